@@ -1,0 +1,186 @@
+"""Frozen value types shared by every stage. No dicts-of-anything between stages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+BlockKind = Literal["text", "table", "code", "list"]
+DocumentStatus = Literal["staged", "indexing", "ready"]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One structural unit a parser found: a paragraph, table, code block or list.
+
+    `heading_path` is the chain of headings above it, outermost first.
+    `page` is the 1-based physical page (PDF page, PPTX slide) or None for unpaged formats.
+    For tables, `text` already holds readable rows and `header` the header line, so a
+    chunker that splits the table can repeat it on every piece.
+    """
+
+    text: str
+    heading_path: tuple[str, ...] = ()
+    page: int | None = None
+    kind: BlockKind = "text"
+    header: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    """What a parser returns: the blocks in reading order plus document-level metadata."""
+
+    title: str
+    blocks: tuple[Block, ...]
+    format: str
+    page_count: int | None = None
+    metadata: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def text_length(self) -> int:
+        return sum(len(b.text) for b in self.blocks)
+
+
+@dataclass(frozen=True, slots=True)
+class Parent:
+    """A section-aware span of ~2,000 characters that gives children their wider context."""
+
+    ordinal: int
+    text: str
+    section: str
+    page_start: int | None
+    page_end: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Child:
+    """The unit that is indexed and retrieved. `embed_text` fits the embedder's window."""
+
+    ordinal: int
+    parent_ordinal: int
+    text: str
+    embed_text: str
+    section: str
+    page_start: int | None
+    page_end: int | None
+    content_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkedDocument:
+    parents: tuple[Parent, ...]
+    children: tuple[Child, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentInfo:
+    """A stored document as listed by `docs ls` and the Python API."""
+
+    doc_id: int
+    collection: str
+    source: str
+    title: str
+    format: str
+    category: str
+    tags: tuple[str, ...]
+    content_hash: str
+    mtime: float
+    size: int
+    status: DocumentStatus
+    page_count: int | None
+    chunk_count: int
+    ingested_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewDocument:
+    """Everything the store needs to insert one document version."""
+
+    collection: str
+    source: str
+    title: str
+    format: str
+    category: str
+    tags: tuple[str, ...]
+    content_hash: str
+    mtime: float
+    size: int
+    page_count: int | None
+    chunks: ChunkedDocument
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilter:
+    """Restricts a search. Applied inside the store's queries, never after retrieval."""
+
+    collection: str = "default"
+    sources: tuple[str, ...] = ()
+    category: str | None = None
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A chunk a single retriever returned, with its rank (1-based) and raw score."""
+
+    chunk_id: int
+    rank: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRecord:
+    chunk_id: int
+    doc_id: int
+    source: str
+    title: str
+    section: str
+    page_start: int | None
+    page_end: int | None
+    text: str
+    parent_id: int
+    parent_text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A retrieved chunk in the final ranking."""
+
+    rank: int
+    chunk_id: int
+    doc_id: int
+    source: str
+    title: str
+    page: int | None
+    page_end: int | None
+    section: str
+    score: float
+    text: str
+    parent_id: int
+    retriever_ranks: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "rank": self.rank,
+            "source": self.source,
+            "page": self.page,
+            "section": self.section,
+            "chunk_id": self.chunk_id,
+            "score": round(self.score, 6),
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    query: str
+    hits: tuple[Hit, ...]
+    timings_ms: Mapping[str, float]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "query": self.query,
+            "hits": [h.to_json() for h in self.hits],
+            "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
+        }
