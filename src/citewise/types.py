@@ -184,3 +184,39 @@ class SearchResult:
             "hits": [h.to_json() for h in self.hits],
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
         }
+
+
+OutcomeStatus = Literal["ingested", "replaced", "unchanged", "failed", "skipped", "pruned"]
+SearchMode = Literal["hybrid", "keyword", "vector"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    """What happened to one file in an ingest run; `reason` explains failures and skips."""
+
+    source: str
+    status: OutcomeStatus
+    reason: str = ""
+    chunks: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class IngestReport:
+    outcomes: tuple[FileOutcome, ...]
+    seconds: float
+    chunks_embedded: int
+    pages: int = 0
+
+    def count(self, status: OutcomeStatus) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "outcomes": [
+                {"source": o.source, "status": o.status, "reason": o.reason, "chunks": o.chunks}
+                for o in self.outcomes
+            ],
+            "seconds": round(self.seconds, 3),
+            "chunks_embedded": self.chunks_embedded,
+            "pages": self.pages,
+        }

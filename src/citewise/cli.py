@@ -1,0 +1,164 @@
+"""The `citewise` command line. Thin: parses options, calls `Assistant`, renders."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from citewise.errors import CitewiseError
+
+app = typer.Typer(
+    help="Answers questions only from your documents, with citations.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+docs_app = typer.Typer(help="List or remove ingested documents.", no_args_is_help=True)
+app.add_typer(docs_app, name="docs")
+
+DataDir = Annotated[
+    Path | None,
+    typer.Option("--data-dir", envvar="CITEWISE_DATA_DIR", help="Store location (~/.citewise)."),
+]
+Collection = Annotated[str | None, typer.Option("--collection", "-c", envvar="CITEWISE_COLLECTION")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
+T = TypeVar("T")
+
+
+def _assistant(data_dir: Path | None, collection: str | None) -> Any:
+    from citewise.app import Assistant
+
+    return Assistant(data_dir=data_dir, collection=collection)
+
+
+def _run(as_json: bool, action: Callable[[], T]) -> T:
+    """Maps the error tree to exit codes and clear messages (no tracebacks)."""
+    from citewise.cli_render import err_console, print_json
+
+    try:
+        return action()
+    except CitewiseError as exc:
+        if as_json:
+            print_json({"error": str(exc), "type": type(exc).__name__})
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt:
+        err_console.print("[yellow]interrupted: the store is consistent; run again to resume[/]")
+        raise typer.Exit(130) from None
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders (recursive).")],
+    prune: Annotated[bool, typer.Option(help="Remove documents whose files are gone.")] = False,
+    data_dir: DataDir = None,
+    collection: Collection = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Ingest files and folders; unchanged files are skipped, changed ones replaced."""
+    from citewise.cli_render import (
+        RichIngestProgress,
+        err_console,
+        print_json,
+        render_ingest_report,
+    )
+
+    def action() -> None:
+        with (
+            _assistant(data_dir, collection) as assistant,
+            RichIngestProgress(err_console) as progress,
+        ):
+            report = assistant.ingest(paths, prune=prune, progress=progress)
+        if as_json:
+            print_json(report.to_json())
+        render_ingest_report(report, err_console)
+        if report.outcomes and report.count("failed") == len(report.outcomes):
+            raise typer.Exit(1)
+
+    _run(as_json, action)
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    k: Annotated[int, typer.Option("-k", help="Number of passages.")] = 10,
+    mode: Annotated[str, typer.Option(help="hybrid | keyword | vector")] = "hybrid",
+    category: Annotated[str | None, typer.Option(help="Only documents of this category.")] = None,
+    tag: Annotated[list[str] | None, typer.Option(help="Only documents with this tag.")] = None,
+    source: Annotated[list[str] | None, typer.Option(help="Only this document.")] = None,
+    data_dir: DataDir = None,
+    collection: Collection = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Hybrid keyword + vector search over the ingested passages."""
+    from citewise.cli_render import out_console, print_json, render_search
+    from citewise.errors import InputError
+
+    def action() -> None:
+        if mode not in ("hybrid", "keyword", "vector"):
+            raise InputError(f"unknown mode '{mode}': use hybrid, keyword or vector")
+        with _assistant(data_dir, collection) as assistant:
+            result = assistant.search(
+                query, k=k, mode=mode, category=category, tags=tag or (), sources=source or ()
+            )
+        if as_json:
+            print_json(result.to_json())
+        else:
+            render_search(result, out_console)
+
+    _run(as_json, action)
+
+
+@docs_app.command("ls")
+def docs_ls(
+    data_dir: DataDir = None, collection: Collection = None, as_json: JsonFlag = False
+) -> None:
+    """List the documents of a collection."""
+    from citewise.cli_render import document_json, out_console, print_json, render_documents
+
+    def action() -> None:
+        with _assistant(data_dir, collection) as assistant:
+            docs = assistant.documents()
+        if as_json:
+            print_json({"documents": [document_json(d) for d in docs]})
+        else:
+            render_documents(docs, out_console)
+
+    _run(as_json, action)
+
+
+@docs_app.command("rm")
+def docs_rm(
+    sources: Annotated[list[str], typer.Argument(help="Document sources as `docs ls` shows them.")],
+    data_dir: DataDir = None,
+    collection: Collection = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Remove documents from every index."""
+    from citewise.cli_render import err_console, print_json
+
+    def action() -> None:
+        with _assistant(data_dir, collection) as assistant:
+            removed = [assistant.delete(s).source for s in sources]
+        if as_json:
+            print_json({"removed": removed})
+        for s in removed:
+            err_console.print(f"removed {s}")
+
+    _run(as_json, action)
+
+
+def main() -> None:
+    logging.basicConfig(level=os.environ.get("CITEWISE_LOG", "WARNING").upper())
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""Settings: the only module that reads environment variables or citewise.toml.
+
+Precedence: explicit arguments > environment (CITEWISE_*) > ./citewise.toml > defaults.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from citewise.errors import ConfigError
+
+DEFAULT_DATA_DIR = Path.home() / ".citewise"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CITEWISE_", extra="ignore")
+
+    data_dir: Path = Field(default=DEFAULT_DATA_DIR, description="Where the SQLite store lives.")
+    collection: str = "default"
+    embedder: str = Field(
+        default="minilm", description="minilm | hashing | st:PATH | ollama:M | openai:M"
+    )
+    embedder_base_url: str | None = None
+    embedder_api_key: str | None = None
+    model_cache: Path | None = None
+    threads: int = 0  # 0 = one per core
+
+    # Chunking (tuned on the dev set; see README "Tuning").
+    parent_chars: int = 2000
+    child_tokens: int = 200
+    child_overlap: float = 0.15
+    min_child_tokens: int = 40
+
+    # Retrieval.
+    keyword_k: int = 20
+    vector_k: int = 20
+    rrf_k: int = 60
+    keyword_weight: float = 1.0
+    vector_weight: float = 1.0
+    max_query_chars: int = 1000
+
+    # Ingest limits.
+    max_file_bytes: int = 100 * 2**20
+
+    @field_validator("collection")
+    @classmethod
+    def _collection_name(cls, value: str) -> str:
+        if not value or len(value) > 64 or not all(c.isalnum() or c in "-_." for c in value):
+            raise ValueError("collection names use letters, digits, '-', '_' or '.' (1-64 chars)")
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, _TomlSource(settings_cls))
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "citewise.db"
+
+
+class _TomlSource(PydanticBaseSettingsSource):
+    """Reads ./citewise.toml (or the file named by CITEWISE_CONFIG) if present."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        import os
+
+        path = Path(os.environ.get("CITEWISE_CONFIG", "citewise.toml"))
+        if not path.is_file():
+            return {}
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read {path}: {exc}") from exc
+        section = data.get("citewise", data)
+        return dict(section) if isinstance(section, dict) else {}
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Settings with explicit overrides (None values are ignored)."""
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return Settings(**given)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from exc

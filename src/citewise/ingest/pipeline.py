@@ -1,0 +1,223 @@
+"""The ingest pipeline: discover → hash → parse → chunk → store (keyword-searchable at once)
+while a background worker embeds chunks that lack vectors and finalizes documents.
+
+Resumable by construction: the store itself is the queue (chunks with has_vector = 0), so a
+run killed at any point leaves committed documents searchable by keyword, and the next run
+embeds what is missing and swaps in staged replacements.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from citewise.embed.base import Embedder
+from citewise.errors import DocumentError
+from citewise.ingest.chunking import ChunkingOptions, chunk_document
+from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
+from citewise.store.sqlite import SQLiteStore
+from citewise.types import FileOutcome, IngestReport, NewDocument
+
+log = logging.getLogger(__name__)
+EMBED_BATCH = 256
+
+
+class IngestProgress(Protocol):
+    def files(self, done: int, total: int, source: str) -> None: ...
+
+    def embedded(self, done: int, total: int) -> None: ...
+
+
+class _Silent:
+    def files(self, done: int, total: int, source: str) -> None:
+        pass
+
+    def embedded(self, done: int, total: int) -> None:
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class IngestJob:
+    paths: Sequence[Path]
+    collection: str
+    prune: bool = False
+    max_file_bytes: int = 100 * 2**20
+    chunking: ChunkingOptions = field(default_factory=ChunkingOptions)
+
+
+def run_ingest(
+    job: IngestJob,
+    open_store: Callable[[], SQLiteStore],
+    embedder_factory: Callable[[], Embedder],
+    progress: IngestProgress | None = None,
+) -> IngestReport:
+    from citewise.ingest.parsers import is_supported, parse_file
+
+    progress = progress or _Silent()
+    started = time.perf_counter()
+    candidates, outcomes = discover(job.paths, is_supported)
+    store = open_store()
+    worker = _EmbedWorker(open_store, embedder_factory, progress)
+    worker.start()
+    pages = 0
+    try:
+        for i, cand in enumerate(candidates):
+            outcome, doc_pages = _ingest_one(store, cand, job, embedder_factory, parse_file)
+            outcomes.append(outcome)
+            pages += doc_pages
+            progress.files(i + 1, len(candidates), cand.source)
+            worker.wake()
+        if job.prune:
+            outcomes.extend(_prune(store, job.collection, {c.source for c in candidates}))
+    finally:
+        worker.finish()
+        store.close()
+    if worker.error is not None:
+        raise worker.error
+    return IngestReport(
+        outcomes=tuple(outcomes),
+        seconds=time.perf_counter() - started,
+        chunks_embedded=worker.embedded,
+        pages=pages,
+    )
+
+
+def _ingest_one(
+    store: SQLiteStore,
+    cand: Candidate,
+    job: IngestJob,
+    embedder_factory: Callable[[], Embedder],
+    parse_file: Callable[..., object],
+) -> tuple[FileOutcome, int]:
+    try:
+        stat = cand.path.stat()
+        data_hash = _file_hash(cand.path)
+    except OSError as exc:
+        return FileOutcome(cand.source, "failed", f"cannot read: {exc.strerror or exc}"), 0
+    current = store.find_document(job.collection, cand.source)
+    staged = store.find_staged(job.collection, cand.source)
+    if staged is not None:
+        if staged.content_hash == data_hash:
+            return FileOutcome(cand.source, "unchanged", "resuming", staged.chunk_count), 0
+        store.delete_document(staged.doc_id)
+    if current is not None and current.content_hash == data_hash:
+        return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0
+    try:
+        parsed = parse_file(cand.path, max_bytes=job.max_file_bytes)
+        from citewise.types import ParsedDocument
+
+        assert isinstance(parsed, ParsedDocument)
+        chunks = chunk_document(parsed, embedder_factory().count_tokens, job.chunking)
+        if not chunks.children:
+            return FileOutcome(cand.source, "failed", "no text: nothing to index"), 0
+    except DocumentError as exc:
+        return FileOutcome(cand.source, "failed", f"{exc.reason}: {exc.message}"), 0
+    except Exception as exc:  # a parser bug on one odd file must not stop the run
+        log.exception("parser crashed on %s", cand.path)
+        return FileOutcome(cand.source, "failed", f"parser error: {type(exc).__name__}: {exc}"), 0
+    new = NewDocument(
+        collection=job.collection,
+        source=cand.source,
+        title=parsed.title or cand.path.stem,
+        format=parsed.format,
+        category=category_for(cand.source, parsed.metadata.get("category")),
+        tags=tags_for(parsed.metadata.get("tags")),
+        content_hash=data_hash,
+        mtime=stat.st_mtime,
+        size=stat.st_size,
+        page_count=parsed.page_count,
+        chunks=chunks,
+    )
+    store.add_document(new, replaces=current.doc_id if current else None)
+    outcome = FileOutcome(
+        cand.source, "replaced" if current else "ingested", chunks=len(chunks.children)
+    )
+    return outcome, parsed.page_count or 1
+
+
+def _prune(store: SQLiteStore, collection: str, seen: set[str]) -> list[FileOutcome]:
+    pruned: list[FileOutcome] = []
+    for doc in store.list_documents(collection):
+        if doc.source not in seen:
+            store.delete_document(doc.doc_id)
+            pruned.append(FileOutcome(doc.source, "pruned", "file no longer present"))
+    return pruned
+
+
+def _file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class _EmbedWorker(threading.Thread):
+    """Embeds chunks lacking vectors, longest-similar batches together, until told to stop
+    and nothing is left. Runs beside parsing so both cores stay busy."""
+
+    def __init__(
+        self,
+        open_store: Callable[[], SQLiteStore],
+        embedder_factory: Callable[[], Embedder],
+        progress: IngestProgress,
+    ) -> None:
+        super().__init__(name="citewise-embed", daemon=True)
+        self._open_store = open_store
+        self._embedder_factory = embedder_factory
+        self._progress = progress
+        self._wake = threading.Event()
+        self._done = threading.Event()
+        self.embedded = 0
+        self.error: BaseException | None = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def finish(self) -> None:
+        self._done.set()
+        self._wake.set()
+        while self.is_alive():
+            self.join(timeout=0.5)
+
+    def run(self) -> None:
+        store = self._open_store()
+        try:
+            self._loop(store)
+        except BaseException as exc:  # surfaced by run_ingest in the caller's thread
+            self.error = exc
+        finally:
+            store.close()
+
+    def _loop(self, store: SQLiteStore) -> None:
+        embedder: Embedder | None = None
+        while True:
+            finishing = self._done.is_set()
+            batch = store.chunks_missing_vectors(EMBED_BATCH * 4)
+            if not batch:
+                store.finalize()
+                if finishing:
+                    return
+                self._wake.wait(timeout=0.5)
+                self._wake.clear()
+                continue
+            if not finishing and len(batch) < EMBED_BATCH:
+                # Wait for a fuller batch: fewer, longer-sorted batches pad less.
+                self._wake.wait(timeout=0.5)
+                self._wake.clear()
+                if not self._done.is_set() and len(batch) < EMBED_BATCH // 4:
+                    continue
+            embedder = embedder or self._embedder_factory()
+            ids = [cid for cid, _ in batch]
+            vectors = embedder.embed_documents([text for _, text in batch])
+            store.put_vectors(ids, vectors, embedder.name)
+            store.finalize()
+            self.embedded += len(ids)
+            total = self.embedded + store.count_missing_vectors()
+            self._progress.embedded(self.embedded, total)

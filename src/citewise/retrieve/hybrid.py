@@ -1,0 +1,112 @@
+"""Hybrid retrieval: keyword (FTS5/BM25) + vector candidates fused with RRF."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from citewise.embed.base import Embedder
+from citewise.errors import InputError
+from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
+from citewise.retrieve.keyword import build_match
+from citewise.store.base import Store
+from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalOptions:
+    keyword_k: int = 20
+    vector_k: int = 20
+    rrf_k: int = 60
+    keyword_weight: float = 1.0
+    vector_weight: float = 1.0
+    max_query_chars: int = 1000
+
+
+def validate_query(query: str, max_chars: int) -> str:
+    cleaned = " ".join(query.split())
+    if not cleaned:
+        raise InputError("the query is empty: type a question or some keywords")
+    if len(cleaned) > max_chars:
+        raise InputError(
+            f"the query is {len(cleaned):,} characters long; the limit is {max_chars:,}."
+            " Shorten it to the essential question."
+        )
+    return cleaned
+
+
+class HybridRetriever:
+    def __init__(
+        self,
+        store: Store,
+        embedder_factory: Callable[[], Embedder],
+        options: RetrievalOptions | None = None,
+    ) -> None:
+        self._store = store
+        self._embedder_factory = embedder_factory
+        self.options = options or RetrievalOptions()
+
+    def search(
+        self, query: str, *, k: int = 10, mode: SearchMode = "hybrid", flt: SearchFilter
+    ) -> SearchResult:
+        opts = self.options
+        query = validate_query(query, opts.max_query_chars)
+        if k < 1:
+            raise InputError("k must be at least 1")
+        timings: dict[str, float] = {}
+        rankings: dict[str, list[Candidate]] = {}
+        started = time.perf_counter()
+        if mode in ("hybrid", "keyword"):
+            t = time.perf_counter()
+            depth = opts.keyword_k if mode == "hybrid" else max(k, opts.keyword_k)
+            rankings["keyword"] = self._store.keyword_search(build_match(query), flt, depth)
+            timings["keyword"] = _ms(t)
+        if mode in ("hybrid", "vector"):
+            t = time.perf_counter()
+            embedder = self._embedder_factory()
+            vec = embedder.embed_query(query)
+            timings["embed_query"] = _ms(t)
+            t = time.perf_counter()
+            depth = opts.vector_k if mode == "hybrid" else max(k, opts.vector_k)
+            rankings["vector"] = self._store.vector_search(vec, flt, depth)
+            timings["vector"] = _ms(t)
+        t = time.perf_counter()
+        fused = reciprocal_rank_fusion(
+            rankings,
+            k=opts.rrf_k,
+            weights={"keyword": opts.keyword_weight, "vector": opts.vector_weight},
+        )[:k]
+        hits = self._hits(fused)
+        timings["fuse"] = _ms(t)
+        timings["total"] = _ms(started)
+        return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
+
+    def _hits(self, fused: list[Fused]) -> list[Hit]:
+        records = {r.chunk_id: r for r in self._store.get_chunks([f.chunk_id for f in fused])}
+        hits: list[Hit] = []
+        for f in fused:
+            rec = records.get(f.chunk_id)
+            if rec is None:
+                continue
+            hits.append(
+                Hit(
+                    rank=len(hits) + 1,
+                    chunk_id=rec.chunk_id,
+                    doc_id=rec.doc_id,
+                    source=rec.source,
+                    title=rec.title,
+                    page=rec.page_start,
+                    page_end=rec.page_end,
+                    section=rec.section,
+                    score=f.score,
+                    text=rec.text,
+                    parent_id=rec.parent_id,
+                    retriever_ranks=dict(f.ranks),
+                )
+            )
+        return hits
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0

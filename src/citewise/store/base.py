@@ -1,0 +1,61 @@
+"""The Store protocol: documents, chunks, keyword + vector search, atomic replace/delete.
+
+Visibility rules every backend follows:
+- a document is `staged` while its replacement is being built: invisible to every search;
+- `indexing`: visible to keyword search, vectors still being computed;
+- `ready`: fully indexed. `finalize()` promotes documents whose chunks all have vectors and,
+  for a staged replacement, deletes the version it replaces in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from citewise.embed.base import Vectors
+from citewise.types import Candidate, ChunkRecord, DocumentInfo, NewDocument, SearchFilter
+
+
+class Store(Protocol):
+    def close(self) -> None: ...
+
+    def collections(self) -> list[str]: ...
+
+    def find_document(self, collection: str, source: str) -> DocumentInfo | None:
+        """The visible (indexing or ready) version of `source`, if any."""
+        ...
+
+    def find_staged(self, collection: str, source: str) -> DocumentInfo | None: ...
+
+    def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
+        """Inserts a version. With `replaces`, it is staged until `finalize()` swaps it in;
+        without, it is visible to keyword search at once."""
+        ...
+
+    def delete_document(self, doc_id: int) -> None:
+        """Removes a document from every index in one transaction."""
+        ...
+
+    def list_documents(self, collection: str) -> list[DocumentInfo]: ...
+
+    def chunks_missing_vectors(self, limit: int, after_id: int = 0) -> list[tuple[int, str]]:
+        """(chunk_id, embed_text) of chunks with no vector yet, ascending id > after_id."""
+        ...
+
+    def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None: ...
+
+    def finalize(self) -> list[int]:
+        """Promotes fully embedded documents to ready; returns their ids."""
+        ...
+
+    def keyword_search(self, match: str, flt: SearchFilter, k: int) -> list[Candidate]:
+        """`match` is an FTS expression built by `retrieve.keyword.build_match`."""
+        ...
+
+    def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]: ...
+
+    def get_chunks(
+        self, chunk_ids: Sequence[int], *, with_parents: bool = False
+    ) -> list[ChunkRecord]: ...
+
+    def stats(self) -> dict[str, int]: ...

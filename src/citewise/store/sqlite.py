@@ -1,0 +1,324 @@
+"""The embedded default store: one SQLite file in WAL mode holding every index."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from citewise.embed.base import Vectors
+from citewise.errors import StoreError
+from citewise.store.sqlite_schema import apply_schema
+from citewise.store.vector_index import Partition, top_k
+from citewise.types import Candidate, ChunkRecord, DocumentInfo, NewDocument, SearchFilter
+
+_DOC_COLUMNS = (
+    "d.id, c.name, d.source, d.title, d.format, d.category, d.tags, d.content_hash, d.mtime,"
+    " d.size, d.status, d.page_count, d.chunk_count, d.ingested_at"
+)
+
+
+class SQLiteStore:
+    """Thread-compatible: use one instance per thread (each owns its connection)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            with self._tx():
+                apply_schema(self._conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the store at {path}: {exc}") from exc
+        self._partitions: dict[int, Partition] = {}
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        else:
+            self._conn.execute("COMMIT")
+
+    def _bump_generation(self) -> None:
+        self._conn.execute(
+            "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
+        )
+
+    def _generation(self) -> int:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return int(row[0])
+
+    def _collection_id(self, name: str, *, create: bool = False) -> int | None:
+        row = self._conn.execute("SELECT id FROM collections WHERE name = ?", (name,)).fetchone()
+        if row:
+            return int(row[0])
+        if not create:
+            return None
+        cur = self._conn.execute(
+            "INSERT INTO collections(name, created_at) VALUES (?, ?)", (name, time.time())
+        )
+        return int(cur.lastrowid or 0)
+
+    def collections(self) -> list[str]:
+        return [r[0] for r in self._conn.execute("SELECT name FROM collections ORDER BY name")]
+
+    # -- documents -------------------------------------------------------------------
+
+    def _find(self, collection: str, source: str, statuses: tuple[str, ...]) -> DocumentInfo | None:
+        marks = ",".join("?" * len(statuses))
+        row = self._conn.execute(
+            f"SELECT {_DOC_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id"
+            f" WHERE c.name = ? AND d.source = ? AND d.status IN ({marks}) ORDER BY d.id DESC",
+            (collection, source, *statuses),
+        ).fetchone()
+        return _doc_info(row) if row else None
+
+    def find_document(self, collection: str, source: str) -> DocumentInfo | None:
+        return self._find(collection, source, ("indexing", "ready"))
+
+    def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
+        return self._find(collection, source, ("staged",))
+
+    def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
+        with self._tx() as conn:
+            cid = self._collection_id(new.collection, create=True)
+            cur = conn.execute(
+                "INSERT INTO documents(collection_id, source, title, format, category, tags,"
+                " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
+                " ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    cid, new.source, new.title, new.format, new.category, json.dumps(new.tags),
+                    new.content_hash, new.mtime, new.size,
+                    "staged" if replaces is not None else "indexing", replaces,
+                    new.page_count, len(new.chunks.children), time.time(),
+                ),
+            )  # fmt: skip
+            doc_id = int(cur.lastrowid or 0)
+            parent_ids: list[int] = []
+            for p in new.chunks.parents:
+                pc = conn.execute(
+                    "INSERT INTO parents(doc_id, ordinal, text, section, page_start, page_end)"
+                    " VALUES (?,?,?,?,?,?)",
+                    (doc_id, p.ordinal, p.text, p.section, p.page_start, p.page_end),
+                )
+                parent_ids.append(int(pc.lastrowid or 0))
+            for ch in new.chunks.children:
+                cc = conn.execute(
+                    "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
+                    " embed_text, section, page_start, page_end, content_hash)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
+                        ch.embed_text, ch.section, ch.page_start, ch.page_end, ch.content_hash,
+                    ),
+                )  # fmt: skip
+                conn.execute(
+                    "INSERT INTO chunks_fts(rowid, title, section, text) VALUES (?,?,?,?)",
+                    (cc.lastrowid, new.title, ch.section, ch.text),
+                )
+        return doc_id
+
+    def delete_document(self, doc_id: int) -> None:
+        with self._tx():
+            self._delete(doc_id)
+            self._bump_generation()
+
+    def _delete(self, doc_id: int) -> None:
+        self._conn.execute(
+            "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)",
+            (doc_id,),
+        )
+        self._conn.execute(
+            "DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)",
+            (doc_id,),
+        )
+        self._conn.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+        self._conn.execute("DELETE FROM parents WHERE doc_id = ?", (doc_id,))
+        self._conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    def list_documents(self, collection: str) -> list[DocumentInfo]:
+        rows = self._conn.execute(
+            f"SELECT {_DOC_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id"
+            " WHERE c.name = ? AND d.status != 'staged' ORDER BY d.source",
+            (collection,),
+        ).fetchall()
+        return [_doc_info(r) for r in rows]
+
+    # -- vectors ---------------------------------------------------------------------
+
+    def chunks_missing_vectors(self, limit: int, after_id: int = 0) -> list[tuple[int, str]]:
+        rows = self._conn.execute(
+            "SELECT id, embed_text FROM chunks WHERE has_vector = 0 AND id > ? ORDER BY id LIMIT ?",
+            (after_id, limit),
+        ).fetchall()
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    def count_missing_vectors(self) -> int:
+        row = self._conn.execute("SELECT count(*) FROM chunks WHERE has_vector = 0").fetchone()
+        return int(row[0])
+
+    def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None:
+        if len(chunk_ids) != vectors.shape[0]:
+            raise StoreError("put_vectors: ids and vectors differ in length")
+        with self._tx() as conn:
+            self._check_embedder(embedder, record=True)
+            for chunk_id, vec in zip(chunk_ids, vectors, strict=True):
+                row = conn.execute(
+                    "SELECT collection_id FROM chunks WHERE id = ?", (chunk_id,)
+                ).fetchone()
+                if row is None:  # deleted meanwhile (a concurrent rm or replace)
+                    continue
+                conn.execute(
+                    "INSERT OR REPLACE INTO vectors(chunk_id, collection_id, vec) VALUES (?,?,?)",
+                    (chunk_id, row[0], np.ascontiguousarray(vec, dtype=np.float32).tobytes()),
+                )
+                conn.execute("UPDATE chunks SET has_vector = 1 WHERE id = ?", (chunk_id,))
+
+    def _check_embedder(self, embedder: str, *, record: bool) -> None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
+        if row is None:
+            if record:
+                self._conn.execute(
+                    "INSERT INTO meta(key, value) VALUES ('embedder', ?)", (embedder,)
+                )
+            return
+        if row[0] != embedder:
+            raise StoreError(
+                f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
+                " Use the same embedder, or a new --data-dir to re-index with another."
+            )
+
+    def finalize(self) -> list[int]:
+        with self._tx() as conn:
+            done = conn.execute(
+                "SELECT id, replaces FROM documents WHERE status != 'ready' AND NOT EXISTS"
+                " (SELECT 1 FROM chunks WHERE chunks.doc_id = documents.id AND has_vector = 0)"
+            ).fetchall()
+            for doc_id, replaces in done:
+                if replaces is not None:
+                    self._delete(int(replaces))
+                conn.execute(
+                    "UPDATE documents SET status = 'ready', replaces = NULL WHERE id = ?",
+                    (doc_id,),
+                )
+            if done:
+                self._bump_generation()
+        return [int(d[0]) for d in done]
+
+    # -- search ----------------------------------------------------------------------
+
+    def _filter_sql(self, flt: SearchFilter) -> tuple[str, list[object]]:
+        sql = " AND d.status != 'staged'"
+        args: list[object] = []
+        if flt.sources:
+            sql += f" AND d.source IN ({','.join('?' * len(flt.sources))})"
+            args.extend(flt.sources)
+        if flt.category is not None:
+            sql += " AND d.category = ?"
+            args.append(flt.category)
+        for tag in flt.tags:
+            sql += " AND EXISTS (SELECT 1 FROM json_each(d.tags) WHERE json_each.value = ?)"
+            args.append(tag)
+        return sql, args
+
+    def keyword_search(self, match: str, flt: SearchFilter, k: int) -> list[Candidate]:
+        cid = self._collection_id(flt.collection)
+        if cid is None or not match:
+            return []
+        where, args = self._filter_sql(flt)
+        try:
+            rows = self._conn.execute(
+                "SELECT f.rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts f"
+                " JOIN chunks ch ON ch.id = f.rowid JOIN documents d ON d.id = ch.doc_id"
+                f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where}"
+                " ORDER BY score LIMIT ?",
+                (match, cid, *args, k),
+            ).fetchall()
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"keyword search failed for {match!r}: {exc}") from exc
+        return [Candidate(int(r[0]), i + 1, -float(r[1])) for i, r in enumerate(rows)]
+
+    def _partition(self, cid: int) -> Partition:
+        generation = self._generation()
+        with self._lock:
+            cached = self._partitions.get(cid)
+            if cached is not None and cached.generation == generation:
+                return cached
+            rows = self._conn.execute(
+                "SELECT v.chunk_id, v.vec FROM vectors v JOIN chunks ch ON ch.id = v.chunk_id"
+                " JOIN documents d ON d.id = ch.doc_id"
+                " WHERE v.collection_id = ? AND d.status != 'staged' ORDER BY v.chunk_id",
+                (cid,),
+            ).fetchall()
+            part = Partition.from_blobs(generation, rows)
+            self._partitions[cid] = part
+            return part
+
+    def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]:
+        cid = self._collection_id(flt.collection)
+        if cid is None:
+            return []
+        part = self._partition(cid)
+        allowed = None
+        if flt.sources or flt.category is not None or flt.tags:
+            where, args = self._filter_sql(flt)
+            ids = self._conn.execute(
+                "SELECT ch.id FROM chunks ch JOIN documents d ON d.id = ch.doc_id"
+                f" WHERE ch.collection_id = ?{where}",
+                (cid, *args),
+            ).fetchall()
+            allowed = np.fromiter((r[0] for r in ids), dtype=np.int64, count=len(ids))
+        pairs = top_k(part, query, k, allowed)
+        return [Candidate(cid_, i + 1, score) for i, (cid_, score) in enumerate(pairs)]
+
+    def get_chunks(
+        self, chunk_ids: Sequence[int], *, with_parents: bool = False
+    ) -> list[ChunkRecord]:
+        if not chunk_ids:
+            return []
+        parent_col = "p.text" if with_parents else "''"
+        rows = self._conn.execute(
+            "SELECT ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end,"
+            f" ch.text, ch.parent_id, {parent_col} FROM chunks ch"
+            " JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
+            f" WHERE ch.id IN ({','.join('?' * len(chunk_ids))})",
+            tuple(chunk_ids),
+        ).fetchall()
+        by_id = {int(r[0]): ChunkRecord(*r) for r in rows}
+        return [by_id[i] for i in chunk_ids if i in by_id]
+
+    def stats(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for table in ("documents", "parents", "chunks", "vectors"):
+            out[table] = int(self._conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        return out
+
+
+def _doc_info(row: Sequence[object]) -> DocumentInfo:
+    (doc_id, coll, source, title, fmt, category, tags, chash, mtime, size, status, pages,
+     chunks, at) = row  # fmt: skip
+    return DocumentInfo(
+        doc_id=int(str(doc_id)), collection=str(coll), source=str(source), title=str(title),
+        format=str(fmt), category=str(category), tags=tuple(json.loads(str(tags) or "[]")),
+        content_hash=str(chash), mtime=float(str(mtime)), size=int(str(size)),
+        status=status,  # type: ignore[arg-type]
+        page_count=None if pages is None else int(str(pages)), chunk_count=int(str(chunks)),
+        ingested_at=float(str(at)),
+    )  # fmt: skip

@@ -1,0 +1,78 @@
+"""Schema of the embedded SQLite store (one file, WAL)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS collections (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS documents (
+    id INTEGER PRIMARY KEY,
+    collection_id INTEGER NOT NULL REFERENCES collections(id),
+    source TEXT NOT NULL,
+    title TEXT NOT NULL,
+    format TEXT NOT NULL,
+    category TEXT NOT NULL DEFAULT '',
+    tags TEXT NOT NULL DEFAULT '',
+    content_hash TEXT NOT NULL,
+    mtime REAL NOT NULL,
+    size INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('staged', 'indexing', 'ready')),
+    replaces INTEGER,
+    page_count INTEGER,
+    chunk_count INTEGER NOT NULL,
+    ingested_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS documents_by_source ON documents(collection_id, source);
+CREATE INDEX IF NOT EXISTS documents_by_status ON documents(status);
+CREATE TABLE IF NOT EXISTS parents (
+    id INTEGER PRIMARY KEY,
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    section TEXT NOT NULL,
+    page_start INTEGER,
+    page_end INTEGER
+);
+CREATE INDEX IF NOT EXISTS parents_by_doc ON parents(doc_id);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY,
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    parent_id INTEGER NOT NULL REFERENCES parents(id) ON DELETE CASCADE,
+    collection_id INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    embed_text TEXT NOT NULL,
+    section TEXT NOT NULL,
+    page_start INTEGER,
+    page_end INTEGER,
+    content_hash TEXT NOT NULL,
+    has_vector INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks(doc_id);
+CREATE INDEX IF NOT EXISTS chunks_missing_vector ON chunks(has_vector, id);
+CREATE TABLE IF NOT EXISTS vectors (
+    chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+    collection_id INTEGER NOT NULL,
+    vec BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vectors_by_collection ON vectors(collection_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    title, section, text, tokenize = "unicode61 remove_diacritics 2"
+);
+"""
+
+
+def apply_schema(conn: sqlite3.Connection) -> None:
+    conn.executescript(SCHEMA)
+    conn.execute(
+        "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
+    )
+    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
