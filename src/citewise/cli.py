@@ -153,6 +153,41 @@ def docs_rm(
     _run(as_json, action)
 
 
+@app.command("eval")
+def eval_cmd(
+    question_set: Annotated[Path, typer.Argument(help="Questions (JSONL).")],
+    corpus: Annotated[Path, typer.Option(help="Folder the questions were written against.")],
+    modes: Annotated[str, typer.Option(help="Comma-separated: hybrid,keyword,vector")] = (
+        "hybrid,keyword,vector"
+    ),
+    data_dir: DataDir = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Ingest the corpus into its own store (reused when unchanged) and score retrieval."""
+    from citewise.cli_render import RichIngestProgress, err_console, out_console, print_json
+    from citewise.evaluation.harness import eval_data_dir, run_eval
+    from citewise.evaluation.report import render_tables, to_json
+
+    def action() -> None:
+        from citewise.app import Assistant
+
+        root = eval_data_dir(data_dir, corpus)
+        with Assistant(data_dir=root) as assistant:
+            with RichIngestProgress(err_console) as progress:
+                report = assistant.ingest([corpus], progress=progress)
+            err_console.print(
+                f"corpus: {report.count('ingested')} ingested, {report.count('unchanged')}"
+                f" unchanged, {report.count('failed')} failed ({report.seconds:.1f} s) in {root}"
+            )
+            by_mode = run_eval(assistant, question_set, [m.strip() for m in modes.split(",")])
+        if as_json:
+            print_json(to_json(by_mode))
+        else:
+            render_tables(by_mode, out_console)
+
+    _run(as_json, action)
+
+
 def main() -> None:
     logging.basicConfig(level=os.environ.get("CITEWISE_LOG", "WARNING").upper())
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

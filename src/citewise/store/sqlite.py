@@ -35,8 +35,7 @@ class SQLiteStore:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute("PRAGMA foreign_keys=ON")
-            with self._tx():
-                apply_schema(self._conn)
+            apply_schema(self._conn)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open the store at {path}: {exc}") from exc
         self._partitions: dict[int, Partition] = {}

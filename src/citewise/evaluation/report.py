@@ -1,0 +1,30 @@
+"""Renders evaluation aggregates as a table or JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from citewise.evaluation.runner import Aggregate
+
+
+def render_tables(by_mode: Mapping[str, Sequence[Aggregate]], console: Console) -> None:
+    for mode, rows in by_mode.items():
+        table = Table(title=f"retrieval: {mode}", show_edge=False)
+        for col in ("group", "n", "file@1", "file@5", "file@10", "quote@5", "MRR", "cover@5"):
+            table.add_column(col, justify="right" if col != "group" else "left")
+        table.add_column("p50 ms", justify="right")
+        for a in rows:
+            table.add_row(
+                a.group, str(a.n),
+                f"{a.file_hit[1]:.2f}", f"{a.file_hit[5]:.2f}", f"{a.file_hit[10]:.2f}",
+                f"{a.quote_hit[5]:.2f}", f"{a.mrr:.2f}", f"{a.coverage_at_5:.2f}",
+                f"{a.p50_ms:.1f}",
+            )  # fmt: skip
+        console.print(table)
+
+
+def to_json(by_mode: Mapping[str, Sequence[Aggregate]]) -> dict[str, object]:
+    return {mode: {a.group: a.to_json() for a in rows} for mode, rows in by_mode.items()}

@@ -1,0 +1,46 @@
+from citewise.retrieve.fusion import reciprocal_rank_fusion
+from citewise.retrieve.keyword import build_match, query_terms
+from citewise.types import Candidate
+
+
+def _ranked(*ids: int) -> list[Candidate]:
+    return [Candidate(chunk_id=i, rank=r, score=0.0) for r, i in enumerate(ids, start=1)]
+
+
+def test_rrf_rewards_agreement_between_retrievers() -> None:
+    fused = reciprocal_rank_fusion({"keyword": _ranked(1, 2, 3), "vector": _ranked(3, 4, 1)})
+    assert [f.chunk_id for f in fused][:2] == [1, 3]
+    assert fused[0].ranks == {"keyword": 1, "vector": 3}
+
+
+def test_rrf_score_is_sum_of_reciprocal_ranks() -> None:
+    fused = reciprocal_rank_fusion({"a": _ranked(7), "b": _ranked(8, 7)}, k=60)
+    by_id = {f.chunk_id: f.score for f in fused}
+    assert by_id[7] == 1 / 61 + 1 / 62
+    assert by_id[8] == 1 / 61
+
+
+def test_rrf_weights_shift_the_order() -> None:
+    rankings = {"keyword": _ranked(1), "vector": _ranked(2)}
+    assert reciprocal_rank_fusion(rankings, weights={"vector": 2.0})[0].chunk_id == 2
+    assert reciprocal_rank_fusion(rankings, weights={"keyword": 2.0})[0].chunk_id == 1
+
+
+def test_rrf_of_nothing_is_empty() -> None:
+    assert reciprocal_rank_fusion({"keyword": [], "vector": []}) == []
+
+
+def test_query_terms_drop_stopwords_and_keep_identifiers_parts() -> None:
+    assert query_terms("How do I rotate the log files?") == ["rotate", "log", "files"]
+    assert query_terms("what is functools.lru_cache maxsize") == [
+        "functools",
+        "lru",
+        "cache",
+        "maxsize",
+    ]
+
+
+def test_build_match_quotes_terms_so_fts_syntax_cannot_leak() -> None:
+    assert build_match('NEAR("a" OR bb) AND cc*') == '"near" OR "bb" OR "cc"'
+    assert build_match("rotate logs") == '"rotate" OR "logs"'
+    assert build_match("the of and") == ""

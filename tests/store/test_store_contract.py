@@ -1,0 +1,121 @@
+"""Contract tests for the Store protocol; every backend must pass them unchanged."""
+
+import numpy as np
+import pytest
+
+from citewise.errors import StoreError
+from citewise.ingest.chunking import chunk_document
+from citewise.retrieve.keyword import build_match
+from citewise.store.base import Store
+from citewise.types import Block, NewDocument, ParsedDocument, SearchFilter
+
+DIM = 8
+
+
+def _vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _new(source: str, text: str, *, collection: str = "default", category: str = "",
+         tags: tuple[str, ...] = (), digest: str = "h1") -> NewDocument:  # fmt: skip
+    parsed = ParsedDocument(title=source, blocks=(Block(text, ("Top",)),), format="text")
+    chunks = chunk_document(parsed, lambda t: len(t.split()))
+    return NewDocument(
+        collection=collection, source=source, title=source, format="text", category=category,
+        tags=tags, content_hash=digest, mtime=0.0, size=len(text), page_count=None, chunks=chunks,
+    )  # fmt: skip
+
+
+def _embed_all(store: Store, seed: int = 0) -> None:
+    missing = store.chunks_missing_vectors(1000)
+    ids = [cid for cid, _ in missing]
+    vecs = np.stack([_vec(seed + cid) for cid in ids]) if ids else np.zeros((0, DIM), np.float32)
+    store.put_vectors(ids, vecs, "test-embedder")
+    store.finalize()
+
+
+def _keyword(store: Store, q: str, **flt: object) -> list[str]:
+    cands = store.keyword_search(build_match(q), SearchFilter(**flt), 10)  # type: ignore[arg-type]
+    return [r.source for r in store.get_chunks([c.chunk_id for c in cands])]
+
+
+def test_new_document_is_keyword_searchable_before_vectors(store: Store) -> None:
+    store.add_document(_new("a.txt", "Rotate the logs every night with logrotate."))
+    assert _keyword(store, "logrotate") == ["a.txt"]
+    assert store.find_document("default", "a.txt").status == "indexing"  # type: ignore[union-attr]
+    assert store.vector_search(_vec(1), SearchFilter(), 5) == []
+
+
+def test_finalize_marks_ready_and_vector_search_finds_it(store: Store) -> None:
+    store.add_document(_new("a.txt", "Alpha text."))
+    _embed_all(store)
+    doc = store.find_document("default", "a.txt")
+    assert doc is not None and doc.status == "ready"
+    cid = store.keyword_search('"alpha"', SearchFilter(), 5)[0].chunk_id
+    hits = store.vector_search(_vec(cid), SearchFilter(), 1)
+    assert hits[0].chunk_id == cid and hits[0].score == pytest.approx(1.0, abs=1e-5)
+
+
+def test_delete_removes_chunks_from_keyword_and_vector_index(store: Store) -> None:
+    doc_id = store.add_document(_new("gone.txt", "Zebra migration patterns."))
+    store.add_document(_new("kept.txt", "Zebra crossings."))
+    _embed_all(store)
+    store.delete_document(doc_id)
+    assert _keyword(store, "zebra") == ["kept.txt"]
+    vec_hits = store.vector_search(_vec(0), SearchFilter(), 10)
+    sources = {r.source for r in store.get_chunks([h.chunk_id for h in vec_hits])}
+    assert sources == {"kept.txt"}
+    assert store.stats()["parents"] == 1
+
+
+def test_staged_replacement_is_invisible_until_finalized(store: Store) -> None:
+    old = store.add_document(_new("doc.txt", "Old wording about kangaroos."))
+    _embed_all(store)
+    store.add_document(_new("doc.txt", "New wording about wombats.", digest="h2"), replaces=old)
+    assert _keyword(store, "wombats") == []
+    assert _keyword(store, "kangaroos") == ["doc.txt"]
+    _embed_all(store, seed=100)
+    assert _keyword(store, "wombats") == ["doc.txt"]
+    assert _keyword(store, "kangaroos") == []
+    docs = store.list_documents("default")
+    assert [(d.source, d.content_hash, d.status) for d in docs] == [("doc.txt", "h2", "ready")]
+
+
+def test_search_is_scoped_by_collection(store: Store) -> None:
+    store.add_document(_new("a.txt", "Shared term quokka.", collection="one"))
+    store.add_document(_new("b.txt", "Shared term quokka.", collection="two"))
+    _embed_all(store)
+    assert _keyword(store, "quokka", collection="one") == ["a.txt"]
+    assert _keyword(store, "quokka", collection="missing") == []
+    vec = store.vector_search(_vec(0), SearchFilter(collection="two"), 10)
+    assert {r.source for r in store.get_chunks([h.chunk_id for h in vec])} == {"b.txt"}
+
+
+def test_filters_by_category_tags_and_source(store: Store) -> None:
+    store.add_document(_new("x.md", "Filter target ocelot.", category="guides", tags=("ops",)))
+    store.add_document(_new("y.md", "Filter target ocelot.", category="api", tags=("dev",)))
+    _embed_all(store)
+    assert _keyword(store, "ocelot", category="guides") == ["x.md"]
+    assert _keyword(store, "ocelot", tags=("dev",)) == ["y.md"]
+    assert _keyword(store, "ocelot", sources=("x.md",)) == ["x.md"]
+    vec = store.vector_search(_vec(3), SearchFilter(category="api"), 10)
+    assert {r.source for r in store.get_chunks([h.chunk_id for h in vec])} == {"y.md"}
+
+
+def test_vectors_from_another_embedder_are_refused(store: Store) -> None:
+    store.add_document(_new("a.txt", "Some text."))
+    _embed_all(store)
+    store.add_document(_new("b.txt", "More text."))
+    ((cid, _),) = store.chunks_missing_vectors(10)
+    with pytest.raises(StoreError, match="test-embedder"):
+        store.put_vectors([cid], _vec(1)[None, :], "other-embedder")
+
+
+def test_get_chunks_returns_parent_text_and_keeps_order(store: Store) -> None:
+    store.add_document(_new("a.txt", "First passage. " * 5))
+    store.add_document(_new("b.txt", "Second passage. " * 5))
+    ids = [c for c, _ in store.chunks_missing_vectors(10)]
+    recs = store.get_chunks(list(reversed(ids)), with_parents=True)
+    assert [r.chunk_id for r in recs] == list(reversed(ids))
+    assert all(r.parent_text for r in recs)
