@@ -1,0 +1,27 @@
+"""Shared fixtures: a small real corpus made at run time, and an Assistant on the fast
+deterministic hashing embedder (the bundled model is exercised by the `slow` tests)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from support import write_corpus
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    return write_corpus(tmp_path / "docs")
+
+
+@pytest.fixture
+def assistant(tmp_path: Path) -> Iterator[object]:
+    from citewise.app import Assistant
+
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        yield a
