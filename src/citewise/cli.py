@@ -188,6 +188,53 @@ def eval_cmd(
     _run(as_json, action)
 
 
+@app.command()
+def bench(
+    corpus: Annotated[Path | None, typer.Option(help="Corpus for ingest + query figures.")] = None,
+    questions: Annotated[Path | None, typer.Option(help="Question set for query latency.")] = None,
+    embedder: Annotated[str, typer.Option(help="Embedder spec.")] = "minilm",
+    vector_sizes: Annotated[str, typer.Option(help="Synthetic index sizes, comma-separated.")] = (
+        "20000,1000000"
+    ),
+    out: Annotated[
+        Path | None, typer.Option(help="Also write the figures to this JSON file.")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Measure ingest throughput, peak memory, query latency and vector index scaling."""
+    import json
+
+    from citewise.cli_render import err_console, print_json
+    from citewise.evaluation import bench as b
+
+    def action() -> None:
+        figures: dict[str, object] = {}
+        if corpus is not None:
+            err_console.print(f"ingesting {corpus} into a fresh store ({embedder}) …")
+            figures["ingest"] = ingest_figures = b.bench_ingest(corpus, embedder)
+            err_console.print(ingest_figures)
+            if questions is not None:
+                figures["query"] = b.bench_queries(
+                    Path(str(ingest_figures["data_dir"])), embedder, questions,
+                    ("hybrid", "keyword", "vector"),
+                )  # fmt: skip
+                err_console.print(figures["query"])
+        sizes = [int(x) for x in vector_sizes.split(",") if x.strip()]
+        if sizes:
+            from citewise.app import Assistant
+
+            with Assistant(embedder=embedder, data_dir=Path("/nonexistent-unused")) as a:
+                figures["vector_index"] = b.bench_vector_index(sizes, a.embedder().embed_query)
+            err_console.print(figures["vector_index"])
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(figures, indent=2) + "\n")
+        if as_json:
+            print_json(figures)
+
+    _run(as_json, action)
+
+
 def main() -> None:
     logging.basicConfig(level=os.environ.get("CITEWISE_LOG", "WARNING").upper())
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

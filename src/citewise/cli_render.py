@@ -71,7 +71,7 @@ def render_ingest_report(report: IngestReport, console: Console) -> None:
         summary.add_column(col, justify="right")
     summary.add_row(
         *(
-            str(report.count(s))  # type: ignore[arg-type]
+            str(report.count(s))
             for s in ("ingested", "replaced", "unchanged", "failed", "skipped", "pruned")
         )
     )

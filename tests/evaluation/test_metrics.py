@@ -79,5 +79,5 @@ def test_load_items_reads_turns_and_reports_bad_lines(tmp_path: Path) -> None:
     passages = [RetrievedPassage("f.html", "q")]
     assert evaluate_item(item, passages, 1.0).quote_rank == 1
     path.write_text('{"id": 1}\n')
-    with pytest.raises(InputError, match="set.jsonl:1"):
+    with pytest.raises(InputError, match=r"set\.jsonl:1"):
         load_items(path)
