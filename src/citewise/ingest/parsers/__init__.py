@@ -1,0 +1,158 @@
+"""Document parsers: bytes → `ParsedDocument` (blocks in reading order with heading paths).
+
+`parse_file` picks the parser by sniffed content, not by extension alone: a `.pdf` that is
+plain text is reported as such instead of failing deep inside pdfium. `PARSERS` maps a
+format name to its parser; each backend module is imported only when first used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Protocol, cast
+
+from citewise.errors import (
+    ConfigError,
+    CorruptDocumentError,
+    DocumentError,
+    EmptyDocumentError,
+    EncryptedDocumentError,
+    TooLargeError,
+    UnsupportedFormatError,
+)
+from citewise.ingest.parsers._sniff import describe, is_encrypted_ole, sniff
+from citewise.types import ParsedDocument
+
+__all__ = [
+    "PARSERS",
+    "SUPPORTED_EXTENSIONS",
+    "Parser",
+    "choose_parser",
+    "get_parser",
+    "is_supported",
+    "parse_bytes",
+    "parse_file",
+]
+
+DEFAULT_MAX_BYTES = 100 * 2**20
+
+
+class Parser(Protocol):
+    def __call__(self, data: bytes, name: str) -> ParsedDocument: ...
+
+
+def _lazy(module: str, function: str) -> Parser:
+    def parse(data: bytes, name: str) -> ParsedDocument:
+        backend = importlib.import_module(f"citewise.ingest.parsers.{module}")
+        return cast(Parser, getattr(backend, function))(data, name)
+
+    parse.__name__ = function
+    parse.__qualname__ = function
+    parse.__doc__ = f"Parses {module.upper()} bytes (see citewise.ingest.parsers.{module})."
+    return parse
+
+
+PARSERS: dict[str, Parser] = {
+    "pdf": _lazy("pdf", "parse_pdf"),
+    "docx": _lazy("docx", "parse_docx"),
+    "pptx": _lazy("pptx", "parse_pptx"),
+    "html": _lazy("html", "parse_html"),
+    "markdown": _lazy("markdown", "parse_markdown"),
+    "text": _lazy("text", "parse_text"),
+}
+
+FORMAT_BY_EXTENSION: dict[str, str] = {
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".pptx": "pptx",
+    **dict.fromkeys((".html", ".htm", ".xhtml"), "html"),
+    **dict.fromkeys((".md", ".markdown", ".mdx"), "markdown"),
+    **dict.fromkeys((".txt", ".text", ".rst", ".log", ".csv", ".tsv"), "text"),
+}
+SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(FORMAT_BY_EXTENSION)
+_OFFICE_NAMES = {"docx": "Word document", "pptx": "PowerPoint presentation"}
+_NOT_A_DOCUMENT = {
+    "zip": "a ZIP archive that is not a Word or PowerPoint document",
+    "ole": "a legacy Office file (.doc/.ppt/.xls); save it as .docx or .pptx",
+}
+
+
+def get_parser(name: str) -> Parser:
+    """The parser registered under `name`; the error lists the valid names."""
+    try:
+        return PARSERS[name]
+    except KeyError:
+        valid = ", ".join(sorted(PARSERS))
+        raise ConfigError(f"unknown parser {name!r}; valid parsers: {valid}") from None
+
+
+def is_supported(path: Path) -> bool:
+    """Whether a folder walk should pick this file up (by extension)."""
+    return path.suffix.lower() in SUPPORTED_EXTENSIONS
+
+
+def _ext_label(ext: str) -> str:
+    return ext or "(no extension)"
+
+
+def choose_parser(data: bytes, name: str) -> str:
+    """The format name for `data`: content first, the extension only for text-like files.
+    Raises when the content contradicts the extension or is not a document at all."""
+    ext = Path(name).suffix.lower()
+    expected = FORMAT_BY_EXTENSION.get(ext)
+    kind = sniff(data)
+    if kind in ("pdf", "docx", "pptx"):
+        return kind
+    if expected == "pdf":
+        raise CorruptDocumentError(
+            f"not a PDF: the file has a .pdf extension but its content looks like {describe(data)}"
+        )
+    if is_encrypted_ole(data):
+        raise EncryptedDocumentError(
+            "the Office file is encrypted with a password; remove the password and save it again"
+        )
+    if expected in _OFFICE_NAMES:
+        raise CorruptDocumentError(
+            f"not a {_OFFICE_NAMES[expected]}: the file has a {ext} extension but its content "
+            f"looks like {describe(data)}"
+        )
+    if kind in ("zip", "ole", "binary"):
+        what = _NOT_A_DOCUMENT.get(kind) or describe(data)
+        if expected is not None:
+            raise UnsupportedFormatError(f"the {ext} file holds {what}, not text")
+        raise UnsupportedFormatError(f"unsupported file type {_ext_label(ext)}: {what}")
+    if expected == "html" or kind == "html":
+        return "html"
+    return expected if expected == "markdown" else "text"
+
+
+def _size(size: int) -> str:
+    if size >= 2**20:
+        return f"{size / 2**20:.1f} MB"
+    return f"{size / 1024:.0f} KB" if size >= 1024 else f"{size} bytes"
+
+
+def _too_large(size: int, limit: int) -> TooLargeError:
+    return TooLargeError(f"the file is {_size(size)}, over the limit of {_size(limit)}")
+
+
+def parse_bytes(data: bytes, name: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocument:
+    """Parses an in-memory file (an upload); `name` gives the extension and fallback title."""
+    if len(data) > max_bytes:
+        raise _too_large(len(data), max_bytes)
+    if not data:
+        raise EmptyDocumentError("file is empty")
+    return get_parser(choose_parser(data, name))(data, name)
+
+
+def parse_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocument:
+    """Reads and parses one file. Raises a DocumentError subclass with a readable message
+    when the file is too large, empty, corrupt, encrypted, unsupported or has no text."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise _too_large(size, max_bytes)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(f"cannot read the file: {exc.strerror or exc}") from exc
+    return parse_bytes(data, path.name, max_bytes=max_bytes)

@@ -1,0 +1,99 @@
+"""Content sniffing: what a file's bytes are, regardless of its extension (pure)."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from typing import Literal
+
+from citewise.errors import CorruptDocumentError
+from citewise.ingest.parsers._decode import looks_binary
+
+Sniffed = Literal["pdf", "docx", "pptx", "zip", "ole", "binary", "html", "text"]
+
+PDF_MAGIC = b"%PDF-"
+ZIP_MAGIC = b"PK\x03\x04"
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .doc/.ppt, and encrypted OOXML
+_HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
+# (magic, label, strong): a weak magic could also start a text file, so it only counts
+# when the bytes look binary as well
+_KNOWN_BINARY: tuple[tuple[bytes, str, bool], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image", True),
+    (b"\xff\xd8\xff", "a JPEG image", True),
+    (b"GIF87a", "a GIF image", True),
+    (b"GIF89a", "a GIF image", True),
+    (b"\x7fELF", "an ELF executable", True),
+    (b"\x1f\x8b", "a gzip archive", True),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", True),
+    (b"Rar!\x1a", "a RAR archive", True),
+    (b"SQLite format 3\x00", "an SQLite database", True),
+    (b"MZ", "a Windows executable", False),
+    (b"RIFF", "a RIFF media file", False),
+    (b"ID3", "an MP3 audio file", False),
+    (b"OggS", "an Ogg media file", False),
+)
+
+
+def starts_like_html(data: bytes) -> bool:
+    """`<!doctype html` or `<html` at the start, after a BOM, whitespace and comments."""
+    head = data[:4096].removeprefix(b"\xef\xbb\xbf")
+    return bool(_HTML_START.match(head))
+
+
+def is_pdf(data: bytes) -> bool:
+    """The PDF header may follow a little junk (the spec tolerates up to 1 KB)."""
+    return PDF_MAGIC in data[:1024]
+
+
+def office_kind(data: bytes) -> Literal["docx", "pptx", "zip"]:
+    """Which OOXML package a ZIP holds, judged by its main part."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise CorruptDocumentError(f"the ZIP container is damaged ({exc})") from exc
+    if "word/document.xml" in names:
+        return "docx"
+    if "ppt/presentation.xml" in names:
+        return "pptx"
+    return "zip"
+
+
+def sniff(data: bytes) -> Sniffed:
+    if is_pdf(data):
+        return "pdf"
+    if data.startswith(ZIP_MAGIC):
+        return office_kind(data)
+    if data.startswith(OLE_MAGIC):
+        return "ole"
+    if describe_binary(data) or looks_binary(data):
+        return "binary"
+    return "html" if starts_like_html(data) else "text"
+
+
+def describe_binary(data: bytes) -> str:
+    """A name for well-known binary formats, '' if unknown."""
+    for magic, label, strong in _KNOWN_BINARY:
+        if data.startswith(magic) and (strong or looks_binary(data)):
+            return label
+    return ""
+
+
+def is_encrypted_ole(data: bytes) -> bool:
+    """Password-protected .docx/.pptx files are OLE containers with an EncryptionInfo stream."""
+    return data.startswith(OLE_MAGIC) and "EncryptionInfo".encode("utf-16-le") in data
+
+
+def describe(data: bytes) -> str:
+    """How the content looks, for error messages ('plain text', 'a ZIP archive', …)."""
+    if is_pdf(data):
+        return "a PDF"
+    if data.startswith(ZIP_MAGIC):
+        return "a ZIP archive"
+    if data.startswith(OLE_MAGIC):
+        return "a legacy Office (OLE) file"
+    label = describe_binary(data)
+    if label or looks_binary(data):
+        return label or "binary data"
+    return "HTML" if starts_like_html(data) else "plain text"

@@ -1,0 +1,255 @@
+"""PDF parser (pypdfium2): text per physical page, outline or guessed headings, running
+headers/footers dropped, paragraphs re-joined and de-hyphenated."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from citewise.errors import CorruptDocumentError, EncryptedDocumentError
+from citewise.ingest.parsers._common import HeadingStack, clean, finish, list_block, stem
+from citewise.ingest.parsers._pdf_layout import (
+    BULLET,
+    Line,
+    PagePara,
+    body_size,
+    drop_running_lines,
+    heading_level,
+    looks_like_heading,
+    paragraphs,
+)
+from citewise.ingest.parsers._pdf_outline import OutlineEntry, outline_paths
+from citewise.types import Block, ParsedDocument
+
+NO_TEXT = "no extractable text: the PDF seems to be scanned images; OCR is not enabled"
+_FORCE_BOLD = 1 << 18  # PDF font descriptor flags
+_FIXED_PITCH = 1 << 0
+_BOLD = ("bold", "black", "heavy", "semibold", "demi")
+_MONO = ("courier", "mono", "consol", "menlo", "typewriter", "fixed", "cmtt", "lmtt", "nimbusmon")
+_JOINERS = {"list": "\n", "code": "\n\n"}  # code paragraphs were split at blank lines
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_JUNK = re.compile(
+    r"^(untitled( document)?|document\d*|microsoft word - .*|anonymous|unspecified|unknown)$", re.I
+)
+
+
+_PDFIUM_ERRORS = {
+    pdfium_c.FPDF_ERR_UNKNOWN: "unknown error",
+    pdfium_c.FPDF_ERR_FILE: "file access error",
+    pdfium_c.FPDF_ERR_FORMAT: "not a valid PDF structure",
+    pdfium_c.FPDF_ERR_PAGE: "page not found or content error",
+}
+
+
+def _open(data: bytes) -> Any:
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        code = getattr(exc, "err_code", None)
+        if code == pdfium_c.FPDF_ERR_PASSWORD:
+            raise EncryptedDocumentError(
+                "the PDF is encrypted with a password; remove the password and ingest it again"
+            ) from exc
+        if code == pdfium_c.FPDF_ERR_SECURITY:
+            raise EncryptedDocumentError("the PDF uses an unsupported encryption scheme") from exc
+        reason = _PDFIUM_ERRORS.get(code, "unknown error") if code is not None else str(exc)
+        raise CorruptDocumentError(
+            f"the PDF cannot be opened; it looks damaged or truncated (pdfium: {reason})"
+        ) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class _Glyph:
+    left: float
+    top: float
+    right: float
+    bottom: float
+    size: float
+    bold: bool
+    mono: bool
+
+
+def _glyph(textpage: Any, text_index: int) -> _Glyph | None:
+    char = pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, text_index)
+    if char < 0:
+        return None
+    rect = pdfium_c.FS_RECTF()
+    if not pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, char, ctypes.byref(rect)):
+        return None
+    size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, char))
+    weight = pdfium_c.FPDFText_GetFontWeight(textpage.raw, char)
+    buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(textpage.raw, char, buffer, 128, ctypes.byref(flags))
+    font = buffer.value.decode("latin-1", errors="replace").lower()
+    bold = weight >= 600 or bool(flags.value & _FORCE_BOLD) or any(w in font for w in _BOLD)
+    mono = bool(flags.value & _FIXED_PITCH) or any(w in font for w in _MONO)
+    return _Glyph(rect.left, rect.top, rect.right, rect.bottom, size, bold, mono)
+
+
+def _page_lines(textpage: Any) -> list[Line]:
+    text: str = textpage.get_text_range()
+    lines: list[Line] = []
+    offset = 0
+    for match in (*_LINE_BREAK.finditer(text), None):
+        end = match.start() if match else len(text)
+        raw = text[offset:end]
+        stripped = raw.strip()
+        if stripped:
+            start = offset + raw.index(stripped[0])
+            # font facts come from the first letter or digit: a bullet glyph may come from
+            # a symbol font; the position comes from the first visible character
+            alnum = next((i for i, c in enumerate(stripped) if c.isalnum()), 0)
+            head = _glyph(textpage, start + alnum)
+            edge = _glyph(textpage, start) if alnum else head
+            tail = _glyph(textpage, start + len(stripped) - 1)
+            lines.append(_line(raw, head, edge, tail, lines[-1] if lines else None))
+        offset = match.end() if match else len(text)
+    return lines
+
+
+def _line(
+    text: str,
+    head: _Glyph | None,
+    edge: _Glyph | None,
+    tail: _Glyph | None,
+    previous: Line | None,
+) -> Line:
+    if head is None:  # pdfium could not place the line: treat it as continuing the last one
+        return replace(previous, text=text) if previous else Line(text, 0, 0, 0, 0, 0)
+    left = min(head.left, edge.left) if edge is not None else head.left
+    right = max(head.right, tail.right) if tail is not None else head.right
+    # prose (and list items) may start with a code word: code is mono from end to end
+    mono = head.mono and (tail is None or tail.mono) and not BULLET.match(text)
+    return Line(text, head.top, head.bottom, left, right, head.size, head.bold, mono)
+
+
+def _outline(pdf: Any) -> list[OutlineEntry]:
+    stack: list[str] = []
+    entries: list[OutlineEntry] = []
+    for bookmark in pdf.get_toc():
+        title = clean(bookmark.get_title())
+        del stack[bookmark.level :]
+        stack.append(title)
+        dest = bookmark.get_dest()
+        index = dest.get_index() if dest is not None else None
+        if title and index is not None:
+            entries.append(OutlineEntry(tuple(t for t in stack if t), index))
+    return entries
+
+
+def _read(pdf: Any) -> tuple[list[list[Line]], list[float]]:
+    pages: list[list[Line]] = []
+    heights: list[float] = []
+    for i in range(len(pdf)):
+        page = pdf[i]
+        try:
+            heights.append(float(page.get_height()))
+            textpage = page.get_textpage()
+            pages.append(_page_lines(textpage))
+            textpage.close()
+        except pdfium.PdfiumError as exc:
+            raise CorruptDocumentError(f"page {i + 1} of the PDF cannot be read: {exc}") from exc
+        finally:
+            page.close()
+    return pages, heights
+
+
+def _outline_blocks(
+    paras: Sequence[PagePara], outline: Sequence[OutlineEntry]
+) -> Iterator[Block | None]:
+    for pp, path in zip(paras, outline_paths(paras, outline), strict=True):
+        if path is not None:
+            yield _para_block(pp, path)
+
+
+def _guessed_blocks(paras: Sequence[PagePara], body: float) -> Iterator[Block | None]:
+    flags = [
+        looks_like_heading(pp.para, paras[i + 1].para if i + 1 < len(paras) else None, body)
+        for i, pp in enumerate(paras)
+    ]
+    headings = [pp.para for pp, flag in zip(paras, flags, strict=True) if flag]
+    stack = HeadingStack()
+    for pp, flag in zip(paras, flags, strict=True):
+        if flag:
+            stack.push(heading_level(pp.para, headings, body), pp.para.text)
+        else:
+            yield _para_block(pp, stack.path)
+
+
+def _para_block(pp: PagePara, path: tuple[str, ...]) -> Block | None:
+    if pp.para.code:
+        return Block(pp.para.text, path, pp.page, "code")
+    if pp.para.bullet:
+        return list_block([(0, pp.para.text)], path, pp.page)
+    return Block(pp.para.text, path, pp.page, "text") if pp.para.text else None
+
+
+def _merge_runs(blocks: Iterator[Block | None]) -> Iterator[Block]:
+    """Consecutive list items (or code paragraphs) under one path on one page form one
+    list (or code) block."""
+    held: Block | None = None
+    for block in blocks:
+        if block is None:
+            continue
+        if (
+            held is not None
+            and block.kind == held.kind
+            and block.kind in _JOINERS
+            and (held.heading_path, held.page) == (block.heading_path, block.page)
+        ):
+            text = f"{held.text}{_JOINERS[block.kind]}{block.text}"
+            held = Block(text, held.heading_path, held.page, held.kind)
+            continue
+        if held is not None:
+            yield held
+        held = block
+    if held is not None:
+        yield held
+
+
+def _title(meta: dict[str, str], blocks: Sequence[Block], name: str) -> str:
+    title = clean(meta.get("Title", ""))
+    if title and not _JUNK.match(title):
+        return title
+    firsts = [b.heading_path[0] for b in blocks if b.heading_path]
+    return firsts[0] if firsts else stem(name)
+
+
+def parse_pdf(data: bytes, name: str) -> ParsedDocument:
+    pdf = _open(data)
+    try:
+        raw_pages, heights = _read(pdf)
+        outline = _outline(pdf)
+        meta = {k: str(v) for k, v in pdf.get_metadata_dict(skip_empty=True).items()}
+        page_count = len(pdf)
+    finally:
+        pdf.close()
+    pages = drop_running_lines(raw_pages, heights)
+    paras = [PagePara(i + 1, para) for i, page in enumerate(pages) for para in paragraphs(page)]
+    if outline:
+        blocks = list(_merge_runs(_outline_blocks(paras, outline)))
+    else:
+        blocks = list(_merge_runs(_guessed_blocks(paras, body_size(pages))))
+    return finish(
+        title=_title(meta, blocks, name),
+        blocks=blocks,
+        fmt="pdf",
+        no_text=NO_TEXT,
+        page_count=page_count,
+        metadata=_metadata(meta),
+    )
+
+
+def _metadata(meta: dict[str, str]) -> dict[str, str]:
+    """Author and subject as they are; keywords become comma-separated tags."""
+    out = {k.lower(): clean(meta.get(k, "")) for k in ("Author", "Subject")}
+    keywords = re.split(r"[;,]", meta.get("Keywords", ""))
+    out["tags"] = ", ".join(k for k in (clean(k) for k in keywords) if k)
+    return {k: v for k, v in out.items() if v and not _JUNK.match(v)}
