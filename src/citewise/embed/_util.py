@@ -1,0 +1,61 @@
+"""Small helpers shared by the embedding backends: normalisation, batching, token estimates."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from citewise.embed.base import Vectors
+
+T = TypeVar("T")
+
+# Runs of word characters and single punctuation marks: roughly how WordPiece splits text.
+_PIECE = re.compile(r"\w+|[^\w\s]")
+_LONG_WORD = 6  # a word piece covers ~4–6 characters of an English word
+
+
+def estimate_tokens(text: str) -> int:
+    """A WordPiece-like token count without a tokenizer: one per punctuation mark, one per
+    word, plus one per further 6 characters of a long word (good to ~±25% on prose)."""
+    total = 0
+    for piece in _PIECE.findall(text):
+        total += 1 + (len(piece) - 1) // _LONG_WORD
+    return total
+
+
+def l2_normalize(vectors: npt.ArrayLike) -> Vectors:
+    """Rows scaled to unit length (all-zero rows stay zero), as contiguous float32."""
+    arr = np.ascontiguousarray(vectors, dtype=np.float32)
+    if arr.ndim == 1:
+        arr = arr.reshape(1, -1)
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    np.maximum(norms, 1e-12, out=norms)
+    return np.ascontiguousarray(arr / norms, dtype=np.float32)
+
+
+def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """Consecutive slices of at most `size` items."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def empty(dim: int) -> Vectors:
+    return np.zeros((0, dim), dtype=np.float32)
+
+
+def default_threads() -> int:
+    """Cores this process may run on (cgroup/affinity aware where the OS says so)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def first_row(vectors: Vectors) -> Vectors:
+    """Row 0 as a (dim,) float32 array (what `embed_query` returns)."""
+    return np.ascontiguousarray(vectors[0], dtype=np.float32)

@@ -1,0 +1,107 @@
+"""The bundled MiniLM on ONNX Runtime against sentence-transformers on torch (the reference),
+plus the st: backend itself. Slow: loads the real model."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from citewise.embed import create_embedder
+from citewise.embed.local import MiniLMEmbedder
+
+pytestmark = pytest.mark.slow
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+DOCS = [
+    "The logging module defines functions and classes which implement a flexible event "
+    "logging system for applications and libraries.",
+    "subprocess.run() runs the command described by args, waits for it to complete, then "
+    "returns a CompletedProcess instance.",
+    "A generator is a function which returns a generator iterator. It looks like a normal "
+    "function except that it contains yield expressions.",
+    "sqlite3.connect() opens a connection to an SQLite database file; use ':memory:' to open "
+    "a connection to a database that is in RAM instead of on disk.",
+    "how do I read a file line by line?",
+]
+
+
+@pytest.fixture(scope="module")
+def minilm(minilm_onnx: Path) -> MiniLMEmbedder:
+    return MiniLMEmbedder(onnx_path=minilm_onnx)
+
+
+@pytest.fixture(scope="module")
+def reference() -> Any:
+    from sentence_transformers import SentenceTransformer
+
+    from citewise.embed.export import _bundled_model_dir
+
+    return SentenceTransformer(str(_bundled_model_dir()), device="cpu")
+
+
+def test_vectors_match_sentence_transformers(minilm: MiniLMEmbedder, reference: Any) -> None:
+    want = reference.encode(DOCS, normalize_embeddings=True)
+    got = minilm.embed_documents(DOCS)
+    cosines = np.sum(got * want, axis=1)
+    assert float(cosines.min()) >= 0.99, cosines
+
+
+def test_identity_and_window(minilm: MiniLMEmbedder) -> None:
+    assert (minilm.name, minilm.dim, minilm.max_tokens) == ("all-MiniLM-L6-v2", 384, 256)
+
+
+def test_paraphrase_scores_above_unrelated_text(minilm: MiniLMEmbedder) -> None:
+    query = minilm.embed_query("How can I write messages to a log file?")
+    paraphrase, unrelated = minilm.embed_documents(
+        ["Send log records to a file with a FileHandler.", "Bake the bread for forty minutes."]
+    )
+    assert float(query @ paraphrase) > float(query @ unrelated) + 0.2
+
+
+def test_count_tokens_matches_the_tokenizer(minilm: MiniLMEmbedder, reference: Any) -> None:
+    long_text = " ".join(DOCS) * 6  # past the window: counting must not truncate
+    for text in [*DOCS, long_text, "", "naïve café — 東京"]:
+        ids = reference.tokenizer(text, add_special_tokens=False)["input_ids"]
+        assert minilm.count_tokens(text) == len(ids)
+    assert minilm.count_tokens(long_text) > 256
+
+
+def test_only_the_first_254_tokens_are_read(minilm: MiniLMEmbedder) -> None:
+    head = " ".join(DOCS[:4]) * 3
+    assert minilm.count_tokens(head) > 254
+    a, b = minilm.embed_documents([head + " Totally different tail.", head + " Another ending."])
+    assert float(a @ b) > 0.9999
+
+
+def test_large_inputs_are_embedded_window_by_window(minilm: MiniLMEmbedder) -> None:
+    texts = [f"{DOCS[i % 4]} (variant {i})" for i in range(1030)]  # more than one window
+    vectors = minilm.embed_documents(texts)
+    assert vectors.shape == (1030, 384)
+    assert float(vectors[1029] @ minilm.embed_query(texts[1029])) > 0.99
+
+
+def test_st_backend_embeds_a_local_model(reference: Any) -> None:
+    from citewise.embed.export import _bundled_model_dir
+
+    embedder = create_embedder(f"st:{_bundled_model_dir()}", threads=2)
+    got = embedder.embed_documents(DOCS)
+    assert embedder.dim == 384 and embedder.max_tokens == 256
+    assert embedder.name == "st:" + _bundled_model_dir().name
+    np.testing.assert_allclose(got, reference.encode(DOCS, normalize_embeddings=True), atol=1e-5)
+    assert embedder.count_tokens(DOCS[0]) == len(reference.tokenizer.tokenize(DOCS[0]))
+
+
+def test_first_run_exports_with_a_visible_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="citewise.embed")
+    embedder = create_embedder("minilm", cache_dir=tmp_path)
+    assert any("exporting the bundled MiniLM" in r.getMessage() for r in caplog.records)
+    assert (tmp_path / "minilm-l6-v2-int8-v1.onnx").is_file()
+    assert embedder.embed_query("hello").shape == (384,)
