@@ -1,0 +1,129 @@
+"""What a question is about, read from its surface (pure): the names an answer must mention,
+and the parts of a question that asks several things at once.
+
+- Key terms: code identifiers and constants (`typing.override`, `exist_ok`, `PYTHONPATH`).
+  A question naming one of them is about that thing; passages that never mention it cannot
+  answer it. When a question names no identifier, a product version ("Python 3.13") is its
+  subject and becomes the key term instead (as a qualifier next to an identifier — "the value
+  of pickle.DEFAULT_PROTOCOL in Python 3.11" — it is not).
+- Names: capitalised words inside the sentence ("with Poetry"). Weaker evidence (a document
+  may say "the tool" instead), so a missing name lowers the score instead of vetoing.
+- Facets: "X, and how do I Y?" asks two things; "difference between A and B" asks about two
+  items. Each facet gets its own best sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citewise.answer.lexical import identifiers
+from citewise.answer.sentences import content_words, stem
+from citewise.types import Passage
+
+_VERSION = re.compile(r"\b[A-Z][A-Za-z]+\s+v?(\d+\.\d+(?:\.\d+)?)(?![\w.])")
+_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]{2,}(?:'s)?\b")
+_WH = r"(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|should|must|will)"
+_CLAUSES = re.compile(
+    rf",\s+(?:and|but)\s+(?=(?:(?:in|on|at|for|with|from|by|to)\s+)?{_WH}\b)|;\s+", re.I
+)
+_FILE_EXTENSIONS = frozenset(
+    {"bat", "cfg", "csv", "exe", "gz", "html", "ini", "json", "md", "py", "pyc", "sh", "toml"}
+    | {"txt", "xml", "yaml", "yml", "zip"}
+)
+_NOT_NAMES = frozenset({"true", "false", "none", "null"})
+_COMPARE = (
+    re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+)$", re.I),
+    re.compile(
+        r"^(?:how|in what way)\s+(?:do|does)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+differ", re.I
+    ),
+    re.compile(r"(?P<a>\S+(?:\s+\S+)?)\s+(?:compare|compares)\s+(?:with|to)\s+(?P<b>.+)$", re.I),
+    re.compile(r"^(?P<a>.+?)\s+(?:vs\.?|versus|instead of|rather than)\s+(?P<b>.+)$", re.I),
+)
+
+
+# "What is the <attribute> of X?" / "How many <unit> …?": the attribute asked for. An answer
+# must name it; generic attributes ("the value of", "the kind of") say nothing about it.
+_FOCUS = re.compile(
+    r"\b(?:what|which)\s+(?:is|are|was|were)\s+the\s+(?P<a>[\w\s-]+?)\s+(?:of|for|in|used)\b"
+    r"|\bhow\s+(?:many|much)\s+(?P<b>[\w-]+)",
+    re.I,
+)
+_GENERIC_FOCUS = frozenset(
+    {"value", "values", "default", "kind", "type", "name", "purpose", "meaning", "difference"}
+    | {"use", "role", "result", "effect", "way", "number", "amount", "best", "main"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionTerms:
+    key_terms: tuple[str, ...]
+    names: tuple[str, ...]
+    facets: tuple[str, ...]
+
+
+def analyse(question: str) -> QuestionTerms:
+    return QuestionTerms(
+        tuple(key_terms(question)), tuple(names(question)), tuple(facets(question))
+    )
+
+
+def focus(question: str) -> str | None:
+    """The stem of the head word of the attribute an attribute question asks for ("size" in
+    "What is the default size of the pool?"), or None."""
+    m = _FOCUS.search(question)
+    if not m:
+        return None
+    words = [
+        w for w in content_words(m.group("a") or m.group("b") or "") if w not in _GENERIC_FOCUS
+    ]
+    return stem(words[-1]) if words else None
+
+
+def key_terms(question: str) -> list[str]:
+    """Lower-cased names an answer must be about: identifiers, else versions."""
+    found = [t.lower() for t in identifiers(question) if not _is_file_name(t)]
+    if not found:
+        found = [m.group(1) for m in _VERSION.finditer(question)]
+    return list(dict.fromkeys(found))
+
+
+def names(question: str) -> list[str]:
+    """Capitalised words inside the question that are not identifiers: likely proper nouns."""
+    idents = {t.lower() for t in identifiers(question)}
+    out = [m.group(0).removesuffix("'s").lower() for m in _NAME.finditer(question)]
+    return [n for n in dict.fromkeys(out) if n not in idents and n not in _NOT_NAMES]
+
+
+def _is_file_name(term: str) -> bool:
+    """`pyproject.toml` is something the question acts on, not what it asks about."""
+    return "." in term and term.rsplit(".", 1)[-1].lower() in _FILE_EXTENSIONS
+
+
+def facets(question: str) -> list[str]:
+    """The parts of a question that asks several things; one part for a simple question."""
+    q = " ".join(question.strip().rstrip("?.!").split())
+    parts = [p.strip(" ,;") for p in _CLAUSES.split(q)]
+    parts = [p for p in parts if len(content_words(p)) >= 2]
+    if len(parts) > 1:
+        return parts
+    for pattern in _COMPARE:
+        m = pattern.search(q)
+        if m and content_words(m.group("a")) and content_words(m.group("b")):
+            return [f"What is {m.group('a').strip()}?", f"What is {m.group('b').strip()}?"]
+    return [q]
+
+
+def mentions(p: Passage, term: str) -> bool:
+    """True when the passage (text or header) names `term`. A dotted name also counts when
+    its last part appears in code form (`.info`, `info(`, `@info`) and its head anywhere:
+    reference pages document `pkg.func` as `func(...)` under a heading naming `pkg`."""
+    h = p.hit
+    hay = f"{p.context}\n{h.title}\n{h.section}\n{h.source}".lower()
+    if re.search(rf"(?<![\w-]){re.escape(term)}(?![\w]|\.\d)", hay):
+        return True
+    if "." not in term or term[0].isdigit():
+        return False
+    head, last = term.split(".", 1)[0], term.rsplit(".", 1)[-1]
+    code_form = rf"(?:[.@]{re.escape(last)}(?!\w)|(?<![\w.]){re.escape(last)}\s*\()"
+    return head in hay and re.search(code_form, hay) is not None

@@ -1,0 +1,159 @@
+"""Sentence splitting and word helpers for documentation text (pure functions).
+
+Documentation is hostile to naive splitters: "e.g. Foo", "Python 3.11", `os.path.join`,
+`>>> f(...)` and "[1]" markers after a full stop must not end (or start) a sentence. Lines that
+look like code, list items or table rows are kept as units of their own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from citewise.retrieve.keyword import STOPWORDS
+
+# Abbreviations after which a full stop does not end a sentence (lower-cased, without the
+# final dot). "etc." is included on purpose: in reference docs it ends a list far more often
+# than a sentence, and merging two sentences costs less than cutting one in half.
+ABBREVIATIONS = frozenset(
+    {"e.g", "i.e", "etc", "cf", "vs", "approx", "fig", "no", "nos", "mr", "dr", "al", "resp", "ca"}
+)
+
+# A candidate boundary: terminal punctuation, optional closing quotes/brackets, optional
+# citation markers ("order. [1]" keeps its marker), then whitespace.
+_BOUNDARY = re.compile(
+    r"(?P<end>\.\.\.|…|[.!?])(?P<close>[\"'”’)\]]*)(?P<cite>(?:\s*\[[\d,\s]+\])*)(?P<space>\s+|$)"
+)
+_NEXT_STARTS = re.compile(r"[\"'“‘(\[`A-Z0-9]")
+_LAST_WORD = re.compile(r"(\S+)$")
+_CODE_LINE = re.compile(r"^\s*(>>>|\.\.\.\s|\$ |#|[{}\])]|[\w.]+\s*=\s|def |class |import |from )")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CITE_MARK = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences (and code/list lines) of `text` in reading order, stripped, none empty."""
+    out: list[str] = []
+    for line in _logical_lines(text):
+        out.extend(_split_line(line))
+    return [s for s in out if s]
+
+
+def _logical_lines(text: str) -> list[str]:
+    """Lines, with a hard-wrapped prose line joined to its continuation."""
+    lines: list[str] = []
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if not line.strip():
+            lines.append("")
+            continue
+        prev = lines[-1] if lines else ""
+        continues = (
+            prev
+            and not _CODE_LINE.match(prev)
+            and not _CODE_LINE.match(line)
+            and prev[-1] not in ".!?:;"
+            and line.lstrip()[:1].islower()
+        )
+        if continues:
+            lines[-1] = f"{prev} {line.strip()}"
+        else:
+            lines.append(line if _CODE_LINE.match(line) else line.strip())
+    return [ln for ln in lines if ln.strip()]
+
+
+def _split_line(line: str) -> list[str]:
+    if _CODE_LINE.match(line):
+        return [line.strip()]
+    pieces: list[str] = []
+    start = 0
+    for m in _BOUNDARY.finditer(line):
+        after = line[m.end() :]
+        if not after or not _NEXT_STARTS.match(after):
+            continue
+        if m.group("end") in ("...", "…"):
+            continue
+        if m.group("end") == "." and not m.group("close") and _is_abbreviation(line[: m.start()]):
+            continue
+        pieces.append(line[start : m.end() - len(m.group("space"))].strip())
+        start = m.end()
+    pieces.append(line[start:].strip())
+    return pieces
+
+
+def _is_abbreviation(before: str) -> bool:
+    m = _LAST_WORD.search(before)
+    if not m:
+        return False
+    word = m.group(1).lower().lstrip("(\"'")
+    if word in ABBREVIATIONS:
+        return True
+    # A single capital letter is an initial ("J. Smith"), not the end of a sentence.
+    return len(word) == 1 and word.isalpha() and m.group(1)[-1].isupper()
+
+
+def attach_marker(sentence: str, ns: Sequence[int]) -> str:
+    """`sentence` with `[n, m]` placed before its final punctuation: "… order [2]."."""
+    mark = "[" + ", ".join(str(n) for n in ns) + "]"
+    text = sentence.rstrip()
+    if text and text[-1] in ".!?" and not text.endswith("..."):
+        return f"{text[:-1].rstrip()} {mark}{text[-1]}"
+    return f"{text} {mark}"
+
+
+def strip_citation_marks(text: str) -> str:
+    """`text` without `[n]` / `[n, m]` markers."""
+    return _CITE_MARK.sub("", text).strip()
+
+
+# -- words -------------------------------------------------------------------------------
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased alphanumeric words, stopwords included, in order."""
+    return _WORD.findall(text.lower())
+
+
+def is_content_word(word: str) -> bool:
+    return word not in STOPWORDS and (len(word) > 1 or word.isdigit())
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-cased words that carry a topic (stopwords and single letters dropped), in order."""
+    return [w for w in words(text) if is_content_word(w)]
+
+
+def stem(word: str) -> str:
+    """A deliberately light stemmer: plural and common verb endings, nothing clever.
+
+    Enough for "keys"/"key", "sorted"/"sorting"/"sort", "dictionaries"/"dictionary"; it never
+    touches short words or identifiers with digits, where a wrong cut would merge topics.
+    """
+    if len(word) <= 3 or any(c.isdigit() for c in word):
+        return word
+    for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + repl
+            break
+    else:
+        if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            word = word[:-1]
+    if len(word) >= 4 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+def stems(text: str) -> set[str]:
+    """The set of stemmed content words of `text`."""
+    return {stem(w) for w in content_words(text)}
+
+
+def word_trigrams(tokens: Iterable[str]) -> set[tuple[str, str, str]]:
+    """Trigrams of consecutive words with at least two content words (topic-bearing)."""
+    seq = list(tokens)
+    out: set[tuple[str, str, str]] = set()
+    for i in range(len(seq) - 2):
+        tri = (seq[i], seq[i + 1], seq[i + 2])
+        if sum(1 for w in tri if is_content_word(w)) >= 2:
+            out.add(tri)
+    return out

@@ -1,0 +1,47 @@
+"""Hand-made hits and passages for the answer-stage tests (plain values, no store)."""
+
+from __future__ import annotations
+
+from citewise.types import Hit, Passage
+
+
+def hit(
+    text: str = "",
+    *,
+    rank: int = 1,
+    source: str = "guide.html",
+    title: str = "Guide",
+    section: str = "Guide > Intro",
+    score: float = 0.5,
+    page: int | None = None,
+    page_end: int | None = None,
+    parent_id: int | None = None,
+    chunk_id: int | None = None,
+) -> Hit:
+    return Hit(
+        rank=rank,
+        chunk_id=chunk_id if chunk_id is not None else 100 + rank,
+        doc_id=1,
+        source=source,
+        title=title,
+        page=page,
+        page_end=page_end,
+        section=section,
+        score=score,
+        text=text,
+        parent_id=parent_id if parent_id is not None else 1000 + rank,
+    )
+
+
+def passage(
+    n: int,
+    text: str,
+    *,
+    source: str = "guide.html",
+    title: str = "Guide",
+    section: str = "Guide > Intro",
+    page: int | None = None,
+    score: float = 0.5,
+) -> Passage:
+    h = hit(text, rank=n, source=source, title=title, section=section, page=page, score=score)
+    return Passage(n, h, text)

@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+from answer_factories import hit
+
+from citewise.answer.context import (
+    ADAPTIVE_K,
+    assemble,
+    passage_header,
+    render_context,
+    select_hits,
+)
+from citewise.types import Passage
+
+
+def count_words(text: str) -> int:
+    return len(text.split())
+
+
+LONG = "Rotation keeps seven files and compresses the older ones with gzip. " * 8  # 88 words
+
+
+def test_header_shows_source_section_and_page_range() -> None:
+    p = Passage(3, hit("x", source="guide.pdf", section="Ops > Logs", page=4, page_end=5), "x")
+    assert passage_header(p) == "[3] guide.pdf › Ops > Logs (p. 4–5)"
+    single = Passage(1, hit("x", source="a.md", section="", page=2, page_end=2), "x")
+    assert passage_header(single) == "[1] a.md (p. 2)"
+    assert passage_header(Passage(2, hit("x", source="a.md", section="A"), "x")) == "[2] a.md › A"
+
+
+def test_render_context_numbers_passages_in_order() -> None:
+    ps = [
+        Passage(1, hit("a", source="a.md", section=""), "Alpha."),
+        Passage(2, hit("b", source="b.md", section=""), "Beta."),
+    ]
+    assert render_context(ps) == "[1] a.md\nAlpha.\n\n[2] b.md\nBeta."
+
+
+def test_adaptive_k_gives_simple_questions_fewer_passages() -> None:
+    hits = [hit(LONG, rank=r, score=1.0) for r in range(1, 11)]
+    assert len(select_hits(hits, "simple")) == ADAPTIVE_K["simple"] == 3
+    assert len(select_hits(hits, "complex")) == ADAPTIVE_K["complex"]
+    assert ADAPTIVE_K["complex"] > ADAPTIVE_K["simple"]
+
+
+def test_hits_far_below_the_top_score_are_filtered() -> None:
+    hits = [hit("a", rank=1, score=0.9), hit("b", rank=2, score=0.6), hit("c", rank=3, score=0.2)]
+    assert [h.rank for h in select_hits(hits, "complex")] == [1, 2]
+
+
+def test_passages_are_numbered_from_one_in_rank_order() -> None:
+    hits = [hit(LONG, rank=2, source="b.md"), hit(LONG, rank=1, source="a.md")]
+    ps = assemble(hits, {}, 10_000, count_words, "complex")
+    assert [(p.n, p.hit.source) for p in ps] == [(1, "a.md"), (2, "b.md")]
+
+
+def test_short_child_is_expanded_to_its_parent_when_budget_allows() -> None:
+    child = "Keep seven rotated files."
+    parent = f"Rotate the logs nightly. {child} Compress the older ones with gzip."
+    ps = assemble([hit(child, parent_id=7)], {7: parent}, 1000, count_words, "simple")
+    assert ps[0].context == parent
+
+
+def test_short_child_stays_a_child_when_the_parent_does_not_fit() -> None:
+    child = "Keep seven rotated files."
+    parent = f"{child} " + "More words here. " * 100
+    ps = assemble([hit(child, parent_id=7)], {7: parent}, 60, count_words, "simple")
+    assert ps[0].context == child
+
+
+def test_long_self_contained_child_is_not_expanded() -> None:
+    parent = LONG + " Other topics follow."
+    ps = assemble([hit(LONG, parent_id=7)], {7: parent}, 10_000, count_words, "simple")
+    assert ps[0].context == LONG
+
+
+def test_child_starting_mid_thought_is_expanded() -> None:
+    child = "This means the expression is evaluated once. " * 10
+    parent = "Default values are evaluated when the function is defined. " + child
+    ps = assemble([hit(child, parent_id=7)], {7: parent}, 10_000, count_words, "simple")
+    assert ps[0].context == parent
+
+
+def test_two_children_of_one_parent_become_one_passage() -> None:
+    parent = LONG + " " + LONG
+    hits = [hit(LONG, rank=1, parent_id=7), hit(LONG, rank=2, parent_id=7), hit(LONG, rank=3)]
+    ps = assemble(hits, {7: parent}, 10_000, count_words, "complex")
+    assert [p.hit.rank for p in ps] == [1, 3]
+    assert ps[0].context == parent
+    assert [p.n for p in ps] == [1, 2]
+
+
+def test_assembly_stops_at_the_budget() -> None:
+    hits = [hit(LONG, rank=r) for r in range(1, 6)]
+    ps = assemble(hits, {}, 200, count_words, "complex")
+    used = sum(count_words(passage_header(p)) + 1 + count_words(p.context) for p in ps)
+    assert len(ps) == 2
+    assert used <= 200
+
+
+def test_first_passage_is_cut_to_the_budget_by_sentences() -> None:
+    ps = assemble([hit(LONG)], {}, 40, count_words, "simple")
+    assert len(ps) == 1
+    assert ps[0].context.startswith("Rotation keeps seven files")
+    assert count_words(ps[0].context) < 40
+    assert ps[0].context.endswith(".")

@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+from answer_factories import passage
+
+from citewise.answer.grounding import (
+    SUPPORTED_AT,
+    UNSUPPORTED_BELOW,
+    check_answer,
+    check_sentence,
+)
+
+LOGGING = passage(
+    1,
+    "The default level is WARNING, which means that only events of this level and above "
+    "will be tracked, unless the logging package is configured to do otherwise.",
+    source="howto/logging.html",
+)
+PICKLE = passage(
+    2,
+    "pickle.DEFAULT_PROTOCOL: an integer, the default protocol version used for pickling. "
+    "Currently the default protocol is 4, first introduced in Python 3.4.",
+    source="library/pickle.html",
+    section="pickle > Module Interface",
+)
+
+
+class FixedJudge:
+    def __init__(self, verdict: bool | None) -> None:
+        self.verdict = verdict
+        self.calls: list[tuple[str, str]] = []
+
+    def judge(self, sentence: str, evidence: str) -> bool | None:
+        self.calls.append((sentence, evidence))
+        return self.verdict
+
+
+def test_verbatim_sentence_is_supported() -> None:
+    s = check_sentence("The default level is WARNING [1].", [LOGGING])
+    assert s.verdict == "supported"
+    assert s.score >= SUPPORTED_AT
+
+
+def test_sentence_with_value_absent_from_cited_passage_is_unsupported() -> None:
+    s = check_sentence("Currently the default protocol is 5 [2].", [PICKLE])
+    assert s.verdict == "unsupported"
+    assert s.missing == ("5",)
+
+
+def test_value_present_only_in_another_passage_is_still_unsupported() -> None:
+    s = check_sentence("The default level is WARNING since Python 3.4 [1].", [LOGGING])
+    assert s.verdict == "unsupported"
+    assert s.missing == ("3.4",)
+
+
+def test_sentence_about_something_else_is_unsupported() -> None:
+    s = check_sentence("Tuples are immutable sequences of heterogeneous items [1].", [LOGGING])
+    assert s.verdict == "unsupported"
+    assert s.score < UNSUPPORTED_BELOW
+
+
+def test_uncited_claim_is_unsupported() -> None:
+    assert check_sentence("The default level is WARNING.", []).verdict == "unsupported"
+
+
+def test_paraphrase_is_uncertain_without_judge_and_judged_with_one() -> None:
+    sentence = "Only warnings and more severe events get tracked by default [1]."
+    assert check_sentence(sentence, [LOGGING]).verdict == "uncertain"
+    yes, no, unsure = FixedJudge(True), FixedJudge(False), FixedJudge(None)
+    assert check_sentence(sentence, [LOGGING], yes).verdict == "supported"
+    assert check_sentence(sentence, [LOGGING], no).verdict == "unsupported"
+    assert check_sentence(sentence, [LOGGING], unsure).verdict == "uncertain"
+    assert yes.calls and "WARNING" in yes.calls[0][1]
+
+
+def test_judge_is_not_asked_about_clear_cases() -> None:
+    judge = FixedJudge(False)
+    check_sentence("The default level is WARNING [1].", [LOGGING], judge)
+    check_sentence("The default protocol is 5 [2].", [PICKLE], judge)
+    assert judge.calls == []
+
+
+def test_answer_drops_unsupported_sentences_and_reports_not_grounded() -> None:
+    text = (
+        "The default level is WARNING [1]. Currently the default protocol is 4 [2]. "
+        "The default protocol will be 6 in Python 3.14 [2]."
+    )
+    report = check_answer(text, [LOGGING, PICKLE])
+    assert [s.verdict for s in report.sentences] == ["supported", "supported", "unsupported"]
+    assert not report.grounded
+    assert report.supported_text == (
+        "The default level is WARNING [1]. Currently the default protocol is 4 [2]."
+    )
+    assert report.unsupported == ("The default protocol will be 6 in Python 3.14 [2].",)
+
+
+def test_sentence_without_marker_is_checked_against_the_next_citation() -> None:
+    text = "The default level is WARNING. Only events of this level and above are tracked [1]."
+    report = check_answer(text, [LOGGING, PICKLE])
+    assert report.grounded
+    assert report.sentences[0].cited == (1,)
+
+
+def test_grounded_answer_keeps_its_text() -> None:
+    report = check_answer("The default level is WARNING [1].", [LOGGING])
+    assert report.grounded
+    assert report.supported_text == "The default level is WARNING [1]."
+    assert report.strengths and report.strengths[0] >= SUPPORTED_AT
+
+
+def test_empty_answer_is_not_grounded() -> None:
+    assert not check_answer("", [LOGGING]).grounded
+
+
+def test_value_named_in_the_cited_section_heading_counts_as_present() -> None:
+    p = passage(
+        1,
+        "If no encoding declaration is found, the default encoding is UTF-8.",
+        section="Lexical analysis > 2.1.4. Encoding declarations",
+    )
+    assert check_sentence("Section 2.1.4: the default encoding is UTF-8 [1].", [p]).missing == ()
+    assert check_sentence("Section 2.1.5: the default encoding is UTF-8 [1].", [p]).missing == (
+        "2.1.5",
+    )

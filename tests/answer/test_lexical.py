@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from citewise.answer.lexical import (
+    Evidence,
+    identifiers,
+    missing_values,
+    numbers,
+    quoted,
+    trigram_overlap,
+    word_overlap,
+)
+
+
+def test_numbers_are_normalised_sizes_versions_and_exponents() -> None:
+    assert numbers("Up to 4 MB, 4,300 digits, rel_tol=1e-09 in Python 3.11 [2].") == [
+        "4mb",
+        "4300",
+        "1e-09",
+        "3.11",
+    ]
+
+
+def test_list_markers_and_citation_numbers_are_not_values() -> None:
+    assert numbers("1. Keep the logs [3].") == []
+
+
+def test_identifiers_find_code_names_but_not_abbreviations() -> None:
+    found = identifiers("Use os.path.join(), exist_ok, __main__, FileExistsError, -O, e.g. Foo.")
+    assert found == ["os.path.join", "exist_ok", "__main__", "FileExistsError", "-O"]
+
+
+def test_quoted_literals() -> None:
+    assert quoted('Open it in `rb` mode, not "r".') == ["rb", "r"]
+
+
+def test_value_in_other_notation_is_found() -> None:
+    ev = Evidence.of(["The limit is 4300 digits and uploads up to 4MB; four retries."])
+    assert missing_values("Uploads up to 4 MB and 4,300 digits, 4 retries.", ev) == []
+
+
+def test_value_absent_from_evidence_is_reported() -> None:
+    ev = Evidence.of(["The default protocol is 4."])
+    assert missing_values("The default protocol is 5.", ev) == ["5"]
+    assert missing_values("It raises FileNotFoundError.", Evidence.of(["raises OSError"])) == [
+        "FileNotFoundError"
+    ]
+
+
+def test_version_prefix_does_not_match_a_longer_number() -> None:
+    ev = Evidence.of(["Changed in version 3.110."])
+    assert missing_values("Changed in 3.11.", ev) == ["3.11"]
+
+
+def test_overlap_scores() -> None:
+    ev = Evidence.of(["Dictionaries preserve insertion order of their keys."])
+    assert word_overlap("Dictionaries preserve insertion order.", ev) == 1.0
+    assert trigram_overlap("Dictionaries preserve insertion order.", ev) == 1.0
+    assert word_overlap("Sets are unordered collections.", ev) == 0.0
+    assert 0.0 < word_overlap("Dictionaries are unordered.", ev) < 1.0

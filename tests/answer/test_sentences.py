@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from citewise.answer.sentences import (
+    attach_marker,
+    content_words,
+    split_sentences,
+    stem,
+    strip_citation_marks,
+    word_trigrams,
+)
+
+
+def test_splits_plain_sentences() -> None:
+    assert split_sentences("Rotate logs nightly. Keep seven files! Why? Disk space.") == [
+        "Rotate logs nightly.",
+        "Keep seven files!",
+        "Why?",
+        "Disk space.",
+    ]
+
+
+def test_does_not_split_after_eg_ie_or_etc() -> None:
+    text = "Use a module, e.g. Json or Pickle, i.e. The stdlib ones, etc. Then save."
+    assert split_sentences(text) == [text]
+
+
+def test_version_numbers_and_dotted_identifiers_stay_whole() -> None:
+    text = "Python 3.11 adds tomllib. Call os.path.join() to join paths."
+    assert split_sentences(text) == [
+        "Python 3.11 adds tomllib.",
+        "Call os.path.join() to join paths.",
+    ]
+
+
+def test_ellipsis_in_code_does_not_end_a_sentence() -> None:
+    assert split_sentences("Call f(1, ...) With care.") == ["Call f(1, ...) With care."]
+
+
+def test_code_lines_are_units_of_their_own() -> None:
+    text = "For example:\n>>> round(2.5)\n2\nThe result is even."
+    assert split_sentences(text) == ["For example:", ">>> round(2.5)", "2", "The result is even."]
+
+
+def test_hard_wrapped_prose_is_joined() -> None:
+    text = "The default level is\nwarning, so info is hidden.\nNext line."
+    assert split_sentences(text) == [
+        "The default level is warning, so info is hidden.",
+        "Next line.",
+    ]
+
+
+def test_citation_marker_after_full_stop_stays_with_its_sentence() -> None:
+    assert split_sentences("Order is kept. [1] Keys go last. [2, 3]") == [
+        "Order is kept. [1]",
+        "Keys go last. [2, 3]",
+    ]
+
+
+def test_initials_do_not_end_a_sentence() -> None:
+    assert split_sentences("Written by J. Smith in 2020.") == ["Written by J. Smith in 2020."]
+
+
+def test_content_words_drop_stopwords_and_single_letters() -> None:
+    assert content_words("What is the default level of a logger?") == ["default", "level", "logger"]
+
+
+def test_stem_conflates_plurals_and_verb_forms() -> None:
+    assert stem("dictionaries") == stem("dictionary")
+    assert stem("sorted") == stem("sorting") == stem("sorts")
+    assert stem("raises") == stem("raised") == stem("raise")
+    assert stem("3.11") == "3.11"
+
+
+def test_word_trigrams_keep_only_topic_bearing_ones() -> None:
+    grams = word_trigrams(["the", "default", "level", "is", "warning"])
+    assert ("default", "level", "is") in grams
+    assert ("the", "default", "level") in grams
+    assert ("level", "is", "warning") in grams
+    assert all(g != ("is", "the", "a") for g in grams)
+    assert word_trigrams(["it", "is", "the"]) == set()
+
+
+def test_attach_marker_goes_before_final_punctuation() -> None:
+    assert attach_marker("Keys keep their order.", (2,)) == "Keys keep their order [2]."
+    assert attach_marker("For example", (1, 3)) == "For example [1, 3]"
+
+
+def test_strip_citation_marks() -> None:
+    assert strip_citation_marks("Keys keep order [1, 2]. Rest [3]") == "Keys keep order. Rest"
