@@ -79,3 +79,7 @@ class EmbedderError(BackendError):
 
 class AuthError(CitewiseError):
     exit_code = 5
+
+
+class MemoryBackendError(BackendError):
+    """The conversation memory backend (Redis, SQLite) failed; the message names its URL."""
