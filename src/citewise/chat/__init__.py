@@ -1,0 +1,1 @@
+"""Conversation: intents, query routing and rewriting, memory, summaries, tools, the assistant."""

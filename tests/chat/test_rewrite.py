@@ -1,0 +1,204 @@
+"""Follow-up rewriting: topics from earlier questions, pronoun and ellipsis resolution, the
+previous question for "simplify"/"tell me more", and the optional LLM with its fallback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from citewise.chat.references import find_reference
+from citewise.chat.rewrite import WINDOW, PriorTurn, rewrite, topic_of
+from citewise.llm.base import Completion, LLMConnectionError, Message
+
+
+class FakeLLM:
+    name = "fake:rewrite"
+
+    def __init__(self, reply: str | Exception) -> None:
+        self.reply = reply
+        self.prompts: list[str] = []
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        json_mode: bool = False,
+    ) -> Completion:
+        self.prompts.append(messages[-1].content)
+        if isinstance(self.reply, Exception):
+            raise self.reply
+        return Completion(text=self.reply, model="fake")
+
+    def stream(self, messages: Sequence[Message], **_: object) -> Iterator[str]:
+        yield self.complete(messages).text
+
+    def health(self) -> None:
+        return None
+
+
+def turns(*questions: str) -> list[PriorTurn]:
+    return [PriorTurn(q, f"(answer to: {q})") for q in questions]
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("What does functools.lru_cache do?", "functools.lru_cache"),
+        ("What does str.split() do when I call it without arguments?", "str.split()"),
+        (
+            "What is the difference between copy.copy() and copy.deepcopy()?",
+            "copy.copy() and copy.deepcopy()",
+        ),
+        ("How do I use the `--dry-run` option?", "--dry-run"),
+        ("What is a descriptor in Python?", "descriptor"),
+        ("How do generators work in Python?", "generators"),
+        ("How do I create a virtual environment?", "virtual environment"),
+        ("What is the purpose of the with statement?", "with statement"),
+        ("What is the difference between a process and a thread?", "process and thread"),
+        ("Summarize the Sorting HOW TO.", "Sorting HOW TO"),
+    ],
+)
+def test_topic_is_code_name_else_noun_phrase(question: str, topic: str) -> None:
+    assert topic_of(question) == topic
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        (
+            "What does functools.lru_cache do?",
+            "What is its default size, and how do I make it unbounded?",
+            "What is functools.lru_cache's default size, and how do I make it unbounded?",
+        ),
+        (
+            "What does str.split() do when I call it without arguments?",
+            "And if I give it a comma as the separator, are consecutive commas merged too?",
+            "If I give str.split() a comma as the separator, are consecutive commas merged too?",
+        ),
+        (
+            "How do generators work in Python?",
+            "Can they be restarted?",
+            "Can generators be restarted?",
+        ),
+        ("What is asyncio?", "Is it thread-safe?", "Is asyncio thread-safe?"),
+        (
+            "What does functools.lru_cache do?",
+            "Does that decorator work on methods?",
+            "Does functools.lru_cache work on methods?",
+        ),
+        (
+            "What is the default maxsize of functools.lru_cache?",
+            "What about functools.cache?",
+            "What is the default maxsize of functools.cache?",
+        ),
+        (
+            "What does str.split() do?",
+            "and if I pass a comma?",
+            "If I pass a comma (str.split())?",
+        ),
+        ("What does functools.lru_cache do?", "Why?", "Why? What does functools.lru_cache do?"),
+    ],
+)
+def test_follow_ups_name_the_previous_topic(previous: str, question: str, expected: str) -> None:
+    result = rewrite(question, turns(previous))
+    assert (result.query, result.method, result.changed) == (expected, "heuristic", True)
+
+
+@pytest.mark.parametrize(
+    "question", ["Simplify that.", "Tell me more.", "explain it like I'm five"]
+)
+def test_simplify_and_deepen_search_with_the_previous_question(question: str) -> None:
+    result = rewrite(question, turns("What is asyncio?", "What is a descriptor in Python?"))
+    assert (result.query, result.method) == ("What is a descriptor in Python?", "previous")
+    assert result.topic == "descriptor"
+
+
+def test_previous_rewritten_query_carries_the_topic_forward() -> None:
+    history = [
+        PriorTurn("What does functools.lru_cache do?", "A memoizing decorator."),
+        PriorTurn(
+            "Is it thread-safe?", "Yes.", rewritten_query="Is functools.lru_cache thread-safe?"
+        ),
+    ]
+    assert rewrite("Simplify that.", history).query == "Is functools.lru_cache thread-safe?"
+    assert rewrite("How do I clear it?", history).query == "How do I clear functools.lru_cache?"
+
+
+def test_standalone_questions_and_empty_history_are_left_alone() -> None:
+    assert rewrite("What is its default?", []).method == "none"
+    result = rewrite("How do I create a virtual environment?", turns("What is asyncio?"))
+    assert (result.query, result.changed, result.method) == (
+        "How do I create a virtual environment?",
+        False,
+        "none",
+    )
+
+
+def test_only_the_last_turns_are_used() -> None:
+    history = turns("What does functools.lru_cache do?") + turns(*(["Hmm"] * WINDOW))
+    assert rewrite("What is its default size?", history).topic == "hmm"
+
+
+def test_llm_rewrite_is_used_when_valid() -> None:
+    llm = FakeLLM("Standalone query: What is the default maxsize of functools.lru_cache?")
+    result = rewrite(
+        "What is its default size?",
+        turns("What does functools.lru_cache do?"),
+        summary="The user is learning about caching decorators.",
+        llm=llm,
+    )
+    assert (result.query, result.method) == (
+        "What is the default maxsize of functools.lru_cache?",
+        "llm",
+    )
+    assert "caching decorators" in llm.prompts[0] and "functools.lru_cache" in llm.prompts[0]
+
+
+@pytest.mark.parametrize(
+    "reply", [LLMConnectionError("refused"), "", "x" * 500, "Sure!\nHere is the query:\nfoo"]
+)
+def test_llm_failure_falls_back_to_the_heuristic(reply: str | Exception) -> None:
+    result = rewrite("Is it thread-safe?", turns("What is asyncio?"), llm=FakeLLM(reply))
+    assert (result.query, result.method) == ("Is asyncio thread-safe?", "heuristic")
+    assert result.note.startswith("llm rewrite")
+
+
+def test_llm_is_not_asked_for_standalone_questions_or_simplify() -> None:
+    llm = FakeLLM("should not be used")
+    rewrite("How do I create a virtual environment?", turns("What is asyncio?"), llm=llm)
+    rewrite("Simplify that.", turns("What is asyncio?"), llm=llm)
+    assert llm.prompts == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("What is its default size, and how do I make it unbounded?", "possessive"),
+        ("And if I pass it a comma?", "pronoun"),
+        ("and if I pass a comma?", "continuation"),
+        ("what about asyncio.gather?", "about"),
+        ("why?", "ellipsis"),
+        ("Why is that?", "demonstrative"),
+        ("Does that decorator work on methods?", "demonstrative"),
+    ],
+)
+def test_references_to_the_previous_turn_are_found(text: str, kind: str) -> None:
+    ref = find_reference(text)
+    assert ref is not None and ref.kind == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is it safe to remove entries from a dict while iterating over it?",
+        "If I group records by a key, do I need to sort them first?",
+        "Is there a function that flattens a list?",
+        "How long does it take to build the index?",
+        "What does functools.lru_cache do?",
+    ],
+)
+def test_self_contained_questions_do_not_refer_back(text: str) -> None:
+    assert find_reference(text) is None
