@@ -163,3 +163,21 @@ def test_bad_files_are_reported_and_the_rest_ingested(assistant: Assistant, tmp_
     assert by["program.exe"].status == "skipped" and ".exe" in by["program.exe"].reason
     hits = assistant.search("café crème résumé", mode="keyword").hits
     assert hits and hits[0].source == "latin1.txt" and "Café crème" in hits[0].text
+
+
+def test_build_and_cache_folders_are_not_entered_but_reported(
+    assistant: Assistant, tmp_path: Path
+) -> None:
+    root = write_corpus(
+        tmp_path / "site",
+        {
+            "index.html": "<html><body><h1>Guide</h1><p>Install with pip.</p></body></html>",
+            "_sources/index.rst.txt": "Guide\n=====\n\nInstall with pip.\n",
+            "node_modules/pkg/README.md": "# pkg\n\nSome package.\n",
+            ".git/notes.txt": "internal",
+        },
+    )
+    by = _statuses(assistant.ingest([root]))
+    assert by == {"index.html": "ingested", "_sources/": "skipped", "node_modules/": "skipped"}
+    named = _statuses(assistant.ingest([root / "_sources"]))
+    assert named == {"index.rst.txt": "ingested"}

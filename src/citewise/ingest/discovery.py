@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,12 @@ from citewise.errors import InputError
 from citewise.types import FileOutcome
 
 SupportCheck = Callable[[Path], bool]
+# Folders a walk does not enter: build output and tool caches, whose files duplicate or are
+# not documents (Sphinx keeps each page's source beside its HTML in _sources). Naming such a
+# folder as the ingest argument still ingests it.
+IGNORED_DIRS = frozenset(
+    {"_sources", "_static", "__pycache__", "node_modules", "site-packages", "venv"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,8 +28,9 @@ class Candidate:
 def discover(
     paths: Iterable[Path], is_supported: SupportCheck
 ) -> tuple[list[Candidate], list[FileOutcome]]:
-    """Walks directories recursively. Hidden files/dirs are ignored silently; unsupported
-    extensions are reported as skipped so the user sees what was left out."""
+    """Walks directories recursively. Hidden files/dirs are ignored silently, `IGNORED_DIRS`
+    with one note each; unsupported extensions are reported as skipped so the user sees
+    what was left out."""
     found: list[Candidate] = []
     skipped: list[FileOutcome] = []
     for root in paths:
@@ -32,12 +40,24 @@ def discover(
         if root.is_file():
             _consider(root, root.name, is_supported, found, skipped, explicit=True)
             continue
-        for path in sorted(root.rglob("*")):
-            rel = path.relative_to(root)
-            if any(part.startswith(".") for part in rel.parts) or not path.is_file():
-                continue
-            _consider(path, rel.as_posix(), is_supported, found, skipped, explicit=False)
+        for path in _walk(root, skipped):
+            rel = path.relative_to(root).as_posix()
+            _consider(path, rel, is_supported, found, skipped, explicit=False)
     return found, skipped
+
+
+def _walk(root: Path, skipped: list[FileOutcome]) -> list[Path]:
+    """Files under `root` in sorted order, without entering hidden or ignored folders."""
+    files: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        for name in sorted(dirnames):
+            if name in IGNORED_DIRS and not name.startswith("."):
+                rel = (here / name).relative_to(root).as_posix()
+                skipped.append(FileOutcome(rel + "/", "skipped", "build or cache folder"))
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in IGNORED_DIRS]
+        files.extend(here / f for f in filenames if not f.startswith("."))
+    return sorted(f for f in files if f.is_file())
 
 
 def _consider(
