@@ -66,6 +66,21 @@ class Assistant:
                 )
             return self._embedder
 
+    def retriever(self) -> HybridRetriever:
+        s = self.settings
+        return HybridRetriever(
+            self.store,
+            self.embedder,
+            RetrievalOptions(
+                keyword_k=s.keyword_k,
+                vector_k=s.vector_k,
+                rrf_k=s.rrf_k,
+                keyword_weight=s.keyword_weight,
+                vector_weight=s.vector_weight,
+                max_query_chars=s.max_query_chars,
+            ),
+        )
+
     def _open_store(self) -> SQLiteStore:
         return SQLiteStore(self.settings.db_path)
 
@@ -133,21 +148,8 @@ class Assistant:
         category: str | None = None,
         tags: Sequence[str] = (),
     ) -> SearchResult:
-        s = self.settings
-        retriever = HybridRetriever(
-            self.store,
-            self.embedder,
-            RetrievalOptions(
-                keyword_k=s.keyword_k,
-                vector_k=s.vector_k,
-                rrf_k=s.rrf_k,
-                keyword_weight=s.keyword_weight,
-                vector_weight=s.vector_weight,
-                max_query_chars=s.max_query_chars,
-            ),
-        )
         flt = self._filter(collection, sources, category, tags)
-        return retriever.search(query, k=k, mode=mode, flt=flt)
+        return self.retriever().search(query, k=k, mode=mode, flt=flt)
 
     def documents(self, *, collection: str | None = None) -> list[DocumentInfo]:
         return self.store.list_documents(collection or self.collection)

@@ -160,13 +160,17 @@ def eval_cmd(
     modes: Annotated[str, typer.Option(help="Comma-separated: hybrid,keyword,vector")] = (
         "hybrid,keyword,vector"
     ),
+    answers: Annotated[
+        bool, typer.Option(help="Also run the answer flow and score answers.")
+    ] = True,
     data_dir: DataDir = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Ingest the corpus into its own store (reused when unchanged) and score retrieval."""
+    """Ingest the corpus into its own store (reused when unchanged), score retrieval per mode
+    and, with --answers (default), the answers, citations, abstentions and intents."""
     from citewise.cli_render import RichIngestProgress, err_console, out_console, print_json
-    from citewise.evaluation.harness import eval_data_dir, run_eval
-    from citewise.evaluation.report import render_tables, to_json
+    from citewise.evaluation.harness import eval_data_dir, run_answer_eval, run_eval
+    from citewise.evaluation.report import render_answer_table, render_tables, to_json
 
     def action() -> None:
         from citewise.app import Assistant
@@ -180,10 +184,17 @@ def eval_cmd(
                 f" unchanged, {report.count('failed')} failed ({report.seconds:.1f} s) in {root}"
             )
             by_mode = run_eval(assistant, question_set, [m.strip() for m in modes.split(",")])
+            scored = run_answer_eval(assistant, question_set) if answers else None
         if as_json:
-            print_json(to_json(by_mode))
+            payload = to_json(by_mode)
+            if scored is not None:
+                payload["answers"] = scored.summary
+                payload["answer_items"] = scored.items
+            print_json(payload)
         else:
             render_tables(by_mode, out_console)
+            if scored is not None:
+                render_answer_table(scored.summary, out_console)
 
     _run(as_json, action)
 
@@ -233,6 +244,9 @@ def bench(
             print_json(figures)
 
     _run(as_json, action)
+
+
+from citewise import cli_chat  # noqa: E402,F401  (registers ask, chat, history)
 
 
 def main() -> None:

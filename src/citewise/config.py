@@ -44,6 +44,24 @@ class Settings(BaseSettings):
     vector_weight: float = 1.0
     max_query_chars: int = 1000
 
+    # Answers.
+    llm: str | None = Field(
+        default=None, description="None (extractive) | ollama:MODEL | openai:MODEL"
+    )
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_timeout: float = 120.0
+    reranker: str = Field(
+        default="rescore", description="rescore | none | cross-encoder:PATH | llm"
+    )
+    context_tokens: int = 1800
+    abstain_threshold: float = 0.5
+
+    # Conversation memory.
+    memory: str = Field(default="sqlite", description="sqlite | redis://HOST:PORT/DB")
+    session_ttl_hours: float = 24.0
+    summary_tokens: int = 1500
+
     # Ingest limits.
     max_file_bytes: int = 100 * 2**20
 

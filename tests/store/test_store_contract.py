@@ -119,3 +119,23 @@ def test_get_chunks_returns_parent_text_and_keeps_order(store: Store) -> None:
     recs = store.get_chunks(list(reversed(ids)), with_parents=True)
     assert [r.chunk_id for r in recs] == list(reversed(ids))
     assert all(r.parent_text for r in recs)
+
+
+def test_document_chunks_come_in_reading_order_with_parent_text(store: Store) -> None:
+    words = " ".join(f"word{i}" for i in range(900))
+    doc_id = store.add_document(_new("long.txt", words))
+    chunks = store.document_chunks(doc_id)
+    assert len(chunks) > 1
+    first_numbers = [int(c.text.split()[0].removeprefix("word")) for c in chunks]
+    assert first_numbers == sorted(first_numbers)
+    assert all(c.text in c.parent_text for c in chunks)
+    assert store.document_chunks(doc_id + 999) == []
+
+
+def test_get_vectors_returns_stored_vectors_by_chunk_id(store: Store) -> None:
+    store.add_document(_new("a.txt", "Alpha text."))
+    cid = store.keyword_search('"alpha"', SearchFilter(), 1)[0].chunk_id
+    assert store.get_vectors([cid]) == {}
+    _embed_all(store)
+    got = store.get_vectors([cid, cid + 999])
+    assert list(got) == [cid] and np.allclose(got[cid], _vec(cid))

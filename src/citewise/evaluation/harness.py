@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citewise.config import load_settings
 from citewise.errors import InputError
+from citewise.evaluation.answers import run_answers, summarize_answers
 from citewise.evaluation.dataset import load_items
 from citewise.evaluation.runner import Aggregate, aggregate, run_retrieval
 from citewise.types import SearchMode, SearchResult
@@ -43,3 +45,24 @@ def run_eval(
 
         out[mode] = aggregate(run_retrieval(items, search, mode))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredAnswers:
+    summary: dict[str, dict[str, float]]
+    items: list[dict[str, object]]
+
+
+def run_answer_eval(assistant: Assistant, question_set: Path) -> ScoredAnswers:
+    from citewise.chat.assistant import ChatAssistant
+    from citewise.chat.memory import SQLiteMemory
+
+    items = load_items(question_set)
+    # a private memory file, so evaluation sessions never mix with the user's
+    memory = SQLiteMemory(assistant.settings.data_dir / "eval-memory.db")
+    chat = ChatAssistant(assistant, memory=memory)
+    try:
+        results = run_answers(chat, items)
+    finally:
+        chat.close()
+    return ScoredAnswers(summarize_answers(results), [asdict(r) for r in results])

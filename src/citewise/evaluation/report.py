@@ -28,3 +28,25 @@ def render_tables(by_mode: Mapping[str, Sequence[Aggregate]], console: Console) 
 
 def to_json(by_mode: Mapping[str, Sequence[Aggregate]]) -> dict[str, object]:
     return {mode: {a.group: a.to_json() for a in rows} for mode, rows in by_mode.items()}
+
+
+ANSWER_COLUMNS = (
+    "n", "must_contain", "citation_precision", "citation_recall", "abstained", "states_value",
+    "intent_ok", "last_turn_file@5", "p50_ms",
+)  # fmt: skip
+
+
+def render_answer_table(summary: Mapping[str, Mapping[str, float]], console: Console) -> None:
+    table = Table(title="answers (full flow)", show_edge=False)
+    table.add_column("group")
+    for col in ANSWER_COLUMNS:
+        table.add_column(col.replace("citation_", "cite "), justify="right")
+    for group, row in summary.items():
+        table.add_row(group, *(_cell(row.get(col)) for col in ANSWER_COLUMNS))
+    console.print(table)
+
+
+def _cell(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.0f}" if float(value).is_integer() and value > 1 else f"{value:.2f}"

@@ -303,6 +303,27 @@ class SQLiteStore:
         by_id = {int(r[0]): ChunkRecord(*r) for r in rows}
         return [by_id[i] for i in chunk_ids if i in by_id]
 
+    def get_vectors(self, chunk_ids: Sequence[int]) -> dict[int, Vectors]:
+        if not chunk_ids:
+            return {}
+        rows = self._conn.execute(
+            "SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ("
+            + ",".join("?" * len(chunk_ids))
+            + ")",
+            tuple(chunk_ids),
+        ).fetchall()
+        return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}
+
+    def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
+        rows = self._conn.execute(
+            "SELECT ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end,"
+            " ch.text, ch.parent_id, p.text FROM chunks ch"
+            " JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
+            " WHERE ch.doc_id = ? ORDER BY ch.ordinal",
+            (doc_id,),
+        ).fetchall()
+        return [ChunkRecord(*r) for r in rows]
+
     def stats(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for table in ("documents", "parents", "chunks", "vectors"):

@@ -1,0 +1,194 @@
+"""One answer from the documents: retrieve → rerank → assemble → generate → verify → cite.
+
+Reads top to bottom like the diagram in DESIGN.md. Every step reports its time in
+`timings_ms`; a fallback (a reranker or judge that failed) is visible there too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from citewise.answer.citations import build_citations, related_docs, renumber
+from citewise.answer.confidence import confidence
+from citewise.answer.context import QuestionKind, assemble
+from citewise.answer.extractive import ExtractiveAnswerer, ExtractiveOptions
+from citewise.answer.generate import generate_verified
+from citewise.answer.grounding import check_answer
+from citewise.answer.prompts import NOT_FOUND
+from citewise.embed.base import Embedder
+from citewise.llm.base import LLM
+from citewise.retrieve.hybrid import HybridRetriever
+from citewise.retrieve.rerank import Reranker, select_passages
+from citewise.store.base import Store
+from citewise.types import (
+    Answer,
+    Citation,
+    CitationEvent,
+    Done,
+    Event,
+    Hit,
+    Passage,
+    SearchFilter,
+    Sources,
+    Status,
+    Token,
+)
+
+Style = Literal["normal", "simple", "deep"]
+CANDIDATES = 20  # fused candidates handed to the reranker
+STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 5}
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRequest:
+    question: str  # what the answerer answers (the rewritten question for a follow-up)
+    query: str  # what retrieval searches for
+    flt: SearchFilter
+    intent: str = "question"
+    kind: QuestionKind = "simple"
+    style: Style = "normal"
+    session_id: str = ""
+    rewritten_query: str | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The finished text with its citations and verdicts, before it becomes an `Answer`."""
+
+    text: str
+    citations: tuple[Citation, ...]
+    grounded: bool
+    confidence: str
+
+
+class DocumentAnswerer:
+    def __init__(
+        self,
+        store: Store,
+        embedder_factory: Callable[[], Embedder],
+        retriever: HybridRetriever,
+        reranker: Reranker,
+        llm: LLM | None = None,
+        *,
+        context_tokens: int = 1800,
+        abstain_threshold: float = 0.5,
+    ) -> None:
+        self.store = store
+        self.embedder_factory = embedder_factory
+        self.retriever = retriever
+        self.reranker = reranker
+        self.llm = llm
+        self.context_tokens = context_tokens
+        self.abstain_threshold = abstain_threshold
+
+    def stream(self, req: AnswerRequest) -> Iterator[Event]:
+        timings = req.timings_ms
+        yield Status("retrieve", f"searching the documents for: {req.query}")
+        t = time.perf_counter()
+        found = self.retriever.search(req.query, k=CANDIDATES, flt=req.flt)
+        timings.update({f"search_{k}": v for k, v in found.timings_ms.items() if k != "total"})
+        timings["retrieve"] = _ms(t)
+
+        t = time.perf_counter()
+        ranked = self.reranker.rerank(req.query, found.hits, k=CANDIDATES)
+        timings["rerank"] = _ms(t)
+        if self.reranker.last_fallback:
+            timings["rerank_fallback"] = 1.0
+        kind = req.kind if req.style != "deep" else "complex"
+        threshold = 0.0 if self.reranker.last_fallback else self.reranker.select_threshold
+        selected = select_passages(ranked, kind, threshold)
+
+        t = time.perf_counter()
+        passages = self._passages(selected, kind)
+        timings["assemble"] = _ms(t)
+        yield Sources(tuple(p.hit for p in passages))
+
+        t = time.perf_counter()
+        embedder = self.embedder_factory()
+        opts = ExtractiveOptions(
+            threshold=self.abstain_threshold, max_sentences=STYLE_SENTENCES[req.style]
+        )
+        extract = ExtractiveAnswerer(embedder, opts).answer(req.question, passages)
+        timings["relevance"] = _ms(t)
+        if extract.abstained:
+            timings["abstain"] = 1.0
+            yield Token(NOT_FOUND)
+            yield Done(self._answer(req, _not_found(), ranked))
+            return
+
+        t = time.perf_counter()
+        if self.llm is not None:
+            yield Status("generate", f"writing the answer with {self.llm.name}")
+            draft = yield from generate_verified(self.llm, req.question, passages)
+            timings["attempts"] = float(draft.attempts)
+            if draft.declined:
+                timings["generate"] = _ms(t)
+                yield Done(self._answer(req, _not_found(), ranked))
+                return
+            text, report = draft.text, draft.report
+        else:
+            text = extract.text
+            yield Token(text)
+            report = check_answer(text, passages)
+            text = report.supported_text
+        timings["generate"] = _ms(t)
+        settled = settle(text, passages, report.strengths, extract.support, report.grounded)
+        for c in settled.citations:
+            yield CitationEvent(c)
+        yield Done(self._answer(req, settled, ranked))
+
+    def _passages(self, hits: Sequence[Hit], kind: str) -> list[Passage]:
+        records = self.store.get_chunks([h.chunk_id for h in hits], with_parents=True)
+        parents = {r.parent_id: r.parent_text for r in records}
+        counter = self.embedder_factory().count_tokens
+        return assemble(hits, parents, self.context_tokens, counter, kind)
+
+    def _answer(self, req: AnswerRequest, s: Settled, hits: Sequence[Hit]) -> Answer:
+        sources = tuple(hits[:10])
+        return Answer(
+            answer=s.text,
+            intent=req.intent,
+            citations=s.citations,
+            sources=sources,
+            grounded=s.grounded,
+            confidence=s.confidence,  # type: ignore[arg-type]
+            session_id=req.session_id,
+            timings_ms=dict(req.timings_ms),
+            rewritten_query=req.rewritten_query,
+            related_docs=related_docs(sources, s.citations) if s.citations else (),
+        )
+
+
+def settle(
+    text: str,
+    passages: Sequence[Passage],
+    support: Sequence[float],
+    relevance: Sequence[float],
+    grounded: bool,
+) -> Settled:
+    """Citations for the verified text, renumbered 1..N in order of use, and its confidence.
+    An answer left with no cited claim is no answer: it becomes the not-found reply."""
+    citations = build_citations(text, passages)
+    if not text.strip() or not citations:
+        return _not_found()
+    text, citations = renumber(text, citations)
+    level = confidence(support, relevance, grounded)
+    return Settled(text, citations, grounded, level)
+
+
+def _not_found() -> Settled:
+    return Settled(NOT_FOUND, (), False, "none")
+
+
+def with_total(answer: Answer, started: float) -> Answer:
+    timings = dict(answer.timings_ms)
+    timings["total"] = _ms(started)
+    return replace(answer, timings_ms=timings)
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0

@@ -1,0 +1,88 @@
+"""The summarize path: find the document, read its chunks in page order, summarise with
+citations (map-reduce with an LLM, key sentences per section without one)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from citewise.answer.grounding import check_answer
+from citewise.answer.summary import summarize_extractive, summarize_with_llm
+from citewise.chat.answering import AnswerRequest, DocumentAnswerer, Settled, settle
+from citewise.retrieve.documents import match_document
+from citewise.types import Answer, CitationEvent, Done, Event, Hit, Passage, Sources, Status, Token
+
+MAX_SUMMARY_CHUNKS = 60  # a longer document is summarised from evenly spaced chunks
+NO_DOCUMENT = "I could not find a document matching that description in this collection."
+
+
+def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) -> Iterator[Event]:
+    timings = req.timings_ms
+    t = time.perf_counter()
+    store = answerer.store
+    docs = store.list_documents(req.flt.collection)
+    doc = match_document(target, docs) if target else None
+    if doc is None and target:
+        found = answerer.retriever.search(target, k=5, flt=req.flt)
+        if found.hits:
+            by_id = {d.doc_id: d for d in docs}
+            doc = by_id.get(found.hits[0].doc_id)
+    timings["find_document"] = _ms(t)
+    if doc is None:
+        yield Token(NO_DOCUMENT)
+        yield Done(_answer(req, Settled(NO_DOCUMENT, (), False, "none"), ()))
+        return
+    yield Status("summarize", f"summarizing {doc.source}")
+    records = store.document_chunks(doc.doc_id)
+    if len(records) > MAX_SUMMARY_CHUNKS:
+        step = len(records) / MAX_SUMMARY_CHUNKS
+        records = [records[int(i * step)] for i in range(MAX_SUMMARY_CHUNKS)]
+    hits = [
+        Hit(
+            rank=i + 1,
+            chunk_id=r.chunk_id,
+            doc_id=r.doc_id,
+            source=r.source,
+            title=r.title,
+            page=r.page_start,
+            page_end=r.page_end,
+            section=r.section,
+            score=1.0,
+            text=r.text,
+            parent_id=r.parent_id,
+        )
+        for i, r in enumerate(records)
+    ]
+    passages = [Passage(h.rank, h, h.text) for h in hits]
+    yield Sources(tuple(hits[:10]))
+    t = time.perf_counter()
+    if answerer.llm is not None:
+        text = summarize_with_llm(answerer.llm, doc.title or doc.source, passages)
+    else:
+        text = summarize_extractive(passages)
+    timings["summarize"] = _ms(t)
+    report = check_answer(text, passages)
+    yield Token(report.supported_text)
+    strengths = report.strengths
+    settled = settle(report.supported_text, passages, strengths, [1.0] * 2, report.grounded)
+    for c in settled.citations:
+        yield CitationEvent(c)
+    yield Done(_answer(req, settled, hits))
+
+
+def _answer(req: AnswerRequest, s: Settled, hits: list[Hit] | tuple[Hit, ...]) -> Answer:
+    return Answer(
+        answer=s.text,
+        intent=req.intent,
+        citations=s.citations,
+        sources=tuple(hits[:10]),
+        grounded=s.grounded,
+        confidence=s.confidence,  # type: ignore[arg-type]
+        session_id=req.session_id,
+        timings_ms=dict(req.timings_ms),
+        rewritten_query=req.rewritten_query,
+    )
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0

@@ -1,0 +1,163 @@
+"""`citewise ask`, `citewise chat` and `citewise history`: the conversation commands."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from citewise.cli import Collection, DataDir, JsonFlag, _assistant, _run, app
+
+history_app = typer.Typer(help="List, show or delete conversation sessions.", no_args_is_help=True)
+app.add_typer(history_app, name="history")
+
+Session = Annotated[
+    str | None,
+    typer.Option("--session", "-s", help="Continue (or start) this conversation."),
+]
+EXIT_WORDS = {"exit", "quit", ":q", "bye"}
+
+
+@contextmanager
+def _chat(data_dir: Path | None, collection: str | None) -> Iterator[Any]:
+    from citewise.chat.assistant import ChatAssistant
+
+    with _assistant(data_dir, collection) as assistant:
+        chat = ChatAssistant(assistant)
+        try:
+            yield chat
+        finally:
+            chat.close()
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    session: Session = None,
+    data_dir: DataDir = None,
+    collection: Collection = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Answer one question from the documents, with citations (streams unless --json)."""
+    from citewise.cli_answer import render_stream
+    from citewise.cli_render import out_console, print_json
+
+    def action() -> None:
+        with _chat(data_dir, collection) as chat:
+            if as_json:
+                print_json(chat.ask(question, session_id=session).to_json())
+            else:
+                render_stream(chat.stream(question, session_id=session), out_console)
+
+    _run(as_json, action)
+
+
+@app.command()
+def chat(
+    session: Session = None,
+    data_dir: DataDir = None,
+    collection: Collection = None,
+) -> None:
+    """Interactive conversation: answers stream as they are written. Type 'exit' to leave."""
+    import uuid
+
+    from citewise.cli_answer import render_stream
+    from citewise.cli_render import err_console, out_console
+    from citewise.errors import CitewiseError
+
+    def action() -> None:
+        sid = session or uuid.uuid4().hex[:12]
+        with _chat(data_dir, collection) as conv:
+            out_console.print(f"[dim]session {sid} — ask about your documents; 'exit' leaves[/]")
+            while True:
+                try:
+                    line = out_console.input("[bold cyan]you>[/] ").strip()
+                except EOFError:
+                    break
+                if line.lower() in EXIT_WORDS:
+                    break
+                if not line:
+                    continue
+                try:
+                    render_stream(conv.stream(line, session_id=sid), out_console)
+                except CitewiseError as exc:
+                    err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+                out_console.print()
+
+    _run(False, action)
+
+
+@history_app.command("ls")
+def history_ls(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
+    """Live conversation sessions, most recent first."""
+    from citewise.cli_render import out_console, print_json
+
+    def action() -> None:
+        with _chat(data_dir, None) as conv:
+            sessions = conv.memory.sessions()
+        rows = [
+            {"session_id": s.session_id, "turns": s.turns, "updated_at": s.updated_at}
+            for s in sessions
+        ]
+        if as_json:
+            print_json({"sessions": rows})
+        for r in rows:
+            out_console.print(f"{r['session_id']}  {r['turns']} turns", highlight=False)
+
+    _run(as_json, action)
+
+
+@history_app.command("show")
+def history_show(session_id: str, data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
+    """The turns of one session (error if it is unknown or expired)."""
+    from citewise.cli_render import out_console, print_json
+
+    def action() -> None:
+        with _chat(data_dir, None) as conv:
+            conv.memory.require(session_id)
+            turns = conv.memory.turns(session_id)
+            summary = conv.memory.summary(session_id)
+        if as_json:
+            print_json(
+                {
+                    "session_id": session_id,
+                    "summary": summary,
+                    "turns": [
+                        {
+                            "question": t.question,
+                            "answer": t.answer,
+                            "intent": t.intent,
+                            "rewritten_query": t.rewritten_query,
+                            "created_at": t.created_at,
+                        }
+                        for t in turns
+                    ],
+                }
+            )
+            return
+        if summary:
+            out_console.print(f"[dim]summary: {summary}[/dim]", highlight=False)
+        for t in turns:
+            out_console.print(f"[bold cyan]you>[/] {t.question}", highlight=False)
+            out_console.print(t.answer, highlight=False)
+
+    _run(as_json, action)
+
+
+@history_app.command("rm")
+def history_rm(session_id: str, data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
+    """Delete a session and its turns."""
+    from citewise.cli_render import err_console, print_json
+
+    def action() -> None:
+        with _chat(data_dir, None) as conv:
+            conv.memory.require(session_id)
+            conv.memory.delete(session_id)
+        if as_json:
+            print_json({"deleted": session_id})
+        err_console.print(f"deleted session {session_id}")
+
+    _run(as_json, action)

@@ -1,0 +1,163 @@
+"""`ask` end to end on a small real corpus with the bundled model: extractive answers with
+citations, abstention, summaries, errors, and an LLM behind the scripted HTTP server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citewise.app import Assistant
+from citewise.chat.assistant import ChatAssistant
+from citewise.errors import InputError, NotFoundError
+from citewise.types import CitationEvent, Done, Sources, Token
+from llm.scripted_server import ScriptedServer
+from llm.wire import OllamaWire, OpenAIWire
+from support import write_corpus
+
+pytestmark = pytest.mark.slow
+NOT_FOUND = "The documents do not contain this information."
+
+
+@pytest.fixture(scope="module")
+def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
+    root = tmp_path_factory.mktemp("ask")
+    corpus = write_corpus(root / "docs")
+    with Assistant(data_dir=root / "data") as a:
+        a.ingest([corpus])
+        yield a
+
+
+@pytest.fixture
+def chat(assistant: Assistant) -> Iterator[ChatAssistant]:
+    c = ChatAssistant(assistant)
+    yield c
+    c.close()
+
+
+def test_extractive_answer_cites_the_passage_that_states_it(chat: ChatAssistant) -> None:
+    answer = chat.ask("What is the default request timeout?")
+    assert "30 seconds" in answer.answer and "[1]" in answer.answer
+    assert answer.citations[0].source == "reference/limits.txt"
+    assert "30 seconds" in answer.citations[0].quote
+    assert answer.grounded and answer.confidence in {"high", "medium", "low"}
+    payload = answer.to_json()
+    assert {"answer", "intent", "citations", "sources", "grounded", "confidence",
+            "session_id", "timings_ms"} <= set(payload)  # fmt: skip
+    assert set(payload["citations"][0]) == {  # type: ignore[index]
+        "n", "source", "page", "section", "chunk_id", "quote"
+    }  # fmt: skip
+
+
+def test_question_the_documents_cannot_answer_abstains_without_citations(
+    chat: ChatAssistant,
+) -> None:
+    answer = chat.ask("Which Kubernetes version does the cluster run?")
+    assert answer.answer == NOT_FOUND
+    assert answer.citations == () and answer.confidence == "none"
+
+
+def test_events_stream_sources_tokens_citations_then_done(chat: ChatAssistant) -> None:
+    events = list(chat.stream("How often is a database snapshot taken?"))
+    kinds = [type(e) for e in events]
+    assert kinds.index(Sources) < kinds.index(Token) < kinds.index(CitationEvent)
+    assert isinstance(events[-1], Done) and "six hours" in events[-1].answer.answer
+
+
+def test_summary_of_a_named_document_cites_it(chat: ChatAssistant) -> None:
+    answer = chat.ask("Summarize the logging guide")
+    assert answer.citations and {c.source for c in answer.citations} == {"guides/logging.md"}
+    assert "logrotate" in answer.answer or "WARNING" in answer.answer
+
+
+def test_bad_questions_and_sessions_get_clear_errors(chat: ChatAssistant) -> None:
+    with pytest.raises(InputError, match="empty"):
+        chat.ask("   ")
+    with pytest.raises(InputError, match="1,000"):
+        chat.ask("why " * 400)
+    with pytest.raises(InputError, match="session"):
+        chat.ask("hello", session_id="no spaces allowed")
+    with pytest.raises(NotFoundError, match="nope"):
+        chat.memory.require("nope")
+
+
+def _llm_chat(assistant: Assistant, wire: OpenAIWire | OllamaWire) -> ChatAssistant:
+    return ChatAssistant(assistant, llm=wire.client())
+
+
+def test_llm_answer_is_streamed_verified_and_cited(assistant: Assistant) -> None:
+    server = ScriptedServer()
+    wire = OllamaWire(server)
+    try:
+        server.script(wire.stream(["Tokens expire ", "after 12 hours ", "[1]."]))
+        chat = _llm_chat(assistant, wire)
+        events = list(chat.stream("How long are API tokens valid?"))
+        tokens = "".join(e.text for e in events if isinstance(e, Token))
+        answer = events[-1].answer  # type: ignore[union-attr]
+        assert tokens == "Tokens expire after 12 hours [1]."
+        assert answer.grounded and answer.citations[0].source == "reference/api.html"
+        assert "12 hours" in answer.citations[0].quote
+    finally:
+        wire.close()
+        server.close()
+
+
+def test_grounding_check_catches_a_value_the_cited_passage_does_not_state(
+    assistant: Assistant,
+) -> None:
+    server = ScriptedServer()
+    wire = OpenAIWire(server)
+    try:
+        server.script(
+            wire.stream(["Tokens expire after 48 hours [1]."]),  # not what [1] says
+            wire.completion("Tokens expire after 12 hours [1]."),  # the stricter retry
+        )
+        answer = _llm_chat(assistant, wire).ask("How long are API tokens valid?")
+        assert "48" not in answer.answer and "12 hours" in answer.answer
+        assert answer.grounded and answer.timings_ms["attempts"] == 2
+        retry_prompt = server.requests[1].json["messages"][-1]["content"]
+        assert "48 hours" in retry_prompt  # the retry names the failing sentence
+
+        server.script(
+            wire.stream(["Tokens expire after 48 hours [1]."]),
+            wire.completion("They expire after 48 hours [1]."),
+            wire.completion("Tokens last 48 hours [1]."),
+        )
+        answer = _llm_chat(assistant, wire).ask("How long are API tokens valid?")
+        assert answer.answer == NOT_FOUND and answer.citations == ()
+    finally:
+        wire.close()
+        server.close()
+
+
+def test_no_relevant_passage_means_no_llm_call(assistant: Assistant) -> None:
+    server = ScriptedServer()
+    wire = OpenAIWire(server)
+    try:
+        answer = _llm_chat(assistant, wire).ask("Which Kubernetes version does the cluster run?")
+        assert answer.answer == NOT_FOUND and server.requests == []
+    finally:
+        wire.close()
+        server.close()
+
+
+def test_json_cli_contract(assistant: Assistant, tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from citewise.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        ["ask", "What is the default request timeout?", "--json",
+         "--data-dir", str(assistant.settings.data_dir)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["citations"][0]["source"] == "reference/limits.txt"
+    empty = CliRunner().invoke(
+        app, ["ask", "", "--json", "--data-dir", str(assistant.settings.data_dir)]
+    )
+    assert empty.exit_code == 2 and "empty" in empty.stdout
