@@ -90,7 +90,7 @@ def main() -> None:
             "candidate": "sqlite-vec",
             "available": hasattr(conn, "enable_load_extension"),
             "note": "needs sqlite3.enable_load_extension",
-        }  # fmt: skip
+        }
     ]
     for n in (int(s) for s in args.sizes.split(",")):
         matrix = synthetic_vectors(n)

@@ -230,6 +230,10 @@ def bench(
                     ("hybrid", "keyword", "vector"),
                 )  # fmt: skip
                 err_console.print(figures["query"])
+                figures["ask"] = b.bench_answers(
+                    Path(str(ingest_figures["data_dir"])), embedder, questions
+                )
+                err_console.print(figures["ask"])
         sizes = [int(x) for x in vector_sizes.split(",") if x.strip()]
         if sizes:
             from citewise.app import Assistant

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from citewise.types import Answer
 
 CHIT_CHAT = "greeting/garbage/off_topic"
+_MARKER = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 _VALUE = re.compile(r"\d|`[^`]+`|\b\w+\.\w+\(|\b\w+_\w+\b")
 
 
@@ -59,7 +60,7 @@ def contains_all(answer: str, wanted: Sequence[str]) -> bool:
 def states_value(answer: str) -> bool:
     """Whether a (non-abstaining) answer asserts a concrete value: a number, a code literal,
     a call or a snake_case identifier."""
-    return bool(_VALUE.search(answer))
+    return bool(_VALUE.search(_MARKER.sub("", answer)))
 
 
 def score_answer(item_id: str, kind: str, answer: Answer, want: Sequence[str],
