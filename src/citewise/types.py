@@ -160,6 +160,17 @@ class Hit:
     parent_id: int
     retriever_ranks: Mapping[str, int] = field(default_factory=dict)
 
+    @classmethod
+    def of(
+        cls, rec: ChunkRecord, rank: int, score: float, ranks: Mapping[str, int] | None = None
+    ) -> Hit:
+        """The hit for a stored chunk at `rank` with `score`."""
+        return cls(
+            rank=rank, chunk_id=rec.chunk_id, doc_id=rec.doc_id, source=rec.source,
+            title=rec.title, page=rec.page_start, page_end=rec.page_end, section=rec.section,
+            score=score, text=rec.text, parent_id=rec.parent_id, retriever_ranks=dict(ranks or {}),
+        )  # fmt: skip
+
     def to_json(self) -> dict[str, object]:
         return {
             "rank": self.rank,

@@ -161,3 +161,56 @@ def test_json_cli_contract(assistant: Assistant, tmp_path: Path) -> None:
         app, ["ask", "", "--json", "--data-dir", str(assistant.settings.data_dir)]
     )
     assert empty.exit_code == 2 and "empty" in empty.stdout
+
+
+def test_session_continues_across_cli_invocations(assistant: Assistant) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from citewise.cli import app
+
+    base = ["--json", "--data-dir", str(assistant.settings.data_dir)]
+    runner = CliRunner()
+    first = runner.invoke(
+        app, ["ask", "How often is a database snapshot taken?", "-s", "cli1", *base]
+    )
+    assert first.exit_code == 0, first.output
+    again = runner.invoke(app, ["ask", "Simplify that.", "-s", "cli1", *base])
+    payload = json.loads(again.stdout)
+    assert payload["intent"] == "simplify" and payload["session_id"] == "cli1"
+    assert payload["rewritten_query"] == "How often is a database snapshot taken?"
+    assert "six hours" in payload["answer"]
+    shown = runner.invoke(app, ["history", "show", "cli1", *base])
+    assert [t["question"] for t in json.loads(shown.stdout)["turns"]] == [
+        "How often is a database snapshot taken?",
+        "Simplify that.",
+    ]
+    missing = runner.invoke(app, ["history", "show", "never-started", *base])
+    assert missing.exit_code == 4 and "never-started" in missing.stdout
+
+
+def test_chit_chat_tools_and_commands_answer_without_retrieval(chat: ChatAssistant) -> None:
+    hello = chat.ask("hello!", session_id="small-talk")
+    assert hello.intent == "greeting" and hello.citations == () and hello.sources == ()
+    calc = chat.ask("what is 17% of 2,340?", session_id="small-talk")
+    assert calc.intent == "tool" and "397.8" in calc.answer and calc.citations == ()
+    docs = chat.ask("list documents", session_id="small-talk")
+    assert docs.intent == "command" and "guides/logging.md" in docs.answer
+    chat.ask("clear history", session_id="small-talk")
+    assert chat.memory.turns("small-talk")[-1].question == "clear history"
+    assert len(chat.memory.turns("small-talk")) == 1
+
+
+def test_interactive_chat_streams_answers_until_exit(assistant: Assistant) -> None:
+    from typer.testing import CliRunner
+
+    from citewise.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        ["chat", "--data-dir", str(assistant.settings.data_dir)],
+        input="What is the default request timeout?\nexit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "30 seconds" in result.output and "reference/limits.txt" in result.output

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from citewise.answer.definitions import defines, definition_subject
 from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import analyse, focus, mentions
 from citewise.answer.sentences import attach_marker, content_words, split_sentences, stem
@@ -50,6 +51,9 @@ class ExtractiveOptions:
     cosine_weight: float = 0.7
     lexical_weight: float = 0.3
     rank_weight: float = 0.05
+    # "What is X?" / "What does X do?": a sentence that defines X ("A descriptor is …", the
+    # opening sentence under a heading naming X) gets this much on top
+    definition_weight: float = 0.1
     # another part of the question gets its own sentence if that scores at least this
     facet_floor: float = 0.45
     # a runner-up for a one-part question must score this share of the best one
@@ -175,11 +179,14 @@ class ExtractiveAnswerer:
         opts = self.options
         weights = _term_weights(question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
+        subject = definition_subject(question)
         out = []
         for c, cosine in zip(cands, cos.tolist(), strict=True):
             lex = _lexical(weights, c)
             total = opts.cosine_weight * cosine + opts.lexical_weight * lex
             total += opts.rank_weight * c.rank_bonus
+            if subject and defines(subject, c.text, c.index, c.passage.hit.section):
+                total += opts.definition_weight
             out.append(ScoredSentence(c.passage, c.index, c.text, cosine, lex, total))
         out.sort(key=lambda x: x.score, reverse=True)
         return out

@@ -14,6 +14,7 @@ from typing import Literal
 from citewise.answer.citations import build_citations, related_docs, renumber
 from citewise.answer.confidence import confidence
 from citewise.answer.context import QuestionKind, assemble
+from citewise.answer.definitions import definition_subject, promote_definitions
 from citewise.answer.extractive import ExtractiveAnswerer, ExtractiveOptions
 from citewise.answer.generate import generate_verified
 from citewise.answer.grounding import check_answer
@@ -98,7 +99,12 @@ class DocumentAnswerer:
         timings["rerank"] = _ms(t)
         if self.reranker.last_fallback:
             timings["rerank_fallback"] = 1.0
-        kind = req.kind if req.style != "deep" else "complex"
+        kind = req.kind
+        subject = definition_subject(req.question)
+        if subject:
+            ranked = promote_definitions(ranked, subject)
+        if req.style == "deep" or (kind == "simple" and subject):
+            kind = "complex"  # a definition is often a few passages away from the top hit
         threshold = 0.0 if self.reranker.last_fallback else self.reranker.select_threshold
         selected = select_passages(ranked, kind, threshold)
 

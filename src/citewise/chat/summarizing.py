@@ -22,6 +22,7 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
     store = answerer.store
     docs = store.list_documents(req.flt.collection)
     doc = match_document(target, docs) if target else None
+    named = doc is not None
     if doc is None and target:
         found = answerer.retriever.search(target, k=5, flt=req.flt)
         if found.hits:
@@ -37,22 +38,7 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
     if len(records) > MAX_SUMMARY_CHUNKS:
         step = len(records) / MAX_SUMMARY_CHUNKS
         records = [records[int(i * step)] for i in range(MAX_SUMMARY_CHUNKS)]
-    hits = [
-        Hit(
-            rank=i + 1,
-            chunk_id=r.chunk_id,
-            doc_id=r.doc_id,
-            source=r.source,
-            title=r.title,
-            page=r.page_start,
-            page_end=r.page_end,
-            section=r.section,
-            score=1.0,
-            text=r.text,
-            parent_id=r.parent_id,
-        )
-        for i, r in enumerate(records)
-    ]
+    hits = [Hit.of(r, i + 1, 1.0) for i, r in enumerate(records)]
     passages = [Passage(h.rank, h, h.text) for h in hits]
     yield Sources(tuple(hits[:10]))
     t = time.perf_counter()
@@ -64,7 +50,9 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
     report = check_answer(text, passages)
     yield Token(report.supported_text)
     strengths = report.strengths
-    settled = settle(report.supported_text, passages, strengths, [1.0] * 2, report.grounded)
+    # a document named outright is surely the one meant; one found by search less so
+    relevance = [1.0, 1.0] if named else [0.6]
+    settled = settle(report.supported_text, passages, strengths, relevance, report.grounded)
     for c in settled.citations:
         yield CitationEvent(c)
     yield Done(_answer(req, settled, hits))

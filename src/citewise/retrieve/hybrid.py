@@ -89,22 +89,7 @@ class HybridRetriever:
             rec = records.get(f.chunk_id)
             if rec is None:
                 continue
-            hits.append(
-                Hit(
-                    rank=len(hits) + 1,
-                    chunk_id=rec.chunk_id,
-                    doc_id=rec.doc_id,
-                    source=rec.source,
-                    title=rec.title,
-                    page=rec.page_start,
-                    page_end=rec.page_end,
-                    section=rec.section,
-                    score=f.score,
-                    text=rec.text,
-                    parent_id=rec.parent_id,
-                    retriever_ranks=dict(f.ranks),
-                )
-            )
+            hits.append(Hit.of(rec, len(hits) + 1, f.score, f.ranks))
         return hits
 
 

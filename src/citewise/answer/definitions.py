@@ -1,0 +1,89 @@
+"""Definitional questions ("What is a descriptor?", "What does functools.lru_cache do?",
+"How do generators work?") and the sentences that answer them (pure).
+
+Documentation defines a thing in a sentence that names it and then says what it is ("A
+descriptor is …", "Generators are …"), or in the opening sentence under a heading that names
+it ("functools.lru_cache(…)" followed by "Decorator to wrap a function …").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from citewise.answer.sentences import content_words, stem
+from citewise.types import Hit
+
+_QUESTION = re.compile(
+    r"^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<a>.+?)"
+    r"|what\s+(?:does|do)\s+(?P<b>.+?)\s+do"
+    r"|how\s+(?:does|do)\s+(?P<c>.+?)\s+work"
+    r"|(?:explain|describe|define)\s+(?:an?\s+|the\s+)?(?P<d>.+?))\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+_CONTEXT = re.compile(r"\s+(?:in|of|for|with)\s+(?:python|the\s+\w+\s+module|\w+'s\s+\w+).*$", re.I)
+_VERB = r"(?:is|are|was|were|refers\s+to|means|provides|lets|allows|represents|returns|wraps)"
+MAX_SUBJECT_WORDS = 4
+
+
+def definition_subject(question: str) -> tuple[str, ...]:
+    """Stems of what a definitional question asks about, or () for other questions."""
+    m = _QUESTION.match(question)
+    if not m:
+        return ()
+    subject = _CONTEXT.sub("", next(g for g in m.groups() if g))
+    if re.search(r"\b(?:of|to|when|if|between)\b", subject, re.I):
+        return ()  # "the default size of X", "the difference between …": not a definition
+    words = content_words(subject.replace(".", " ").replace("_", " "))
+    if not words or len(words) > MAX_SUBJECT_WORDS:
+        return ()
+    return tuple(stem(w) for w in words)
+
+
+def defines(subject: tuple[str, ...], sentence: str, index: int, section: str) -> bool:
+    """True when `sentence` reads as the definition of `subject`: it names the subject's last
+    word and a defining verb follows within a few words, or it opens its passage under a
+    heading that names the subject."""
+    head = subject[-1]
+    lowered = sentence.lower()
+    # the subject opens the sentence (after a short lead-in such as "In general,") and a
+    # defining verb follows at once: "A descriptor is …", "Generators are …"
+    pattern = (
+        rf"^(?:[^,.;]{{0,30}},\s*)?(?:an?\s+|the\s+)?(?:(?!\w+ing\b)\w+\s+)?{re.escape(head)}\w{{0,3}}\b"
+        rf"(?:\s*\([^)]*\))?\s+(?:\w+\s+)?{_VERB}\b"
+    )
+    if re.search(pattern, lowered):
+        return True
+    if index == 0:
+        last_heading = section.rsplit(">", 1)[-1].lower()
+        return head in {stem(w) for w in content_words(last_heading.replace(".", " "))}
+    return False
+
+
+TITLE_BONUS = 0.3  # share of the top score added when the page is about the subject
+HEADING_BONUS = 0.15  # … when the passage's own heading names it
+
+
+def promote_definitions(hits: Sequence[Hit], subject: tuple[str, ...]) -> list[Hit]:
+    """Reorders hits for a definitional question: a page whose title leads with the subject
+    ("asyncio — Asynchronous I/O", "Glossary" entries under a heading naming it) usually
+    holds the definition, while pages that only mention it (release notes, other modules)
+    rank high on word counts alone."""
+    if not subject or not hits:
+        return list(hits)
+    head = subject[-1]
+    top = max(h.score for h in hits)
+
+    def names(text: str) -> list[str]:
+        return [stem(w) for w in content_words(text.replace(".", " ").replace("_", " "))]
+
+    def bonus(h: Hit) -> float:
+        lead = names(re.split(r"\s+[—–-]\s+|:", h.title, maxsplit=1)[0])
+        if lead and lead[0] == head:  # "asyncio — …", not "Developing with asyncio"
+            return TITLE_BONUS * top
+        last = h.section.rsplit(">", 1)[-1]
+        return HEADING_BONUS * top if head in names(last) else 0.0
+
+    rescored = sorted(hits, key=lambda h: h.score + bonus(h), reverse=True)
+    return [replace(h, rank=i + 1, score=h.score + bonus(h)) for i, h in enumerate(rescored)]
