@@ -44,6 +44,18 @@ the claim, or it follows directly; values (numbers, names, settings) must match 
 Reply with JSON only: {"supported": true} or {"supported": false}."""
 
 
+STYLE_INSTRUCTIONS = {
+    "simple": "Answer in one or two short sentences in plain words, for a beginner.",
+    "deep": "Give more detail than a short answer would: the further points the passages make.",
+}
+
+
+def styled_question(question: str, style: str) -> str:
+    """The question with the follow-up's wish ("simplify that", "tell me more") spelled out."""
+    extra = STYLE_INSTRUCTIONS.get(style)
+    return f"{question.strip()}\n({extra})" if extra else question
+
+
 def system_prompt() -> str:
     return SYSTEM
 

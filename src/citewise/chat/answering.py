@@ -15,10 +15,11 @@ from citewise.answer.citations import build_citations, related_docs, renumber
 from citewise.answer.confidence import confidence
 from citewise.answer.context import QuestionKind, assemble
 from citewise.answer.definitions import definition_subject, promote_definitions
-from citewise.answer.extractive import ExtractiveAnswerer, ExtractiveOptions
+from citewise.answer.extractive import ExtractiveAnswerer, ExtractiveOptions, norm_sentence
 from citewise.answer.generate import generate_verified
 from citewise.answer.grounding import check_answer
-from citewise.answer.prompts import NOT_FOUND
+from citewise.answer.prompts import NOT_FOUND, styled_question
+from citewise.answer.sentences import split_sentences
 from citewise.embed.base import Embedder
 from citewise.llm.base import LLM
 from citewise.retrieve.hybrid import HybridRetriever
@@ -40,7 +41,8 @@ from citewise.types import (
 
 Style = Literal["normal", "simple", "deep"]
 CANDIDATES = 20  # fused candidates handed to the reranker
-STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 5}
+STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 4}
+SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,7 @@ class AnswerRequest:
     session_id: str = ""
     rewritten_query: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    already_said: str = ""  # the previous answer, for "tell me more": say something new
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,10 @@ class DocumentAnswerer:
         t = time.perf_counter()
         embedder = self.embedder_factory()
         opts = ExtractiveOptions(
-            threshold=self.abstain_threshold, max_sentences=STYLE_SENTENCES[req.style]
+            threshold=self.abstain_threshold,
+            max_sentences=STYLE_SENTENCES[req.style],
+            exclude=frozenset(norm_sentence(x) for x in split_sentences(req.already_said)),
+            length_penalty=SIMPLE_LENGTH_PENALTY if req.style == "simple" else 0.0,
         )
         extract = ExtractiveAnswerer(embedder, opts).answer(req.question, passages)
         timings["relevance"] = _ms(t)
@@ -129,7 +135,8 @@ class DocumentAnswerer:
         t = time.perf_counter()
         if self.llm is not None:
             yield Status("generate", f"writing the answer with {self.llm.name}")
-            draft = yield from generate_verified(self.llm, req.question, passages)
+            asked = styled_question(req.question, req.style)
+            draft = yield from generate_verified(self.llm, asked, passages)
             timings["attempts"] = float(draft.attempts)
             if draft.declined:
                 timings["generate"] = _ms(t)
