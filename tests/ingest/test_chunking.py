@@ -84,3 +84,22 @@ def test_section_label_joins_path() -> None:
 
 def test_empty_blocks_give_no_chunks() -> None:
     assert chunk_document(_doc(Block("   ", ("x",))), words).children == ()
+
+
+def _pieces(text: str) -> int:
+    """A word-piece-like counter: long identifiers cost many tokens, as with MiniLM."""
+    return sum(1 + len(w) // 4 for w in text.split())
+
+
+def test_lists_of_long_identifiers_still_fit_the_window() -> None:
+    names = " ".join(f"distutils.command.bdist_{i}_{'x' * (i % 7)}" for i in range(400))
+    doc = _doc(Block("short intro words " * 5 + names, ("Index", "D")))
+    chunks = chunk_document(doc, _pieces, ChunkingOptions(child_tokens=200, window_tokens=254))
+    assert all(_pieces(c.embed_text) <= 254 for c in chunks.children)
+    assert "bdist_399" in chunks.children[-1].text
+
+
+def test_a_single_enormous_word_is_cut_to_fit() -> None:
+    doc = _doc(Block("a" * 5000, ("Blob",)))
+    chunks = chunk_document(doc, _pieces, ChunkingOptions(child_tokens=200, window_tokens=254))
+    assert chunks.children and all(_pieces(c.embed_text) <= 254 for c in chunks.children)

@@ -143,15 +143,23 @@ def _pack_lines(lines: list[str], count_tokens: TokenCounter, budget: int) -> It
 def _split_oversized(
     text: str, page: int | None, count_tokens: TokenCounter, budget: int, joiner: str
 ) -> Iterator[_Unit]:
+    """Pieces of `text` of at most `budget` tokens each. Words differ in token count (a
+    dotted identifier is many word pieces), so a piece cut in proportion is checked and cut
+    again until it fits; a single word longer than the budget is cut by characters."""
     tokens = count_tokens(text)
     if tokens <= budget:
         yield _Unit(text, page, tokens, joiner)
         return
     words = text.split(" ")
+    if len(words) == 1:
+        size = max(1, int(len(text) * budget / tokens * 0.9))
+        for start in range(0, len(text), size):
+            yield from _split_oversized(text[start : start + size], page, count_tokens, budget, " ")
+        return
     step = max(1, int(len(words) * budget / tokens * 0.9))
     for start in range(0, len(words), step):
         piece = " ".join(words[start : start + step])
-        yield _Unit(piece, page, count_tokens(piece), " ")
+        yield from _split_oversized(piece, page, count_tokens, budget, " ")
 
 
 def _group_parents(units: list[_Unit], parent_chars: int) -> Iterator[list[_Unit]]:
