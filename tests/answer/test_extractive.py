@@ -288,3 +288,10 @@ def test_real_model_answers_a_paraphrase_and_refuses_a_near_miss() -> None:
     assert miss.abstained
     pool = a.answer("What is the default size of the connection pool?", [LOGGING, DICT])
     assert pool.abstained
+
+
+def test_a_question_in_the_passages_is_never_the_answer() -> None:
+    from citewise.answer.extractive import _is_prose
+
+    assert not _is_prose("Q: Is there a JIT compiler for Python?", 4)
+    assert _is_prose("There is no JIT compiler in CPython 3.11.", 4)

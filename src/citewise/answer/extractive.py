@@ -255,9 +255,12 @@ def norm_sentence(sentence: str) -> str:
 
 
 def _is_prose(sentence: str, min_words: int) -> bool:
-    """Sentences a reader would accept as an answer: not code, signatures or table rows."""
+    """Sentences a reader would accept as an answer: not code, signatures, table rows or
+    questions (an FAQ's "Is there a JIT compiler?" states nothing)."""
     tokens = sentence.split()
     if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
+        return False
+    if sentence.rstrip(" )\"'”’").endswith("?"):
         return False
     if " | " in sentence:
         return False
