@@ -295,3 +295,12 @@ def test_a_question_in_the_passages_is_never_the_answer() -> None:
 
     assert not _is_prose("Q: Is there a JIT compiler for Python?", 4)
     assert _is_prose("There is no JIT compiler in CPython 3.11.", 4)
+
+
+def test_sentences_already_said_compare_equal_whatever_their_markers() -> None:
+    from citewise.answer.extractive import norm_sentence
+
+    said = "It is used as a foundation for frameworks, servers, etc [1]."
+    assert norm_sentence(said) == norm_sentence(
+        "It is used as a foundation for frameworks, servers, etc."
+    )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from citewise.answer.sentences import content_words, stem
-from citewise.types import Hit
+from citewise.types import DocumentInfo, Hit
 
 _QUESTION = re.compile(
     r"^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<a>.+?)"
@@ -79,7 +79,7 @@ def promote_definitions(hits: Sequence[Hit], subject: tuple[str, ...]) -> list[H
         return [stem(w) for w in content_words(text.replace(".", " ").replace("_", " "))]
 
     def bonus(h: Hit) -> float:
-        lead = names(re.split(r"\s+[—–-]\s+|:", h.title, maxsplit=1)[0])
+        lead = _lead(h.title)
         if lead and lead[0] == head:  # "asyncio — …", not "Developing with asyncio"
             return TITLE_BONUS * top
         last = h.section.rsplit(">", 1)[-1]
@@ -87,3 +87,17 @@ def promote_definitions(hits: Sequence[Hit], subject: tuple[str, ...]) -> list[H
 
     rescored = sorted(hits, key=lambda h: h.score + bonus(h), reverse=True)
     return [replace(h, rank=i + 1, score=h.score + bonus(h)) for i, h in enumerate(rescored)]
+
+
+def _lead(title: str) -> list[str]:
+    head = re.split(r"\s+[—–-]\s+|:", title, maxsplit=1)[0]
+    return [stem(w) for w in content_words(head.replace(".", " ").replace("_", " "))]
+
+
+def pages_about(subject: tuple[str, ...], docs: Sequence[DocumentInfo]) -> list[DocumentInfo]:
+    """Documents whose title leads with the subject ("asyncio — Asynchronous I/O" for
+    "What is asyncio?"): their opening passage is usually the definition, even when search
+    ranks pages that merely mention the subject higher."""
+    if not subject:
+        return []
+    return [d for d in docs if (lead := _lead(d.title)) and lead[0] == subject[-1]]

@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -68,8 +69,12 @@ class ExtractiveOptions:
     relative_floor: float = 0.85
     near_duplicate: float = 0.6  # Jaccard of stems above which two sentences say the same
     min_words: int = 4
-    # sentences already given (a "tell me more" follow-up wants something new), normalised
-    exclude: frozenset[str] = frozenset()
+    # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new:
+    # sentences contained in it are left out ("exclude"). "Simplify that" restates it:
+    # they get `said_bonus` ("prefer").
+    already_said: str = ""
+    said_mode: Literal["exclude", "prefer"] = "exclude"
+    said_bonus: float = 0.15
     # "simplify that": per word beyond `short_words`, a sentence loses this much
     length_penalty: float = 0.0
     short_words: int = 20
@@ -171,11 +176,13 @@ class ExtractiveAnswerer:
     ) -> list[_Candidate]:
         """Prose sentences, capped to the `max_candidates` with the most question words."""
         rows: list[_Candidate] = []
-        excluded = self.options.exclude
+        said = self.options.already_said
+        exclude = bool(said) and self.options.said_mode == "exclude"
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             for i, s in enumerate(split[p.n]):
-                if _is_prose(s, self.options.min_words) and norm_sentence(s) not in excluded:
+                dropped = exclude and norm_sentence(s) in said
+                if _is_prose(s, self.options.min_words) and not dropped:
                     rows.append(_Candidate(p, i, s, bonus, frozenset(_stems(s))))
         if len(rows) <= self.options.max_candidates:
             return rows
@@ -199,6 +206,9 @@ class ExtractiveAnswerer:
             lex = _lexical(weights, c)
             total = opts.cosine_weight * cosine + opts.lexical_weight * lex
             total += opts.rank_weight * c.rank_bonus
+            restates = opts.already_said and norm_sentence(c.text) in opts.already_said
+            if opts.said_mode == "prefer" and restates:
+                total += opts.said_bonus
             extra_words = len(c.text.split()) - opts.short_words
             if opts.length_penalty and extra_words > 0:
                 total -= opts.length_penalty * extra_words
@@ -250,8 +260,8 @@ class ExtractiveAnswerer:
 
 
 def norm_sentence(sentence: str) -> str:
-    """A sentence without citation marks, lowercased, whitespace folded: for exclusion."""
-    return " ".join(strip_citation_marks(sentence).lower().split())
+    """A sentence's words without citation marks or punctuation, lowercased: for exclusion."""
+    return " ".join(re.findall(r"\w+", strip_citation_marks(sentence).lower()))
 
 
 def _is_prose(sentence: str, min_words: int) -> bool:

@@ -14,12 +14,11 @@ from typing import Literal
 from citewise.answer.citations import build_citations, related_docs, renumber
 from citewise.answer.confidence import confidence
 from citewise.answer.context import QuestionKind, assemble
-from citewise.answer.definitions import definition_subject, promote_definitions
+from citewise.answer.definitions import definition_subject, pages_about, promote_definitions
 from citewise.answer.extractive import ExtractiveAnswerer, ExtractiveOptions, norm_sentence
 from citewise.answer.generate import generate_verified
 from citewise.answer.grounding import check_answer
 from citewise.answer.prompts import NOT_FOUND, styled_question
-from citewise.answer.sentences import split_sentences
 from citewise.embed.base import Embedder
 from citewise.llm.base import LLM
 from citewise.retrieve.hybrid import HybridRetriever
@@ -56,7 +55,7 @@ class AnswerRequest:
     session_id: str = ""
     rewritten_query: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
-    already_said: str = ""  # the previous answer, for "tell me more": say something new
+    already_said: str = ""  # the previous answer: "tell me more" avoids it, "simplify" keeps to it
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +104,7 @@ class DocumentAnswerer:
         kind = req.kind
         subject = definition_subject(req.question)
         if subject:
-            ranked = promote_definitions(ranked, subject)
+            ranked = promote_definitions(self._with_openings(ranked, subject, req), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
         threshold = 0.0 if self.reranker.last_fallback else self.reranker.select_threshold
@@ -121,7 +120,8 @@ class DocumentAnswerer:
         opts = ExtractiveOptions(
             threshold=self.abstain_threshold,
             max_sentences=STYLE_SENTENCES[req.style],
-            exclude=frozenset(norm_sentence(x) for x in split_sentences(req.already_said)),
+            already_said=norm_sentence(req.already_said),
+            said_mode="prefer" if req.style == "simple" else "exclude",
             length_penalty=SIMPLE_LENGTH_PENALTY if req.style == "simple" else 0.0,
         )
         extract = ExtractiveAnswerer(embedder, opts).answer(req.question, passages)
@@ -153,6 +153,21 @@ class DocumentAnswerer:
         for c in settled.citations:
             yield CitationEvent(c)
         yield Done(self._answer(req, settled, ranked))
+
+    def _with_openings(
+        self, hits: list[Hit], subject: tuple[str, ...], req: AnswerRequest
+    ) -> list[Hit]:
+        """Adds the opening passage of up to two pages about the subject, ranked with the
+        top hit, when search did not bring it."""
+        docs = pages_about(subject, self.store.list_documents(req.flt.collection))[:2]
+        have = {h.chunk_id for h in hits}
+        top = hits[0].score if hits else 1.0
+        extra = []
+        for doc in docs:
+            opening = self.store.document_chunks(doc.doc_id)[:1]
+            extra += [Hit.of(r, 0, top) for r in opening if r.chunk_id not in have]
+        merged = extra + hits
+        return [replace(h, rank=i + 1) for i, h in enumerate(merged)]
 
     def _passages(self, hits: Sequence[Hit], kind: str) -> list[Passage]:
         records = self.store.get_chunks([h.chunk_id for h in hits], with_parents=True)

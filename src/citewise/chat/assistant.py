@@ -149,7 +149,7 @@ class ChatAssistant:
             session_id=sid,
             rewritten_query=rewritten,
             timings_ms={},
-            already_said=recent[-1].answer if intent == "deepen" and recent else "",
+            already_said=recent[-1].answer if intent in STYLE_OF and recent else "",
         )
         if plan.kind == "summarize":
             yield from stream_summary(self.answerer, req, plan.target or question)
