@@ -304,3 +304,19 @@ def test_sentences_already_said_compare_equal_whatever_their_markers() -> None:
     assert norm_sentence(said) == norm_sentence(
         "It is used as a foundation for frameworks, servers, etc."
     )
+
+
+def test_version_notes_yield_to_the_current_value_unless_changes_are_asked_for() -> None:
+    notes = passage(
+        1,
+        "Changed in version 3.10: the default pickle protocol is now used. "
+        "The default protocol version is 4 for pickle.",
+        source="library/pickle.html",
+    )
+    question = "What is the default pickle protocol version value?"
+    unpenalised, _ = answerer(max_sentences=1, version_note_penalty=0.0)
+    assert unpenalised.answer(question, [notes]).text.startswith("Changed in version 3.10")
+    a, _ = answerer(max_sentences=1)
+    assert a.answer(question, [notes]).text.startswith("The default protocol version is 4")
+    changed = a.answer("What changed in the default pickle protocol version value?", [notes])
+    assert changed.text.startswith("Changed in version 3.10")

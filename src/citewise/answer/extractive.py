@@ -75,6 +75,9 @@ class ExtractiveOptions:
     already_said: str = ""
     said_mode: Literal["exclude", "prefer"] = "exclude"
     said_bonus: float = 0.15
+    # "Changed in version 3.10: …" notes answer questions about versions, not what a thing is
+    # now: they lose this much unless the question asks about versions or changes
+    version_note_penalty: float = 0.1
     # "simplify that": per word beyond `short_words`, a sentence loses this much
     length_penalty: float = 0.0
     short_words: int = 20
@@ -111,6 +114,15 @@ class _Candidate:
 
 
 _ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
+_VERSION_NOTE = re.compile(
+    r"^(?:changed|new|deprecated|added|removed)(?: in| since)? (?:version|python) \d", re.I
+)
+# a question about a change (not merely one naming a version, "… in Python 3.11?")
+_ASKS_CHANGE = re.compile(
+    r"\b(?:changed?|changes|new in|deprecated|added|removed|introduced|history|since when|"
+    r"which versions?|what versions?|when was)\b",
+    re.I,
+)
 _SEE_ALSO = re.compile(r"^see also\b", re.I)
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
 _ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$")
@@ -201,11 +213,14 @@ class ExtractiveAnswerer:
         weights = _term_weights(question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
         subject = definition_subject(question)
+        notes_count = bool(_ASKS_CHANGE.search(question))
         out = []
         for c, cosine in zip(cands, cos.tolist(), strict=True):
             lex = _lexical(weights, c)
             total = opts.cosine_weight * cosine + opts.lexical_weight * lex
             total += opts.rank_weight * c.rank_bonus
+            if not notes_count and _VERSION_NOTE.match(c.text):
+                total -= opts.version_note_penalty
             restates = opts.already_said and norm_sentence(c.text) in opts.already_said
             if opts.said_mode == "prefer" and restates:
                 total += opts.said_bonus

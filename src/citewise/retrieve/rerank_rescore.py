@@ -55,6 +55,11 @@ _ASKS_HISTORY = re.compile(
 )
 
 
+def asks_about_history(question: str) -> bool:
+    """Whether a question is about versions or changes (then history is what it wants)."""
+    return bool(_ASKS_HISTORY.search(question))
+
+
 def is_release_notes(hit: Hit) -> bool:
     return bool(_RELEASE_NOTES.search(hit.title) or _RELEASE_NOTES.search(hit.section))
 
@@ -152,7 +157,7 @@ def compute_features(
     head_tokens = [_tokens(f"{h.section} {h.title}") for h in hits]
     weights = _rarity_weights(terms, text_tokens)
     top = max((h.score for h in hits), default=0.0)
-    asks_history = bool(_ASKS_HISTORY.search(query))
+    asks_history = asks_about_history(query)
     out = []
     for i, h in enumerate(hits):
         haystack = f"{h.text}\n{h.section}\n{h.title}"
