@@ -55,6 +55,7 @@ class AnswerRequest:
     session_id: str = ""
     rewritten_query: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    parts: tuple[str, ...] = ()  # sub-questions of a multi-part or comparison question
     already_said: str = ""  # the previous answer: "tell me more" avoids it, "simplify" keeps to it
 
 
@@ -91,23 +92,20 @@ class DocumentAnswerer:
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         timings = req.timings_ms
         yield Status("retrieve", f"searching the documents for: {req.query}")
-        t = time.perf_counter()
-        found = self.retriever.search(req.query, k=CANDIDATES, flt=req.flt)
-        timings.update({f"search_{k}": v for k, v in found.timings_ms.items() if k != "total"})
-        timings["retrieve"] = _ms(t)
-
-        t = time.perf_counter()
-        ranked = self.reranker.rerank(req.query, found.hits, k=CANDIDATES)
-        timings["rerank"] = _ms(t)
-        if self.reranker.last_fallback:
-            timings["rerank_fallback"] = 1.0
+        ranked = self._ranked(req.query, req)
+        if len(req.parts) > 1:
+            # each part of a multi-part question gets its own search, so one part's passages
+            # do not crowd out the other's; the lists are interleaved, best first
+            lists = [ranked] + [self._ranked(part, req) for part in req.parts]
+            ranked = interleave(lists)
         kind = req.kind
         subject = definition_subject(req.question)
         if subject:
             ranked = promote_definitions(self._with_openings(ranked, subject, req), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
-        threshold = 0.0 if self.reranker.last_fallback else self.reranker.select_threshold
+        mixed = self.reranker.last_fallback or len(req.parts) > 1  # scores not comparable
+        threshold = 0.0 if mixed else self.reranker.select_threshold
         selected = select_passages(ranked, kind, threshold)
 
         t = time.perf_counter()
@@ -154,6 +152,21 @@ class DocumentAnswerer:
             yield CitationEvent(c)
         yield Done(self._answer(req, settled, ranked))
 
+    def _ranked(self, query: str, req: AnswerRequest) -> list[Hit]:
+        timings = req.timings_ms
+        t = time.perf_counter()
+        found = self.retriever.search(query, k=CANDIDATES, flt=req.flt)
+        for key, value in found.timings_ms.items():
+            if key != "total":
+                timings[f"search_{key}"] = timings.get(f"search_{key}", 0.0) + value
+        timings["retrieve"] = timings.get("retrieve", 0.0) + _ms(t)
+        t = time.perf_counter()
+        ranked = self.reranker.rerank(query, found.hits, k=CANDIDATES)
+        timings["rerank"] = timings.get("rerank", 0.0) + _ms(t)
+        if self.reranker.last_fallback:
+            timings["rerank_fallback"] = 1.0
+        return ranked
+
     def _with_openings(
         self, hits: list[Hit], subject: tuple[str, ...], req: AnswerRequest
     ) -> list[Hit]:
@@ -189,6 +202,18 @@ class DocumentAnswerer:
             rewritten_query=req.rewritten_query,
             related_docs=related_docs(sources, s.citations) if s.citations else (),
         )
+
+
+def interleave(lists: Sequence[Sequence[Hit]]) -> list[Hit]:
+    """Round-robin merge of ranked lists without duplicates, re-ranked 1..n (pure)."""
+    out: list[Hit] = []
+    seen: set[int] = set()
+    for i in range(max((len(x) for x in lists), default=0)):
+        for ranked in lists:
+            if i < len(ranked) and ranked[i].chunk_id not in seen:
+                seen.add(ranked[i].chunk_id)
+                out.append(replace(ranked[i], rank=len(out) + 1))
+    return out
 
 
 def settle(

@@ -150,6 +150,7 @@ class ChatAssistant:
             rewritten_query=rewritten,
             timings_ms={},
             already_said=recent[-1].answer if intent in STYLE_OF and recent else "",
+            parts=plan.parts if query == question else (),
         )
         if plan.kind == "summarize":
             yield from stream_summary(self.answerer, req, plan.target or question)
