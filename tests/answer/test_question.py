@@ -74,3 +74,14 @@ def test_mentions_matches_whole_names_and_documented_functions() -> None:
     assert not mentions(p, "heapq.override")
     assert not mentions(p, "heap.pop")
     assert not mentions(passage(1, "Changed in version 3.13.1."), "3.13")
+
+
+def test_later_parts_that_say_it_carry_the_first_parts_subject() -> None:
+    from citewise.answer.question import carry_subject
+
+    parts = ["What is functools.lru_cache's default size", "how do I make it unbounded"]
+    assert carry_subject(parts)[1] == "how do I make it unbounded (functools.lru_cache)"
+    assert carry_subject(["What is a list", "when is it copied"]) == [
+        "What is a list",
+        "when is it copied",
+    ]

@@ -23,13 +23,21 @@ _QUESTION = re.compile(
     re.IGNORECASE,
 )
 _CONTEXT = re.compile(r"\s+(?:in|of|for|with)\s+(?:python|the\s+\w+\s+module|\w+'s\s+\w+).*$", re.I)
-_VERB = r"(?:is|are|was|were|refers\s+to|means|provides|lets|allows|represents|returns|wraps)"
+# "… in Python?", "… with asyncio?": where the question is set, not what it asks about
+_TRAILING_CONTEXT = re.compile(r"\s+(?:in|with|on|under)\s+[\w .'’-]{1,40}?(?=\s*[?.!]*\s*$)", re.I)
+_VERB = r"(?:is|are|refers\s+to|means|provides|lets|allows|represents|returns|wraps)"
 MAX_SUBJECT_WORDS = 4
+
+
+def without_setting(question: str) -> str:
+    """The question without a trailing "in Python" / "with asyncio": the setting, which a
+    definition need not repeat."""
+    return _TRAILING_CONTEXT.sub("", question)
 
 
 def definition_subject(question: str) -> tuple[str, ...]:
     """Stems of what a definitional question asks about, or () for other questions."""
-    m = _QUESTION.match(question)
+    m = _QUESTION.match(_TRAILING_CONTEXT.sub("", question))
     if not m:
         return ()
     subject = _CONTEXT.sub("", next(g for g in m.groups() if g))

@@ -21,7 +21,7 @@ from typing import Literal
 
 import numpy as np
 
-from citewise.answer.definitions import defines, definition_subject
+from citewise.answer.definitions import defines, definition_subject, without_setting
 from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import analyse, focus, mentions
 from citewise.answer.sentences import (
@@ -32,6 +32,7 @@ from citewise.answer.sentences import (
     strip_citation_marks,
 )
 from citewise.embed.base import Embedder, Vectors
+from citewise.retrieve.rerank_rescore import asks_about_history, is_release_notes
 from citewise.types import Passage
 
 # Calibrated on the dev set (Python 3.11 docs, hybrid and keyword-only retrieval, bundled
@@ -78,6 +79,9 @@ class ExtractiveOptions:
     # "Changed in version 3.10: …" notes answer questions about versions, not what a thing is
     # now: they lose this much unless the question asks about versions or changes
     version_note_penalty: float = 0.1
+    # release notes describe things as they were; their sentences lose this much unless the
+    # question is about versions or changes (the reranker demotes their passages likewise)
+    release_notes_penalty: float = 0.1
     # "simplify that": per word beyond `short_words`, a sentence loses this much
     length_penalty: float = 0.0
     short_words: int = 20
@@ -210,10 +214,11 @@ class ExtractiveAnswerer:
         self, question: str, cands: Sequence[_Candidate], vectors: Vectors, qv: Vectors
     ) -> list[ScoredSentence]:
         opts = self.options
-        weights = _term_weights(question, cands)
-        cos = np.asarray(vectors @ qv, dtype=np.float64)
         subject = definition_subject(question)
+        weights = _term_weights(without_setting(question) if subject else question, cands)
+        cos = np.asarray(vectors @ qv, dtype=np.float64)
         notes_count = bool(_ASKS_CHANGE.search(question))
+        history = asks_about_history(question)
         out = []
         for c, cosine in zip(cands, cos.tolist(), strict=True):
             lex = _lexical(weights, c)
@@ -221,6 +226,8 @@ class ExtractiveAnswerer:
             total += opts.rank_weight * c.rank_bonus
             if not notes_count and _VERSION_NOTE.match(c.text):
                 total -= opts.version_note_penalty
+            if not history and is_release_notes(c.passage.hit):
+                total -= opts.release_notes_penalty
             restates = opts.already_said and norm_sentence(c.text) in opts.already_said
             if opts.said_mode == "prefer" and restates:
                 total += opts.said_bonus

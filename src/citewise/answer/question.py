@@ -106,12 +106,26 @@ def facets(question: str) -> list[str]:
     parts = [p.strip(" ,;") for p in _CLAUSES.split(q)]
     parts = [p for p in parts if len(content_words(p)) >= 2]
     if len(parts) > 1:
-        return parts
+        return carry_subject(parts)
     for pattern in _COMPARE:
         m = pattern.search(q)
         if m and content_words(m.group("a")) and content_words(m.group("b")):
             return [f"What is {m.group('a').strip()}?", f"What is {m.group('b').strip()}?"]
     return [q]
+
+
+_PRONOUN = re.compile(r"\b(?:it|its|they|them|their|this|that one)\b", re.I)
+
+
+def carry_subject(parts: list[str]) -> list[str]:
+    """Later parts of a question that say "it" ("… and how do I make it unbounded?") get the
+    first part's named subject appended, so each part can be searched and scored alone."""
+    names = [n for p in parts[:1] for n in identifiers(p)]
+    if not names:
+        return parts
+    return [parts[0]] + [
+        f"{p} ({names[0]})" if _PRONOUN.search(p) and names[0] not in p else p for p in parts[1:]
+    ]
 
 
 def mentions(p: Passage, term: str) -> bool:

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 
+from citewise.answer.question import carry_subject
 from citewise.app import Assistant
 from citewise.chat.answering import AnswerRequest, DocumentAnswerer, Style
 from citewise.chat.intents import IntentRouter, RoutedIntent, reply_for
@@ -139,6 +140,8 @@ class ChatAssistant:
             if rw.changed:
                 rewritten, query = rw.query, rw.query
                 yield Status("rewrite", f"understood as: {rw.query}")
+        # the parts of a rewritten follow-up come from its standalone form
+        parts = self.query_router.plan(query).parts if rewritten else plan.parts
         req = AnswerRequest(
             question=query,
             query=query,
@@ -150,7 +153,7 @@ class ChatAssistant:
             rewritten_query=rewritten,
             timings_ms={},
             already_said=recent[-1].answer if intent in STYLE_OF and recent else "",
-            parts=plan.parts if query == question else (),
+            parts=tuple(carry_subject(list(parts))),
         )
         if plan.kind == "summarize":
             yield from stream_summary(self.answerer, req, plan.target or question)
