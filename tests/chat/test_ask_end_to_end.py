@@ -214,3 +214,14 @@ def test_interactive_chat_streams_answers_until_exit(assistant: Assistant) -> No
     )
     assert result.exit_code == 0, result.output
     assert "30 seconds" in result.output and "reference/limits.txt" in result.output
+
+
+def test_questions_before_any_ingest_say_what_to_do(tmp_path: Path) -> None:
+    with Assistant(data_dir=tmp_path / "empty") as empty:
+        chat = ChatAssistant(empty)
+        try:
+            assert chat.ask("hello").intent == "greeting"
+            with pytest.raises(NotFoundError, match="citewise ingest"):
+                chat.ask("What is the default request timeout?")
+        finally:
+            chat.close()

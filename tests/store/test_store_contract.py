@@ -139,3 +139,9 @@ def test_get_vectors_returns_stored_vectors_by_chunk_id(store: Store) -> None:
     _embed_all(store)
     got = store.get_vectors([cid, cid + 999])
     assert list(got) == [cid] and np.allclose(got[cid], _vec(cid))
+
+
+def test_has_documents_per_collection(store: Store) -> None:
+    assert not store.has_documents("default")
+    store.add_document(_new("a.txt", "Alpha text.", collection="docs"))
+    assert store.has_documents("docs") and not store.has_documents("default")

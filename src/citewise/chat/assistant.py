@@ -25,7 +25,7 @@ from citewise.chat.rewrite import PriorTurn, rewrite
 from citewise.chat.summarize import maybe_summarize, recent_context
 from citewise.chat.summarizing import stream_summary
 from citewise.chat.tools import detect_tool, run_tool
-from citewise.errors import CitewiseError, InputError
+from citewise.errors import CitewiseError, InputError, NotFoundError
 from citewise.llm import LLM, create_llm
 from citewise.retrieve.hybrid import validate_query
 from citewise.retrieve.rerank import create_reranker
@@ -130,8 +130,14 @@ class ChatAssistant:
         if intent in ("greeting", "gratitude", "garbage", "off_topic"):
             yield from _reply(reply_for(intent), intent, sid)
             return
+        collection = self.assistant.collection
+        if not self.assistant.store.has_documents(collection):
+            raise NotFoundError(
+                f"no documents in collection '{collection}' yet: add some with"
+                " `citewise ingest PATH`"
+            )
         plan = self.query_router.plan(question)
-        flt = SearchFilter(collection=self.assistant.collection)
+        flt = SearchFilter(collection=collection)
         prior = [PriorTurn(t.question, t.answer, t.rewritten_query) for t in recent]
         rewritten = None
         query = question

@@ -38,6 +38,10 @@ class Store(Protocol):
 
     def list_documents(self, collection: str) -> list[DocumentInfo]: ...
 
+    def has_documents(self, collection: str) -> bool:
+        """Whether any document of the collection is searchable."""
+        ...
+
     def chunks_missing_vectors(self, limit: int, after_id: int = 0) -> list[tuple[int, str]]:
         """(chunk_id, embed_text) of chunks with no vector yet, ascending id > after_id."""
         ...

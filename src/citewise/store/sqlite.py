@@ -162,6 +162,16 @@ class SQLiteStore:
 
     # -- vectors ---------------------------------------------------------------------
 
+    def has_documents(self, collection: str) -> bool:
+        cid = self._collection_id(collection)
+        if cid is None:
+            return False
+        row = self._conn.execute(
+            "SELECT 1 FROM documents WHERE collection_id = ? AND status != 'staged' LIMIT 1",
+            (cid,),
+        ).fetchone()
+        return row is not None
+
     def chunks_missing_vectors(self, limit: int, after_id: int = 0) -> list[tuple[int, str]]:
         rows = self._conn.execute(
             "SELECT id, embed_text FROM chunks WHERE has_vector = 0 AND id > ? ORDER BY id LIMIT ?",
