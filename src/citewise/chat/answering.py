@@ -237,11 +237,5 @@ def _not_found() -> Settled:
     return Settled(NOT_FOUND, (), False, "none")
 
 
-def with_total(answer: Answer, started: float) -> Answer:
-    timings = dict(answer.timings_ms)
-    timings["total"] = _ms(started)
-    return replace(answer, timings_ms=timings)
-
-
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0
