@@ -78,6 +78,7 @@ class Assistant:
                 keyword_weight=s.keyword_weight,
                 vector_weight=s.vector_weight,
                 max_query_chars=s.max_query_chars,
+                max_per_document=s.max_per_document,
             ),
         )
 

@@ -43,6 +43,7 @@ class Settings(BaseSettings):
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     max_query_chars: int = 1000
+    max_per_document: int = 3  # passages of one document before others get their turn
 
     # Answers.
     llm: str | None = Field(

@@ -44,3 +44,17 @@ def test_build_match_quotes_terms_so_fts_syntax_cannot_leak() -> None:
     assert build_match('NEAR("a" OR bb) AND cc*') == '"near" OR "bb" OR "cc"'
     assert build_match("rotate logs") == '"rotate" OR "logs"'
     assert build_match("the of and") == ""
+
+
+def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -> None:
+    from citewise.retrieve.hybrid import diversify
+    from citewise.types import Hit
+
+    def hit(chunk: int, doc: int) -> Hit:
+        return Hit(chunk, chunk, doc, f"{doc}.md", "", None, None, "", 1.0 / chunk, "t", chunk)
+
+    hits = [hit(1, 1), hit(2, 1), hit(3, 1), hit(4, 1), hit(5, 2), hit(6, 1), hit(7, 3)]
+    out = diversify(hits, 3)
+    assert [h.chunk_id for h in out] == [1, 2, 3, 5, 7, 4, 6]
+    assert [h.rank for h in out] == list(range(1, 8))
+    assert diversify(hits, 0) == hits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
@@ -22,6 +22,9 @@ class RetrievalOptions:
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     max_query_chars: int = 1000
+    # at most this many passages of one document before other documents get their turn: a
+    # page that repeats the query's words in many sections would otherwise fill the top
+    max_per_document: int = 3
 
 
 def validate_query(query: str, max_chars: int) -> str:
@@ -76,8 +79,8 @@ class HybridRetriever:
             rankings,
             k=opts.rrf_k,
             weights={"keyword": opts.keyword_weight, "vector": opts.vector_weight},
-        )[:k]
-        hits = self._hits(fused)
+        )
+        hits = diversify(self._hits(fused), opts.max_per_document)[:k]
         timings["fuse"] = _ms(t)
         timings["total"] = _ms(started)
         return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
@@ -91,6 +94,20 @@ class HybridRetriever:
                 continue
             hits.append(Hit.of(rec, len(hits) + 1, f.score, f.ranks))
         return hits
+
+
+def diversify(hits: list[Hit], max_per_document: int) -> list[Hit]:
+    """The hits with any beyond the first `max_per_document` of a document moved behind
+    the others (order otherwise kept), re-ranked 1..n. 0 turns it off (pure)."""
+    if max_per_document <= 0:
+        return hits
+    seen: dict[int, int] = {}
+    first: list[Hit] = []
+    later: list[Hit] = []
+    for h in hits:
+        seen[h.doc_id] = seen.get(h.doc_id, 0) + 1
+        (first if seen[h.doc_id] <= max_per_document else later).append(h)
+    return [replace(h, rank=i + 1) for i, h in enumerate(first + later)]
 
 
 def _ms(start: float) -> float:
