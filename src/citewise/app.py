@@ -79,6 +79,7 @@ class Assistant:
                 vector_weight=s.vector_weight,
                 max_query_chars=s.max_query_chars,
                 max_per_document=s.max_per_document,
+                release_notes_factor=s.release_notes_factor,
             ),
         )
 

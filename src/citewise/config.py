@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     vector_weight: float = 1.0
     max_query_chars: int = 1000
     max_per_document: int = 3  # passages of one document before others get their turn
+    release_notes_factor: float = 0.7  # score factor for release notes (1.0: off)
 
     # Answers.
     llm: str | None = Field(

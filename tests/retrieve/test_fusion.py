@@ -58,3 +58,17 @@ def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -
     assert [h.chunk_id for h in out] == [1, 2, 3, 5, 7, 4, 6]
     assert [h.rank for h in out] == list(range(1, 8))
     assert diversify(hits, 0) == hits
+
+
+def test_release_notes_move_down_unless_the_query_is_about_changes() -> None:
+    from citewise.retrieve.hybrid import demote
+    from citewise.retrieve.rerank_rescore import asks_about_history, is_release_notes
+    from citewise.types import Hit
+
+    def hit(chunk: int, title: str, score: float) -> Hit:
+        return Hit(chunk, chunk, chunk, f"{chunk}.html", title, None, None, title, score, "t", 1)
+
+    hits = [hit(1, "What’s New In Python 3.8", 1.0), hit(2, "Built-in Types", 0.8)]
+    assert [h.chunk_id for h in demote(hits, is_release_notes, 0.7)] == [2, 1]
+    assert not asks_about_history("Do dictionaries keep insertion order?")
+    assert asks_about_history("What changed in dictionaries in 3.7?")

@@ -10,6 +10,7 @@ from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.keyword import build_match
+from citewise.retrieve.rerank_rescore import asks_about_history, is_release_notes
 from citewise.store.base import Store
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
 
@@ -25,6 +26,9 @@ class RetrievalOptions:
     # at most this many passages of one document before other documents get their turn: a
     # page that repeats the query's words in many sections would otherwise fill the top
     max_per_document: int = 3
+    # release notes mention everything as it was; unless the query is about versions or
+    # changes their scores are multiplied by this
+    release_notes_factor: float = 0.7
 
 
 def validate_query(query: str, max_chars: int) -> str:
@@ -80,7 +84,10 @@ class HybridRetriever:
             k=opts.rrf_k,
             weights={"keyword": opts.keyword_weight, "vector": opts.vector_weight},
         )
-        hits = diversify(self._hits(fused), opts.max_per_document)[:k]
+        hits = self._hits(fused)
+        if opts.release_notes_factor != 1.0 and not asks_about_history(query):
+            hits = demote(hits, is_release_notes, opts.release_notes_factor)
+        hits = diversify(hits, opts.max_per_document)[:k]
         timings["fuse"] = _ms(t)
         timings["total"] = _ms(started)
         return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
@@ -94,6 +101,13 @@ class HybridRetriever:
                 continue
             hits.append(Hit.of(rec, len(hits) + 1, f.score, f.ranks))
         return hits
+
+
+def demote(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list[Hit]:
+    """The hits re-sorted after multiplying the scores of those `which` picks by `factor`."""
+    rescored = [replace(h, score=h.score * factor) if which(h) else h for h in hits]
+    rescored.sort(key=lambda h: h.score, reverse=True)
+    return [replace(h, rank=i + 1) for i, h in enumerate(rescored)]
 
 
 def diversify(hits: list[Hit], max_per_document: int) -> list[Hit]:
