@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -11,38 +11,8 @@ from citewise.chat.intent_rules import is_garbage, match_rules, tool_hint
 from citewise.chat.intents import IntentRouter, parse_llm_intent, reply_for
 from citewise.embed.hashing import HashingEmbedder
 from citewise.errors import EmbedderError
-from citewise.llm.base import Completion, LLMConnectionError, Message
-
-
-class FakeLLM:
-    """Answers every `complete` with the next scripted reply (or raises it)."""
-
-    name = "fake:intents"
-
-    def __init__(self, *replies: str | Exception) -> None:
-        self.replies = list(replies)
-        self.calls: list[Sequence[Message]] = []
-
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Completion:
-        self.calls.append(messages)
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return Completion(text=reply, model="fake")
-
-    def stream(self, messages: Sequence[Message], **_: object) -> Iterator[str]:
-        yield self.complete(messages).text
-
-    def health(self) -> None:
-        return None
-
+from citewise.llm.base import LLMConnectionError
+from fake_llm import FakeLLM
 
 # -- layer 1: rules --------------------------------------------------------------------------
 
@@ -221,7 +191,7 @@ def test_llm_decides_what_rules_and_exemplars_leave_open() -> None:
     llm = FakeLLM('{"intent": "off_topic", "command": null, "confidence": 0.8}')
     routed = IntentRouter(None, llm=llm).route("Who painted the ceiling?", has_history=False)
     assert (routed.intent, routed.layer, routed.confidence) == ("off_topic", "llm", 0.8)
-    assert llm.calls and "Who painted the ceiling?" in llm.calls[0][-1].content
+    assert llm.calls and "Who painted the ceiling?" in llm.calls[0].messages[-1].content
 
 
 def test_llm_is_not_asked_when_a_rule_decides() -> None:

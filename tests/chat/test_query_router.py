@@ -3,8 +3,6 @@ parts of multi-part and relationship questions, and the optional LLM."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-
 import pytest
 
 from citewise.chat.query_router import (
@@ -14,34 +12,8 @@ from citewise.chat.query_router import (
     sub_questions,
     summary_target,
 )
-from citewise.llm.base import Completion, LLMTimeoutError, Message
-
-
-class FakeLLM:
-    name = "fake:router"
-
-    def __init__(self, reply: str | Exception) -> None:
-        self.reply = reply
-        self.calls = 0
-
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Completion:
-        self.calls += 1
-        if isinstance(self.reply, Exception):
-            raise self.reply
-        return Completion(text=self.reply, model="fake")
-
-    def stream(self, messages: Sequence[Message], **_: object) -> Iterator[str]:
-        yield self.complete(messages).text
-
-    def health(self) -> None:
-        return None
+from citewise.llm.base import LLMTimeoutError
+from fake_llm import FakeLLM
 
 
 @pytest.mark.parametrize(
@@ -145,13 +117,13 @@ def test_llm_is_not_asked_about_summaries_or_relationships() -> None:
     router = QueryRouter(llm=llm)
     assert router.plan("Summarize the user guide").kind == "summarize"
     assert router.plan("Compare pickle with JSON").kind == "relationship"
-    assert llm.calls == 0
+    assert llm.calls == []
 
 
 def test_short_questions_are_planned_without_the_llm() -> None:
     llm = FakeLLM('{"kind": "complex"}')
     plan = QueryRouter(llm=llm).plan("What port does the server use?")
-    assert (plan.kind, plan.method, llm.calls) == ("simple", "heuristic", 0)
+    assert (plan.kind, plan.method, llm.calls) == ("simple", "heuristic", [])
 
 
 @pytest.mark.parametrize(

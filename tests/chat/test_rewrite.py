@@ -3,40 +3,12 @@ previous question for "simplify"/"tell me more", and the optional LLM with its f
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-
 import pytest
 
 from citewise.chat.references import find_reference
 from citewise.chat.rewrite import WINDOW, PriorTurn, rewrite, topic_of
-from citewise.llm.base import Completion, LLMConnectionError, Message
-
-
-class FakeLLM:
-    name = "fake:rewrite"
-
-    def __init__(self, reply: str | Exception) -> None:
-        self.reply = reply
-        self.prompts: list[str] = []
-
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Completion:
-        self.prompts.append(messages[-1].content)
-        if isinstance(self.reply, Exception):
-            raise self.reply
-        return Completion(text=self.reply, model="fake")
-
-    def stream(self, messages: Sequence[Message], **_: object) -> Iterator[str]:
-        yield self.complete(messages).text
-
-    def health(self) -> None:
-        return None
+from citewise.llm.base import LLMConnectionError
+from fake_llm import FakeLLM
 
 
 def turns(*questions: str) -> list[PriorTurn]:

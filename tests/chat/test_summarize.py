@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,37 +20,8 @@ from citewise.chat.summarize import (
     summarize_turns,
 )
 from citewise.errors import NotFoundError
-from citewise.llm import Completion, LLMConnectionError, Message
-
-
-class FakeLLM:
-    """Records every request; answers with `reply`, or raises `error`."""
-
-    name = "fake:summarizer"
-
-    def __init__(self, reply: str = "A short summary.", error: Exception | None = None) -> None:
-        self.reply = reply
-        self.error = error
-        self.requests: list[list[Message]] = []
-
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Completion:
-        self.requests.append(list(messages))
-        if self.error is not None:
-            raise self.error
-        return Completion(self.reply, "fake")
-
-    def stream(self, messages: Sequence[Message], **_: object) -> Iterator[str]:
-        yield self.complete(messages).text
-
-    def health(self) -> None:
-        return None
+from citewise.llm import LLMConnectionError
+from fake_llm import FakeLLM
 
 
 def turn(n: int, words: int = 10, sid: str = "s1") -> Turn:
@@ -105,18 +76,18 @@ def test_summarize_with_llm_sends_prompt_previous_summary_and_transcript() -> No
     assert summarize_turns([turn(3)], llm, previous="Earlier: topic 1.") == (
         "The user asked about topic 3."
     )
-    system, user = llm.requests[0]
+    system, user = llm.calls[0].messages
     assert system.role == "system" and system.content == SUMMARY_PROMPT
     assert "Earlier: topic 1." in user.content and "User: What about topic 3?" in user.content
 
 
-@pytest.mark.parametrize("llm", [FakeLLM(error=LLMConnectionError("down")), FakeLLM(reply=" ")])
+@pytest.mark.parametrize("llm", [FakeLLM(LLMConnectionError("down")), FakeLLM(" ")])
 def test_llm_failure_or_empty_reply_falls_back_to_extractive_and_logs(
     llm: FakeLLM, caplog: pytest.LogCaptureFixture
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="citewise.chat.summarize"):
         assert summarize_turns([turn(1)], llm) == extractive_summary([turn(1)])
-    assert "fake:summarizer" in caplog.text and "extractive" in caplog.text
+    assert "fake:llm" in caplog.text and "extractive" in caplog.text
 
 
 def test_maybe_summarize_does_nothing_below_the_threshold(memory: SQLiteMemory) -> None:
@@ -148,7 +119,7 @@ def test_maybe_summarize_gives_the_llm_only_newly_covered_turns(memory: SQLiteMe
         memory.append(turn(n, words=40))
     llm.reply = "second summary"
     assert maybe_summarize(memory, "s1", llm, token_threshold=100, keep_recent=4)
-    second = llm.requests[-1][1].content
+    second = llm.calls[-1].messages[1].content
     assert "first summary" in second
     assert "topic 2?" in second and "topic 4?" in second
     assert "topic 1?" not in second and "topic 5?" not in second

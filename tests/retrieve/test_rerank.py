@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +14,7 @@ import pytest
 from citewise.embed.base import Vectors
 from citewise.embed.hashing import HashingEmbedder
 from citewise.errors import ConfigError
-from citewise.llm.base import Completion, LLMConnectionError, Message
+from citewise.llm.base import LLMConnectionError
 from citewise.retrieve.rerank import (
     FUSED,
     CrossEncoderReranker,
@@ -31,6 +31,7 @@ from citewise.retrieve.rerank import (
     select_passages,
 )
 from citewise.types import Hit
+from fake_llm import FakeLLM
 
 
 def _hit(chunk_id: int, text: str, *, rank: int | None = None, score: float | None = None,
@@ -62,42 +63,6 @@ HITS = [
 
 def _ids(hits: Sequence[Hit]) -> list[int]:
     return [h.chunk_id for h in hits]
-
-
-class FakeLLM:
-    """Implements the LLM protocol; `reply` is returned, or raised if it is an exception."""
-
-    name = "fake:model"
-
-    def __init__(self, reply: str | Exception) -> None:
-        self.reply = reply
-        self.calls: list[tuple[list[Message], bool]] = []
-
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Completion:
-        self.calls.append((list(messages), json_mode))
-        if isinstance(self.reply, Exception):
-            raise self.reply
-        return Completion(text=self.reply, model="model")
-
-    def stream(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Iterator[str]:
-        yield self.complete(messages, json_mode=json_mode).text
-
-    def health(self) -> None:
-        return None
 
 
 # -- shared helpers and NoRerank ---------------------------------------------------------
@@ -254,7 +219,7 @@ def test_llm_reranker_shows_at_most_max_passages() -> None:
     llm = FakeLLM('{"scores": {"1": 1, "2": 7}}')
     out = LLMReranker(llm, max_passages=2).rerank("q", HITS, 4)
     assert _ids(out) == [2, 1, 3, 4]
-    assert "[3]" not in llm.calls[0][0][-1].content
+    assert "[3]" not in llm.calls[0].messages[-1].content
 
 
 def test_fallback_is_recorded_per_thread() -> None:
