@@ -117,7 +117,7 @@ def test_maybe_summarize_gives_the_llm_only_newly_covered_turns(memory: SQLiteMe
     assert not maybe_summarize(memory, "s1", llm, token_threshold=10_000, keep_recent=4)
     for n in range(6, 9):
         memory.append(turn(n, words=40))
-    llm.reply = "second summary"
+    llm.replies = ["second summary"]
     assert maybe_summarize(memory, "s1", llm, token_threshold=100, keep_recent=4)
     second = llm.calls[-1].messages[1].content
     assert "first summary" in second

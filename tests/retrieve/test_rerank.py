@@ -203,7 +203,7 @@ def test_llm_reranker_falls_back_to_incoming_order_on_llm_error() -> None:
     assert reranker.last_fallback is not None
     assert "127.0.0.1:1" in reranker.last_fallback
     # a later successful call clears the fallback
-    llm.reply = '{"scores": [1, 8, 0, 0]}'
+    llm.replies = ['{"scores": [1, 8, 0, 0]}']
     assert _ids(reranker.rerank("q", HITS, 1)) == [2]
     assert reranker.last_fallback is None
 
