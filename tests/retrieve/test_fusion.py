@@ -61,8 +61,8 @@ def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -
 
 
 def test_release_notes_move_down_unless_the_query_is_about_changes() -> None:
+    from citewise.retrieve.history import asks_about_history, is_release_notes
     from citewise.retrieve.hybrid import demote
-    from citewise.retrieve.rerank_rescore import asks_about_history, is_release_notes
     from citewise.types import Hit
 
     def hit(chunk: int, title: str, score: float) -> Hit:

@@ -32,7 +32,7 @@ from citewise.answer.sentences import (
     strip_citation_marks,
 )
 from citewise.embed.base import Embedder, Vectors
-from citewise.retrieve.rerank_rescore import asks_about_history, is_release_notes
+from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
 
 # Calibrated on the dev set (Python 3.11 docs, hybrid and keyword-only retrieval, bundled
@@ -120,12 +120,6 @@ class _Candidate:
 _ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
 _VERSION_NOTE = re.compile(
     r"^(?:changed|new|deprecated|added|removed)(?: in| since)? (?:version|python) \d", re.I
-)
-# a question about a change (not merely one naming a version, "… in Python 3.11?")
-_ASKS_CHANGE = re.compile(
-    r"\b(?:changed?|changes|new in|deprecated|added|removed|introduced|history|since when|"
-    r"which versions?|what versions?|when was)\b",
-    re.I,
 )
 _SEE_ALSO = re.compile(r"^see also\b", re.I)
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
@@ -217,7 +211,7 @@ class ExtractiveAnswerer:
         subject = definition_subject(question)
         weights = _term_weights(without_setting(question) if subject else question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
-        notes_count = bool(_ASKS_CHANGE.search(question))
+        notes_count = asks_about_change(question)
         history = asks_about_history(question)
         out = []
         for c, cosine in zip(cands, cos.tolist(), strict=True):

@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
+from citewise.retrieve.history import asks_about_history, is_release_notes
 from citewise.retrieve.keyword import build_match
-from citewise.retrieve.rerank_rescore import asks_about_history, is_release_notes
 from citewise.store.base import Store
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
 

@@ -41,29 +41,6 @@ _IDENTIFIER = re.compile(
 )
 
 
-# Release notes mention nearly everything, often as it was years ago ("dictionaries iterate in
-# arbitrary order"); unless the question is about versions or changes, the reference page that
-# describes the thing as it is answers better.
-HISTORY_WEIGHT = -0.2
-_RELEASE_NOTES = re.compile(
-    r"\b(?:what[’']?s new|release notes?|changelog|change ?log|changes in|news)\b", re.I
-)
-_ASKS_HISTORY = re.compile(
-    r"\b(?:versions?|new in|changed|changes|release[sd]?|deprecated|removed|added|introduced|"
-    r"history|since|\d+\.\d+)\b",
-    re.I,
-)
-
-
-def asks_about_history(question: str) -> bool:
-    """Whether a question is about versions or changes (then history is what it wants)."""
-    return bool(_ASKS_HISTORY.search(question))
-
-
-def is_release_notes(hit: Hit) -> bool:
-    return bool(_RELEASE_NOTES.search(hit.title) or _RELEASE_NOTES.search(hit.section))
-
-
 @dataclass(frozen=True, slots=True)
 class RescoreWeights:
     """Weights of the linear combination (see the module docstring for the features).
@@ -79,7 +56,6 @@ class RescoreWeights:
     terms: float = 0.0
     identifiers: float = 0.25
     section: float = 0.0
-    history: float = HISTORY_WEIGHT
 
     def combine(self, f: Features) -> float:
         return (
@@ -88,7 +64,6 @@ class RescoreWeights:
             + self.terms * f.terms
             + self.identifiers * f.identifiers
             + self.section * f.section
-            + self.history * f.history
         )
 
 
@@ -99,7 +74,6 @@ class Features:
     terms: float
     identifiers: float
     section: float
-    history: float = 0.0
 
 
 def query_identifiers(query: str) -> list[str]:
@@ -157,7 +131,6 @@ def compute_features(
     head_tokens = [_tokens(f"{h.section} {h.title}") for h in hits]
     weights = _rarity_weights(terms, text_tokens)
     top = max((h.score for h in hits), default=0.0)
-    asks_history = asks_about_history(query)
     out = []
     for i, h in enumerate(hits):
         haystack = f"{h.text}\n{h.section}\n{h.title}"
@@ -169,7 +142,6 @@ def compute_features(
                 terms=_share(terms, weights, text_tokens[i]),
                 identifiers=ident,
                 section=_share(terms, weights, head_tokens[i]),
-                history=1.0 if not asks_history and is_release_notes(h) else 0.0,
             )
         )
     return out
