@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -59,3 +61,28 @@ def default_threads() -> int:
 def first_row(vectors: Vectors) -> Vectors:
     """Row 0 as a (dim,) float32 array (what `embed_query` returns)."""
     return np.ascontiguousarray(vectors[0], dtype=np.float32)
+
+
+class QueryCache:
+    """The last `size` query vectors by text, read-only. One question is embedded by the
+    intent router, the retriever, the reranker and the answerer; the cache makes that one
+    model call."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._vectors: OrderedDict[str, Vectors] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str, compute: Callable[[], Vectors]) -> Vectors:
+        with self._lock:
+            found = self._vectors.get(text)
+            if found is not None:
+                self._vectors.move_to_end(text)
+                return found
+        vector = compute()
+        vector.setflags(write=False)
+        with self._lock:
+            self._vectors[text] = vector
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+        return vector

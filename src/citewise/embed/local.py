@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from citewise.embed._util import default_threads, empty, first_row
+from citewise.embed._util import QueryCache, default_threads, empty, first_row
 from citewise.embed.base import Vectors
 from citewise.errors import EmbedderError
 
@@ -158,6 +158,7 @@ class MiniLMEmbedder:
         self._runtime = MiniLMRuntime(path, tokenizer, self.threads, workers)
         self._workers = workers
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="citewise-minilm")
+        self._queries = QueryCache()
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -181,7 +182,7 @@ class MiniLMEmbedder:
             pass
 
     def embed_query(self, text: str) -> Vectors:
-        return first_row(self._runtime.embed([text]))
+        return self._queries.get(text, lambda: first_row(self._runtime.embed([text])))
 
     def count_tokens(self, text: str) -> int:
         return self._runtime.count_tokens(text)
