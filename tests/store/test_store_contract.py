@@ -145,3 +145,17 @@ def test_has_documents_per_collection(store: Store) -> None:
     assert not store.has_documents("default")
     store.add_document(_new("a.txt", "Alpha text.", collection="docs"))
     assert store.has_documents("docs") and not store.has_documents("default")
+
+
+def test_list_documents_by_title_prefix(store: Store) -> None:
+    store.add_document(_new("asyncio.html", "Event loops and tasks."))
+    store.add_document(_new("dev.html", "Developing with care."))
+    store.add_document(_new("odd_%.html", "A title with wildcards."))
+    assert [d.source for d in store.list_documents("default", title_prefix="ASYNC")] == [
+        "asyncio.html"
+    ]
+    assert [d.source for d in store.list_documents("default", title_prefix="odd_%")] == [
+        "odd_%.html"
+    ]
+    assert store.list_documents("default", title_prefix="odd__") == []
+    assert len(store.list_documents("default")) == 3

@@ -172,7 +172,8 @@ class DocumentAnswerer:
     ) -> list[Hit]:
         """Adds the opening passage of up to two pages about the subject, ranked with the
         top hit, when search did not bring it."""
-        docs = pages_about(subject, self.store.list_documents(req.flt.collection))[:2]
+        titled = self.store.list_documents(req.flt.collection, title_prefix=subject[-1])
+        docs = pages_about(subject, titled)[:2]
         have = {h.chunk_id for h in hits}
         top = hits[0].score if hits else 1.0
         extra = []

@@ -36,7 +36,12 @@ class Store(Protocol):
         """Removes a document from every index in one transaction."""
         ...
 
-    def list_documents(self, collection: str) -> list[DocumentInfo]: ...
+    def list_documents(
+        self, collection: str, *, title_prefix: str | None = None
+    ) -> list[DocumentInfo]:
+        """Visible documents by source; `title_prefix` keeps those whose title starts so
+        (case-insensitive)."""
+        ...
 
     def has_documents(self, collection: str) -> bool:
         """Whether any document of the collection is searchable."""

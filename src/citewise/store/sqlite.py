@@ -152,11 +152,18 @@ class SQLiteStore:
         self._conn.execute("DELETE FROM parents WHERE doc_id = ?", (doc_id,))
         self._conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
-    def list_documents(self, collection: str) -> list[DocumentInfo]:
+    def list_documents(
+        self, collection: str, *, title_prefix: str | None = None
+    ) -> list[DocumentInfo]:
+        where, params = "c.name = ? AND d.status != 'staged'", [collection]
+        if title_prefix:
+            escaped = title_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where += " AND d.title LIKE ? ESCAPE '\\'"
+            params.append(escaped + "%")
         rows = self._conn.execute(
             f"SELECT {_DOC_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id"
-            " WHERE c.name = ? AND d.status != 'staged' ORDER BY d.source",
-            (collection,),
+            f" WHERE {where} ORDER BY d.source",
+            params,
         ).fetchall()
         return [_doc_info(r) for r in rows]
 
