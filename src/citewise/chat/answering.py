@@ -46,8 +46,7 @@ SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter 
 
 @dataclass(frozen=True, slots=True)
 class AnswerRequest:
-    question: str  # what the answerer answers (the rewritten question for a follow-up)
-    query: str  # what retrieval searches for
+    question: str  # searched for and answered: the standalone form of a follow-up
     flt: SearchFilter
     intent: str = "question"
     kind: QuestionKind = "simple"
@@ -91,8 +90,8 @@ class DocumentAnswerer:
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         timings = req.timings_ms
-        yield Status("retrieve", f"searching the documents for: {req.query}")
-        ranked = self._ranked(req.query, req)
+        yield Status("retrieve", f"searching the documents for: {req.question}")
+        ranked = self._ranked(req.question, req)
         if len(req.parts) > 1:
             # each part of a multi-part question gets its own search, so one part's passages
             # do not crowd out the other's; the lists are interleaved, best first

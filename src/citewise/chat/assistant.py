@@ -150,7 +150,6 @@ class ChatAssistant:
         parts = self.query_router.plan(query).parts if rewritten else plan.parts
         req = AnswerRequest(
             question=query,
-            query=query,
             flt=flt,
             intent=intent,
             kind=plan.kind,
