@@ -28,6 +28,7 @@ from citewise.types import (
     Answer,
     Citation,
     CitationEvent,
+    Confidence,
     Done,
     Event,
     Hit,
@@ -65,7 +66,7 @@ class Settled:
     text: str
     citations: tuple[Citation, ...]
     grounded: bool
-    confidence: str
+    confidence: Confidence
 
 
 class DocumentAnswerer:
@@ -109,7 +110,7 @@ class DocumentAnswerer:
 
         t = time.perf_counter()
         passages = self._passages(selected, kind)
-        timings["assemble"] = _ms(t)
+        timings["assemble"] = ms_since(t)
         yield Sources(tuple(p.hit for p in passages))
 
         t = time.perf_counter()
@@ -122,11 +123,11 @@ class DocumentAnswerer:
             length_penalty=SIMPLE_LENGTH_PENALTY if req.style == "simple" else 0.0,
         )
         extract = ExtractiveAnswerer(embedder, opts).answer(req.question, passages)
-        timings["relevance"] = _ms(t)
+        timings["relevance"] = ms_since(t)
         if extract.abstained:
             timings["abstain"] = 1.0
             yield Token(NOT_FOUND)
-            yield Done(self._answer(req, _not_found(), ranked))
+            yield Done(make_answer(req, _not_found(), ranked))
             return
 
         t = time.perf_counter()
@@ -136,8 +137,8 @@ class DocumentAnswerer:
             draft = yield from generate_verified(self.llm, asked, passages)
             timings["attempts"] = float(draft.attempts)
             if draft.declined:
-                timings["generate"] = _ms(t)
-                yield Done(self._answer(req, _not_found(), ranked))
+                timings["generate"] = ms_since(t)
+                yield Done(make_answer(req, _not_found(), ranked))
                 return
             text, report = draft.text, draft.report
         else:
@@ -145,11 +146,11 @@ class DocumentAnswerer:
             yield Token(text)
             report = check_answer(text, passages)
             text = report.supported_text
-        timings["generate"] = _ms(t)
+        timings["generate"] = ms_since(t)
         settled = settle(text, passages, report.strengths, extract.support, report.grounded)
         for c in settled.citations:
             yield CitationEvent(c)
-        yield Done(self._answer(req, settled, ranked))
+        yield Done(make_answer(req, settled, ranked))
 
     def _ranked(self, query: str, req: AnswerRequest) -> list[Hit]:
         timings = req.timings_ms
@@ -158,10 +159,10 @@ class DocumentAnswerer:
         for key, value in found.timings_ms.items():
             if key != "total":
                 timings[f"search_{key}"] = timings.get(f"search_{key}", 0.0) + value
-        timings["retrieve"] = timings.get("retrieve", 0.0) + _ms(t)
+        timings["retrieve"] = timings.get("retrieve", 0.0) + ms_since(t)
         t = time.perf_counter()
         ranked = self.reranker.rerank(query, found.hits, k=CANDIDATES)
-        timings["rerank"] = timings.get("rerank", 0.0) + _ms(t)
+        timings["rerank"] = timings.get("rerank", 0.0) + ms_since(t)
         if self.reranker.last_fallback:
             timings["rerank_fallback"] = 1.0
         return ranked
@@ -188,20 +189,22 @@ class DocumentAnswerer:
         counter = self.embedder_factory().count_tokens
         return assemble(hits, parents, self.context_tokens, counter, kind)
 
-    def _answer(self, req: AnswerRequest, s: Settled, hits: Sequence[Hit]) -> Answer:
-        sources = tuple(hits[:10])
-        return Answer(
-            answer=s.text,
-            intent=req.intent,
-            citations=s.citations,
-            sources=sources,
-            grounded=s.grounded,
-            confidence=s.confidence,  # type: ignore[arg-type]
-            session_id=req.session_id,
-            timings_ms=dict(req.timings_ms),
-            rewritten_query=req.rewritten_query,
-            related_docs=related_docs(sources, s.citations) if s.citations else (),
-        )
+
+def make_answer(req: AnswerRequest, s: Settled, hits: Sequence[Hit]) -> Answer:
+    """The `Answer` for a settled text; its sources are the first ten hits."""
+    sources = tuple(hits[:10])
+    return Answer(
+        answer=s.text,
+        intent=req.intent,
+        citations=s.citations,
+        sources=sources,
+        grounded=s.grounded,
+        confidence=s.confidence,
+        session_id=req.session_id,
+        timings_ms=dict(req.timings_ms),
+        rewritten_query=req.rewritten_query,
+        related_docs=related_docs(sources, s.citations) if s.citations else (),
+    )
 
 
 def interleave(lists: Sequence[Sequence[Hit]]) -> list[Hit]:
@@ -237,5 +240,5 @@ def _not_found() -> Settled:
     return Settled(NOT_FOUND, (), False, "none")
 
 
-def _ms(start: float) -> float:
+def ms_since(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0

@@ -8,9 +8,16 @@ from collections.abc import Iterator
 
 from citewise.answer.grounding import check_answer
 from citewise.answer.summary import summarize_extractive, summarize_with_llm
-from citewise.chat.answering import AnswerRequest, DocumentAnswerer, Settled, settle
+from citewise.chat.answering import (
+    AnswerRequest,
+    DocumentAnswerer,
+    Settled,
+    make_answer,
+    ms_since,
+    settle,
+)
 from citewise.retrieve.documents import match_document
-from citewise.types import Answer, CitationEvent, Done, Event, Hit, Passage, Sources, Status, Token
+from citewise.types import CitationEvent, Done, Event, Hit, Passage, Sources, Status, Token
 
 MAX_SUMMARY_CHUNKS = 60  # a longer document is summarised from evenly spaced chunks
 NO_DOCUMENT = "I could not find a document matching that description in this collection."
@@ -28,10 +35,10 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
         if found.hits:
             by_id = {d.doc_id: d for d in docs}
             doc = by_id.get(found.hits[0].doc_id)
-    timings["find_document"] = _ms(t)
+    timings["find_document"] = ms_since(t)
     if doc is None:
         yield Token(NO_DOCUMENT)
-        yield Done(_answer(req, Settled(NO_DOCUMENT, (), False, "none"), ()))
+        yield Done(make_answer(req, Settled(NO_DOCUMENT, (), False, "none"), ()))
         return
     yield Status("summarize", f"summarizing {doc.source}")
     records = store.document_chunks(doc.doc_id)
@@ -46,7 +53,7 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
         text = summarize_with_llm(answerer.llm, doc.title or doc.source, passages)
     else:
         text = summarize_extractive(passages)
-    timings["summarize"] = _ms(t)
+    timings["summarize"] = ms_since(t)
     report = check_answer(text, passages)
     yield Token(report.supported_text)
     strengths = report.strengths
@@ -55,22 +62,4 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
     settled = settle(report.supported_text, passages, strengths, relevance, report.grounded)
     for c in settled.citations:
         yield CitationEvent(c)
-    yield Done(_answer(req, settled, hits))
-
-
-def _answer(req: AnswerRequest, s: Settled, hits: list[Hit] | tuple[Hit, ...]) -> Answer:
-    return Answer(
-        answer=s.text,
-        intent=req.intent,
-        citations=s.citations,
-        sources=tuple(hits[:10]),
-        grounded=s.grounded,
-        confidence=s.confidence,  # type: ignore[arg-type]
-        session_id=req.session_id,
-        timings_ms=dict(req.timings_ms),
-        rewritten_query=req.rewritten_query,
-    )
-
-
-def _ms(start: float) -> float:
-    return (time.perf_counter() - start) * 1000.0
+    yield Done(make_answer(req, settled, hits))
