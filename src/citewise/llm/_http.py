@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Self
 import httpx
 
 from citewise.llm.base import (
+    Completion,
     LLMConnectionError,
     LLMError,
     LLMRateLimitError,
@@ -70,6 +71,54 @@ class HttpLLM:
             timeout=httpx.Timeout(connect=t.connect, read=t.read, write=t.read, pool=t.connect),
             headers=dict(headers or {}),
         )
+
+    # -- LLM protocol: the request is the same everywhere, the wire format differs ---------
+
+    chat_path: ClassVar[str] = "/chat"
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        json_mode: bool = False,
+    ) -> Completion:
+        payload = self._payload(messages, temperature, max_tokens, json_mode, stream=False)
+        body = self._post_json(self.chat_path, payload)
+        if body.get("error"):
+            raise self._reported(body["error"])
+        return self._completion(body)
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        json_mode: bool = False,
+    ) -> Iterator[str]:
+        payload = self._payload(messages, temperature, max_tokens, json_mode, stream=True)
+        return self._stream(self.chat_path, payload, self._deltas)
+
+    def _payload(
+        self,
+        messages: Sequence[Message],
+        temperature: float,
+        max_tokens: int | None,
+        json_mode: bool,
+        *,
+        stream: bool,
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _completion(self, body: dict[str, Any]) -> Completion:
+        """The answer in a successful non-streaming response body."""
+        raise NotImplementedError
+
+    def _deltas(self, lines: Iterator[str]) -> Iterator[str]:
+        """Text deltas from the streamed response's lines."""
+        raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.model!r}, base_url={self.base_url!r})"

@@ -54,18 +54,9 @@ class OllamaLLM(HttpLLM):
 
     # -- LLM protocol --------------------------------------------------------------------
 
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Completion:
-        payload = self._payload(messages, temperature, max_tokens, json_mode, stream=False)
-        body = self._post_json("/api/chat", payload)
-        if body.get("error"):
-            raise self._reported(body["error"])
+    chat_path = "/api/chat"
+
+    def _completion(self, body: dict[str, Any]) -> Completion:
         message = body.get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, str):
@@ -77,17 +68,6 @@ class OllamaLLM(HttpLLM):
             completion_tokens=int_or_none(body.get("eval_count")),
             finish_reason=str_or_none(body.get("done_reason")),
         )
-
-    def stream(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Iterator[str]:
-        payload = self._payload(messages, temperature, max_tokens, json_mode, stream=True)
-        return self._stream("/api/chat", payload, self._ndjson_deltas)
 
     def health(self) -> None:
         body = self._get_json("/api/tags")
@@ -128,7 +108,7 @@ class OllamaLLM(HttpLLM):
             payload["format"] = "json"
         return payload
 
-    def _ndjson_deltas(self, lines: Iterator[str]) -> Iterator[str]:
+    def _deltas(self, lines: Iterator[str]) -> Iterator[str]:
         for line in lines:
             if not line.strip():
                 continue

@@ -70,18 +70,9 @@ class OpenAICompatLLM(HttpLLM):
 
     # -- LLM protocol --------------------------------------------------------------------
 
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Completion:
-        payload = self._payload(messages, temperature, max_tokens, json_mode, stream=False)
-        body = self._post_json("/chat/completions", payload)
-        if body.get("error"):
-            raise self._reported(body["error"])
+    chat_path = "/chat/completions"
+
+    def _completion(self, body: dict[str, Any]) -> Completion:
         choices = body.get("choices")
         choice = choices[0] if isinstance(choices, list) and choices else None
         message = choice.get("message") if isinstance(choice, dict) else None
@@ -99,17 +90,6 @@ class OpenAICompatLLM(HttpLLM):
             completion_tokens=int_or_none(usage.get("completion_tokens")),
             finish_reason=str_or_none(choice.get("finish_reason")),
         )
-
-    def stream(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        json_mode: bool = False,
-    ) -> Iterator[str]:
-        payload = self._payload(messages, temperature, max_tokens, json_mode, stream=True)
-        return self._stream("/chat/completions", payload, self._sse_deltas)
 
     def health(self) -> None:
         body = self._get_json("/models")
@@ -148,7 +128,7 @@ class OpenAICompatLLM(HttpLLM):
             payload["response_format"] = {"type": "json_object"}
         return payload
 
-    def _sse_deltas(self, lines: Iterator[str]) -> Iterator[str]:
+    def _deltas(self, lines: Iterator[str]) -> Iterator[str]:
         data: list[str] = []
         finished = False
         for line in lines:
