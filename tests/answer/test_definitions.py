@@ -25,6 +25,14 @@ def test_a_sentence_that_opens_with_the_subject_and_a_defining_verb_defines_it()
     assert not defines(subject, "Any object which defines __get__().", 1, "Glossary > descriptor")
 
 
+def test_a_definition_list_defines_and_a_passive_use_does_not() -> None:
+    subject = ("enumeration",)
+    listed = "An enumeration: - is a set of symbolic names bound to unique values"
+    assert defines(subject, listed, 2, "enum")
+    assert not defines(subject, "Enumerations are created by using class syntax:", 3, "enum")
+    assert defines(subject, "Enumerations are called enums for short.", 3, "enum")
+
+
 def _hit(rank: int, title: str, section: str, score: float) -> Hit:
     return Hit(rank, rank, rank, f"{rank}.html", title, None, None, section, score, "t", rank)
 

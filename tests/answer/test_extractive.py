@@ -291,14 +291,14 @@ def test_real_model_answers_a_paraphrase_and_refuses_a_near_miss() -> None:
 
 
 def test_a_question_in_the_passages_is_never_the_answer() -> None:
-    from citewise.answer.extractive import _is_prose
+    from citewise.answer.units import is_prose as _is_prose
 
     assert not _is_prose("Q: Is there a JIT compiler for Python?", 4)
     assert _is_prose("There is no JIT compiler in CPython 3.11.", 4)
 
 
 def test_sentences_already_said_compare_equal_whatever_their_markers() -> None:
-    from citewise.answer.extractive import norm_sentence
+    from citewise.answer.units import norm_sentence
 
     said = "It is used as a foundation for frameworks, servers, etc [1]."
     assert norm_sentence(said) == norm_sentence(

@@ -25,7 +25,12 @@ _QUESTION = re.compile(
 _CONTEXT = re.compile(r"\s+(?:in|of|for|with)\s+(?:python|the\s+\w+\s+module|\w+'s\s+\w+).*$", re.I)
 # "… in Python?", "… with asyncio?": where the question is set, not what it asks about
 _TRAILING_CONTEXT = re.compile(r"\s+(?:in|with|on|under)\s+[\w .'’-]{1,40}?(?=\s*[?.!]*\s*$)", re.I)
-_VERB = r"(?:is|are|refers\s+to|means|provides|lets|allows|represents|returns|wraps)"
+# "is"/"are" followed by a participle describes a use ("Enumerations are created by …"), not
+# what the thing is; "is called", "is defined as" still define
+_VERB = (
+    r"(?:(?:is|are)(?!\s+(?!called\b|defined\b)\w+ed\b)|refers\s+to|means|provides|lets"
+    r"|allows|represents|returns|wraps)"
+)
 MAX_SUBJECT_WORDS = 4
 
 
@@ -61,7 +66,9 @@ def defines(subject: tuple[str, ...], sentence: str, index: int, section: str) -
         rf"^(?:[^,.;]{{0,30}},\s*)?(?:an?\s+|the\s+)?(?:(?!\w+ing\b)\w+\s+)?{re.escape(head)}\w{{0,3}}\b"
         rf"(?:\s*\([^)]*\))?\s+(?:\w+\s+)?{_VERB}\b"
     )
-    if re.search(pattern, lowered):
+    # a definition list: "An enumeration: - is a set of symbolic names …"
+    listed = rf"^(?:an?\s+|the\s+)?{re.escape(head)}\w{{0,3}}:\s*[-*•]\s*(?:is|are)\b"
+    if re.search(pattern, lowered) or re.search(listed, lowered):
         return True
     if index == 0:
         last_heading = section.rsplit(">", 1)[-1].lower()

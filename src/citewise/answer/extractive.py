@@ -25,12 +25,11 @@ from citewise.answer.definitions import defines, definition_subject, without_set
 from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import analyse, focus, mentions
 from citewise.answer.sentences import (
-    attach_marker,
     content_words,
     split_sentences,
     stem,
-    strip_citation_marks,
 )
+from citewise.answer.units import is_prose, join_marked, lead_in_end, norm_sentence
 from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
@@ -44,7 +43,7 @@ ABSTAIN_BELOW = 0.5
 # A capitalised name in the question ("with Poetry") that no passage contains lowers the best
 # score by this much: usually the documents are about something else.
 MISSING_NAME_PENALTY = 0.1
-PROSE_SHARE = 0.6  # share of plain words below which a line is code, a signature or a table
+CONTINUATION = 3  # sentences after an already-said one that continue it
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +65,16 @@ class ExtractiveOptions:
     definition_weight: float = 0.1
     # another part of the question gets its own sentence if that scores at least this
     facet_floor: float = 0.45
+    # how much lower a part's best sentence from the first pick's document may score and
+    # still be preferred to another document's
+    same_source_margin: float = 0.1
     # a runner-up for a one-part question must score this share of the best one
     relative_floor: float = 0.85
     near_duplicate: float = 0.6  # Jaccard of stems above which two sentences say the same
     min_words: int = 4
     # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new:
-    # sentences contained in it are left out ("exclude"). "Simplify that" restates it:
+    # sentences contained in it are left out ("exclude"), and the few right after them, which
+    # read on where the answer stopped, get `said_bonus`. "Simplify that" restates it:
     # they get `said_bonus` ("prefer").
     already_said: str = ""
     said_mode: Literal["exclude", "prefer"] = "exclude"
@@ -115,15 +118,13 @@ class _Candidate:
     text: str
     rank_bonus: float
     stems: frozenset[str]
+    continues: bool = False  # comes right after something already said, in the same passage
 
 
 _ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
 _VERSION_NOTE = re.compile(
     r"^(?:changed|new|deprecated|added|removed)(?: in| since)? (?:version|python) \d", re.I
 )
-_SEE_ALSO = re.compile(r"^see also\b", re.I)
-_CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
-_ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$")
 
 
 class ExtractiveAnswerer:
@@ -188,12 +189,21 @@ class ExtractiveAnswerer:
         rows: list[_Candidate] = []
         said = self.options.already_said
         exclude = bool(said) and self.options.said_mode == "exclude"
+        min_words = self.options.min_words
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
-            for i, s in enumerate(split[p.n]):
+            sentences = split[p.n]
+            last_said = -CONTINUATION - 1
+            for i, s in enumerate(sentences):
                 dropped = exclude and norm_sentence(s) in said
-                if _is_prose(s, self.options.min_words) and not dropped:
-                    rows.append(_Candidate(p, i, s, bonus, frozenset(_stems(s))))
+                if dropped:
+                    last_said = i
+                unit = " ".join(sentences[i : lead_in_end(sentences, i)])
+                prose = is_prose(s, min_words) or (unit != s and is_prose(unit, min_words))
+                if prose and not dropped:
+                    follows = i - last_said <= CONTINUATION
+                    stems = frozenset(_stems(unit))
+                    rows.append(_Candidate(p, i, unit, bonus, stems, follows))
         if len(rows) <= self.options.max_candidates:
             return rows
         weights = _term_weights(question, rows)
@@ -225,6 +235,8 @@ class ExtractiveAnswerer:
             restates = opts.already_said and norm_sentence(c.text) in opts.already_said
             if opts.said_mode == "prefer" and restates:
                 total += opts.said_bonus
+            if opts.said_mode == "exclude" and c.continues:
+                total += opts.said_bonus  # "tell me more" reads on where the answer stopped
             extra_words = len(c.text.split()) - opts.short_words
             if opts.length_penalty and extra_words > 0:
                 total -= opts.length_penalty * extra_words
@@ -249,11 +261,20 @@ class ExtractiveAnswerer:
     ) -> list[ScoredSentence]:
         """The best sentence for each part of a multi-part or comparison question."""
         out: list[ScoredSentence] = []
+        home = picks[0].passage.hit.source
         for facet in facets:
             head = focus(facet)
             ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
-            top = next((x for x in ranked if head is None or head in _stems(x.text)), None)
-            if top and top.score >= self.options.facet_floor and self._adds(top, picks + out):
+            fits = [x for x in ranked if head is None or head in _stems(x.text)]
+            if not fits:
+                continue
+            # the best sentence's document keeps the answer when it answers this part
+            # nearly as well: one source is easier to check than two
+            near = fits[0].score - self.options.same_source_margin
+            top = next(
+                (x for x in fits if x.passage.hit.source == home and x.score >= near), fits[0]
+            )
+            if top.score >= self.options.facet_floor and self._adds(top, picks + out):
                 out.append(top)
         return out
 
@@ -273,24 +294,6 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
-
-
-def norm_sentence(sentence: str) -> str:
-    """A sentence's words without citation marks or punctuation, lowercased: for exclusion."""
-    return " ".join(re.findall(r"\w+", strip_citation_marks(sentence).lower()))
-
-
-def _is_prose(sentence: str, min_words: int) -> bool:
-    """Sentences a reader would accept as an answer: not code, signatures, table rows or
-    questions (an FAQ's "Is there a JIT compiler?" states nothing)."""
-    tokens = sentence.split()
-    if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
-        return False
-    if sentence.rstrip(" )\"'”’").endswith("?"):
-        return False
-    if " | " in sentence:
-        return False
-    return sum(1 for t in tokens if _ALPHA_WORD.match(t)) >= PROSE_SHARE * len(tokens)
 
 
 def _term_weights(question: str, cands: Sequence[_Candidate]) -> dict[str, float]:
@@ -323,14 +326,12 @@ def _compose(
     used: dict[int, Passage] = {}
     for pick in picks:
         sentences = split[pick.passage.n]
-        idx = {pick.index}
-        if pick.text.rstrip().endswith(":") and pick.index + 1 < len(sentences):
-            idx.add(pick.index + 1)
+        idx = set(range(pick.index, lead_in_end(sentences, pick.index)))
         if _ANAPHOR.match(pick.text) and pick.index > 0:
             idx.add(pick.index - 1)
         chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
         used[pick.passage.n] = pick.passage
-    parts = [_join([by[i] for i in sorted(by)], n) for n, by in chosen.items()]
+    parts = [join_marked([by[i] for i in sorted(by)], n) for n, by in chosen.items()]
     return ExtractiveResult(
         text=" ".join(parts),
         used_passages=tuple(used.values()),
@@ -338,16 +339,6 @@ def _compose(
         abstained=False,
         best_score=best,
     )
-
-
-def _join(sentences: Sequence[str], n: int) -> str:
-    """Sentences of one passage, each with `[n]`; a lead-in ending in ':' runs into the
-    sentence after it, which carries the marker for both."""
-    out: list[str] = []
-    for i, s in enumerate(sentences):
-        lead_in = s.rstrip().endswith(":") and i + 1 < len(sentences)
-        out.append(s.rstrip() if lead_in else attach_marker(s, (n,)))
-    return " ".join(out)
 
 
 def _abstain(reason: str, best: float = 0.0) -> ExtractiveResult:

@@ -41,6 +41,7 @@ _COMPARE = (
     re.compile(r"^(?P<a>.+?)\s+(?:vs\.?|versus|instead of|rather than)\s+(?P<b>.+)$", re.I),
 )
 
+_LEADING_AUX = re.compile(rf"^(?:{_WH}\s+)+", re.I)  # "does pickle compare with …" → "pickle"
 
 # "What is the <attribute> of X?" / "How many <unit> …?": the attribute asked for. An answer
 # must name it; generic attributes ("the value of", "the kind of") say nothing about it.
@@ -107,11 +108,22 @@ def facets(question: str) -> list[str]:
     parts = [p for p in parts if len(content_words(p)) >= 2]
     if len(parts) > 1:
         return carry_subject(parts)
+    sides = compared(q)
+    return [f"What is {side}?" for side in sides] if sides else [q]
+
+
+def compared(question: str) -> tuple[str, str] | None:
+    """The two things a comparison question sets side by side, or None."""
+    q = " ".join(question.strip().rstrip("?.!").split())
     for pattern in _COMPARE:
         m = pattern.search(q)
-        if m and content_words(m.group("a")) and content_words(m.group("b")):
-            return [f"What is {m.group('a').strip()}?", f"What is {m.group('b').strip()}?"]
-    return [q]
+        if not m:
+            continue
+        a = _LEADING_AUX.sub("", m.group("a").strip())
+        b = m.group("b").strip()
+        if content_words(a) and content_words(b):
+            return a, b
+    return None
 
 
 _PRONOUN = re.compile(r"\b(?:it|its|they|them|their|this|that one)\b", re.I)

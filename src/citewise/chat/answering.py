@@ -15,10 +15,11 @@ from citewise.answer.citations import build_citations, related_docs, renumber
 from citewise.answer.confidence import confidence
 from citewise.answer.context import QuestionKind, assemble
 from citewise.answer.definitions import definition_subject, pages_about, promote_definitions
-from citewise.answer.extractive import ExtractiveAnswerer, ExtractiveOptions, norm_sentence
+from citewise.answer.extractive import ExtractiveAnswerer, ExtractiveOptions
 from citewise.answer.generate import generate_verified
 from citewise.answer.grounding import check_answer
 from citewise.answer.prompts import NOT_FOUND, styled_question
+from citewise.answer.units import norm_sentence
 from citewise.embed.base import Embedder
 from citewise.llm.base import LLM
 from citewise.retrieve.hybrid import HybridRetriever
@@ -42,6 +43,9 @@ from citewise.types import (
 Style = Literal["normal", "simple", "deep"]
 CANDIDATES = 20  # fused candidates handed to the reranker
 STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 4}
+# "tell me more": runners-up may score lower than for a first answer (0.85), since the
+# reader asked for more than the best sentences
+DEEP_RELATIVE_FLOOR = 0.7
 SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter sentence
 
 
@@ -118,6 +122,7 @@ class DocumentAnswerer:
         opts = ExtractiveOptions(
             threshold=self.abstain_threshold,
             max_sentences=STYLE_SENTENCES[req.style],
+            relative_floor=DEEP_RELATIVE_FLOOR if req.style == "deep" else 0.85,
             already_said=norm_sentence(req.already_said),
             said_mode="prefer" if req.style == "simple" else "exclude",
             length_penalty=SIMPLE_LENGTH_PENALTY if req.style == "simple" else 0.0,

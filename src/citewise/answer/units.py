@@ -1,0 +1,64 @@
+"""Reading units of the extractive answerer (pure): what counts as a prose sentence, the unit a
+lead-in opens, and how sentences of one passage are joined with their `[n]`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citewise.answer.sentences import attach_marker, strip_citation_marks
+
+LIST_ITEMS = 3  # items of a list a lead-in brings along
+PROSE_SHARE = 0.6  # share of plain words below which a line is code, a signature or a table
+
+_LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.)\s")
+# "… contains an explanation of this." / "… as shown below.": points elsewhere, states nothing
+_POINTS_AWAY = re.compile(
+    r"\b(?:of|on|about|for)\s+(?:this|that|these|those)\W*$|\bbelow\W*$", re.I
+)
+_FOOTNOTE = re.compile(r"\s+\[\d+(?:\s*,\s*\d+)*\](?=[\s.,;:)]|$)")
+_SEE_ALSO = re.compile(r"^see\b", re.I)  # "See also …", "See X for more details."
+_CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
+_ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$")
+
+
+def lead_in_end(sentences: Sequence[str], i: int) -> int:
+    """The end (exclusive) of the unit sentence `i` opens: a lead-in ending in ':' is
+    meaningless without what it introduces — the next line, or the first `LIST_ITEMS` items of
+    the list it opens — so it is scored and quoted with them."""
+    if not sentences[i].rstrip().endswith(":") or i + 1 >= len(sentences):
+        return i + 1
+    end = i + 2
+    if _LIST_ITEM.match(sentences[i + 1]):
+        while end < len(sentences) and end - i <= LIST_ITEMS and _LIST_ITEM.match(sentences[end]):
+            end += 1
+    return end
+
+
+def norm_sentence(sentence: str) -> str:
+    """A sentence's words without citation marks or punctuation, lowercased: for exclusion."""
+    return " ".join(re.findall(r"\w+", strip_citation_marks(sentence).lower()))
+
+
+def is_prose(sentence: str, min_words: int) -> bool:
+    """Sentences a reader would accept as an answer: not code, signatures, table rows or
+    questions (an FAQ's "Is there a JIT compiler?" states nothing)."""
+    tokens = sentence.split()
+    if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
+        return False
+    if sentence.rstrip(" )\"'”’").endswith("?") or _POINTS_AWAY.search(sentence):
+        return False
+    if " | " in sentence:
+        return False
+    return sum(1 for t in tokens if _ALPHA_WORD.match(t)) >= PROSE_SHARE * len(tokens)
+
+
+def join_marked(sentences: Sequence[str], n: int) -> str:
+    """Sentences of one passage, each with `[n]`; a lead-in ending in ':' runs into the
+    sentence after it, which carries the marker for both."""
+    out: list[str] = []
+    for i, raw in enumerate(sentences):
+        s = _FOOTNOTE.sub("", raw)  # a page's own footnote marks would read as citations
+        lead_in = s.rstrip().endswith(":") and i + 1 < len(sentences)
+        out.append(s.rstrip() if lead_in else attach_marker(s, (n,)))
+    return " ".join(out)

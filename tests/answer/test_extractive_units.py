@@ -1,0 +1,104 @@
+"""The extractive answerer's reading units: lead-ins with what they introduce, pointers and
+footnote marks, comparisons, one source per answer, and "tell me more"."""
+
+from __future__ import annotations
+
+from answer_factories import passage
+from test_extractive import answerer
+
+from citewise.answer.question import compared
+from citewise.answer.units import lead_in_end, norm_sentence
+
+
+def test_lead_in_spans_the_next_line_or_the_first_items_of_its_list() -> None:
+    lines = ["Intro:", "- one", "- two", "- three", "- four", "After."]
+    assert lead_in_end(lines, 0) == 4  # three items at most
+    assert lead_in_end(["Use this:", "code()", "- not an item of it"], 0) == 2
+    assert lead_in_end(["A sentence.", "- item"], 0) == 1
+    assert lead_in_end(["Ends the text:"], 0) == 1
+
+
+def test_a_lead_in_is_scored_and_quoted_with_the_list_it_introduces() -> None:
+    p = passage(
+        1,
+        "Some unrelated remark about pickle.\n"
+        "There are differences between these:\n"
+        "- A tuple is an immutable sequence.\n"
+        "- A list is a mutable sequence.\n",
+    )
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("Is a tuple immutable and a list mutable?", [p])
+    assert "There are differences between these: - A tuple is an immutable sequence [1]." in r.text
+    assert "- A list is a mutable sequence [1]." in r.text
+
+
+def test_a_short_lead_in_counts_as_prose_with_its_items() -> None:
+    p = passage(1, "Pickle:\n- is a protocol version for python value serialization\n")
+    a, _ = answerer()
+    r = a.answer("What is the pickle protocol?", [p])
+    assert r.text.startswith("Pickle: - is a protocol version")
+
+
+def test_sentences_pointing_elsewhere_are_never_the_answer() -> None:
+    p = passage(
+        1,
+        "See the logging reference for the default level and events tracked. "
+        "The reference for the logging module contains an explanation of this. "
+        "Logging events are tracked at the WARNING level by default.",
+    )
+    a, _ = answerer(max_sentences=3)
+    r = a.answer("Which logging level is tracked by default?", [p])
+    assert r.text == "Logging events are tracked at the WARNING level by default [1]."
+
+
+def test_a_pages_own_footnote_marks_are_dropped_but_code_indexes_kept() -> None:
+    p = passage(
+        1, "The default pickle protocol version is 4 [2]. Use heap[0] as the default value."
+    )
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("What is the default pickle protocol version?", [p])
+    assert r.text == "The default pickle protocol version is 4 [1]."
+    b, _ = answerer(max_sentences=1)
+    assert "heap[0]" in b.answer("What is the default heap value?", [p]).text
+
+
+def test_comparison_sides_lose_their_auxiliary_verbs() -> None:
+    assert compared("How does pickle compare with JSON?") == ("pickle", "JSON")
+    assert compared("What is the difference between copy() and deepcopy()?") == (
+        "copy()",
+        "deepcopy()",
+    )
+    assert compared("What does pickle do?") is None
+
+
+def test_a_part_is_answered_from_the_answers_document_when_it_does_nearly_as_well() -> None:
+    level = passage(
+        1,
+        "The default logging level is WARNING. Info messages are tracked when configured.",
+        source="howto/logging.html",
+    )
+    never = passage(2, "Info messages are never tracked by default.", source="library/logging.html")
+    question = "What is the default logging level, and are info messages tracked?"
+    best_anywhere, _ = answerer(same_source_margin=0.0)
+    r = best_anywhere.answer(question, [level, never])
+    assert r.text.startswith("Info messages are never tracked by default [2].")
+    assert "tracked when configured [1]" in r.text
+    one_source, _ = answerer(same_source_margin=0.5)
+    r = one_source.answer(question, [level, never])
+    assert "tracked when configured" not in r.text  # doc 2 already says it nearly as well
+
+
+def test_tell_me_more_reads_on_where_the_previous_answer_stopped() -> None:
+    p = passage(
+        1,
+        "Dictionaries preserve insertion order. "
+        "Keys added after deletion are inserted at the end. "
+        "Dictionary views are dynamic. Sets are unordered. Lists are sequences. "
+        "Dictionary order is kept by every python version.",
+    )
+    said = norm_sentence("Dictionaries preserve insertion order [1].")
+    question = "Do dictionaries keep insertion order?"
+    plain, _ = answerer(max_sentences=1, already_said=said, said_bonus=0.0)
+    assert plain.answer(question, [p]).text.startswith("Dictionary order is kept")
+    more, _ = answerer(max_sentences=1, already_said=said)
+    assert more.answer(question, [p]).text.startswith("Dictionary views are dynamic")
