@@ -6,7 +6,7 @@ from __future__ import annotations
 from answer_factories import passage
 from test_extractive import answerer
 
-from citewise.answer.question import compared
+from citewise.answer.question import asks_quantity, compared, states_quantity
 from citewise.answer.units import lead_in_end, norm_sentence
 
 
@@ -102,3 +102,19 @@ def test_tell_me_more_reads_on_where_the_previous_answer_stopped() -> None:
     assert plain.answer(question, [p]).text.startswith("Dictionary order is kept")
     more, _ = answerer(max_sentences=1, already_said=said)
     assert more.answer(question, [p]).text.startswith("Dictionary views are dynamic")
+
+
+def test_how_many_is_answered_by_a_sentence_stating_a_quantity() -> None:
+    assert asks_quantity("How many bytes of randomness are sufficient?")
+    assert not asks_quantity("Which module makes tokens?")
+    assert states_quantity("It is believed that 32 bytes are sufficient.")
+    assert not states_quantity("That argument is taken as the number of bytes.")
+    p = passage(
+        1,
+        "The pickle protocol version argument is taken as the pickle protocol version number. "
+        "Pickle has 6 of them.",
+    )
+    a, _ = answerer(max_sentences=1)
+    assert a.answer("How many pickle protocol versions are there?", [p]).text == (
+        "Pickle has 6 of them [1]."
+    )

@@ -23,7 +23,7 @@ import numpy as np
 
 from citewise.answer.definitions import defines, definition_subject, without_setting
 from citewise.answer.prompts import NOT_FOUND
-from citewise.answer.question import analyse, focus, mentions
+from citewise.answer.question import analyse, asks_quantity, focus, mentions, states_quantity
 from citewise.answer.sentences import (
     content_words,
     split_sentences,
@@ -153,7 +153,10 @@ class ExtractiveAnswerer:
             1 for name in terms.names if not any(mentions(p, name) for p in passages)
         )
         head = focus(question) if len(terms.facets) == 1 else None
-        best = next((x for x in scored if head is None or head in _stems(x.text)), None)
+        fits = [x for x in scored if head is None or head in _stems(x.text)]
+        if head is not None and asks_quantity(question):
+            fits = [x for x in fits if states_quantity(x.text)] or fits
+        best = fits[0] if fits else None
         if best is None:
             return _abstain(f"no sentence names the {head!r} asked for")
         if best.score - penalty < opts.threshold:
@@ -266,6 +269,8 @@ class ExtractiveAnswerer:
             head = focus(facet)
             ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
             fits = [x for x in ranked if head is None or head in _stems(x.text)]
+            if asks_quantity(facet):
+                fits = [x for x in fits if states_quantity(x.text)] or fits
             if not fits:
                 continue
             # the best sentence's document keeps the answer when it answers this part

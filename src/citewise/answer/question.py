@@ -81,6 +81,22 @@ def focus(question: str) -> str | None:
     return stem(words[-1]) if words else None
 
 
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b|\bwhat\s+(?:percentage|number)\b", re.I)
+_QUANTITY = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|once|half|no)\b", re.I
+)
+
+
+def asks_quantity(question: str) -> bool:
+    """ "How many …?", "how much …?": the answer states a quantity."""
+    return bool(_HOW_MANY.search(question))
+
+
+def states_quantity(sentence: str) -> bool:
+    """Whether a sentence states a quantity (a numeral or a number word)."""
+    return bool(_QUANTITY.search(sentence))
+
+
 def key_terms(question: str) -> list[str]:
     """Lower-cased names an answer must be about: identifiers, else versions."""
     found = [t.lower() for t in identifiers(question) if not _is_file_name(t)]
