@@ -43,8 +43,8 @@ from citewise.types import (
 Style = Literal["normal", "simple", "deep"]
 CANDIDATES = 20  # fused candidates handed to the reranker
 STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 4}
-# "tell me more": runners-up may score lower than for a first answer (0.85), since the
-# reader asked for more than the best sentences
+# "tell me more": runners-up may score lower than for a first answer (the options' default
+# relative floor, 0.85), since the reader asked for more than the best sentences
 DEEP_RELATIVE_FLOOR = 0.7
 SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter sentence
 
@@ -122,11 +122,12 @@ class DocumentAnswerer:
         opts = ExtractiveOptions(
             threshold=self.abstain_threshold,
             max_sentences=STYLE_SENTENCES[req.style],
-            relative_floor=DEEP_RELATIVE_FLOOR if req.style == "deep" else 0.85,
             already_said=norm_sentence(req.already_said),
             said_mode="prefer" if req.style == "simple" else "exclude",
             length_penalty=SIMPLE_LENGTH_PENALTY if req.style == "simple" else 0.0,
         )
+        if req.style == "deep":
+            opts = replace(opts, relative_floor=DEEP_RELATIVE_FLOOR)
         extract = ExtractiveAnswerer(embedder, opts).answer(req.question, passages)
         timings["relevance"] = ms_since(t)
         if extract.abstained:

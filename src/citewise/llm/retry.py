@@ -129,12 +129,18 @@ def call_with_retries(
         try:
             return fn()
         except Exception as exc:
-            if attempt >= policy.retries or not policy.is_retryable(exc):
-                if attempt and isinstance(exc, LLMError):
-                    raise exc.gave_up(attempt) from exc
-                raise
+            _raise_if_final(exc, attempt, policy)
             attempt += 1
             _wait(policy, attempt, exc, sleep, on_retry)
+
+
+def _raise_if_final(exc: Exception, attempt: int, policy: RetryPolicy) -> None:
+    """Re-raises `exc` when it is not retryable or the retries are used up; an `LLMError`
+    after retries says how many were made."""
+    if attempt >= policy.retries or not policy.is_retryable(exc):
+        if attempt and isinstance(exc, LLMError):
+            raise exc.gave_up(attempt) from exc
+        raise exc
 
 
 def stream_with_retries(
@@ -159,10 +165,7 @@ def stream_with_retries(
         except Exception as exc:
             if started:
                 raise
-            if attempt >= policy.retries or not policy.is_retryable(exc):
-                if attempt and isinstance(exc, LLMError):
-                    raise exc.gave_up(attempt) from exc
-                raise
+            _raise_if_final(exc, attempt, policy)
             attempt += 1
             _wait(policy, attempt, exc, sleep, on_retry)
         finally:
