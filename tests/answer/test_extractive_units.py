@@ -118,3 +118,25 @@ def test_how_many_is_answered_by_a_sentence_stating_a_quantity() -> None:
     assert a.answer("How many pickle protocol versions are there?", [p]).text == (
         "Pickle has 6 of them [1]."
     )
+
+
+def test_of_two_equal_sentences_the_one_from_the_document_most_passages_come_from_wins() -> None:
+    said = "Logging events are tracked at the WARNING level by default."
+    lone = passage(1, said, source="faq.html")
+    home = [
+        passage(2, said, source="logging.html"),
+        passage(3, "The logging module defines handlers.", source="logging.html"),
+    ]
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("Which logging level is tracked by default?", [lone, *home])
+    assert [p.hit.source for p in r.used_passages] == ["logging.html"]
+    a, _ = answerer(max_sentences=1, document_weight=0.0)
+    r = a.answer("Which logging level is tracked by default?", [lone, *home])
+    assert [p.hit.source for p in r.used_passages] == ["faq.html"]  # rank decides alone
+
+
+def test_the_document_prior_never_lifts_an_answer_over_the_abstention_threshold() -> None:
+    ps = [passage(n, "The logging module defines handlers.", source="logging.html") for n in (1, 2)]
+    a, _ = answerer(document_weight=5.0)
+    r = a.answer("What is the default pickle protocol version?", ps)
+    assert r.abstained

@@ -63,6 +63,11 @@ class ExtractiveOptions:
     # "What is X?" / "What does X do?": a sentence that defines X ("A descriptor is …", the
     # opening sentence under a heading naming X) gets this much on top
     definition_weight: float = 0.1
+    # a sentence gets up to this much by the share of the other passages that come from its
+    # document: the page most passages come from is usually the page about the question. It
+    # picks between sentences and does not count toward the abstention threshold: on the dev
+    # set 0.1–0.3 lifted lookup must_contain 0.73 → 0.77 and citation precision 0.76 → 0.82
+    document_weight: float = 0.2
     # another part of the question gets its own sentence if that scores at least this
     facet_floor: float = 0.45
     # how much lower a part's best sentence from the first pick's document may score and
@@ -99,6 +104,7 @@ class ScoredSentence:
     cosine: float
     lexical: float
     score: float
+    prior: float = 0.0  # the part of `score` that says where the sentence is, not what
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,17 +165,15 @@ class ExtractiveAnswerer:
         best = fits[0] if fits else None
         if best is None:
             return _abstain(f"no sentence names the {head!r} asked for")
-        if best.score - penalty < opts.threshold:
-            return _abstain(
-                f"best score {best.score - penalty:.2f} below {opts.threshold:.2f}",
-                best.score - penalty,
-            )
+        evidence = best.score - best.prior - penalty
+        if evidence < opts.threshold:
+            return _abstain(f"best score {evidence:.2f} below {opts.threshold:.2f}", evidence)
         picks = [best]
         if len(terms.facets) > 1:
             picks += self._facet_picks(terms.facets, cands, vectors, picks)
         else:
             picks += self._extra(scored, best)
-        return _compose(picks[: opts.max_sentences], split, best.score - penalty)
+        return _compose(picks[: opts.max_sentences], split, evidence)
 
     def score(
         self, question: str, passages: Sequence[Passage], question_vector: Vectors | None = None
@@ -226,6 +230,7 @@ class ExtractiveAnswerer:
         cos = np.asarray(vectors @ qv, dtype=np.float64)
         notes_count = asks_about_change(question)
         history = asks_about_history(question)
+        share = _document_share(cands)
         out = []
         for c, cosine in zip(cands, cos.tolist(), strict=True):
             lex = _lexical(weights, c)
@@ -245,7 +250,10 @@ class ExtractiveAnswerer:
                 total -= opts.length_penalty * extra_words
             if subject and defines(subject, c.text, c.index, c.passage.hit.section):
                 total += opts.definition_weight
-            out.append(ScoredSentence(c.passage, c.index, c.text, cosine, lex, total))
+            prior = opts.document_weight * share[c.passage.hit.source]
+            out.append(
+                ScoredSentence(c.passage, c.index, c.text, cosine, lex, total + prior, prior)
+            )
         out.sort(key=lambda x: x.score, reverse=True)
         return out
 
@@ -299,6 +307,17 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
+
+
+def _document_share(cands: Sequence[_Candidate]) -> dict[str, float]:
+    """Per source, the share of the other passages (those with candidates) from it: 0 for a
+    document only one passage comes from, 1 when all do."""
+    passages = {c.passage.n: c.passage.hit.source for c in cands}
+    others = max(1, len(passages) - 1)
+    counts: dict[str, int] = {}
+    for source in passages.values():
+        counts[source] = counts.get(source, 0) + 1
+    return {source: (n - 1) / others for source, n in counts.items()}
 
 
 def _term_weights(question: str, cands: Sequence[_Candidate]) -> dict[str, float]:
