@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -134,9 +133,7 @@ def _real_pages() -> list[Path]:
 @pytest.mark.slow
 def test_real_sphinx_pages_parse_with_sensible_paths() -> None:
     pages = _real_pages()
-    started = time.perf_counter()
     docs = {p.relative_to(PYDOCS).as_posix(): parse_bytes(p.read_bytes(), p.name) for p in pages}
-    assert time.perf_counter() - started < 15  # ~0.4 s on one core
     functions = docs["library/functions.html"]
     assert functions.title == "Built-in Functions"
     round_blocks = [b for b in functions.blocks if any("round" in h for h in b.heading_path)]
