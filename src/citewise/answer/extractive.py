@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -175,20 +176,6 @@ class ExtractiveAnswerer:
             picks += self._extra(scored, best)
         return _compose(picks[: opts.max_sentences], split, evidence)
 
-    def score(
-        self, question: str, passages: Sequence[Passage], question_vector: Vectors | None = None
-    ) -> list[ScoredSentence]:
-        """Every candidate sentence of `passages` scored against `question`, best first."""
-        split = {p.n: split_sentences(p.context) for p in passages}
-        cands = self._candidates(question, passages, split)
-        if not cands:
-            return []
-        vectors = self.embedder.embed_documents(
-            [c.text[: self.options.max_embed_chars] for c in cands]
-        )
-        qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
-        return self._score(question, cands, vectors, qv)
-
     def _candidates(
         self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
     ) -> list[_Candidate]:
@@ -314,10 +301,7 @@ def _document_share(cands: Sequence[_Candidate]) -> dict[str, float]:
     document only one passage comes from, 1 when all do."""
     passages = {c.passage.n: c.passage.hit.source for c in cands}
     others = max(1, len(passages) - 1)
-    counts: dict[str, int] = {}
-    for source in passages.values():
-        counts[source] = counts.get(source, 0) + 1
-    return {source: (n - 1) / others for source, n in counts.items()}
+    return {source: (n - 1) / others for source, n in Counter(passages.values()).items()}
 
 
 def _term_weights(question: str, cands: Sequence[_Candidate]) -> dict[str, float]:
