@@ -7,7 +7,7 @@ from answer_factories import passage
 from test_extractive import answerer
 
 from citewise.answer.question import asks_quantity, compared, states_quantity
-from citewise.answer.units import lead_in_end, norm_sentence
+from citewise.answer.units import lead_in_end, norm_sentence, said_before
 
 
 def test_lead_in_spans_the_next_line_or_the_first_items_of_its_list() -> None:
@@ -102,6 +102,57 @@ def test_tell_me_more_reads_on_where_the_previous_answer_stopped() -> None:
     assert plain.answer(question, [p]).text.startswith("Dictionary order is kept")
     more, _ = answerer(max_sentences=1, already_said=said)
     assert more.answer(question, [p]).text.startswith("Dictionary views are dynamic")
+
+
+def test_said_before_means_the_whole_sentence_in_whole_words() -> None:
+    said = norm_sentence("Dictionaries preserve insertion order [1]. Sets are unordered [2].")
+    assert said_before("Sets are unordered.", said)
+    assert said_before("Dictionaries preserve insertion order", said)
+    assert not said_before("are unord", said)  # part of a word is not a word
+    assert not said_before("...", said)  # no words: nothing was said
+    assert not said_before(">>>", said)
+    assert not said_before("Sets are unordered.", "")
+
+
+def test_a_wordless_line_does_not_make_what_follows_a_continuation() -> None:
+    said = norm_sentence("Dictionaries preserve insertion order [1].")
+    p = passage(
+        1,
+        "Keys added after deletion are inserted at the end.\n...\n"
+        "Dictionary views are dynamic. Sets are unordered. Lists are sequences. Tuples are too. "
+        "Dictionary order is kept by every python version.",
+    )
+    more, _ = answerer(max_sentences=1, already_said=said)
+    # were "..." taken as said, the view sentence right after it would get the bonus
+    assert more.answer("Do dictionaries keep insertion order?", [p]).text.startswith(
+        "Dictionary order is kept"
+    )
+
+
+def test_tell_me_more_reads_on_in_the_document_of_the_previous_answer() -> None:
+    said_text = "Dictionaries preserve insertion order."
+    home = passage(
+        1,
+        f"{said_text} Dictionary views reflect later changes to the dictionary keys.",
+        source="stdtypes.html",
+    )
+    other = passage(
+        2,
+        "Dictionaries keep insertion order since version 3.7 of the dictionary order rules.",
+        source="whatsnew.html",
+    )
+    question = "Do dictionaries keep insertion order?"
+    said = norm_sentence(said_text)
+    new_question, _ = answerer(max_sentences=2)
+    r = new_question.answer(question, [home, other])
+    assert "whatsnew.html" in {p.hit.source for p in r.used_passages}
+    more, _ = answerer(max_sentences=2, already_said=said, relative_floor=1.0)
+    r = more.answer(question, [home, other])
+    assert [p.hit.source for p in r.used_passages] == ["stdtypes.html"]
+    assert r.text == "Dictionary views reflect later changes to the dictionary keys [1]."
+    # nothing from the previous answer among the passages: a new answer from all of them
+    elsewhere, _ = answerer(max_sentences=1, already_said=norm_sentence("Unrelated words here."))
+    assert not elsewhere.answer(question, [home, other]).abstained
 
 
 def test_how_many_is_answered_by_a_sentence_stating_a_quantity() -> None:

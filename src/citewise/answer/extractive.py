@@ -6,7 +6,8 @@ question's content words, and a small bonus for the passage's retrieval rank. Th
 the best sentence plus, for a multi-part or comparison question, the best sentence for each
 part, else close runners-up from the best sentence's document. A lead-in ending in ':' brings
 the line it introduces, a sentence opening with "This …" the one it refers to. Sentences keep
-their reading order and each carries its `[n]`. It abstains — no text from the passages, no
+their reading order and each carries its `[n]`. "Tell me more" reads on in the documents the
+previous answer came from. It abstains — no text from the passages, no
 citations — when the question names something no passage mentions, asks for an attribute no
 sentence names, or the best score is below the threshold.
 """
@@ -30,7 +31,7 @@ from citewise.answer.sentences import (
     split_sentences,
     stem,
 )
-from citewise.answer.units import is_prose, join_marked, lead_in_end, norm_sentence
+from citewise.answer.units import is_prose, join_marked, lead_in_end, said_before
 from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
@@ -78,10 +79,12 @@ class ExtractiveOptions:
     relative_floor: float = 0.85
     near_duplicate: float = 0.6  # Jaccard of stems above which two sentences say the same
     min_words: int = 4
-    # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new:
-    # sentences contained in it are left out ("exclude"), and the few right after them, which
-    # read on where the answer stopped, get `said_bonus`. "Simplify that" restates it:
-    # they get `said_bonus` ("prefer").
+    # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new
+    # from the same documents ("exclude"): sentences contained in it are left out, only the
+    # documents it was taken from are read on (when they are among the passages), any of
+    # their sentences above `threshold` may join the best one, and the few right after a
+    # said sentence, which continue where the answer stopped, get `said_bonus`. "Simplify
+    # that" restates it: its sentences get `said_bonus` ("prefer").
     already_said: str = ""
     said_mode: Literal["exclude", "prefer"] = "exclude"
     said_bonus: float = 0.15
@@ -151,6 +154,9 @@ class ExtractiveAnswerer:
             return _abstain(f"no passage mentions {', '.join(missing)}")
         split = {p.n: split_sentences(p.context) for p in passages}
         cands = self._candidates(question, passages, split)
+        reading_on = False
+        if opts.already_said and opts.said_mode == "exclude":
+            cands, reading_on = _read_on(cands, passages, split, opts.already_said)
         if not cands:
             return _abstain("no usable sentence")
         vectors = self.embedder.embed_documents([c.text[: opts.max_embed_chars] for c in cands])
@@ -173,7 +179,7 @@ class ExtractiveAnswerer:
         if len(terms.facets) > 1:
             picks += self._facet_picks(terms.facets, cands, vectors, picks)
         else:
-            picks += self._extra(scored, best)
+            picks += self._extra(scored, best, relative=not reading_on)
         return _compose(picks[: opts.max_sentences], split, evidence)
 
     def _candidates(
@@ -189,7 +195,7 @@ class ExtractiveAnswerer:
             sentences = split[p.n]
             last_said = -CONTINUATION - 1
             for i, s in enumerate(sentences):
-                dropped = exclude and norm_sentence(s) in said
+                dropped = exclude and said_before(s, said)
                 if dropped:
                     last_said = i
                 unit = " ".join(sentences[i : lead_in_end(sentences, i)])
@@ -227,8 +233,7 @@ class ExtractiveAnswerer:
                 total -= opts.version_note_penalty
             if not history and is_release_notes(c.passage.hit):
                 total -= opts.release_notes_penalty
-            restates = opts.already_said and norm_sentence(c.text) in opts.already_said
-            if opts.said_mode == "prefer" and restates:
+            if opts.said_mode == "prefer" and said_before(c.text, opts.already_said):
                 total += opts.said_bonus
             if opts.said_mode == "exclude" and c.continues:
                 total += opts.said_bonus  # "tell me more" reads on where the answer stopped
@@ -279,11 +284,14 @@ class ExtractiveAnswerer:
         return out
 
     def _extra(
-        self, scored: Sequence[ScoredSentence], best: ScoredSentence
+        self, scored: Sequence[ScoredSentence], best: ScoredSentence, *, relative: bool = True
     ) -> list[ScoredSentence]:
         """Close runners-up from the best sentence's document: they often hold the detail the
-        best one leaves out, and citing one document keeps the answer precise."""
-        floor = max(self.options.threshold, self.options.relative_floor * best.score)
+        best one leaves out, and citing one document keeps the answer precise. Without
+        `relative`, any runner-up above the threshold is close enough."""
+        floor = self.options.threshold
+        if relative:
+            floor = max(floor, self.options.relative_floor * best.score)
         out: list[ScoredSentence] = []
         for cand in scored:
             if cand.score < floor or 1 + len(out) >= self.options.max_sentences:
@@ -294,6 +302,19 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
+
+
+def _read_on(
+    cands: list[_Candidate],
+    passages: Sequence[Passage],
+    split: dict[int, list[str]],
+    said: str,
+) -> tuple[list[_Candidate], bool]:
+    """For "tell me more": the candidates from the documents the previous answer was taken
+    from, and whether there were any (else all candidates, as for a new question)."""
+    home = {p.hit.source for p in passages if any(said_before(s, said) for s in split[p.n])}
+    kept = [c for c in cands if c.passage.hit.source in home]
+    return (kept, True) if kept else (cands, False)
 
 
 def _document_share(cands: Sequence[_Candidate]) -> dict[str, float]:

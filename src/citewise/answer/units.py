@@ -40,6 +40,14 @@ def norm_sentence(sentence: str) -> str:
     return " ".join(re.findall(r"\w+", strip_citation_marks(sentence).lower()))
 
 
+def said_before(sentence: str, said: str) -> bool:
+    """Whether `sentence` appears, as whole words, in `said` (a `norm_sentence` text). A
+    sentence without words ("...", ">>>") was never said: as an empty string it would be
+    contained in everything."""
+    words = norm_sentence(sentence)
+    return bool(words) and bool(said) and f" {words} " in f" {said} "
+
+
 def is_prose(sentence: str, min_words: int) -> bool:
     """Sentences a reader would accept as an answer: not code, signatures, table rows or
     questions (an FAQ's "Is there a JIT compiler?" states nothing)."""
