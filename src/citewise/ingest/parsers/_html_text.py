@@ -35,7 +35,11 @@ BREAKING = frozenset({
 NOISE_ROLES = frozenset({"navigation", "search", "banner", "contentinfo", "complementary"})
 _NOISE_WORDS = ("sidebar", "breadcrumb", "navbar", "navigation", "footer", "related")
 _NOISE_PARTS = frozenset({"nav", "menu", "skiplink", "cookie", "cookies"})
-_TOC_CLASSES = frozenset({"toc", "contents", "table-of-contents"})
+# tables of contents and back-of-book indexes (Sphinx: toctree-wrapper, indextable): only
+# links to the content, so they are left out when mostly links
+_TOC_CLASSES = frozenset(
+    {"toc", "contents", "table-of-contents", "toctree", "toctree-wrapper", "indextable"}
+)
 # fmt: off
 _NOISE_IDS = frozenset({
     "sidebar", "navigation", "nav", "navbar", "menu", "footer", "breadcrumbs", "breadcrumb",

@@ -30,7 +30,10 @@ from citewise.ingest.parsers._html_text import (
 )
 from citewise.types import Block, ParsedDocument
 
-NO_TEXT = "the HTML page contains no text in its main content"
+NO_TEXT = (
+    "the HTML page contains no text in its main content"
+    " (navigation, tables of contents and link indexes are left out)"
+)
 LISTS = frozenset({"ul", "ol"})
 # fmt: off
 _FLOW = frozenset({
