@@ -91,6 +91,7 @@ class DocumentInfo:
     page_count: int | None
     chunk_count: int
     ingested_at: float
+    pipeline: str = ""  # the parsers and chunking that made it (`ingest.pipeline_key`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,7 @@ class NewDocument:
     size: int
     page_count: int | None
     chunks: ChunkedDocument
+    pipeline: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from citewise.embed.base import Embedder
-from citewise.errors import DocumentError
+from citewise.errors import DocumentError, NoTextError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
 from citewise.store.sqlite import SQLiteStore
@@ -88,6 +88,16 @@ def run_ingest(
     )
 
 
+def pipeline_key(chunking: ChunkingOptions) -> str:
+    """What, besides the file's bytes, decides a stored document: a document stored under
+    another key is re-parsed even when its file is unchanged."""
+    from citewise.ingest.parsers import PARSER_VERSION
+
+    c = chunking
+    sizes = f"{c.parent_chars}/{c.child_tokens}/{c.overlap}/{c.min_child_tokens}/{c.window_tokens}"
+    return f"parsers {PARSER_VERSION}; chunks {sizes}"
+
+
 def _ingest_one(
     store: SQLiteStore,
     cand: Candidate,
@@ -100,13 +110,15 @@ def _ingest_one(
         data_hash = _file_hash(cand.path)
     except OSError as exc:
         return FileOutcome(cand.source, "failed", f"cannot read: {exc.strerror or exc}"), 0
+    key = pipeline_key(job.chunking)
     current = store.find_document(job.collection, cand.source)
     staged = store.find_staged(job.collection, cand.source)
     if staged is not None:
-        if staged.content_hash == data_hash:
+        if staged.content_hash == data_hash and staged.pipeline == key:
             return FileOutcome(cand.source, "unchanged", "resuming", staged.chunk_count), 0
         store.delete_document(staged.doc_id)
-    if current is not None and current.content_hash == data_hash:
+    reparse = current is not None and current.content_hash == data_hash
+    if current is not None and reparse and current.pipeline == key:
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0
     try:
         parsed = parse_file(cand.path, max_bytes=job.max_file_bytes)
@@ -115,9 +127,15 @@ def _ingest_one(
         assert isinstance(parsed, ParsedDocument)
         chunks = chunk_document(parsed, embedder_factory().count_tokens, job.chunking)
         if not chunks.children:
-            return FileOutcome(cand.source, "failed", "no text: nothing to index"), 0
+            raise NoTextError("nothing to index")
     except DocumentError as exc:
-        return FileOutcome(cand.source, "failed", f"{exc.reason}: {exc.message}"), 0
+        reason = f"{exc.reason}: {exc.message}"
+        if current is not None and reparse and isinstance(exc, NoTextError):
+            # same bytes, and today's parsers find no text in them: the stored version is
+            # an older parser's reading (e.g. a link index), not content to keep
+            store.delete_document(current.doc_id)
+            reason += "; the version stored by an earlier citewise was removed"
+        return FileOutcome(cand.source, "failed", reason), 0
     except Exception as exc:  # a parser bug on one odd file must not stop the run
         log.exception("parser crashed on %s", cand.path)
         return FileOutcome(cand.source, "failed", f"parser error: {type(exc).__name__}: {exc}"), 0
@@ -133,10 +151,14 @@ def _ingest_one(
         size=stat.st_size,
         page_count=parsed.page_count,
         chunks=chunks,
+        pipeline=key,
     )
     store.add_document(new, replaces=current.doc_id if current else None)
     outcome = FileOutcome(
-        cand.source, "replaced" if current else "ingested", chunks=len(chunks.children)
+        cand.source,
+        "replaced" if current else "ingested",
+        "re-parsed: file unchanged, parsing or chunking changed" if reparse else "",
+        chunks=len(chunks.children),
     )
     return outcome, parsed.page_count or 1
 

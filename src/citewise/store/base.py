@@ -4,7 +4,8 @@ Visibility rules every backend follows:
 - a document is `staged` while its replacement is being built: invisible to every search;
 - `indexing`: visible to keyword search, vectors still being computed;
 - `ready`: fully indexed. `finalize()` promotes documents whose chunks all have vectors and,
-  for a staged replacement, deletes the version it replaces in the same transaction.
+  for a staged replacement, deletes the version it replaces in the same transaction. A
+  replacement's chunks whose embedded text the replaced version has keep its vectors.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from citewise.types import Candidate, ChunkRecord, DocumentInfo, NewDocument, Se
 
 _DOC_COLUMNS = (
     "d.id, c.name, d.source, d.title, d.format, d.category, d.tags, d.content_hash, d.mtime,"
-    " d.size, d.status, d.page_count, d.chunk_count, d.ingested_at"
+    " d.size, d.status, d.page_count, d.chunk_count, d.ingested_at, d.pipeline"
 )
 
 
@@ -101,12 +101,12 @@ class SQLiteStore:
             cur = conn.execute(
                 "INSERT INTO documents(collection_id, source, title, format, category, tags,"
                 " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
-                " ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " ingested_at, pipeline) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     cid, new.source, new.title, new.format, new.category, json.dumps(new.tags),
                     new.content_hash, new.mtime, new.size,
                     "staged" if replaces is not None else "indexing", replaces,
-                    new.page_count, len(new.chunks.children), time.time(),
+                    new.page_count, len(new.chunks.children), time.time(), new.pipeline,
                 ),
             )  # fmt: skip
             doc_id = int(cur.lastrowid or 0)
@@ -132,7 +132,25 @@ class SQLiteStore:
                     "INSERT INTO chunks_fts(rowid, title, section, text) VALUES (?,?,?,?)",
                     (cc.lastrowid, new.title, ch.section, ch.text),
                 )
+            if replaces is not None:
+                self._reuse_vectors(doc_id, replaces)
         return doc_id
+
+    def _reuse_vectors(self, doc_id: int, old_doc_id: int) -> None:
+        """A new version's chunks whose embedded text the old version has take its vectors:
+        an edit, or a re-parse after an upgrade, re-embeds only what changed."""
+        self._conn.execute(
+            "INSERT INTO vectors(chunk_id, collection_id, vec)"
+            " SELECT n.id, n.collection_id, v.vec FROM chunks n"
+            " JOIN chunks o ON o.doc_id = ? AND o.embed_text = n.embed_text"
+            " JOIN vectors v ON v.chunk_id = o.id WHERE n.doc_id = ? GROUP BY n.id",
+            (old_doc_id, doc_id),
+        )
+        self._conn.execute(
+            "UPDATE chunks SET has_vector = 1 WHERE doc_id = ?"
+            " AND EXISTS (SELECT 1 FROM vectors WHERE vectors.chunk_id = chunks.id)",
+            (doc_id,),
+        )
 
     def delete_document(self, doc_id: int) -> None:
         with self._tx():
@@ -350,12 +368,12 @@ class SQLiteStore:
 
 def _doc_info(row: Sequence[object]) -> DocumentInfo:
     (doc_id, coll, source, title, fmt, category, tags, chash, mtime, size, status, pages,
-     chunks, at) = row  # fmt: skip
+     chunks, at, pipeline) = row  # fmt: skip
     return DocumentInfo(
         doc_id=int(str(doc_id)), collection=str(coll), source=str(source), title=str(title),
         format=str(fmt), category=str(category), tags=tuple(json.loads(str(tags) or "[]")),
         content_hash=str(chash), mtime=float(str(mtime)), size=int(str(size)),
         status=status,  # type: ignore[arg-type]
         page_count=None if pages is None else int(str(pages)), chunk_count=int(str(chunks)),
-        ingested_at=float(str(at)),
+        ingested_at=float(str(at)), pipeline=str(pipeline),
     )  # fmt: skip

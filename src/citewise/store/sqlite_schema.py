@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS documents (
     replaces INTEGER,
     page_count INTEGER,
     chunk_count INTEGER NOT NULL,
-    ingested_at REAL NOT NULL
+    ingested_at REAL NOT NULL,
+    pipeline TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS documents_by_source ON documents(collection_id, source);
 CREATE INDEX IF NOT EXISTS documents_by_status ON documents(status);
@@ -72,6 +73,13 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 
 def apply_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(f"BEGIN IMMEDIATE;{SCHEMA}COMMIT;")
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(documents)")}
+    if "pipeline" not in columns:  # a store made before the column: re-parsed on next ingest
+        try:
+            conn.execute("ALTER TABLE documents ADD COLUMN pipeline TEXT NOT NULL DEFAULT ''")
+        except sqlite3.OperationalError as exc:  # another process added it meanwhile
+            if "duplicate column" not in str(exc):
+                raise
     conn.execute(
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
     )
