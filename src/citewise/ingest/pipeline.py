@@ -230,6 +230,7 @@ class _EmbedWorker(threading.Thread):
                 self._wake.clear()
                 continue
             if not finishing and len(batch) < EMBED_BATCH:
+                store.finalize()  # replacements whose vectors were all reused are ready now
                 # Wait for a fuller batch: fewer, longer-sorted batches pad less.
                 self._wake.wait(timeout=0.5)
                 self._wake.clear()

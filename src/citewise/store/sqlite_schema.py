@@ -58,6 +58,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     has_vector INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks(doc_id);
+-- deleting a parent checks its chunks (ON DELETE CASCADE): without this, a scan of all chunks
+CREATE INDEX IF NOT EXISTS chunks_by_parent ON chunks(parent_id);
 CREATE INDEX IF NOT EXISTS chunks_missing_vector ON chunks(has_vector, id);
 CREATE TABLE IF NOT EXISTS vectors (
     chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
