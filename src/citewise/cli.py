@@ -179,10 +179,12 @@ def eval_cmd(
         with Assistant(data_dir=root) as assistant:
             with RichIngestProgress(err_console) as progress:
                 report = assistant.ingest([corpus], progress=progress)
-            err_console.print(
-                f"corpus: {report.count('ingested')} ingested, {report.count('unchanged')}"
-                f" unchanged, {report.count('failed')} failed ({report.seconds:.1f} s) in {root}"
+            counts = ", ".join(
+                f"{report.count(status)} {status}"
+                for status in ("ingested", "replaced", "unchanged", "failed")
+                if report.count(status) or status != "replaced"
             )
+            err_console.print(f"corpus: {counts} ({report.seconds:.1f} s) in {root}")
             by_mode = run_eval(assistant, question_set, [m.strip() for m in modes.split(",")])
             scored = run_answer_eval(assistant, question_set) if answers else None
         if as_json:

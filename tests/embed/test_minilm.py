@@ -79,6 +79,15 @@ def test_only_the_first_254_tokens_are_read(minilm: MiniLMEmbedder) -> None:
     assert float(a @ b) > 0.9999
 
 
+def test_a_texts_vector_does_not_depend_on_what_it_is_embedded_with(
+    minilm: MiniLMEmbedder,
+) -> None:
+    together = minilm.embed_documents(DOCS)
+    for text, vector in zip(DOCS, together, strict=True):
+        assert np.array_equal(minilm.embed_documents([text])[0], vector)
+        assert np.array_equal(minilm.embed_query(text), vector)
+
+
 def test_large_inputs_are_embedded_window_by_window(minilm: MiniLMEmbedder) -> None:
     texts = [f"{DOCS[i % 4]} (variant {i})" for i in range(1030)]  # more than one window
     vectors = minilm.embed_documents(texts)

@@ -18,13 +18,16 @@ that the worst chunk falls to ~0.985; it costs ~15% of the speed).
 Execution: one single-threaded session per core, each taking whole batches. Unloaded, one
 session with 2 intra-op threads was about as fast; under contention (and ingest always has
 some: the parser runs beside the embedder) per-core sessions degrade less, as no operator
-waits for a thread that lost its core. Texts are tokenised 1,024 at a time, sorted by length
-and batched by 32 (unsorted batches pad ~40% more and run at about half the speed).
+waits for a thread that lost its core. Texts are tokenised 1,024 at a time and embedded one
+per call by default: int8 activations are quantised per call, so in a batch a text's vector
+moved with its batch-mates (cosine 0.993–0.999 to the text alone), which made a store's
+vectors depend on how its chunks happened to be batched and moved dev-set figures by a
+question or two between ingests of the same corpus. Alone, a text always gets the vector its
+query would get, and on two cores it was also faster: 150 texts/s against 125 for length-sorted
+batches of 32 (2,048 dev-corpus chunks, two runs each; batches of 4: 142).
 
 The vector space: int8 and fp32 vectors agree to cosine >= 0.99, so both variants share the
-name "all-MiniLM-L6-v2"; a recipe that falls below that must change `name`. int8 activations
-are quantised per batch, so a text's vector moves very slightly (cosine > 0.99) with its
-batch-mates; the same batch gives the same vectors.
+name "all-MiniLM-L6-v2"; a recipe that falls below that must change `name`.
 
 Input: WordPiece via `tokenizers`, truncated at 256 tokens including [CLS] and [SEP] (the
 model's max_seq_length): `count_tokens` excludes the two specials, so a chunk is read whole
@@ -52,7 +55,7 @@ DIM = 384
 SEQ_LEN = 256  # max_seq_length of the sentence-transformers config, specials included
 SPECIALS = 2  # [CLS] and [SEP]
 READ_TOKENS = SEQ_LEN - SPECIALS  # the most count_tokens() a text may have to be read whole
-BATCH = 32  # texts sorted by length; 16 and 64 measured no better
+BATCH = 1  # texts per call: see "Execution" above
 WINDOW = 1024  # texts tokenised at a time: bounds memory on huge inputs
 
 IntArray = npt.NDArray[np.int64]
