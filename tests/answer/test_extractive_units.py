@@ -155,6 +155,37 @@ def test_tell_me_more_reads_on_in_the_document_of_the_previous_answer() -> None:
     assert not elsewhere.answer(question, [home, other]).abstained
 
 
+def test_tell_me_more_reads_on_in_the_passage_where_the_answer_stopped() -> None:
+    said_text = "An enumeration is a set of symbolic names bound to unique values."
+    where = passage(
+        1,
+        f"{said_text} The enum members have names and values. Members act as constants.",
+        source="enum.html",
+    )
+    elsewhere = passage(
+        2,
+        "An enumeration ignores names listed in _ignore_ while the enumeration is created.",
+        source="enum.html",
+    )
+    more, _ = answerer(max_sentences=2, already_said=norm_sentence(said_text))
+    r = more.answer("What is an enumeration?", [where, elsewhere])
+    assert [p.n for p in r.used_passages] == [1]
+    assert "names and values" in r.text
+
+
+def test_an_example_caption_is_no_answer_unless_an_example_is_asked_for() -> None:
+    p = passage(
+        1,
+        "Example of an unbounded cache for web pages:\n@lru_cache(maxsize=None)\n"
+        "If maxsize is set to None the cache can grow without bound.",
+    )
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("How do I make the cache unbounded?", [p])
+    assert r.text == "If maxsize is set to None the cache can grow without bound [1]."
+    r = a.answer("Show me an example of an unbounded cache for web pages", [p])
+    assert r.text.startswith("Example of an unbounded cache")
+
+
 def test_how_many_is_answered_by_a_sentence_stating_a_quantity() -> None:
     assert asks_quantity("How many bytes of randomness are sufficient?")
     assert not asks_quantity("Which module makes tokens?")

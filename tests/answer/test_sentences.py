@@ -6,6 +6,7 @@ from citewise.answer.sentences import (
     split_sentences,
     stem,
     strip_citation_marks,
+    topic_stem,
     word_trigrams,
 )
 
@@ -69,6 +70,14 @@ def test_stem_conflates_plurals_and_verb_forms() -> None:
     assert stem("sorted") == stem("sorting") == stem("sorts")
     assert stem("raises") == stem("raised") == stem("raise")
     assert stem("3.11") == "3.11"
+
+
+def test_topic_stem_reduces_negated_participles_and_adjectives_to_their_root() -> None:
+    assert topic_stem("unbounded") == stem("bound") == topic_stem("bounded")
+    assert topic_stem("unhashable") == stem("hashable")
+    for word in ("unless", "unique", "unicode", "understand", "unit", "unused"):
+        assert topic_stem(word) == stem(word), word
+    assert stem("unordered") != stem("ordered")  # support checks keep the negation apart
 
 
 def test_word_trigrams_keep_only_topic_bearing_ones() -> None:

@@ -6,8 +6,8 @@ question's content words, and a small bonus for the passage's retrieval rank. Th
 the best sentence plus, for a multi-part or comparison question, the best sentence for each
 part, else close runners-up from the best sentence's document. A lead-in ending in ':' brings
 the line it introduces, a sentence opening with "This …" the one it refers to. Sentences keep
-their reading order and each carries its `[n]`. "Tell me more" reads on in the documents the
-previous answer came from. It abstains — no text from the passages, no
+their reading order and each carries its `[n]`. "Tell me more" reads on in the passages (else the
+documents) the previous answer came from. It abstains — no text from the passages, no
 citations — when the question names something no passage mentions, asks for an attribute no
 sentence names, or the best score is below the threshold.
 """
@@ -30,8 +30,9 @@ from citewise.answer.sentences import (
     content_words,
     split_sentences,
     stem,
+    topic_stem,
 )
-from citewise.answer.units import is_prose, join_marked, lead_in_end, said_before
+from citewise.answer.units import is_caption, is_prose, join_marked, lead_in_end, said_before
 from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
@@ -80,8 +81,9 @@ class ExtractiveOptions:
     near_duplicate: float = 0.6  # Jaccard of stems above which two sentences say the same
     min_words: int = 4
     # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new
-    # from the same documents ("exclude"): sentences contained in it are left out, only the
-    # documents it was taken from are read on (when they are among the passages), any of
+    # from the same source ("exclude"): sentences contained in it are left out, only the
+    # passages it was taken from are read on (their documents when those passages have
+    # little left; all passages when none is among them), any of
     # their sentences above `threshold` may join the best one, and the few right after a
     # said sentence, which continue where the answer stopped, get `said_bonus`. "Simplify
     # that" restates it: its sentences get `said_bonus` ("prefer").
@@ -190,6 +192,7 @@ class ExtractiveAnswerer:
         said = self.options.already_said
         exclude = bool(said) and self.options.said_mode == "exclude"
         min_words = self.options.min_words
+        captions = "example" in question.lower()
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             sentences = split[p.n]
@@ -200,6 +203,7 @@ class ExtractiveAnswerer:
                     last_said = i
                 unit = " ".join(sentences[i : lead_in_end(sentences, i)])
                 prose = is_prose(s, min_words) or (unit != s and is_prose(unit, min_words))
+                prose = prose and (captions or not is_caption(s))
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION
                     stems = frozenset(_stems(unit))
@@ -310,9 +314,14 @@ def _read_on(
     split: dict[int, list[str]],
     said: str,
 ) -> tuple[list[_Candidate], bool]:
-    """For "tell me more": the candidates from the documents the previous answer was taken
-    from, and whether there were any (else all candidates, as for a new question)."""
-    home = {p.hit.source for p in passages if any(said_before(s, said) for s in split[p.n])}
+    """For "tell me more": the candidates from the passages the previous answer was taken
+    from, where it stopped reading — or, when those have fewer than two, from their documents
+    — and whether there were any (else all candidates, as for a new question)."""
+    where = {p.n for p in passages if any(said_before(s, said) for s in split[p.n])}
+    same_passage = [c for c in cands if c.passage.n in where]
+    if len(same_passage) >= 2:
+        return same_passage, True
+    home = {p.hit.source for p in passages if p.n in where}
     kept = [c for c in cands if c.passage.hit.source in home]
     return (kept, True) if kept else (cands, False)
 
@@ -327,7 +336,7 @@ def _document_share(cands: Sequence[_Candidate]) -> dict[str, float]:
 
 def _term_weights(question: str, cands: Sequence[_Candidate]) -> dict[str, float]:
     """IDF of each question stem over the candidate sentences; absent stems weigh most."""
-    terms = list(dict.fromkeys(stem(w) for w in content_words(question)))
+    terms = list(dict.fromkeys(topic_stem(w) for w in content_words(question)))
     n = len(cands)
     return {t: math.log(1 + n / (1 + sum(t in c.stems for c in cands))) for t in terms}
 
@@ -340,7 +349,10 @@ def _lexical(weights: dict[str, float], cand: _Candidate) -> float:
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(w) for w in content_words(text)}
+    """Stems and topic stems ("unbounded": "unbound" and "bound"): a question's focus word
+    is matched by its plain stem, its terms by their topic stems."""
+    words = content_words(text)
+    return {stem(w) for w in words} | {topic_stem(w) for w in words}
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:

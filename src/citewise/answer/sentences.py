@@ -143,6 +143,16 @@ def stem(word: str) -> str:
     return word
 
 
+def topic_stem(word: str) -> str:
+    """`stem`, and a negated participle or adjective reduced to its root ("unbounded" →
+    "bound", "unhashable" → "hashabl"): what a sentence is about, for finding the one that
+    answers a question about an unbounded cache ("… can grow without bound"). Not for judging
+    support, where "unordered" must not match "ordered"."""
+    if word.startswith("un") and len(word) >= 7 and word.endswith(("ed", "able", "ible")):
+        word = word[2:]
+    return stem(word)
+
+
 def stems(text: str) -> set[str]:
     """The set of stemmed content words of `text`."""
     return {stem(w) for w in content_words(text)}

@@ -19,6 +19,8 @@ _POINTS_AWAY = re.compile(
 _FOOTNOTE = re.compile(r"\s+\[\d+(?:\s*,\s*\d+)*\](?=[\s.,;:)]|$)")
 _SEE_ALSO = re.compile(r"^see\b", re.I)  # "See also …", "See X for more details."
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
+# "Example of an LRU cache for static web content:" introduces code and states nothing
+_CAPTION = re.compile(r"^(?:an?\s+|for\s+|some\s+|more\s+)?examples?\b[^.:]*:", re.I)
 _ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$")
 
 
@@ -38,6 +40,12 @@ def lead_in_end(sentences: Sequence[str], i: int) -> int:
 def norm_sentence(sentence: str) -> str:
     """A sentence's words without citation marks or punctuation, lowercased: for exclusion."""
     return " ".join(re.findall(r"\w+", strip_citation_marks(sentence).lower()))
+
+
+def is_caption(sentence: str) -> bool:
+    """An example's caption ("Example of …:", "For example:"): an answer only to a question
+    that asks for an example."""
+    return _CAPTION.match(sentence.strip()) is not None
 
 
 def said_before(sentence: str, said: str) -> bool:
