@@ -117,8 +117,8 @@ def _ingest_one(
         if staged.content_hash == data_hash and staged.pipeline == key:
             return FileOutcome(cand.source, "unchanged", "resuming", staged.chunk_count), 0
         store.delete_document(staged.doc_id)
-    reparse = current is not None and current.content_hash == data_hash
-    if current is not None and reparse and current.pipeline == key:
+    same_bytes = current is not None and current.content_hash == data_hash
+    if current is not None and same_bytes and current.pipeline == key:
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0
     try:
         parsed = parse_file(cand.path, max_bytes=job.max_file_bytes)
@@ -130,7 +130,7 @@ def _ingest_one(
             raise NoTextError("nothing to index")
     except DocumentError as exc:
         reason = f"{exc.reason}: {exc.message}"
-        if current is not None and reparse and isinstance(exc, NoTextError):
+        if current is not None and same_bytes and isinstance(exc, NoTextError):
             # same bytes, and today's parsers find no text in them: the stored version is
             # an older parser's reading (e.g. a link index), not content to keep
             store.delete_document(current.doc_id)
@@ -157,7 +157,7 @@ def _ingest_one(
     outcome = FileOutcome(
         cand.source,
         "replaced" if current else "ingested",
-        "re-parsed: file unchanged, parsing or chunking changed" if reparse else "",
+        "re-parsed: file unchanged, parsing or chunking changed" if same_bytes else "",
         chunks=len(chunks.children),
     )
     return outcome, parsed.page_count or 1
@@ -231,7 +231,7 @@ class _EmbedWorker(threading.Thread):
                 continue
             if not finishing and len(batch) < EMBED_BATCH:
                 store.finalize()  # replacements whose vectors were all reused are ready now
-                # Wait for a fuller batch: fewer, longer-sorted batches pad less.
+                # Wait for a fuller batch: fewer, larger reads and writes of the store.
                 self._wake.wait(timeout=0.5)
                 self._wake.clear()
                 if not self._done.is_set() and len(batch) < EMBED_BATCH // 4:
