@@ -155,10 +155,7 @@ class ExtractiveAnswerer:
         if missing:
             return _abstain(f"no passage mentions {', '.join(missing)}")
         split = {p.n: split_sentences(p.context) for p in passages}
-        cands = self._candidates(question, passages, split)
-        reading_on = False
-        if opts.already_said and opts.said_mode == "exclude":
-            cands, reading_on = _read_on(cands, passages, split, opts.already_said)
+        cands, reading_on = self._candidates(question, passages, split)
         if not cands:
             return _abstain("no usable sentence")
         vectors = self.embedder.embed_documents([c.text[: opts.max_embed_chars] for c in cands])
@@ -186,9 +183,11 @@ class ExtractiveAnswerer:
 
     def _candidates(
         self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
-    ) -> list[_Candidate]:
-        """Prose sentences, capped to the `max_candidates` with the most question words."""
+    ) -> tuple[list[_Candidate], bool]:
+        """Prose sentences, capped to the `max_candidates` with the most question words, and
+        whether they read on from what was already said ("tell me more", see `_read_on`)."""
         rows: list[_Candidate] = []
+        said_in: dict[int, str] = {}  # passages holding an already-said sentence: source
         said = self.options.already_said
         exclude = bool(said) and self.options.said_mode == "exclude"
         min_words = self.options.min_words
@@ -201,6 +200,7 @@ class ExtractiveAnswerer:
                 dropped = exclude and said_before(s, said)
                 if dropped:
                     last_said = i
+                    said_in[p.n] = p.hit.source
                 unit = " ".join(sentences[i : lead_in_end(sentences, i)])
                 prose = is_prose(s, min_words) or (unit != s and is_prose(unit, min_words))
                 prose = prose and (captions or not is_caption(s))
@@ -208,15 +208,16 @@ class ExtractiveAnswerer:
                     follows = i - last_said <= CONTINUATION
                     stems = frozenset(_stems(unit))
                     rows.append(_Candidate(p, i, unit, bonus, stems, follows))
+        rows, reading_on = _read_on(rows, said_in)
         if len(rows) <= self.options.max_candidates:
-            return rows
+            return rows, reading_on
         weights = _term_weights(question, rows)
         order = sorted(
             range(len(rows)),
             key=lambda k: _lexical(weights, rows[k]) + 0.2 * rows[k].rank_bonus,
             reverse=True,
         )
-        return [rows[k] for k in sorted(order[: self.options.max_candidates])]
+        return [rows[k] for k in sorted(order[: self.options.max_candidates])], reading_on
 
     def _score(
         self, question: str, cands: Sequence[_Candidate], vectors: Vectors, qv: Vectors
@@ -308,20 +309,15 @@ class ExtractiveAnswerer:
         return out
 
 
-def _read_on(
-    cands: list[_Candidate],
-    passages: Sequence[Passage],
-    split: dict[int, list[str]],
-    said: str,
-) -> tuple[list[_Candidate], bool]:
+def _read_on(cands: list[_Candidate], said_in: dict[int, str]) -> tuple[list[_Candidate], bool]:
     """For "tell me more": the candidates from the passages the previous answer was taken
-    from, where it stopped reading — or, when those have fewer than two, from their documents
-    — and whether there were any (else all candidates, as for a new question)."""
-    where = {p.n for p in passages if any(said_before(s, said) for s in split[p.n])}
-    same_passage = [c for c in cands if c.passage.n in where]
+    from (`said_in`), where it stopped reading — or, when those have fewer than two, from
+    their documents — and whether there were any (else all candidates, as for a new
+    question)."""
+    same_passage = [c for c in cands if c.passage.n in said_in]
     if len(same_passage) >= 2:
         return same_passage, True
-    home = {p.hit.source for p in passages if p.n in where}
+    home = set(said_in.values())
     kept = [c for c in cands if c.passage.hit.source in home]
     return (kept, True) if kept else (cands, False)
 
