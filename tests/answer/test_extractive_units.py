@@ -6,7 +6,7 @@ from __future__ import annotations
 from answer_factories import passage
 from test_extractive import answerer
 
-from citewise.answer.question import asks_quantity, compared, states_quantity
+from citewise.answer.question import asks_quantity, compared, contrast_terms, states_quantity
 from citewise.answer.units import lead_in_end, norm_sentence, said_before
 
 
@@ -69,6 +69,42 @@ def test_comparison_sides_lose_their_auxiliary_verbs() -> None:
         "deepcopy()",
     )
     assert compared("What does pickle do?") is None
+
+
+def test_each_side_of_a_comparison_is_told_apart_by_one_word() -> None:
+    assert contrast_terms("How does pickle compare with JSON for serializing data?") == (
+        "pickl",
+        "json",
+    )
+    assert contrast_terms("What is the difference between a shallow copy and a deep copy?") == (
+        "shallow",
+        "deep",
+    )
+    assert contrast_terms("What does pickle do?") is None
+
+
+def test_a_comparison_is_answered_by_the_page_that_sets_both_sides_side_by_side() -> None:
+    tutorial = passage(
+        1,
+        "Contrary to JSON, pickle is a protocol for serializing arbitrary Python objects. "
+        "Pickle is a module of the standard library. JSON is a text format for data.",
+        source="tutorial.html",
+    )
+    reference = passage(
+        2,
+        "There are differences between pickle and JSON:\n"
+        "- JSON is a text serialization format, while pickle is a binary format;\n"
+        "- JSON is human-readable, while pickle is not;\n"
+        "- JSON is interoperable, while pickle is Python-specific.",
+        source="pickle.html",
+    )
+    a, _ = answerer()
+    r = a.answer("How does pickle compare with JSON?", [tutorial, reference])
+    assert [p.hit.source for p in r.used_passages] == ["pickle.html"]
+    assert "human-readable, while pickle is not" in r.text
+    # one such sentence only: a sentence for each side, as for any two-part question
+    r = a.answer("How does pickle compare with JSON?", [tutorial])
+    assert "Pickle is a module" in r.text and "JSON is a text format for data" in r.text
 
 
 def test_a_part_is_answered_from_the_answers_document_when_it_does_nearly_as_well() -> None:

@@ -4,7 +4,8 @@ Every prose sentence of the given passages is scored against the question — co
 similarity of embeddings (one batch call for all candidates), IDF-weighted overlap with the
 question's content words, and a small bonus for the passage's retrieval rank. The answer is
 the best sentence plus, for a multi-part or comparison question, the best sentence for each
-part, else close runners-up from the best sentence's document. A lead-in ending in ':' brings
+part (for a comparison, when a page sets both sides side by side, its sentences that do), else
+close runners-up from the best sentence's document. A lead-in ending in ':' brings
 the line it introduces, a sentence opening with "This …" the one it refers to. Sentences keep
 their reading order and each carries its `[n]`. "Tell me more" reads on in the passages (else the
 documents) the previous answer came from. It abstains — no text from the passages, no
@@ -14,24 +15,33 @@ sentence names, or the best score is below the threshold.
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
+from citewise.answer.candidates import (
+    Candidate,
+    document_share,
+    jaccard,
+    lexical,
+    read_on,
+    stems_of,
+    term_weights,
+)
 from citewise.answer.definitions import defines, definition_subject, without_setting
 from citewise.answer.prompts import NOT_FOUND
-from citewise.answer.question import analyse, asks_quantity, focus, mentions, states_quantity
-from citewise.answer.sentences import (
-    content_words,
-    split_sentences,
-    stem,
-    topic_stem,
+from citewise.answer.question import (
+    analyse,
+    asks_quantity,
+    contrast_terms,
+    focus,
+    mentions,
+    states_quantity,
 )
+from citewise.answer.sentences import split_sentences
 from citewise.answer.units import is_caption, is_prose, join_marked, lead_in_end, said_before
 from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
@@ -123,16 +133,6 @@ class ExtractiveResult:
     best_score: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    passage: Passage
-    index: int
-    text: str
-    rank_bonus: float
-    stems: frozenset[str]
-    continues: bool = False  # comes right after something already said, in the same passage
-
-
 _ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
 _VERSION_NOTE = re.compile(
     r"^(?:changed|new|deprecated|added|removed)(?: in| since)? (?:version|python) \d", re.I
@@ -165,7 +165,7 @@ class ExtractiveAnswerer:
             1 for name in terms.names if not any(mentions(p, name) for p in passages)
         )
         head = focus(question) if len(terms.facets) == 1 else None
-        fits = [x for x in scored if head is None or head in _stems(x.text)]
+        fits = [x for x in scored if head is None or head in stems_of(x.text)]
         if head is not None and asks_quantity(question):
             fits = [x for x in fits if states_quantity(x.text)] or fits
         best = fits[0] if fits else None
@@ -176,17 +176,20 @@ class ExtractiveAnswerer:
             return _abstain(f"best score {evidence:.2f} below {opts.threshold:.2f}", evidence)
         picks = [best]
         if len(terms.facets) > 1:
-            picks += self._facet_picks(terms.facets, cands, vectors, picks)
+            picks = self._contrast(question, scored) or [
+                best,
+                *self._facet_picks(terms.facets, cands, vectors, picks),
+            ]
         else:
             picks += self._extra(scored, best, relative=not reading_on)
         return _compose(picks[: opts.max_sentences], split, evidence)
 
     def _candidates(
         self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
-    ) -> tuple[list[_Candidate], bool]:
+    ) -> tuple[list[Candidate], bool]:
         """Prose sentences, capped to the `max_candidates` with the most question words, and
-        whether they read on from what was already said ("tell me more", see `_read_on`)."""
-        rows: list[_Candidate] = []
+        whether they read on from what was already said ("tell me more", see `read_on`)."""
+        rows: list[Candidate] = []
         said_in: dict[int, str] = {}  # passages holding an already-said sentence: source
         said = self.options.already_said
         exclude = bool(said) and self.options.said_mode == "exclude"
@@ -206,32 +209,32 @@ class ExtractiveAnswerer:
                 prose = prose and (captions or not is_caption(s))
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION
-                    stems = frozenset(_stems(unit))
-                    rows.append(_Candidate(p, i, unit, bonus, stems, follows))
-        rows, reading_on = _read_on(rows, said_in)
+                    stems = frozenset(stems_of(unit))
+                    rows.append(Candidate(p, i, unit, bonus, stems, follows))
+        rows, reading_on = read_on(rows, said_in)
         if len(rows) <= self.options.max_candidates:
             return rows, reading_on
-        weights = _term_weights(question, rows)
+        weights = term_weights(question, rows)
         order = sorted(
             range(len(rows)),
-            key=lambda k: _lexical(weights, rows[k]) + 0.2 * rows[k].rank_bonus,
+            key=lambda k: lexical(weights, rows[k]) + 0.2 * rows[k].rank_bonus,
             reverse=True,
         )
         return [rows[k] for k in sorted(order[: self.options.max_candidates])], reading_on
 
     def _score(
-        self, question: str, cands: Sequence[_Candidate], vectors: Vectors, qv: Vectors
+        self, question: str, cands: Sequence[Candidate], vectors: Vectors, qv: Vectors
     ) -> list[ScoredSentence]:
         opts = self.options
         subject = definition_subject(question)
-        weights = _term_weights(without_setting(question) if subject else question, cands)
+        weights = term_weights(without_setting(question) if subject else question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
         notes_count = asks_about_change(question)
         history = asks_about_history(question)
-        share = _document_share(cands)
+        share = document_share(cands)
         out = []
         for c, cosine in zip(cands, cos.tolist(), strict=True):
-            lex = _lexical(weights, c)
+            lex = lexical(weights, c)
             total = opts.cosine_weight * cosine + opts.lexical_weight * lex
             total += opts.rank_weight * c.rank_bonus
             if not notes_count and _VERSION_NOTE.match(c.text):
@@ -256,14 +259,14 @@ class ExtractiveAnswerer:
 
     def _adds(self, cand: ScoredSentence, picks: Sequence[ScoredSentence]) -> bool:
         same = any(p.passage.n == cand.passage.n and p.index == cand.index for p in picks)
-        cs = _stems(cand.text)
-        dup = any(_jaccard(cs, _stems(p.text)) >= self.options.near_duplicate for p in picks)
+        cs = stems_of(cand.text)
+        dup = any(jaccard(cs, stems_of(p.text)) >= self.options.near_duplicate for p in picks)
         return not same and not dup
 
     def _facet_picks(
         self,
         facets: Sequence[str],
-        cands: Sequence[_Candidate],
+        cands: Sequence[Candidate],
         vectors: Vectors,
         picks: list[ScoredSentence],
     ) -> list[ScoredSentence]:
@@ -273,7 +276,7 @@ class ExtractiveAnswerer:
         for facet in facets:
             head = focus(facet)
             ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
-            fits = [x for x in ranked if head is None or head in _stems(x.text)]
+            fits = [x for x in ranked if head is None or head in stems_of(x.text)]
             if asks_quantity(facet):
                 fits = [x for x in fits if states_quantity(x.text)] or fits
             if not fits:
@@ -286,6 +289,33 @@ class ExtractiveAnswerer:
             )
             if top.score >= self.options.facet_floor and self._adds(top, picks + out):
                 out.append(top)
+        return out
+
+    def _contrast(self, question: str, scored: Sequence[ScoredSentence]) -> list[ScoredSentence]:
+        """A comparison is best answered by sentences that set both sides side by side, from
+        the page that does so most ("There are fundamental differences between pickle and
+        JSON: - JSON is human-readable, while pickle is not"), rather than by a definition of
+        each side from wherever it scores best. Empty when fewer than two such sentences clear
+        the threshold."""
+        terms = contrast_terms(question)
+        if terms is None:
+            return []
+        floor = self.options.threshold
+        both = [
+            x
+            for x in scored
+            if x.score - x.prior >= floor and {terms[0], terms[1]} <= stems_of(x.text)
+        ]
+        if len(both) < 2:
+            return []
+        by_source: dict[str, list[float]] = {}
+        for x in both:  # `scored` is best first, so each list is too
+            by_source.setdefault(x.passage.hit.source, []).append(x.score)
+        home = max(by_source, key=lambda source: sum(by_source[source][:3]))
+        out: list[ScoredSentence] = []
+        for x in both:
+            if x.passage.hit.source == home and self._adds(x, out):
+                out.append(x)
         return out
 
     def _extra(
@@ -307,52 +337,6 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
-
-
-def _read_on(cands: list[_Candidate], said_in: dict[int, str]) -> tuple[list[_Candidate], bool]:
-    """For "tell me more": the candidates from the passages the previous answer was taken
-    from (`said_in`), where it stopped reading — or, when those have fewer than two, from
-    their documents — and whether there were any (else all candidates, as for a new
-    question)."""
-    same_passage = [c for c in cands if c.passage.n in said_in]
-    if len(same_passage) >= 2:
-        return same_passage, True
-    home = set(said_in.values())
-    kept = [c for c in cands if c.passage.hit.source in home]
-    return (kept, True) if kept else (cands, False)
-
-
-def _document_share(cands: Sequence[_Candidate]) -> dict[str, float]:
-    """Per source, the share of the other passages (those with candidates) from it: 0 for a
-    document only one passage comes from, 1 when all do."""
-    passages = {c.passage.n: c.passage.hit.source for c in cands}
-    others = max(1, len(passages) - 1)
-    return {source: (n - 1) / others for source, n in Counter(passages.values()).items()}
-
-
-def _term_weights(question: str, cands: Sequence[_Candidate]) -> dict[str, float]:
-    """IDF of each question stem over the candidate sentences; absent stems weigh most."""
-    terms = list(dict.fromkeys(topic_stem(w) for w in content_words(question)))
-    n = len(cands)
-    return {t: math.log(1 + n / (1 + sum(t in c.stems for c in cands))) for t in terms}
-
-
-def _lexical(weights: dict[str, float], cand: _Candidate) -> float:
-    total = sum(weights.values())
-    if not total:
-        return 0.0
-    return sum(w for t, w in weights.items() if t in cand.stems) / total
-
-
-def _stems(text: str) -> set[str]:
-    """Stems and topic stems ("unbounded": "unbound" and "bound"): a question's focus word
-    is matched by its plain stem, its terms by their topic stems."""
-    words = content_words(text)
-    return {stem(w) for w in words} | {topic_stem(w) for w in words}
-
-
-def _jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a and b else 0.0
 
 
 def _compose(

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from citewise.answer.lexical import identifiers
-from citewise.answer.sentences import content_words, stem
+from citewise.answer.sentences import content_words, stem, topic_stem
 from citewise.types import Passage
 
 _VERSION = re.compile(r"\b[A-Z][A-Za-z]+\s+v?(\d+\.\d+(?:\.\d+)?)(?![\w.])")
@@ -140,6 +140,18 @@ def compared(question: str) -> tuple[str, str] | None:
         if content_words(a) and content_words(b):
             return a, b
     return None
+
+
+def contrast_terms(question: str) -> tuple[str, str] | None:
+    """For a comparison question, one word stem that tells each side from the other
+    ("pickle" / "json", "shallow" / "deep"): a sentence naming both sets them side by side."""
+    sides = compared(question)
+    if sides is None:
+        return None
+    a, b = ([topic_stem(w) for w in content_words(re.sub(r"[()]", " ", s))] for s in sides)
+    only_a = [w for w in a if w not in b]
+    only_b = [w for w in b if w not in a]
+    return (only_a[0], only_b[0]) if only_a and only_b else None
 
 
 _PRONOUN = re.compile(r"\b(?:it|its|they|them|their|this|that one)\b", re.I)
