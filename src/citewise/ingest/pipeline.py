@@ -62,13 +62,14 @@ def run_ingest(
     progress = progress or _Silent()
     started = time.perf_counter()
     candidates, outcomes = discover(job.paths, is_supported)
+    key = pipeline_key(job.chunking)
     store = open_store()
     worker = _EmbedWorker(open_store, embedder_factory, progress)
     worker.start()
     pages = 0
     try:
         for i, cand in enumerate(candidates):
-            outcome, doc_pages = _ingest_one(store, cand, job, embedder_factory, parse_file)
+            outcome, doc_pages = _ingest_one(store, cand, job, key, embedder_factory, parse_file)
             outcomes.append(outcome)
             pages += doc_pages
             progress.files(i + 1, len(candidates), cand.source)
@@ -102,6 +103,7 @@ def _ingest_one(
     store: SQLiteStore,
     cand: Candidate,
     job: IngestJob,
+    key: str,
     embedder_factory: Callable[[], Embedder],
     parse_file: Callable[..., object],
 ) -> tuple[FileOutcome, int]:
@@ -110,7 +112,6 @@ def _ingest_one(
         data_hash = _file_hash(cand.path)
     except OSError as exc:
         return FileOutcome(cand.source, "failed", f"cannot read: {exc.strerror or exc}"), 0
-    key = pipeline_key(job.chunking)
     current = store.find_document(job.collection, cand.source)
     staged = store.find_staged(job.collection, cand.source)
     if staged is not None:
