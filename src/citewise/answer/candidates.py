@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from citewise.answer.sentences import content_words, stem, topic_stem
@@ -65,5 +66,5 @@ def stems_of(text: str) -> set[str]:
     return {stem(w) for w in words} | {topic_stem(w) for w in words}
 
 
-def jaccard(a: set[str], b: set[str]) -> float:
+def jaccard(a: AbstractSet[str], b: AbstractSet[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0

@@ -93,10 +93,10 @@ class ExtractiveOptions:
     # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new
     # from the same source ("exclude"): sentences contained in it are left out, only the
     # passages it was taken from are read on (their documents when those passages have
-    # little left; all passages when none is among them), any of
-    # their sentences above `threshold` may join the best one, and the few right after a
-    # said sentence, which continue where the answer stopped, get `said_bonus`. "Simplify
-    # that" restates it: its sentences get `said_bonus` ("prefer").
+    # little left; all passages when none is among them), any of their sentences above
+    # `threshold` may join the best one, and the few right after a said sentence, which
+    # continue where the answer stopped, get `said_bonus`. "Simplify that" restates it: its
+    # sentences get `said_bonus` ("prefer").
     already_said: str = ""
     said_mode: Literal["exclude", "prefer"] = "exclude"
     said_bonus: float = 0.15
@@ -117,6 +117,7 @@ class ScoredSentence:
     passage: Passage
     index: int  # position of the sentence in its passage
     text: str
+    stems: frozenset[str]  # the candidate's, as `stems_of` gave them
     cosine: float
     lexical: float
     score: float
@@ -165,7 +166,7 @@ class ExtractiveAnswerer:
             1 for name in terms.names if not any(mentions(p, name) for p in passages)
         )
         head = focus(question) if len(terms.facets) == 1 else None
-        fits = [x for x in scored if head is None or head in stems_of(x.text)]
+        fits = [x for x in scored if head is None or head in x.stems]
         if head is not None and asks_quantity(question):
             fits = [x for x in fits if states_quantity(x.text)] or fits
         best = fits[0] if fits else None
@@ -252,15 +253,16 @@ class ExtractiveAnswerer:
                 total += opts.definition_weight
             prior = opts.document_weight * share[c.passage.hit.source]
             out.append(
-                ScoredSentence(c.passage, c.index, c.text, cosine, lex, total + prior, prior)
+                ScoredSentence(
+                    c.passage, c.index, c.text, c.stems, cosine, lex, total + prior, prior
+                )
             )
         out.sort(key=lambda x: x.score, reverse=True)
         return out
 
     def _adds(self, cand: ScoredSentence, picks: Sequence[ScoredSentence]) -> bool:
         same = any(p.passage.n == cand.passage.n and p.index == cand.index for p in picks)
-        cs = stems_of(cand.text)
-        dup = any(jaccard(cs, stems_of(p.text)) >= self.options.near_duplicate for p in picks)
+        dup = any(jaccard(cand.stems, p.stems) >= self.options.near_duplicate for p in picks)
         return not same and not dup
 
     def _facet_picks(
@@ -276,7 +278,7 @@ class ExtractiveAnswerer:
         for facet in facets:
             head = focus(facet)
             ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
-            fits = [x for x in ranked if head is None or head in stems_of(x.text)]
+            fits = [x for x in ranked if head is None or head in x.stems]
             if asks_quantity(facet):
                 fits = [x for x in fits if states_quantity(x.text)] or fits
             if not fits:
@@ -301,11 +303,7 @@ class ExtractiveAnswerer:
         if terms is None:
             return []
         floor = self.options.threshold
-        both = [
-            x
-            for x in scored
-            if x.score - x.prior >= floor and {terms[0], terms[1]} <= stems_of(x.text)
-        ]
+        both = [x for x in scored if x.score - x.prior >= floor and {terms[0], terms[1]} <= x.stems]
         if len(both) < 2:
             return []
         by_source: dict[str, list[float]] = {}
