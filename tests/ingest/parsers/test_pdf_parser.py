@@ -188,3 +188,16 @@ def test_outline_titles_match_numbered_heading_lines() -> None:
     assert is_title_line("2.1 ASN.1 syntax", "ASN.1 syntax")
     assert is_title_line("Chapter 3 Routes", "Routes")
     assert not is_title_line("More about ASN.1 syntax", "ASN.1 syntax")
+
+
+def test_a_chapter_header_with_a_page_counter_is_running_on_few_pages() -> None:
+    # "Chapter 2: Functions 7" heads only chapter 2's pages, far fewer than half of them
+    pages = [[_line(f"Intro text {i}", 400)] for i in range(1, 9)]
+    for n in (5, 6, 7):
+        pages[n - 1].insert(0, _line(f"Chapter 2: Functions {n}", 800))
+    pages[7].insert(0, _line("Returns: 0 on success", 20))  # a body line at an edge, twice
+    pages[6].append(_line("Returns: 0 on success", 20))
+    kept = drop_running_lines(pages, [842.0] * 8)
+    texts = [ln.text for page in kept for ln in page]
+    assert not any(t.startswith("Chapter 2") for t in texts)
+    assert texts.count("Returns: 0 on success") == 2  # same text each time: not a counter

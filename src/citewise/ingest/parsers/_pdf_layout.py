@@ -51,6 +51,7 @@ _SMALL_WORDS = frozenset(
 )
 RUNNING_EDGE_LINES = 2
 EDGE_ZONE = 0.15  # top/bottom share of the page height where headers/footers live
+COUNTER_VARIANTS = 3  # an edge line seen with this many different numbers is a running line
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +78,28 @@ def drop_running_lines(
     pages: Sequence[Sequence[Line]], heights: Sequence[float]
 ) -> list[list[Line]]:
     """Removes page headers/footers: lines in the top or bottom margin zone of a page whose
-    digit-normalised text recurs there on at least half the pages (docs of 3+ pages)."""
+    digit-normalised text recurs there on at least half the pages (docs of 3+ pages), or
+    on fewer pages with a number that changes each time, like a chapter's running header
+    "Chapter 4: Functions 10" (three or more different numbers)."""
     if len(pages) < 3:
         return [list(p) for p in pages]
     edges = [_edge_indexes(page, h) for page, h in zip(pages, heights, strict=True)]
     seen: Counter[str] = Counter()
+    variants: dict[str, set[str]] = {}
     for page, idx in zip(pages, edges, strict=True):
-        seen.update({running_key(page[i].text) for i in idx})
+        keys = {running_key(page[i].text): clean(page[i].text) for i in idx}
+        seen.update(keys.keys())
+        for key, text in keys.items():
+            if "#" in key:
+                variants.setdefault(key, set()).add(text)
     needed = max(2, math.ceil(len(pages) * 0.5))
-    running = {key for key, n in seen.items() if n >= needed or _PAGE_NUMBER.fullmatch(key)}
+    running = {
+        key
+        for key, n in seen.items()
+        if n >= needed
+        or _PAGE_NUMBER.fullmatch(key)
+        or len(variants.get(key, ())) >= COUNTER_VARIANTS
+    }
     return [
         [ln for i, ln in enumerate(page) if i not in idx or running_key(ln.text) not in running]
         for page, idx in zip(pages, edges, strict=True)
