@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -19,7 +20,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from citewise.types import DocumentInfo, IngestReport, SearchResult
+from citewise.types import DocumentInfo, FileOutcome, IngestReport, SearchResult
 
 err_console = Console(stderr=True)
 out_console = Console()
@@ -82,13 +83,31 @@ def render_ingest_report(report: IngestReport, console: Console) -> None:
         table.add_column("file")
         table.add_column("status")
         table.add_column("reason")
-        for o in problems:
-            table.add_row(o.source, o.status, o.reason)
+        for files, status, reason in group_problems(problems):
+            table.add_row(files, status, reason)
         console.print(table)
+        if len(problems) > len(group_problems(problems)):
+            console.print("[dim]--json lists every file[/dim]")
     rate = report.chunks_embedded / report.seconds if report.seconds else 0.0
     console.print(
         f"{report.chunks_embedded:,} chunks embedded in {report.seconds:.1f} s ({rate:.1f}/s)"
     )
+
+
+def group_problems(outcomes: Sequence[FileOutcome], listed: int = 3) -> list[tuple[str, str, str]]:
+    """(files, status, reason) rows, one per distinct status and reason in order of first
+    appearance: 30 link-index pages without text make one row, not 30 (pure)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for o in outcomes:
+        groups.setdefault((o.status, o.reason), []).append(o.source)
+    rows = []
+    for (status, reason), sources in groups.items():
+        shown = sources if len(sources) <= listed + 1 else sources[:listed]
+        files = ", ".join(shown)
+        if len(shown) < len(sources):
+            files += f" and {len(sources) - len(shown)} more"
+        rows.append((files, status, reason))
+    return rows
 
 
 def render_search(result: SearchResult, console: Console) -> None:
