@@ -191,6 +191,25 @@ def test_name_no_passage_mentions_lowers_the_score() -> None:
     assert named.best_score == pytest.approx(plain.best_score - MISSING_NAME_PENALTY)
 
 
+def test_the_entry_headed_by_the_asked_identifier_beats_a_neighbours_like_sentence() -> None:
+    # two reference entries with the same "Returns:" line; the question names the second
+    neighbour = passage(
+        1, "Returns: the pool size if the request is OK.", section="Reference > open pool"
+    )
+    entry = passage(
+        2, "Returns: the pool size if the request is OK.", section="Reference > pool size"
+    )
+    a, _ = answerer(threshold=0.0, rank_weight=0.0, document_weight=0.0, max_sentences=1)
+    r = a.answer("What does pool_size return when the request is OK?", [neighbour, entry])
+    assert r.text.endswith("[2].")
+    flat, _ = answerer(
+        threshold=0.0, rank_weight=0.0, document_weight=0.0, max_sentences=1, heading_weight=0.0
+    )
+    assert flat.answer(
+        "What does pool_size return when the request is OK?", [neighbour, entry]
+    ).text.endswith("[1].")
+
+
 def test_no_passages_abstains() -> None:
     a, _ = answerer()
     assert a.answer("What is the default level?", []).abstained

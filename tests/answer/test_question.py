@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from answer_factories import passage
 
-from citewise.answer.question import facets, focus, key_terms, mentions, names
+from citewise.answer.question import facets, focus, headed_by, key_terms, mentions, names
 from citewise.answer.sentences import stem
 
 
@@ -74,6 +74,17 @@ def test_mentions_matches_whole_names_and_documented_functions() -> None:
     assert not mentions(p, "heapq.override")
     assert not mentions(p, "heap.pop")
     assert not mentions(passage(1, "Changed in version 3.13.1."), "3.13")
+
+
+def test_a_heading_spelling_an_identifier_with_spaces_names_it() -> None:
+    # Texinfo manuals head the entry for asn1_der_coding "asn1 der coding"
+    p = passage(1, "Creates the DER encoding.", section="Reference > DER > asn1 der coding")
+    assert mentions(p, "asn1_der_coding") and headed_by(p, "asn1_der_coding")
+    assert not mentions(p, "asn1_der_decoding")
+    other = passage(2, "See asn1_der_coding for the encoder.", section="Reference > asn1 read")
+    assert mentions(other, "asn1_der_coding") and not headed_by(other, "asn1_der_coding")
+    entry = passage(3, "Return a JSON string.", section="json > json.dumps(obj, *, indent=None)")
+    assert headed_by(entry, "json.dumps") and not headed_by(entry, "json")
 
 
 def test_later_parts_that_say_it_carry_the_first_parts_subject() -> None:

@@ -293,6 +293,17 @@ def test_features_credit_identifiers_and_section_titles() -> None:
     assert feats[1].section == 0.0
 
 
+def test_an_identifier_spelt_with_spaces_in_the_heading_counts_as_found() -> None:
+    hits = [
+        _hit(1, "Returns: 0 if DER decoding OK.", section="DER > asn1 der decoding"),
+        _hit(2, "Returns: 0 if DER encoding OK.", section="DER > asn1 der coding"),
+    ]
+    feats = compute_features("What does asn1_der_coding return?", hits)
+    assert [f.identifiers for f in feats] == [0.0, 1.0]
+    slots = compute_features("What is __slots__?", [_hit(3, "Slots.", section="A > slots")])
+    assert slots[0].identifiers == 0.0  # no space left once the underscores go: no match
+
+
 def test_rescore_promotes_the_passage_that_matches_the_query() -> None:
     reranker = RescoreReranker(HashingEmbedder)
     out = reranker.rerank("How does functools.lru_cache memoize a function?", HITS, 2)

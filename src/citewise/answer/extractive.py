@@ -38,6 +38,7 @@ from citewise.answer.question import (
     asks_quantity,
     contrast_terms,
     focus,
+    headed_by,
     mentions,
     states_quantity,
 )
@@ -76,6 +77,9 @@ class ExtractiveOptions:
     # "What is X?" / "What does X do?": a sentence that defines X ("A descriptor is …", the
     # opening sentence under a heading naming X) gets this much on top
     definition_weight: float = 0.1
+    # a question naming an identifier: sentences under a heading naming it (the entry that
+    # documents it) get this much on top of those that only mention it
+    heading_weight: float = 0.1
     # a sentence gets up to this much by the share of the other passages that come from its
     # document: the page most passages come from is usually the page about the question. It
     # picks between sentences and does not count toward the abstention threshold: on the dev
@@ -233,6 +237,7 @@ class ExtractiveAnswerer:
         notes_count = asks_about_change(question)
         history = asks_about_history(question)
         share = document_share(cands)
+        key = analyse(question).key_terms
         out = []
         for c, cosine in zip(cands, cos.tolist(), strict=True):
             lex = lexical(weights, c)
@@ -251,6 +256,8 @@ class ExtractiveAnswerer:
                 total -= opts.length_penalty * extra_words
             if subject and defines(subject, c.text, c.index, c.passage.hit.section):
                 total += opts.definition_weight
+            if any(headed_by(c.passage, t) for t in key):
+                total += opts.heading_weight
             prior = opts.document_weight * share[c.passage.hit.source]
             out.append(
                 ScoredSentence(

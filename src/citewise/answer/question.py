@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from citewise.answer.lexical import identifiers
 from citewise.answer.sentences import content_words, stem, topic_stem
+from citewise.retrieve.rerank_rescore import spaced_heading
 from citewise.types import Passage
 
 _VERSION = re.compile(r"\b[A-Z][A-Za-z]+\s+v?(\d+\.\d+(?:\.\d+)?)(?![\w.])")
@@ -176,8 +177,23 @@ def mentions(p: Passage, term: str) -> bool:
     hay = f"{p.context}\n{h.title}\n{h.section}\n{h.source}".lower()
     if re.search(rf"(?<![\w-]){re.escape(term)}(?![\w]|\.\d)", hay):
         return True
+    if spaced_heading(term, h.section):
+        return True
     if "." not in term or term[0].isdigit():
         return False
     head, last = term.split(".", 1)[0], term.rsplit(".", 1)[-1]
     code_form = rf"(?:[.@]{re.escape(last)}(?!\w)|(?<![\w.]){re.escape(last)}\s*\()"
     return head in hay and re.search(code_form, hay) is not None
+
+
+def headed_by(p: Passage, term: str) -> bool:
+    """True when the passage's own heading (the last of its section path) names `term`:
+    the passage documents it rather than mentions it."""
+    heading = _last_heading(p.hit.section)
+    if re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w]|\.\w)", heading):
+        return True
+    return spaced_heading(term, p.hit.section)
+
+
+def _last_heading(section: str) -> str:
+    return section.rsplit(">", 1)[-1].strip().lower()

@@ -86,9 +86,17 @@ def query_identifiers(query: str) -> list[str]:
     return list(found)
 
 
-def _identifier_score(identifier: str, haystack: str) -> float:
-    """1 if the identifier occurs verbatim, 0.5 if only its last dotted part does."""
-    if identifier in haystack:
+def spaced_heading(identifier: str, section: str) -> bool:
+    """Whether the last heading of `section` is `identifier` spelt with spaces for its
+    underscores: Texinfo manuals head the entry for `asn1_der_coding` "asn1 der coding"."""
+    spaced = identifier.replace("_", " ").strip().lower()
+    return " " in spaced and section.rsplit(">", 1)[-1].strip().lower() == spaced
+
+
+def _identifier_score(identifier: str, haystack: str, section: str = "") -> float:
+    """1 if the identifier occurs verbatim (or heads the section spelt with spaces), 0.5 if
+    only its last dotted part does."""
+    if identifier in haystack or spaced_heading(identifier, section):
         return 1.0
     last = identifier.rsplit(".", 1)[-1]
     if last != identifier and re.search(rf"(?<![\w]){re.escape(last)}(?![\w])", haystack):
@@ -134,7 +142,11 @@ def compute_features(
     out = []
     for i, h in enumerate(hits):
         haystack = f"{h.text}\n{h.section}\n{h.title}"
-        ident = sum(_identifier_score(x, haystack) for x in idents) / len(idents) if idents else 0.0
+        ident = (
+            sum(_identifier_score(x, haystack, h.section) for x in idents) / len(idents)
+            if idents
+            else 0.0
+        )
         out.append(
             Features(
                 fused=max(h.score, 0.0) / top if top > 0 else 0.0,

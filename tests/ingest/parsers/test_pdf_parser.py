@@ -201,3 +201,34 @@ def test_a_chapter_header_with_a_page_counter_is_running_on_few_pages() -> None:
     texts = [ln.text for page in kept for ln in page]
     assert not any(t.startswith("Chapter 2") for t in texts)
     assert texts.count("Returns: 0 on success") == 2  # same text each time: not a counter
+
+
+def test_headings_below_the_outline_deepen_its_paths(tmp_path: Path) -> None:
+    # a reference chapter: the outline lists the chapter, bold lines name each function
+    path = tmp_path / "reference.pdf"
+    c = canvas.Canvas(str(path))
+    c.bookmarkPage("ref")
+    c.addOutlineEntry("Function reference", "ref", level=0)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(72, 780, "4 Function reference")
+    y = 750.0
+    for name, what in (("feed pelican", "Feeds one pelican."), ("count flock", "Counts birds.")):
+        c.setFont("Helvetica-Bold", 13)
+        c.drawString(72, y, name)
+        y = _body(c, y - 20, [f"{what} Returns zero when it succeeds and a code otherwise.", ""])
+    c.setFont("Helvetica-Bold", 13)
+    c.drawString(72, y, "4 Function Reference")  # the entry's heading again, set apart
+    _body(c, y - 20, ["Every function here is safe to call from any thread at all."])
+    c.save()
+    doc = parse_file(path)
+    by_text = {b.text: b.heading_path for b in doc.blocks}
+    top = "Function reference"
+    assert by_text["Feeds one pelican. Returns zero when it succeeds and a code otherwise."] == (
+        top,
+        "feed pelican",
+    )
+    assert by_text["Counts birds. Returns zero when it succeeds and a code otherwise."] == (
+        top,
+        "count flock",
+    )
+    assert by_text["Every function here is safe to call from any thread at all."] == (top,)

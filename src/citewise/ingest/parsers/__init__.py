@@ -38,7 +38,8 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 # Raise when a parser changes what it extracts from the same bytes: stored documents made by
 # an older version are then re-parsed by the next ingest instead of skipped as unchanged.
 # 2: Sphinx tables of contents and link indexes left out of HTML
-# 3: PDF running headers whose page number changes (per-chapter headers) left out
+# 3: PDF running headers whose page number changes (per-chapter headers) left out; headings
+#    below a PDF outline's entries deepen its section paths
 PARSER_VERSION = 3
 
 

@@ -244,6 +244,12 @@ def looks_like_heading(para: Paragraph, next_para: Paragraph | None, body: float
     return body_follows and heading_shaped(text)
 
 
+def is_subheading(para: Paragraph, next_para: Paragraph | None, body: float) -> bool:
+    """A heading below a PDF outline's entries: heading-shaped and set larger or bolder
+    than body text (a title-cased plain line is not enough where an outline exists)."""
+    return _emphasised(para, body) and looks_like_heading(para, next_para, body)
+
+
 def heading_level(para: Paragraph, headings: Sequence[Paragraph], body: float) -> int:
     """Headings rank by how they are set (larger, then bold, first); numbered headings of
     one rank nest by their number ('2.1' under '2')."""

@@ -21,10 +21,11 @@ from citewise.ingest.parsers._pdf_layout import (
     body_size,
     drop_running_lines,
     heading_level,
+    is_subheading,
     looks_like_heading,
     paragraphs,
 )
-from citewise.ingest.parsers._pdf_outline import OutlineEntry, outline_paths
+from citewise.ingest.parsers._pdf_outline import OutlineEntry, is_title_line, outline_paths
 from citewise.types import Block, ParsedDocument
 
 NO_TEXT = "no extractable text: the PDF seems to be scanned images; OCR is not enabled"
@@ -162,11 +163,35 @@ def _read(pdf: Any) -> tuple[list[list[Line]], list[float]]:
 
 
 def _outline_blocks(
-    paras: Sequence[PagePara], outline: Sequence[OutlineEntry]
+    paras: Sequence[PagePara], outline: Sequence[OutlineEntry], body: float
 ) -> Iterator[Block | None]:
-    for pp, path in zip(paras, outline_paths(paras, outline), strict=True):
-        if path is not None:
-            yield _para_block(pp, path)
+    """Blocks under the outline's paths, each one level deeper when a heading the outline
+    does not list (set larger or bold, like a function name in a reference chapter) heads
+    it within its outline section."""
+    section: tuple[str, ...] | None = None
+    sub: str | None = None
+    for i, (pp, path) in enumerate(zip(paras, outline_paths(paras, outline), strict=True)):
+        if path is None:  # an outline entry's own heading line
+            sub = None
+            continue
+        if path != section:
+            section, sub = path, None
+        following = paras[i + 1].para if i + 1 < len(paras) else None
+        if is_subheading(pp.para, following, body):
+            own = bool(path) and _same_title(pp.para.text, path[-1])
+            sub = None if own else pp.para.text
+            continue
+        yield _para_block(pp, (*path, sub) if sub else path)
+
+
+def _same_title(text: str, title: str) -> bool:
+    """An outline entry's heading set a little differently ('2.13. Non-regular files' for
+    'Nonregular files')."""
+    return is_title_line(text, title) or _letters(text) == _letters(title)
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[\W\d_]+", "", text.lower())
 
 
 def _guessed_blocks(paras: Sequence[PagePara], body: float) -> Iterator[Block | None]:
@@ -234,7 +259,7 @@ def parse_pdf(data: bytes, name: str) -> ParsedDocument:
     pages = drop_running_lines(raw_pages, heights)
     paras = [PagePara(i + 1, para) for i, page in enumerate(pages) for para in paragraphs(page)]
     if outline:
-        blocks = list(_merge_runs(_outline_blocks(paras, outline)))
+        blocks = list(_merge_runs(_outline_blocks(paras, outline, body_size(pages))))
     else:
         blocks = list(_merge_runs(_guessed_blocks(paras, body_size(pages))))
     return finish(
