@@ -209,26 +209,27 @@ def test_headings_below_the_outline_deepen_its_paths(tmp_path: Path) -> None:
     c = canvas.Canvas(str(path))
     c.bookmarkPage("ref")
     c.addOutlineEntry("Function reference", "ref", level=0)
-    c.setFont("Helvetica-Bold", 16)
-    c.drawString(72, 780, "4 Function reference")
-    y = 750.0
-    for name, what in (("feed pelican", "Feeds one pelican."), ("count flock", "Counts birds.")):
-        c.setFont("Helvetica-Bold", 13)
-        c.drawString(72, y, name)
-        y = _body(c, y - 20, [f"{what} Returns zero when it succeeds and a code otherwise.", ""])
-    c.setFont("Helvetica-Bold", 13)
-    c.drawString(72, y, "4 Function Reference")  # the entry's heading again, set apart
-    _body(c, y - 20, ["Every function here is safe to call from any thread at all."])
+    returns = "Returns zero when it succeeds and a code otherwise."
+    lines = [
+        (16, "4 Function reference"),
+        (13, "feed pelican"),
+        (11, f"Feeds one pelican. {returns}"),
+        (13, "count flock"),
+        (11, f"Counts birds. {returns}"),
+        (13, "4 Function Reference"),  # the entry's heading again, set apart
+        (11, "Every function here is safe to call from any thread at all."),
+    ]
+    y = 780.0
+    for size, text in lines:
+        c.setFont("Helvetica-Bold" if size > 11 else "Helvetica", size)
+        c.drawString(72, y, text)
+        y -= 34 if size > 11 else 40
     c.save()
-    doc = parse_file(path)
-    by_text = {b.text: b.heading_path for b in doc.blocks}
     top = "Function reference"
-    assert by_text["Feeds one pelican. Returns zero when it succeeds and a code otherwise."] == (
-        top,
-        "feed pelican",
-    )
-    assert by_text["Counts birds. Returns zero when it succeeds and a code otherwise."] == (
-        top,
-        "count flock",
-    )
-    assert by_text["Every function here is safe to call from any thread at all."] == (top,)
+    expected = {
+        f"Feeds one pelican. {returns}": (top, "feed pelican"),
+        f"Counts birds. {returns}": (top, "count flock"),
+        "Every function here is safe to call from any thread at all.": (top,),
+    }
+    paths = {b.text: b.heading_path for b in parse_file(path).blocks}
+    assert {text: paths.get(text) for text in expected} == expected
