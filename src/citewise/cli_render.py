@@ -83,10 +83,11 @@ def render_ingest_report(report: IngestReport, console: Console) -> None:
         table.add_column("file")
         table.add_column("status")
         table.add_column("reason")
-        for files, status, reason in group_problems(problems):
+        rows = group_problems(problems)
+        for files, status, reason in rows:
             table.add_row(files, status, reason)
         console.print(table)
-        if len(problems) > len(group_problems(problems)):
+        if len(problems) > len(rows):
             console.print("[dim]--json lists every file[/dim]")
     rate = report.chunks_embedded / report.seconds if report.seconds else 0.0
     console.print(
