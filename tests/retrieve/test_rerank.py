@@ -304,6 +304,16 @@ def test_an_identifier_spelt_with_spaces_in_the_heading_counts_as_found() -> Non
     assert slots[0].identifiers == 0.0  # no space left once the underscores go: no match
 
 
+def test_an_acronym_in_other_case_counts_half() -> None:
+    hits = [
+        _hit(1, "A MIME type names a format.", section="Intro"),
+        _hit(2, "A mime-type may subclass another.", section="Subclassing"),
+        _hit(3, "Mimetypes are guessed from names.", section="Guessing"),
+    ]
+    feats = compute_features("How is a MIME type subclassed?", hits)
+    assert [f.identifiers for f in feats] == [1.0, 0.5, 0.0]
+
+
 def test_rescore_promotes_the_passage_that_matches_the_query() -> None:
     reranker = RescoreReranker(HashingEmbedder)
     out = reranker.rerank("How does functools.lru_cache memoize a function?", HITS, 2)

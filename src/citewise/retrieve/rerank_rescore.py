@@ -7,7 +7,8 @@ Features, each in [0, 1] for every candidate:
 - `terms`: share of the query's content words present in the chunk text, each word weighted
   by how rare it is among the candidates (a word every candidate has says nothing);
 - `identifiers`: share of the query's code-like tokens (`str.split`, `lru_cache`, `-X`,
-  `PYTHONPATH`) found verbatim in the chunk, its section or title (0 when the query has none);
+  `PYTHONPATH`) found verbatim in the chunk, its section or title (0 when the query has none;
+  an acronym found in other case, "mime-type" for MIME, counts half);
 - `section`: the same rarity-weighted word share over the chunk's section path and title.
 """
 
@@ -39,6 +40,8 @@ _IDENTIFIER = re.compile(
     r"|--?[A-Za-z][\w-]*"  # command-line options: -X, --help
     r")"
 )
+
+_ACRONYM = re.compile(r"[A-Z]{2,6}")  # MIME, JSON, ASCII: often written "mime-type", "json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +98,12 @@ def spaced_heading(identifier: str, section: str) -> bool:
 
 def _identifier_score(identifier: str, haystack: str, section: str = "") -> float:
     """1 if the identifier occurs verbatim (or heads the section spelt with spaces), 0.5 if
-    only its last dotted part does."""
+    only its last dotted part does, or an acronym in other case ("mime-type" for MIME)."""
     if identifier in haystack or spaced_heading(identifier, section):
         return 1.0
+    if _ACRONYM.fullmatch(identifier):
+        word = rf"(?<!\w){re.escape(identifier.lower())}(?!\w)"
+        return 0.5 if re.search(word, haystack.lower()) else 0.0
     last = identifier.rsplit(".", 1)[-1]
     if last != identifier and re.search(rf"(?<![\w]){re.escape(last)}(?![\w])", haystack):
         return 0.5
