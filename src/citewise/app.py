@@ -66,14 +66,16 @@ class Assistant:
                 )
             return self._embedder
 
-    def retriever(self) -> HybridRetriever:
+    def retriever(self, *, pool: bool = False) -> HybridRetriever:
+        """The hybrid retriever of `search`, or with `pool` the one that gathers the answer
+        flow's candidates for reranking (other list depths, see `Settings`)."""
         s = self.settings
         return HybridRetriever(
             self.store,
             self.embedder,
             RetrievalOptions(
-                keyword_k=s.keyword_k,
-                vector_k=s.vector_k,
+                keyword_k=s.pool_keyword_k if pool else s.keyword_k,
+                vector_k=s.pool_vector_k if pool else s.vector_k,
                 rrf_k=s.rrf_k,
                 keyword_weight=s.keyword_weight,
                 vector_weight=s.vector_weight,

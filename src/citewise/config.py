@@ -36,9 +36,13 @@ class Settings(BaseSettings):
     child_overlap: float = 0.15
     min_child_tokens: int = 40
 
-    # Retrieval.
-    keyword_k: int = 20
-    vector_k: int = 20
+    # Retrieval. `search` fuses keyword top-10 with vector top-50 (see README "Measured");
+    # the answer flow fuses both top-20 into the candidate pool its reranker re-scores
+    # (the reranker adds vector similarity itself; a vector-heavy pool lost answers)
+    keyword_k: int = 10
+    vector_k: int = 50
+    pool_keyword_k: int = 20
+    pool_vector_k: int = 20
     rrf_k: int = 60
     keyword_weight: float = 1.0
     vector_weight: float = 1.0

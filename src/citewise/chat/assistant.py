@@ -62,7 +62,7 @@ class ChatAssistant:
         self.answerer = DocumentAnswerer(
             assistant.store,
             assistant.embedder,
-            assistant.retriever(),
+            assistant.retriever(pool=True),
             reranker,
             self.llm,
             context_tokens=s.context_tokens,
