@@ -248,6 +248,23 @@ def test_two_part_question_takes_each_part_from_its_passage() -> None:
     assert {ref.n for ref in parse_references(r.text)} == {1, 2}
 
 
+def test_a_part_whose_best_sentence_is_below_the_threshold_gets_none() -> None:
+    tuples = passage(
+        2, "Tuples are immutable sequences, typically used to store heterogeneous data."
+    )
+    question = "What is the default logging level, and are tuples mutable?"
+    flat = {"rank_weight": 0.0, "document_weight": 0.0}
+    low, _ = answerer(threshold=0.0, **flat)
+    both = low.answer(question, [LOGGING, tuples])
+    assert both.support[0] == both.best_score and len(both.support) == 2
+    part = both.support[1]
+    assert part < both.best_score  # the tuple part is the weaker one
+    a, _ = answerer(threshold=(part + both.best_score) / 2, **flat)
+    r = a.answer(question, [LOGGING, tuples])
+    assert r.support == (both.best_score,)
+    assert "Tuples" not in r.text
+
+
 def test_comparison_takes_a_sentence_about_each_item() -> None:
     seq = passage(
         1,
