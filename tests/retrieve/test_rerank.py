@@ -293,25 +293,30 @@ def test_features_credit_identifiers_and_section_titles() -> None:
     assert feats[1].section == 0.0
 
 
-def test_an_identifier_spelt_with_spaces_in_the_heading_counts_as_found() -> None:
-    hits = [
-        _hit(1, "Returns: 0 if DER decoding OK.", section="DER > asn1 der decoding"),
-        _hit(2, "Returns: 0 if DER encoding OK.", section="DER > asn1 der coding"),
-    ]
-    feats = compute_features("What does asn1_der_coding return?", hits)
-    assert [f.identifiers for f in feats] == [0.0, 1.0]
-    slots = compute_features("What is __slots__?", [_hit(3, "Slots.", section="A > slots")])
-    assert slots[0].identifiers == 0.0  # no space left once the underscores go: no match
-
-
-def test_an_acronym_in_other_case_counts_half() -> None:
-    hits = [
-        _hit(1, "A MIME type names a format.", section="Intro"),
-        _hit(2, "A mime-type may subclass another.", section="Subclassing"),
-        _hit(3, "Mimetypes are guessed from names.", section="Guessing"),
-    ]
-    feats = compute_features("How is a MIME type subclassed?", hits)
-    assert [f.identifiers for f in feats] == [1.0, 0.5, 0.0]
+@pytest.mark.parametrize(
+    ("query", "passages", "expected"),
+    [
+        (  # Texinfo heads the entry for asn1_der_coding "asn1 der coding"
+            "What does asn1_der_coding return?",
+            [
+                ("Returns: 0 if decoded.", "DER > asn1 der decoding"),
+                ("Returns: 0.", "DER > asn1 der coding"),
+            ],
+            [0.0, 1.0],
+        ),
+        ("What is __slots__?", [("Slots.", "A > slots")], [0.0]),  # no space left: no match
+        (  # an acronym in other case counts half
+            "How is a MIME type subclassed?",
+            [("A MIME type.", "Intro"), ("A mime-type subclass.", "Sub"), ("Mimetypes.", "Guess")],
+            [1.0, 0.5, 0.0],
+        ),
+    ],
+)
+def test_identifier_credit_for_headings_and_acronyms(
+    query: str, passages: list[tuple[str, str]], expected: list[float]
+) -> None:
+    hits = [_hit(i + 1, text, section=section) for i, (text, section) in enumerate(passages)]
+    assert [f.identifiers for f in compute_features(query, hits)] == expected
 
 
 def test_rescore_promotes_the_passage_that_matches_the_query() -> None:
