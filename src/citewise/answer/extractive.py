@@ -39,6 +39,7 @@ from citewise.answer.question import (
     contrast_terms,
     focus,
     headed_by,
+    key_terms,
     mentions,
     states_quantity,
 )
@@ -235,7 +236,7 @@ class ExtractiveAnswerer:
         notes_count = asks_about_change(question)
         history = asks_about_history(question)
         share = document_share(cands)
-        key = analyse(question).key_terms
+        key = key_terms(question)
         out = []
         for c, cosine in zip(cands, cos.tolist(), strict=True):
             lex = lexical(weights, c)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from citewise.answer.lexical import identifiers
 from citewise.answer.sentences import content_words, stem, topic_stem
-from citewise.retrieve.rerank_rescore import spaced_heading
+from citewise.retrieve.rerank_rescore import last_heading, spaced_heading
 from citewise.types import Passage
 
 _VERSION = re.compile(r"\b[A-Z][A-Za-z]+\s+v?(\d+\.\d+(?:\.\d+)?)(?![\w.])")
@@ -189,11 +189,7 @@ def mentions(p: Passage, term: str) -> bool:
 def headed_by(p: Passage, term: str) -> bool:
     """True when the passage's own heading (the last of its section path) names `term`:
     the passage documents it rather than mentions it."""
-    heading = _last_heading(p.hit.section)
+    heading = last_heading(p.hit.section)
     if re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w]|\.\w)", heading):
         return True
     return spaced_heading(term, p.hit.section)
-
-
-def _last_heading(section: str) -> str:
-    return section.rsplit(">", 1)[-1].strip().lower()

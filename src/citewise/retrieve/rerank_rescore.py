@@ -93,7 +93,12 @@ def spaced_heading(identifier: str, section: str) -> bool:
     """Whether the last heading of `section` is `identifier` spelt with spaces for its
     underscores: Texinfo manuals head the entry for `asn1_der_coding` "asn1 der coding"."""
     spaced = identifier.replace("_", " ").strip().lower()
-    return " " in spaced and section.rsplit(">", 1)[-1].strip().lower() == spaced
+    return " " in spaced and last_heading(section) == spaced
+
+
+def last_heading(section: str) -> str:
+    """The last heading of a section path ("A > B > c" → "c"), lower-cased."""
+    return section.rsplit(">", 1)[-1].strip().lower()
 
 
 def _identifier_score(identifier: str, haystack: str, section: str = "") -> float:
