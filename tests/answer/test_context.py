@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from answer_factories import hit
 
 from citewise.answer.context import (
@@ -9,7 +11,7 @@ from citewise.answer.context import (
     render_context,
     select_hits,
 )
-from citewise.types import Passage
+from citewise.types import ChunkRecord, Passage
 
 
 def count_words(text: str) -> int:
@@ -103,3 +105,51 @@ def test_first_passage_is_cut_to_the_budget_by_sentences() -> None:
     assert ps[0].context.startswith("Rotation keeps seven files")
     assert count_words(ps[0].context) < 40
     assert ps[0].context.endswith(".")
+
+
+def _before(text: str, *, chunk_id: int = 100, section: str = "Guide > Intro") -> ChunkRecord:
+    return ChunkRecord(chunk_id, 1, "guide.html", "Guide", section, None, None, text, 999)
+
+
+POINT = "Intro words. Setup is short. The str() form is for people, repr() for the interpreter."
+
+
+def test_child_is_led_in_by_the_end_of_the_chunk_before_it() -> None:
+    ps = assemble([hit(LONG)], {}, 10_000, count_words, "simple", {101: _before(POINT)})
+    assert ps[0].context == (
+        "Setup is short. The str() form is for people, repr() for the interpreter.\n" + LONG
+    )
+
+
+def test_no_lead_in_from_another_section_or_page() -> None:
+    other = {101: _before(POINT, section="Guide > Setup")}
+    assert assemble([hit(LONG)], {}, 10_000, count_words, "simple", other)[0].context == LONG
+    paged = hit(LONG, page=5, page_end=5)
+    page4 = {101: _before(POINT)}  # page_end None: not on page 5
+    assert assemble([paged], {}, 10_000, count_words, "simple", page4)[0].context == LONG
+
+
+def test_no_lead_in_from_the_same_parent_or_of_what_the_child_repeats() -> None:
+    sibling = {101: replace(_before(POINT), parent_id=1001)}  # hit()'s parent for rank 1
+    assert assemble([hit(LONG)], {}, 10_000, count_words, "simple", sibling)[0].context == LONG
+    overlapping = hit("The str() form is for people, repr() for the interpreter. " + LONG)
+    ps = assemble([overlapping], {}, 10_000, count_words, "simple", {101: _before(POINT)})
+    assert ps[0].context == "Intro words. Setup is short.\n" + overlapping.text
+
+
+def test_no_lead_in_when_the_chunk_before_is_a_passage_itself_or_the_parent_is_used() -> None:
+    both = [hit(LONG, rank=1), hit(POINT, rank=2, chunk_id=100)]
+    ps = assemble(both, {}, 10_000, count_words, "complex", {101: _before(POINT)})
+    assert ps[0].context == LONG
+    child = "This means the expression is evaluated once. " * 10
+    parent = "Default values are evaluated when the function is defined. " + child
+    expanded = assemble(
+        [hit(child, parent_id=7)], {7: parent}, 10_000, count_words, "simple", {101: _before(POINT)}
+    )
+    assert expanded[0].context == parent
+
+
+def test_lead_in_is_left_out_when_the_budget_is_spent() -> None:
+    tight = count_words(passage_header(Passage(1, hit(LONG), ""))) + 1 + count_words(LONG)
+    ps = assemble([hit(LONG)], {}, tight, count_words, "simple", {101: _before(POINT)})
+    assert ps[0].context == LONG

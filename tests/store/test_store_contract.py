@@ -132,6 +132,19 @@ def test_document_chunks_come_in_reading_order_with_parent_text(store: Store) ->
     assert store.document_chunks(doc_id + 999) == []
 
 
+def test_preceding_chunks_are_the_chunks_just_before_in_reading_order(store: Store) -> None:
+    words = " ".join(f"word{i}" for i in range(900))
+    doc_id = store.add_document(_new("long.txt", words))
+    other = store.add_document(_new("other.txt", "Another document. " * 5))
+    chunks = store.document_chunks(doc_id)
+    first_other = store.document_chunks(other)[0].chunk_id
+    ids = [c.chunk_id for c in chunks]
+    before = store.preceding_chunks([*ids, first_other, 10_000_000])
+    assert {c: r.chunk_id for c, r in before.items()} == dict(zip(ids[1:], ids[:-1], strict=True))
+    assert before[ids[1]].text == chunks[0].text
+    assert store.preceding_chunks([]) == {}
+
+
 def test_get_vectors_returns_stored_vectors_by_chunk_id(store: Store) -> None:
     store.add_document(_new("a.txt", "Alpha text."))
     cid = store.keyword_search('"alpha"', SearchFilter(), 1)[0].chunk_id

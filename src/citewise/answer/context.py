@@ -3,7 +3,9 @@
 Adaptive k (Axiom): a simple lookup needs few passages, a complex question more. A relevance
 filter relative to the top score drops the tail that would only bleed unrelated context into
 the answer. A child is expanded to its parent when the child alone is short or starts/ends
-mid-thought, and the budget allows; otherwise the child is used. Assembly stops at the budget.
+mid-thought, and the budget allows; otherwise the child is used, led in by the last sentences
+of the chunk before it in the same section (a chunk boundary often falls just after the
+sentence that states the point). Assembly stops at the budget.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from citewise.answer.sentences import split_sentences
-from citewise.types import Hit, Passage
+from citewise.types import ChunkRecord, Hit, Passage
 
 QuestionKind = Literal["simple", "complex", "conversational", "summarize", "relationship"]
 TokenCounter = Callable[[str], int]
@@ -35,6 +37,7 @@ DEFAULT_K = 5
 MIN_RELATIVE_SCORE = 0.5
 MIN_CHILD_TOKENS = 60  # a child shorter than this says too little alone: use its parent
 MAX_PARENT_TOKENS = 700  # a parent longer than this costs more than it adds
+LEAD_IN_SENTENCES = 2  # sentences of the preceding chunk put before a child passage
 
 _DANGLING_START = re.compile(r"^(?:[a-z]|(?:This|That|These|Those|It|Its|They|Such|Both)\b)")
 
@@ -75,17 +78,31 @@ def needs_parent(child_text: str, child_tokens: int) -> bool:
     return bool(_DANGLING_START.match(text)) or text.endswith(":")
 
 
+def lead_in(hit: Hit, before: ChunkRecord | None) -> str:
+    """The last sentences of the chunk `before` the hit when it continues the same section
+    of the same document on the same page, from another parent (children of one parent
+    already overlap); else ""."""
+    if before is None or before.doc_id != hit.doc_id or before.section != hit.section:
+        return ""
+    if before.page_end != hit.page or before.parent_id == hit.parent_id:
+        return ""
+    fresh = [s for s in split_sentences(before.text) if s not in hit.text]
+    return " ".join(fresh[-LEAD_IN_SENTENCES:])
+
+
 def assemble(
     hits: Sequence[Hit],
     parents: Mapping[int, str],
     budget_tokens: int,
     count_tokens: TokenCounter,
     question_kind: str = "complex",
+    preceding: Mapping[int, ChunkRecord] | None = None,
 ) -> list[Passage]:
     """Numbered passages within `budget_tokens` (headers included). `parents` maps a hit's
-    `parent_id` to the parent text. The first passage is always included, cut to the budget
-    by whole sentences if need be."""
+    `parent_id` to the parent text, `preceding` a hit's `chunk_id` to the chunk before it.
+    The first passage is always included, cut to the budget by whole sentences if need be."""
     selected = select_hits(hits, question_kind)
+    chosen = {h.chunk_id for h in selected}
     counts = Counter(h.parent_id for h in selected)
     out: list[Passage] = []
     used_parents: set[int] = set()
@@ -106,6 +123,12 @@ def assemble(
             if wanted and small and parent_cost <= remaining:
                 context, cost = parent, parent_cost
                 used_parents.add(hit.parent_id)
+        before = (preceding or {}).get(hit.chunk_id)
+        if context == hit.text and before is not None and before.chunk_id not in chosen:
+            lead = lead_in(hit, before)
+            lead_cost = count_tokens(lead) + 1 if lead else 0
+            if lead and before.parent_id not in used_parents and cost + lead_cost <= remaining:
+                context, cost = f"{lead}\n{context}", cost + lead_cost
         if cost > remaining:
             if out:
                 break

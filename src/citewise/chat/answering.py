@@ -190,10 +190,12 @@ class DocumentAnswerer:
         return [replace(h, rank=i + 1) for i, h in enumerate(merged)]
 
     def _passages(self, hits: Sequence[Hit], kind: str) -> list[Passage]:
-        records = self.store.get_chunks([h.chunk_id for h in hits], with_parents=True)
+        ids = [h.chunk_id for h in hits]
+        records = self.store.get_chunks(ids, with_parents=True)
         parents = {r.parent_id: r.parent_text for r in records}
         counter = self.embedder_factory().count_tokens
-        return assemble(hits, parents, self.context_tokens, counter, kind)
+        preceding = self.store.preceding_chunks(ids)
+        return assemble(hits, parents, self.context_tokens, counter, kind, preceding)
 
 
 def make_answer(req: AnswerRequest, s: Settled, hits: Sequence[Hit]) -> Answer:

@@ -76,4 +76,9 @@ class Store(Protocol):
         """Every chunk of a document in reading order, with parent texts."""
         ...
 
+    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        """For each chunk id, the chunk just before it in its document (reading order);
+        first chunks and unknown ids are left out."""
+        ...
+
     def stats(self) -> dict[str, int]: ...

@@ -359,6 +359,18 @@ class SQLiteStore:
         ).fetchall()
         return [ChunkRecord(*r) for r in rows]
 
+    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        if not chunk_ids:
+            return {}
+        pairs = self._conn.execute(
+            "SELECT ch.id, prev.id FROM chunks ch JOIN chunks prev"
+            " ON prev.doc_id = ch.doc_id AND prev.ordinal = ch.ordinal - 1"
+            f" WHERE ch.id IN ({','.join('?' * len(chunk_ids))})",
+            tuple(chunk_ids),
+        ).fetchall()
+        records = {r.chunk_id: r for r in self.get_chunks([int(p) for _, p in pairs])}
+        return {int(c): records[int(p)] for c, p in pairs if int(p) in records}
+
     def stats(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for table in ("documents", "parents", "chunks", "vectors"):
