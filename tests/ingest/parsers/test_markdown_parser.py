@@ -121,3 +121,20 @@ def test_markdown_title_falls_back_to_first_h1_then_stem() -> None:
 
 def test_strip_inline_keeps_code_verbatim() -> None:
     assert strip_inline("Use `a*b*c` and ![logo](x.png) <b>bold</b>") == "Use a*b*c and logo bold"
+
+
+def test_links_whose_text_is_code_become_their_text() -> None:
+    line = "Call [`Buffer.alloc()`][] or [`fs.open()`](fs.md#open), see [docs][ref]."
+    assert strip_inline(line) == "Call Buffer.alloc() or fs.open(), see docs."
+    assert strip_inline("Index with `a[0](x)` and `[x][]`.") == "Index with a[0](x) and [x][]."
+
+
+def test_markdown_html_comments_are_left_out() -> None:
+    doc = _parse(
+        "# API\n\n## `kill([signal])`\n\n<!-- YAML\nadded: v0.1.90\nchanges:\n"
+        "  - version: v20.0.0\n    pr-url: https://example.com/1\n-->\n\n"
+        "Sends a signal. <!-- inline note --> Default is `'SIGTERM'`.\n"
+    )
+    text = " ".join(b.text for b in doc.blocks)
+    assert text == "Sends a signal. Default is 'SIGTERM'."
+    assert doc.blocks[0].heading_path == ("API", "kill([signal])")

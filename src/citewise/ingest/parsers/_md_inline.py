@@ -8,10 +8,11 @@ import re
 from citewise.ingest.parsers._common import clean
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+# a code span (left alone) or a link or image whose text may hold code spans:
+# [`fs.open()`](url), [`Buffer`][ref], [`Buffer`][], ![alt](src)
+_LINK = re.compile(r"(`+).+?\1|!?\[((?:`[^`]*`|[^\]`])*)\](?:\([^)]*\)|\[[^\]]*\])", re.S)
 _INLINE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),  # image → alt text
-    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # [text](url)
-    (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),  # [text][ref]
+    (re.compile(r"<!--.*?-->", re.S), ""),  # HTML comment
     (re.compile(r"<((?:https?|mailto):[^>\s]+)>"), r"\1"),  # <https://autolink>
     (re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>"), ""),  # inline HTML tags
     (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),  # strong
@@ -27,7 +28,8 @@ _TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*
 
 def strip_inline(text: str) -> str:
     """Readable text from one line of Markdown: code spans keep their content verbatim,
-    links and images become their text, emphasis markers and inline HTML go."""
+    links and images become their text, emphasis markers, comments and inline HTML go."""
+    text = _LINK.sub(lambda m: m.group(0) if m.group(1) else m.group(2), text)
     parts = _CODE_SPAN.split(text)
     out: list[str] = []
     # split() with two groups yields: text, ticks, code, text, ticks, code, …

@@ -1,5 +1,6 @@
 """Markdown parser: front matter → metadata, ATX and setext headings → heading path,
-fenced/indented code → code blocks, pipe tables → table blocks, lists → list blocks."""
+fenced/indented code → code blocks, pipe tables → table blocks, lists → list blocks; HTML
+comments are left out."""
 
 from __future__ import annotations
 
@@ -75,6 +76,10 @@ class _Scanner:
             self.flush()
             self._fenced(line)
             return True
+        if line.lstrip().startswith("<!--") and "-->" not in line:
+            self.flush()
+            self._comment()
+            return True
         setext = _SETEXT.match(line)
         if setext and self.para:
             raw = " ".join(self.para)
@@ -116,6 +121,13 @@ class _Scanner:
                 break
             body.append(line[indent:] if line[:indent].strip() == "" else line)
         self._code("\n".join(body))
+
+    def _comment(self) -> None:
+        """Skips an HTML comment that spans lines (metadata such as `<!-- YAML … -->`)."""
+        self.i += 1
+        while self.i < len(self.lines) and "-->" not in self.lines[self.i]:
+            self.i += 1
+        self.i += 1
 
     def _indented_code(self) -> None:
         body: list[str] = []
