@@ -14,8 +14,18 @@ def test_lead_in_spans_the_next_line_or_the_first_items_of_its_list() -> None:
     lines = ["Intro:", "- one", "- two", "- three", "- four", "After."]
     assert lead_in_end(lines, 0) == 4  # three items at most
     assert lead_in_end(["Use this:", "code()", "- not an item of it"], 0) == 2
-    assert lead_in_end(["A sentence.", "- item"], 0) == 1
+    assert lead_in_end(["A sentence.", "- an item long enough to be read alone here"], 0) == 1
     assert lead_in_end(["Ends the text:"], 0) == 1
+
+
+def test_a_sentence_brings_along_the_short_items_that_complete_it() -> None:
+    lines = ["The marker ending each line.", "- LF on POSIX", "- CRLF on Windows", "Next."]
+    assert lead_in_end(lines, 0) == 3
+    assert lead_in_end(lines, 1) == 2  # an item does not bring its siblings
+    p = passage(1, "Unrelated note on files.\n" + "\n".join(lines))
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("Which marker is ending each line on POSIX?", [p])
+    assert r.text == "The marker ending each line [1]. - LF on POSIX [1] - CRLF on Windows [1]"
 
 
 def test_a_lead_in_is_scored_and_quoted_with_the_list_it_introduces() -> None:

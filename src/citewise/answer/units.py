@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from citewise.answer.sentences import attach_marker, strip_citation_marks
 
 LIST_ITEMS = 3  # items of a list a lead-in brings along
+SHORT_ITEM_WORDS = 6  # a list item this short completes the sentence before it ("- \\n on POSIX")
 PROSE_SHARE = 0.6  # share of plain words below which a line is code, a signature or a table
 
 _LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.)\s")
@@ -27,14 +28,25 @@ _ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$
 def lead_in_end(sentences: Sequence[str], i: int) -> int:
     """The end (exclusive) of the unit sentence `i` opens: a lead-in ending in ':' is
     meaningless without what it introduces — the next line, or the first `LIST_ITEMS` items of
-    the list it opens — so it is scored and quoted with them."""
-    if not sentences[i].rstrip().endswith(":") or i + 1 >= len(sentences):
+    the list it opens — so it is scored and quoted with them. A sentence followed by a list of
+    short items ("The end-of-line marker." "- \\n on POSIX" "- \\r\\n on Windows") brings them
+    along too: alone they are too short to be answers, and they are what it describes."""
+    if i + 1 >= len(sentences) or _LIST_ITEM.match(sentences[i]):
         return i + 1
+    if not sentences[i].rstrip().endswith(":"):
+        end = i + 1
+        while end < len(sentences) and end - i <= LIST_ITEMS and _short_item(sentences[end]):
+            end += 1
+        return end
     end = i + 2
     if _LIST_ITEM.match(sentences[i + 1]):
         while end < len(sentences) and end - i <= LIST_ITEMS and _LIST_ITEM.match(sentences[end]):
             end += 1
     return end
+
+
+def _short_item(sentence: str) -> bool:
+    return bool(_LIST_ITEM.match(sentence)) and len(sentence.split()) <= SHORT_ITEM_WORDS + 1
 
 
 def norm_sentence(sentence: str) -> str:
