@@ -92,8 +92,9 @@ TYPING = passage(
 )
 
 
-# Bag-of-words cosines run lower than MiniLM's, so these tests set their own threshold; the
-# calibrated default is exercised by the slow test with the real model.
+# Bag-of-words cosines run lower than MiniLM's, so these tests set their own threshold and
+# leave out the content floor (a share of it); the calibrated defaults are exercised by the
+# slow test with the real model.
 FAKE_THRESHOLD = 0.3
 
 
@@ -101,6 +102,7 @@ def answerer(**options: object) -> tuple[ExtractiveAnswerer, BagOfWordsEmbedder]
     emb = BagOfWordsEmbedder()
     assert isinstance(emb, Embedder)
     options.setdefault("threshold", FAKE_THRESHOLD)
+    options.setdefault("content_share", 0.0)
     return ExtractiveAnswerer(emb, ExtractiveOptions(**options)), emb  # type: ignore[arg-type]
 
 
@@ -153,6 +155,17 @@ def test_abstains_when_nothing_relevant_passes_the_threshold() -> None:
     assert r.abstained
     assert r.best_score < FAKE_THRESHOLD
     assert r.support == ()
+
+
+def test_the_top_passage_alone_does_not_carry_an_answer() -> None:
+    question = "Which status code does the server send for a missing route?"
+    exits = passage(1, "The following status codes are used: 1 means an uncaught exception.")
+    a, _ = answerer(rank_weight=0.5)
+    assert not a.answer(question, [exits]).abstained  # the rank bonus clears the threshold
+    strict, _ = answerer(rank_weight=0.5, content_share=0.76)
+    r = strict.answer(question, [exits])
+    assert r.abstained
+    assert r.reason.startswith("best sentence matches")
 
 
 def test_threshold_is_a_parameter() -> None:
