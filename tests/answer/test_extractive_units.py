@@ -7,7 +7,13 @@ from answer_factories import passage
 from test_extractive import answerer
 
 from citewise.answer.question import asks_quantity, compared, contrast_terms, states_quantity
-from citewise.answer.units import lead_in_end, norm_sentence, said_before
+from citewise.answer.units import (
+    entry_name,
+    lead_in_end,
+    norm_sentence,
+    said_before,
+    with_subject,
+)
 
 
 def test_lead_in_spans_the_next_line_or_the_first_items_of_its_list() -> None:
@@ -268,3 +274,32 @@ def test_the_document_prior_never_lifts_an_answer_over_the_abstention_threshold(
     a, _ = answerer(document_weight=5.0)
     r = a.answer("What is the default pickle protocol version?", ps)
     assert r.abstained
+
+
+def test_entry_names_come_from_api_headings_only() -> None:
+    assert entry_name("Built-in Exceptions > exception KeyError") == ("KeyError", "KeyError")
+    assert entry_name("os > os.cpu_count()") == ("os.cpu_count()", "cpu_count")
+    assert entry_name("classmethod datetime.utcnow()") == ("datetime.utcnow()", "utcnow")
+    assert entry_name("CLI > --inspect[=[host:]port]") == ("--inspect[=[host:]port]", "--inspect")
+    long = (
+        "class dataclasses.dataclass(*, init=True, repr=True, eq=True, order=False, frozen=False)"
+    )
+    assert entry_name(long) == ("dataclasses.dataclass()", "dataclass")
+    for prose in ("Data Structures > 5.3. Tuples and Sequences", "Tuples", "path hooks"):
+        assert entry_name(prose) is None
+
+
+def test_a_sentence_under_an_api_heading_gets_the_entry_as_its_subject() -> None:
+    section = "os > os.cpu_count()"
+    assert with_subject("Return the number of CPUs in the system.", section) == (
+        "os.cpu_count(): Return the number of CPUs in the system."
+    )
+    named = "On Linux, cpu_count() counts the CPUs of the machine."
+    assert with_subject(named, section) == named
+    for kept in ("- a list item", ">>> os.cpu_count()", "OSError: when it fails."):
+        assert with_subject(kept, section) == kept
+    assert with_subject("Return the CPUs.", "Intro > Counting CPUs") == "Return the CPUs."
+    p = passage(1, "Return the number of CPUs in the system.", section=section)
+    a, _ = answerer()
+    r = a.answer("How do I get the number of CPUs in the system?", [p])
+    assert r.text == "os.cpu_count(): Return the number of CPUs in the system [1]."

@@ -44,7 +44,14 @@ from citewise.answer.question import (
     states_quantity,
 )
 from citewise.answer.sentences import split_sentences
-from citewise.answer.units import is_caption, is_prose, join_marked, lead_in_end, said_before
+from citewise.answer.units import (
+    is_caption,
+    is_prose,
+    join_marked,
+    lead_in_end,
+    said_before,
+    with_subject,
+)
 from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
@@ -372,6 +379,9 @@ def _compose(
             idx.add(pick.index - 1)
         chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
         used[pick.passage.n] = pick.passage
+    for n, by in chosen.items():
+        first = min(by)
+        by[first] = with_subject(by[first], used[n].hit.section)
     parts = [join_marked([by[i] for i in sorted(by)], n) for n, by in chosen.items()]
     return ExtractiveResult(
         text=" ".join(parts),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from citewise.answer.lexical import identifiers
 from citewise.answer.sentences import attach_marker, strip_citation_marks
 
 LIST_ITEMS = 3  # items of a list a lead-in brings along
@@ -22,6 +23,14 @@ _SEE_ALSO = re.compile(r"^see\b", re.I)  # "See also …", "See X for more detai
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
 # "Example of an LRU cache for static web content:" introduces code and states nothing
 _CAPTION = re.compile(r"^(?:an?\s+|for\s+|some\s+|more\s+)?examples?\b[^.:]*:", re.I)
+# an API entry's heading: "exception KeyError", "classmethod datetime.utcnow()",
+# "@functools.lru_cache(user_function)", "int PyList_Append(PyObject *list, PyObject *item)"
+_ENTRY = re.compile(
+    r"^(?:[a-z]+\*?\s+)*@?(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?P<signature>\(.*\))?\s*$"
+)
+_OPTION_ENTRY = re.compile(r"^(?P<name>--?[A-Za-z][\w-]*)\S*$")  # "--inspect[=[host:]port]"
+MAX_ENTRY_CHARS = 60  # a longer signature is shown as its name
+_LABELLED = re.compile(r"^\S+:\s")
 _ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$")
 
 
@@ -90,3 +99,34 @@ def join_marked(sentences: Sequence[str], n: int) -> str:
         lead_in = s.rstrip().endswith(":") and i + 1 < len(sentences)
         out.append(s.rstrip() if lead_in else attach_marker(s, (n,)))
     return " ".join(out)
+
+
+def entry_name(section: str) -> tuple[str, str] | None:
+    """The API entry a section's last heading documents, as shown ("os.cpu_count()",
+    "KeyError") and as its bare name ("cpu_count"); None for a heading of prose."""
+    heading = section.rsplit(">", 1)[-1].strip()
+    match = _ENTRY.match(heading) or _OPTION_ENTRY.match(heading)
+    if match is None:
+        return None
+    name = match.group("name")
+    signature = match.groupdict().get("signature")
+    if not signature and name not in identifiers(name):
+        return None  # "Tuples", "hooks": a word, not code
+    shown = heading[match.start("name") :]
+    if len(shown) > MAX_ENTRY_CHARS:
+        shown = f"{name}()" if signature else name
+    return shown, name.rsplit(".", 1)[-1]
+
+
+def with_subject(sentence: str, section: str) -> str:
+    """A sentence documenting an API entry without naming it ("Return the number of CPUs in
+    the system.") gets the entry as its subject: "os.cpu_count(): Return the number …"."""
+    entry = entry_name(section)
+    if entry is None or _LIST_ITEM.match(sentence) or _CODE.match(sentence):
+        return sentence
+    if _LABELLED.match(sentence):
+        return sentence  # "subprocess.CalledProcessError: Command …" names its own subject
+    shown, bare = entry
+    if re.search(rf"(?<![\w-]){re.escape(bare)}(?!\w)", sentence):
+        return sentence
+    return f"{shown}: {sentence}"
