@@ -280,6 +280,8 @@ def test_entry_names_come_from_api_headings_only() -> None:
     assert entry_name("Built-in Exceptions > exception KeyError") == ("KeyError", "KeyError")
     assert entry_name("os > os.cpu_count()") == ("os.cpu_count()", "cpu_count")
     assert entry_name("classmethod datetime.utcnow()") == ("datetime.utcnow()", "utcnow")
+    shown = "time.perf_counter() → float"
+    assert entry_name(f"time > Functions > {shown}") == (shown, "perf_counter")
     assert entry_name("CLI > --inspect[=[host:]port]") == ("--inspect[=[host:]port]", "--inspect")
     long = (
         "class dataclasses.dataclass(*, init=True, repr=True, eq=True, order=False, frozen=False)"

@@ -26,7 +26,8 @@ _CAPTION = re.compile(r"^(?:an?\s+|for\s+|some\s+|more\s+)?examples?\b[^.:]*:", 
 # an API entry's heading: "exception KeyError", "classmethod datetime.utcnow()",
 # "@functools.lru_cache(user_function)", "int PyList_Append(PyObject *list, PyObject *item)"
 _ENTRY = re.compile(
-    r"^(?:[a-z]+\*?\s+)*@?(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?P<signature>\(.*\))?\s*$"
+    r"^(?:[a-z]+\*?\s+)*@?(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?P<signature>\(.*\))?"
+    r"(?:\s*(?:→|->)\s*[^()]+)?\s*$"  # a return annotation: "time.perf_counter() → float"
 )
 _OPTION_ENTRY = re.compile(r"^(?P<name>--?[A-Za-z][\w-]*)\S*$")  # "--inspect[=[host:]port]"
 MAX_ENTRY_CHARS = 60  # a longer signature is shown as its name
