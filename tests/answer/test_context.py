@@ -153,3 +153,20 @@ def test_lead_in_is_left_out_when_the_budget_is_spent() -> None:
     tight = count_words(passage_header(Passage(1, hit(LONG), ""))) + 1 + count_words(LONG)
     ps = assemble([hit(LONG)], {}, tight, count_words, "simple", {101: _before(POINT)})
     assert ps[0].context == LONG
+
+
+def test_complex_questions_read_the_whole_parent() -> None:
+    parent = "A descriptor is any object defining __get__(). " + LONG
+    ps = assemble([hit(LONG, parent_id=7)], {7: parent}, 10_000, count_words, "complex")
+    assert ps[0].context == parent
+    simple = assemble([hit(LONG, parent_id=7)], {7: parent}, 10_000, count_words, "simple")
+    assert simple[0].context == LONG
+
+
+def test_an_expanded_parent_is_led_in_by_the_chunk_before_it() -> None:
+    parent = "A descriptor is any object defining __get__(). " + LONG
+    before = {7: _before(POINT)}
+    ps = assemble([hit(LONG, parent_id=7)], {7: parent}, 10_000, count_words, "complex", {}, before)
+    assert ps[0].context == (
+        "Setup is short. The str() form is for people, repr() for the interpreter.\n" + parent
+    )

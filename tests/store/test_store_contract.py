@@ -145,6 +145,20 @@ def test_preceding_chunks_are_the_chunks_just_before_in_reading_order(store: Sto
     assert store.preceding_chunks([]) == {}
 
 
+def test_chunks_before_parents_end_just_before_each_parent(store: Store) -> None:
+    words = " ".join(f"word{i}" for i in range(3000))
+    doc_id = store.add_document(_new("long.txt", words))
+    chunks = store.document_chunks(doc_id)
+    firsts: dict[int, int] = {}
+    for i, c in enumerate(chunks):
+        firsts.setdefault(c.parent_id, i)
+    assert len(firsts) > 1
+    before = store.chunks_before_parents([*firsts, 10_000_000])
+    expected = {p: chunks[i - 1].chunk_id for p, i in firsts.items() if i > 0}
+    assert {p: r.chunk_id for p, r in before.items()} == expected
+    assert store.chunks_before_parents([]) == {}
+
+
 def test_get_vectors_returns_stored_vectors_by_chunk_id(store: Store) -> None:
     store.add_document(_new("a.txt", "Alpha text."))
     cid = store.keyword_search('"alpha"', SearchFilter(), 1)[0].chunk_id

@@ -3,9 +3,10 @@
 Adaptive k (Axiom): a simple lookup needs few passages, a complex question more. A relevance
 filter relative to the top score drops the tail that would only bleed unrelated context into
 the answer. A child is expanded to its parent when the child alone is short or starts/ends
-mid-thought, and the budget allows; otherwise the child is used, led in by the last sentences
-of the chunk before it in the same section (a chunk boundary often falls just after the
-sentence that states the point). Assembly stops at the budget.
+mid-thought, or the question is complex, and the budget allows; otherwise the child is used.
+Either is led in by the last sentences of the chunk before it in the same section (a chunk
+boundary often falls just after the sentence that states the point). Assembly stops at the
+budget.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ DEFAULT_K = 5
 # retriever ranked near the top and drops only the weak tail.
 MIN_RELATIVE_SCORE = 0.5
 MIN_CHILD_TOKENS = 60  # a child shorter than this says too little alone: use its parent
+# a definition, comparison or multi-part question reads whole parents (budget allowing): a
+# definition often opens the section a few sentences before the chunk that matched
+WHOLE_PARENT_KINDS = frozenset({"complex"})
 MAX_PARENT_TOKENS = 700  # a parent longer than this costs more than it adds
 LEAD_IN_SENTENCES = 2  # sentences of the preceding chunk put before a child passage
 
@@ -78,15 +82,15 @@ def needs_parent(child_text: str, child_tokens: int) -> bool:
     return bool(_DANGLING_START.match(text)) or text.endswith(":")
 
 
-def lead_in(hit: Hit, before: ChunkRecord | None) -> str:
-    """The last sentences of the chunk `before` the hit when it continues the same section
-    of the same document on the same page, from another parent (children of one parent
-    already overlap); else ""."""
+def lead_in(hit: Hit, before: ChunkRecord | None, context: str = "") -> str:
+    """The last sentences of the chunk `before` the passage (`context`: the hit's text, or
+    its parent's) when it continues the same section of the same document on the same page,
+    from another parent (children of one parent already overlap); else ""."""
     if before is None or before.doc_id != hit.doc_id or before.section != hit.section:
         return ""
     if before.page_end != hit.page or before.parent_id == hit.parent_id:
         return ""
-    fresh = [s for s in split_sentences(before.text) if s not in hit.text]
+    fresh = [s for s in split_sentences(before.text) if s not in (context or hit.text)]
     return " ".join(fresh[-LEAD_IN_SENTENCES:])
 
 
@@ -97,9 +101,11 @@ def assemble(
     count_tokens: TokenCounter,
     question_kind: str = "complex",
     preceding: Mapping[int, ChunkRecord] | None = None,
+    before_parents: Mapping[int, ChunkRecord] | None = None,
 ) -> list[Passage]:
     """Numbered passages within `budget_tokens` (headers included). `parents` maps a hit's
-    `parent_id` to the parent text, `preceding` a hit's `chunk_id` to the chunk before it.
+    `parent_id` to the parent text, `preceding` a hit's `chunk_id` to the chunk before it,
+    `before_parents` a `parent_id` to the chunk before the parent's first one.
     The first passage is always included, cut to the budget by whole sentences if need be."""
     selected = select_hits(hits, question_kind)
     chosen = {h.chunk_id for h in selected}
@@ -117,15 +123,22 @@ def assemble(
         context = hit.text
         cost = header_tokens + child_tokens
         if parent and len(parent) > len(hit.text):
-            wanted = counts[hit.parent_id] > 1 or needs_parent(hit.text, child_tokens)
+            wanted = (
+                counts[hit.parent_id] > 1
+                or question_kind in WHOLE_PARENT_KINDS
+                or needs_parent(hit.text, child_tokens)
+            )
             parent_cost = header_tokens + count_tokens(parent)
             small = parent_cost - header_tokens <= MAX_PARENT_TOKENS
             if wanted and small and parent_cost <= remaining:
                 context, cost = parent, parent_cost
                 used_parents.add(hit.parent_id)
-        before = (preceding or {}).get(hit.chunk_id)
-        if context == hit.text and before is not None and before.chunk_id not in chosen:
-            lead = lead_in(hit, before)
+        if context == hit.text:
+            before = (preceding or {}).get(hit.chunk_id)
+        else:
+            before = (before_parents or {}).get(hit.parent_id)
+        if before is not None and before.chunk_id not in chosen:
+            lead = lead_in(hit, before, context)
             lead_cost = count_tokens(lead) + 1 if lead else 0
             if lead and before.parent_id not in used_parents and cost + lead_cost <= remaining:
                 context, cost = f"{lead}\n{context}", cost + lead_cost

@@ -195,7 +195,10 @@ class DocumentAnswerer:
         parents = {r.parent_id: r.parent_text for r in records}
         counter = self.embedder_factory().count_tokens
         preceding = self.store.preceding_chunks(ids)
-        return assemble(hits, parents, self.context_tokens, counter, kind, preceding)
+        before_parents = self.store.chunks_before_parents(list(parents))
+        return assemble(
+            hits, parents, self.context_tokens, counter, kind, preceding, before_parents
+        )
 
 
 def make_answer(req: AnswerRequest, s: Settled, hits: Sequence[Hit]) -> Answer:

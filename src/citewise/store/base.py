@@ -81,4 +81,9 @@ class Store(Protocol):
         first chunks and unknown ids are left out."""
         ...
 
+    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        """For each parent id, the chunk just before the parent's first chunk in its
+        document; parents that open their document and unknown ids are left out."""
+        ...
+
     def stats(self) -> dict[str, int]: ...

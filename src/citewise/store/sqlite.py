@@ -371,6 +371,19 @@ class SQLiteStore:
         records = {r.chunk_id: r for r in self.get_chunks([int(p) for _, p in pairs])}
         return {int(c): records[int(p)] for c, p in pairs if int(p) in records}
 
+    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        if not parent_ids:
+            return {}
+        pairs = self._conn.execute(
+            "SELECT first.parent_id, prev.id FROM chunks first JOIN chunks prev"
+            " ON prev.doc_id = first.doc_id AND prev.ordinal = first.ordinal - 1"
+            f" WHERE first.parent_id IN ({','.join('?' * len(parent_ids))}) AND first.ordinal ="
+            " (SELECT MIN(c.ordinal) FROM chunks c WHERE c.parent_id = first.parent_id)",
+            tuple(parent_ids),
+        ).fetchall()
+        records = {r.chunk_id: r for r in self.get_chunks([int(p) for _, p in pairs])}
+        return {int(c): records[int(p)] for c, p in pairs if int(p) in records}
+
     def stats(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for table in ("documents", "parents", "chunks", "vectors"):
