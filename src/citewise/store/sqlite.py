@@ -360,29 +360,29 @@ class SQLiteStore:
         return [ChunkRecord(*r) for r in rows]
 
     def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        if not chunk_ids:
-            return {}
-        pairs = self._conn.execute(
-            "SELECT ch.id, prev.id FROM chunks ch JOIN chunks prev"
-            " ON prev.doc_id = ch.doc_id AND prev.ordinal = ch.ordinal - 1"
-            f" WHERE ch.id IN ({','.join('?' * len(chunk_ids))})",
-            tuple(chunk_ids),
-        ).fetchall()
-        records = {r.chunk_id: r for r in self.get_chunks([int(p) for _, p in pairs])}
-        return {int(c): records[int(p)] for c, p in pairs if int(p) in records}
+        return self._chunks_before(
+            "ch.id", f"ch.id IN ({','.join('?' * len(chunk_ids))})", chunk_ids
+        )
 
     def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        if not parent_ids:
+        return self._chunks_before(
+            "ch.parent_id",
+            f"ch.parent_id IN ({','.join('?' * len(parent_ids))}) AND ch.ordinal ="
+            " (SELECT MIN(c.ordinal) FROM chunks c WHERE c.parent_id = ch.parent_id)",
+            parent_ids,
+        )
+
+    def _chunks_before(self, key: str, where: str, ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        """By `key` of the chunks `ch` matching `where`, the chunk just before each."""
+        if not ids:
             return {}
         pairs = self._conn.execute(
-            "SELECT first.parent_id, prev.id FROM chunks first JOIN chunks prev"
-            " ON prev.doc_id = first.doc_id AND prev.ordinal = first.ordinal - 1"
-            f" WHERE first.parent_id IN ({','.join('?' * len(parent_ids))}) AND first.ordinal ="
-            " (SELECT MIN(c.ordinal) FROM chunks c WHERE c.parent_id = first.parent_id)",
-            tuple(parent_ids),
+            f"SELECT {key}, prev.id FROM chunks ch JOIN chunks prev"
+            f" ON prev.doc_id = ch.doc_id AND prev.ordinal = ch.ordinal - 1 WHERE {where}",
+            tuple(ids),
         ).fetchall()
         records = {r.chunk_id: r for r in self.get_chunks([int(p) for _, p in pairs])}
-        return {int(c): records[int(p)] for c, p in pairs if int(p) in records}
+        return {int(k): records[int(p)] for k, p in pairs if int(p) in records}
 
     def stats(self) -> dict[str, int]:
         out: dict[str, int] = {}
