@@ -14,9 +14,10 @@ import numpy as np
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
+from citewise.store.sqlite_chunks import ChunkReads
 from citewise.store.sqlite_schema import apply_schema
 from citewise.store.vector_index import Partition, top_k
-from citewise.types import Candidate, ChunkRecord, DocumentInfo, NewDocument, SearchFilter
+from citewise.types import Candidate, DocumentInfo, NewDocument, SearchFilter
 
 _DOC_COLUMNS = (
     "d.id, c.name, d.source, d.title, d.format, d.category, d.tags, d.content_hash, d.mtime,"
@@ -24,7 +25,7 @@ _DOC_COLUMNS = (
 )
 
 
-class SQLiteStore:
+class SQLiteStore(ChunkReads):
     """Thread-compatible: use one instance per thread (each owns its connection)."""
 
     def __init__(self, path: Path) -> None:
@@ -322,22 +323,6 @@ class SQLiteStore:
         pairs = top_k(part, query, k, allowed)
         return [Candidate(cid_, i + 1, score) for i, (cid_, score) in enumerate(pairs)]
 
-    def get_chunks(
-        self, chunk_ids: Sequence[int], *, with_parents: bool = False
-    ) -> list[ChunkRecord]:
-        if not chunk_ids:
-            return []
-        parent_col = "p.text" if with_parents else "''"
-        rows = self._conn.execute(
-            "SELECT ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end,"
-            f" ch.text, ch.parent_id, {parent_col} FROM chunks ch"
-            " JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
-            f" WHERE ch.id IN ({','.join('?' * len(chunk_ids))})",
-            tuple(chunk_ids),
-        ).fetchall()
-        by_id = {int(r[0]): ChunkRecord(*r) for r in rows}
-        return [by_id[i] for i in chunk_ids if i in by_id]
-
     def get_vectors(self, chunk_ids: Sequence[int]) -> dict[int, Vectors]:
         if not chunk_ids:
             return {}
@@ -348,41 +333,6 @@ class SQLiteStore:
             tuple(chunk_ids),
         ).fetchall()
         return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}
-
-    def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
-        rows = self._conn.execute(
-            "SELECT ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end,"
-            " ch.text, ch.parent_id, p.text FROM chunks ch"
-            " JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
-            " WHERE ch.doc_id = ? ORDER BY ch.ordinal",
-            (doc_id,),
-        ).fetchall()
-        return [ChunkRecord(*r) for r in rows]
-
-    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        return self._chunks_before(
-            "ch.id", f"ch.id IN ({','.join('?' * len(chunk_ids))})", chunk_ids
-        )
-
-    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        return self._chunks_before(
-            "ch.parent_id",
-            f"ch.parent_id IN ({','.join('?' * len(parent_ids))}) AND ch.ordinal ="
-            " (SELECT MIN(c.ordinal) FROM chunks c WHERE c.parent_id = ch.parent_id)",
-            parent_ids,
-        )
-
-    def _chunks_before(self, key: str, where: str, ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        """By `key` of the chunks `ch` matching `where`, the chunk just before each."""
-        if not ids:
-            return {}
-        pairs = self._conn.execute(
-            f"SELECT {key}, prev.id FROM chunks ch JOIN chunks prev"
-            f" ON prev.doc_id = ch.doc_id AND prev.ordinal = ch.ordinal - 1 WHERE {where}",
-            tuple(ids),
-        ).fetchall()
-        records = {r.chunk_id: r for r in self.get_chunks([int(p) for _, p in pairs])}
-        return {int(k): records[int(p)] for k, p in pairs if int(p) in records}
 
     def stats(self) -> dict[str, int]:
         out: dict[str, int] = {}
