@@ -40,6 +40,7 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 # 2: Sphinx tables of contents and link indexes left out of HTML
 # 3: PDF running headers whose page number changes (per-chapter headers) left out; headings
 #    below a PDF outline's entries deepen its section paths
+# 4: Markdown HTML comments left out; links whose text is a code span become their text
 PARSER_VERSION = 4
 
 
