@@ -287,7 +287,8 @@ def test_entry_names_come_from_api_headings_only() -> None:
         "class dataclasses.dataclass(*, init=True, repr=True, eq=True, order=False, frozen=False)"
     )
     assert entry_name(long) == ("dataclasses.dataclass()", "dataclass")
-    for prose in ("Data Structures > 5.3. Tuples and Sequences", "Tuples", "path hooks"):
+    assert entry_name("Environment variables > PYTHONPATH") == ("PYTHONPATH", "PYTHONPATH")
+    for prose in ("Data Structures > 5.3. Tuples and Sequences", "Tuples", "path hooks", "FAQ"):
         assert entry_name(prose) is None
 
 

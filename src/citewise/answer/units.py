@@ -32,6 +32,7 @@ _ENTRY = re.compile(
 _OPTION_ENTRY = re.compile(r"^(?P<name>--?[A-Za-z][\w-]*)\S*$")  # "--inspect[=[host:]port]"
 MAX_ENTRY_CHARS = 60  # a longer signature is shown as its name
 _LABELLED = re.compile(r"^\S+:\s")
+_ACRONYM = re.compile(r"[A-Z]{2,5}")  # a heading "FAQ" or "API" names a topic, not an entry
 _ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$")
 
 
@@ -111,8 +112,8 @@ def entry_name(section: str) -> tuple[str, str] | None:
         return None
     name = match.group("name")
     signature = match.groupdict().get("signature")
-    if not signature and name not in identifiers(name):
-        return None  # "Tuples", "hooks": a word, not code
+    if not signature and (name not in identifiers(name) or _ACRONYM.fullmatch(name)):
+        return None  # "Tuples", "hooks", "FAQ": a word, not code
     shown = heading[match.start("name") :]
     if len(shown) > MAX_ENTRY_CHARS:
         shown = f"{name}()" if signature else name
