@@ -369,3 +369,19 @@ def test_version_notes_yield_to_the_current_value_unless_changes_are_asked_for()
     assert a.answer(question, [notes]).text.startswith("The default protocol version is 4")
     changed = a.answer("What changed in the default pickle protocol version value?", [notes])
     assert changed.text.startswith("Changed in version 3.10")
+
+
+def test_version_notes_in_other_spellings_yield_too() -> None:
+    question = "What is the default pickle protocol version value?"
+    a, _ = answerer(max_sentences=1)
+    unpenalised, _ = answerer(max_sentences=1, version_note_penalty=0.0)
+    current = "The default protocol version is 4 for pickle."
+    node = passage(
+        1, f"Added in: v8.2.0 the default pickle protocol version is now used. {current}"
+    )
+    assert unpenalised.answer(question, [node]).text.startswith("Added in: v8.2.0")
+    assert a.answer(question, [node]).text.startswith("The default protocol version is 4")
+    kept = passage(1, f"Added 3 to the default pickle protocol version value. {current}")
+    not_a_note = a.answer(question, [kept])
+    assert not_a_note.text.startswith("Added 3 to the default")
+    assert not_a_note.best_score == unpenalised.answer(question, [kept]).best_score

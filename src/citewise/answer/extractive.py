@@ -152,8 +152,10 @@ class ExtractiveResult:
 
 
 _ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
+# "Changed in version 3.10: …", "New in Python 3.4", "Added in: v8.2.0" (Node.js)
 _VERSION_NOTE = re.compile(
-    r"^(?:changed|new|deprecated|added|removed)(?: in| since)? (?:version|python) \d", re.I
+    r"^(?:changed|new|deprecated|added|removed)(?: in| since|:)+ (?:(?:version|python) |v)?\d",
+    re.I,
 )
 
 
