@@ -82,15 +82,15 @@ def needs_parent(child_text: str, child_tokens: int) -> bool:
     return bool(_DANGLING_START.match(text)) or text.endswith(":")
 
 
-def lead_in(hit: Hit, before: ChunkRecord | None, context: str = "") -> str:
+def lead_in(hit: Hit, before: ChunkRecord, context: str) -> str:
     """The last sentences of the chunk `before` the passage (`context`: the hit's text, or
     its parent's) when it continues the same section of the same document on the same page,
     from another parent (children of one parent already overlap); else ""."""
-    if before is None or before.doc_id != hit.doc_id or before.section != hit.section:
+    if before.doc_id != hit.doc_id or before.section != hit.section:
         return ""
     if before.page_end != hit.page or before.parent_id == hit.parent_id:
         return ""
-    fresh = [s for s in split_sentences(before.text) if s not in (context or hit.text)]
+    fresh = [s for s in split_sentences(before.text) if s not in context]
     return " ".join(fresh[-LEAD_IN_SENTENCES:])
 
 
