@@ -15,16 +15,24 @@ from citewise.types import Hit
 _RELEASE_NOTES = re.compile(
     r"\b(?:what[’']?s new|release notes?|changelog|change ?log|changes in|news)\b", re.I
 )
+# "added", "removed" and "introduced" are about versions only when a version or the language
+# follows or the question asks when: "keys were added", "a directory that is removed
+# automatically" and "listeners added for an event" are not
+_FEATURE_CHANGE = (
+    r"(?:added|removed|introduced)\s+(?:in|to|from)\s+"
+    r"(?:python|version|v?\d|the (?:standard library|language))"
+    r"|^\W*when\b.*\b(?:added|removed|introduced)"
+)
 # about versions at all: a version number is enough ("How much faster is 3.11 than 3.10?")
 _ASKS_HISTORY = re.compile(
-    r"\b(?:versions?|new in|changed|changes|release[sd]?|deprecated|removed|added|introduced|"
-    r"history|since|\d+\.\d+)\b",
+    r"\b(?:versions?|new in|changed|changes|release[sd]?|deprecated|history|since|\d+\.\d+"
+    rf"|{_FEATURE_CHANGE})\b",
     re.I,
 )
 # about a change, not merely naming a version ("… in Python 3.11?")
 _ASKS_CHANGE = re.compile(
-    r"\b(?:changed?|changes|new in|deprecated|added|removed|introduced|history|since when|"
-    r"which versions?|what versions?|when was)\b",
+    r"\b(?:changed?|changes|new in|deprecated|history|since when|which versions?|"
+    rf"what versions?|when was|{_FEATURE_CHANGE})\b",
     re.I,
 )
 
