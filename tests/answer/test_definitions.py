@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from citewise.answer.definitions import defines, definition_subject, promote_definitions
+from answer_factories import passage
+from fake_embedder import answerer
+
+from citewise.answer.definitions import (
+    defines,
+    definition_subject,
+    opens_passage,
+    promote_definitions,
+    subject_heading,
+)
 from citewise.answer.sentences import stem
 from citewise.types import Hit
 
@@ -13,24 +22,65 @@ def test_definitional_questions_name_their_subject() -> None:
     assert definition_subject("How do generators work?") == ("generator",)
     assert definition_subject("Why is my build slow?") == ()
     assert definition_subject("What is the default timeout of the pool in seconds?") == ()
+    assert definition_subject("What does the bisect module do?") == ("bisect",)
+    assert definition_subject("What does the module do?") == (stem("module"),)
+
+
+def test_the_opening_sentence_skips_a_source_code_line() -> None:
+    sentences = ["Source code: Lib/bisect.py", "This module keeps a list sorted.", "It is fast."]
+    assert opens_passage(sentences, 0)
+    assert opens_passage(sentences, 1)
+    assert not opens_passage(sentences, 2)
+
+
+def test_the_heading_that_names_the_subject_shows_as_an_answer_would() -> None:
+    subject = definition_subject("What does shutil.rmtree() do?")
+    long_entry = "shutil > shutil.rmtree(path, ignore_errors=False, onerror=None, *, dir_fd=None)"
+    assert subject_heading(subject, long_entry) == "shutil.rmtree()"
+    assert subject_heading(subject, "shutil > shutil.rmtree(path)") == "shutil.rmtree(path)"
+    assert subject_heading(("bisect",), "bisect — Array bisection algorithm") == (
+        "bisect — Array bisection algorithm"
+    )
+    assert subject_heading(subject, "shutil > shutil.copytree(src, dst)") is None
+
+
+def test_an_entry_that_never_names_its_subject_answers_what_it_does() -> None:
+    entry = passage(
+        2,
+        "Delete an entire directory tree. Files are removed one by one.",
+        source="library/shutil.html",
+        section="shutil > shutil.rmtree(path)",
+    )
+    mention = passage(
+        1,
+        "Tests call shutil.rmtree() to delete files, remove directory trees and remove files.",
+        source="library/test.html",
+        section="test > Helpers",
+    )
+    a, _ = answerer(max_sentences=1, rank_weight=0.0, document_weight=0.0, definition_weight=0.0)
+    r = a.answer("What does shutil.rmtree() do?", [mention, entry])
+    # scored as "shutil.rmtree(path): Delete …", the heading it stands under
+    assert r.text == "shutil.rmtree(path): Delete an entire directory tree [2]."
 
 
 def test_a_sentence_that_opens_with_the_subject_and_a_defining_verb_defines_it() -> None:
     subject = ("descriptor",)
-    assert defines(subject, "In general, a descriptor is an attribute value.", 3, "Intro")
-    assert defines(subject, "Descriptors are a powerful protocol.", 2, "Intro")
-    assert not defines(subject, "Understanding descriptors is a key to Python.", 2, "Intro")
-    assert not defines(subject, "Learning about descriptors helps.", 1, "Intro")
-    assert defines(subject, "Any object which defines __get__().", 0, "Glossary > descriptor")
-    assert not defines(subject, "Any object which defines __get__().", 1, "Glossary > descriptor")
+    assert defines(subject, "In general, a descriptor is an attribute value.", False, "Intro")
+    assert defines(subject, "Descriptors are a powerful protocol.", False, "Intro")
+    assert not defines(subject, "Understanding descriptors is a key to Python.", False, "Intro")
+    assert not defines(subject, "Learning about descriptors helps.", False, "Intro")
+    opening = "Any object which defines __get__()."
+    assert defines(subject, opening, True, "Glossary > descriptor")
+    assert not defines(subject, opening, False, "Glossary > descriptor")
+    assert not defines(subject, opening, True, "Glossary > generator")
 
 
 def test_a_definition_list_defines_and_a_passive_use_does_not() -> None:
     subject = ("enumeration",)
     listed = "An enumeration: - is a set of symbolic names bound to unique values"
-    assert defines(subject, listed, 2, "enum")
-    assert not defines(subject, "Enumerations are created by using class syntax:", 3, "enum")
-    assert defines(subject, "Enumerations are called enums for short.", 3, "enum")
+    assert defines(subject, listed, False, "enum")
+    assert not defines(subject, "Enumerations are created by using class syntax:", False, "enum")
+    assert defines(subject, "Enumerations are called enums for short.", False, "enum")
 
 
 def _hit(rank: int, title: str, section: str, score: float) -> Hit:

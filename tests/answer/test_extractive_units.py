@@ -4,7 +4,7 @@ footnote marks, comparisons, one source per answer, and "tell me more"."""
 from __future__ import annotations
 
 from answer_factories import passage
-from test_extractive import answerer
+from fake_embedder import answerer
 
 from citewise.answer.question import asks_quantity, compared, contrast_terms, states_quantity
 from citewise.answer.units import (

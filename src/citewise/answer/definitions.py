@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from citewise.answer.sentences import content_words, stem
+from citewise.answer.units import entry_name
 from citewise.types import DocumentInfo, Hit
 
 _QUESTION = re.compile(
@@ -32,6 +33,9 @@ _VERB = (
     r"|allows|represents|returns|wraps)"
 )
 MAX_SUBJECT_WORDS = 4
+_KINDS = frozenset({"module", "package", "function", "method", "class", "decorator", "keyword"})
+# "Source code: Lib/bisect.py" heads a module's page, before the sentence that says what it is
+_SOURCE_LINE = re.compile(r"^\s*source code:", re.I)
 
 
 def without_setting(question: str) -> str:
@@ -49,15 +53,17 @@ def definition_subject(question: str) -> tuple[str, ...]:
     if re.search(r"\b(?:of|to|when|if|between)\b", subject, re.I):
         return ()  # "the default size of X", "the difference between …": not a definition
     words = content_words(subject.replace(".", " ").replace("_", " "))
+    if len(words) > 1 and words[-1].lower() in _KINDS:
+        words = words[:-1]  # "the bisect module": bisect, which its page's title leads with
     if not words or len(words) > MAX_SUBJECT_WORDS:
         return ()
     return tuple(stem(w) for w in words)
 
 
-def defines(subject: tuple[str, ...], sentence: str, index: int, section: str) -> bool:
+def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) -> bool:
     """True when `sentence` reads as the definition of `subject`: it names the subject's last
-    word and a defining verb follows within a few words, or it opens its passage under a
-    heading that names the subject."""
+    word and a defining verb follows within a few words, or it opens its passage (`opens`,
+    see `opens_passage`) under a heading that names the subject."""
     head = subject[-1]
     lowered = sentence.lower()
     # the subject opens the sentence (after a short lead-in such as "In general,") and a
@@ -70,10 +76,23 @@ def defines(subject: tuple[str, ...], sentence: str, index: int, section: str) -
     listed = rf"^(?:an?\s+|the\s+)?{re.escape(head)}\w{{0,3}}:\s*[-*•]\s*(?:is|are)\b"
     if re.search(pattern, lowered) or re.search(listed, lowered):
         return True
-    if index == 0:
-        last_heading = section.rsplit(">", 1)[-1].lower()
-        return head in {stem(w) for w in content_words(last_heading.replace(".", " "))}
-    return False
+    return opens and subject_heading(subject, section) is not None
+
+
+def opens_passage(sentences: Sequence[str], index: int) -> bool:
+    """Whether sentence `index` of a passage is its first, "Source code: …" lines aside."""
+    return all(_SOURCE_LINE.match(s) for s in sentences[:index])
+
+
+def subject_heading(subject: tuple[str, ...], section: str) -> str | None:
+    """The last heading of `section` when it names the subject's last word, as an answer
+    would show it ("shutil.rmtree()" for a long signature), else None."""
+    last = section.rsplit(">", 1)[-1].strip()
+    named = {stem(w) for w in content_words(last.lower().replace(".", " ").replace("_", " "))}
+    if not subject or subject[-1] not in named:
+        return None
+    entry = entry_name(section)
+    return entry[0] if entry else last
 
 
 TITLE_BONUS = 0.3  # share of the top score added when the page is about the subject

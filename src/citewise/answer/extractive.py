@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -31,7 +30,17 @@ from citewise.answer.candidates import (
     stems_of,
     term_weights,
 )
-from citewise.answer.definitions import defines, definition_subject, without_setting
+from citewise.answer.definitions import (
+    defines,
+    definition_subject,
+    opens_passage,
+    subject_heading,
+    without_setting,
+)
+from citewise.answer.extractive_options import (
+    MISSING_NAME_PENALTY,
+    ExtractiveOptions,
+)
 from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import (
     analyse,
@@ -56,76 +65,7 @@ from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
 
-# Calibrated on the dev set (Python 3.11 docs, hybrid and keyword-only retrieval, bundled
-# MiniLM, weights below): after the key-term and focus checks, the best sentence of every
-# answerable question scored ≥ 0.504, that of every unanswerable near miss ≤ 0.488 ("Python
-# 3.5 was released on …" for a 3.13 question, "urllib.request … uses HTTP/1.1" for a pool
-# size). The boundary is thin, so it is a parameter; raise it to refuse more.
-ABSTAIN_BELOW = 0.5
-# A capitalised name in the question ("with Poetry") that no passage contains lowers the best
-# score by this much: usually the documents are about something else.
-MISSING_NAME_PENALTY = 0.1
 CONTINUATION = 3  # sentences after an already-said one that continue it
-
-
-@dataclass(frozen=True, slots=True)
-class ExtractiveOptions:
-    threshold: float = ABSTAIN_BELOW
-    max_sentences: int = 3
-    # sentences embedded per question, in one batch: ≈ 15–40 ms on two idle cores; 24–40
-    # made no difference to answer quality on the dev set
-    max_candidates: int = 32
-    # a grid over the dev set put cosine 0.6–0.8, lexical 0.3–0.4 on one plateau. Since the
-    # reranker orders passages well, their rank counts too: on the dev set 0.05 → 0.2 lifted
-    # lookup must_contain 0.64 → 0.68 and citation precision 0.77 → 0.79; at 0.3 and above the
-    # top passage's bonus beat the abstention threshold on unanswerable questions (7/8 → 5/8)
-    cosine_weight: float = 0.7
-    lexical_weight: float = 0.3
-    rank_weight: float = 0.2
-    # the best sentence must clear this share of the threshold by what it says and where it
-    # stands in its document (all but its passage's rank bonus), not only by standing in the
-    # top passage: the rank bonus alone carried an exit-codes list (0.34 without it) over the
-    # threshold for an HTTP status question the documents do not answer. The weakest right
-    # answer on the dev set has 0.43; 0.76 × 0.5 = 0.38 is about halfway
-    content_share: float = 0.76
-    # "What is X?" / "What does X do?": a sentence that defines X ("A descriptor is …", the
-    # opening sentence under a heading naming X) gets this much on top
-    definition_weight: float = 0.1
-    # a question naming an identifier: sentences under a heading naming it (the entry that
-    # documents it) get this much on top of those that only mention it
-    heading_weight: float = 0.1
-    # a sentence gets up to this much by the share of the other passages that come from its
-    # document: the page most passages come from is usually the page about the question. It
-    # picks between sentences and does not count toward the abstention threshold: on the dev
-    # set 0.1–0.3 lifted lookup must_contain 0.73 → 0.77 and citation precision 0.76 → 0.81
-    document_weight: float = 0.2
-    # how much lower a part's best sentence from the first pick's document may score and
-    # still be preferred to another document's
-    same_source_margin: float = 0.1
-    # a runner-up for a one-part question must score this share of the best one
-    relative_floor: float = 0.85
-    near_duplicate: float = 0.6  # Jaccard of stems above which two sentences say the same
-    min_words: int = 4
-    # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new
-    # from the same source ("exclude"): sentences contained in it are left out, only the
-    # passages it was taken from are read on (their documents when those passages have
-    # little left; all passages when none is among them), any of their sentences above
-    # `threshold` may join the best one, and the few right after a said sentence, which
-    # continue where the answer stopped, get `said_bonus`. "Simplify that" restates it: its
-    # sentences get `said_bonus` ("prefer").
-    already_said: str = ""
-    said_mode: Literal["exclude", "prefer"] = "exclude"
-    said_bonus: float = 0.15
-    # "Changed in version 3.10: …" notes answer questions about versions, not what a thing is
-    # now: they lose this much unless the question asks about versions or changes
-    version_note_penalty: float = 0.1
-    # release notes describe things as they were; their sentences lose this much unless the
-    # question is about versions or changes (the reranker demotes their passages likewise)
-    release_notes_penalty: float = 0.1
-    # "simplify that": per word beyond `short_words`, a sentence loses this much
-    length_penalty: float = 0.0
-    short_words: int = 20
-    max_embed_chars: int = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +191,10 @@ class ExtractiveAnswerer:
     ) -> list[ScoredSentence]:
         opts = self.options
         subject = definition_subject(question)
+        framed: dict[int, str] = {}
+        if subject:
+            framed = _framed(subject, cands)
+            cands, vectors = self._with_subject(cands, vectors, framed)
         weights = term_weights(without_setting(question) if subject else question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
         notes_count = asks_about_change(question)
@@ -258,7 +202,7 @@ class ExtractiveAnswerer:
         share = document_share(cands)
         key = key_terms(question)
         out = []
-        for c, cosine in zip(cands, cos.tolist(), strict=True):
+        for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
             lex = lexical(weights, c)
             total = opts.cosine_weight * cosine + opts.lexical_weight * lex
             position = opts.rank_weight * c.rank_bonus
@@ -274,7 +218,7 @@ class ExtractiveAnswerer:
             extra_words = len(c.text.split()) - opts.short_words
             if opts.length_penalty and extra_words > 0:
                 total -= opts.length_penalty * extra_words
-            if subject and defines(subject, c.text, c.index, c.passage.hit.section):
+            if subject and defines(subject, c.text, i in framed, c.passage.hit.section):
                 total += opts.definition_weight
             if any(headed_by(c.passage, t) for t in key):
                 total += opts.heading_weight
@@ -286,6 +230,23 @@ class ExtractiveAnswerer:
             )
         out.sort(key=lambda x: x.score, reverse=True)
         return out
+
+    def _with_subject(
+        self, cands: Sequence[Candidate], vectors: Vectors, framed: dict[int, str]
+    ) -> tuple[list[Candidate], Vectors]:
+        """Candidates `framed` by their subject are scored as "subject: sentence": words and
+        embedding (one more batch for those few)."""
+        if not framed:
+            return list(cands), vectors
+        limit = self.options.max_embed_chars
+        texts = [f"{framed[i]}: {cands[i].text}"[:limit] for i in framed]
+        vectors = np.array(vectors, copy=True)
+        vectors[list(framed)] = self.embedder.embed_documents(texts)
+        out = [
+            replace(c, stems=c.stems | stems_of(framed[i])) if i in framed else c
+            for i, c in enumerate(cands)
+        ]
+        return out, vectors
 
     def _adds(self, cand: ScoredSentence, picks: Sequence[ScoredSentence]) -> bool:
         same = any(p.passage.n == cand.passage.n and p.index == cand.index for p in picks)
@@ -366,6 +327,18 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
+
+
+def _framed(subject: tuple[str, ...], cands: Sequence[Candidate]) -> dict[int, str]:
+    """By candidate index, the heading of each candidate that opens its passage under a
+    heading naming the subject of a definitional question: reference pages say what an entry
+    does without naming it ("Delete an entire directory tree …" under "shutil.rmtree(…)")."""
+    out: dict[int, str] = {}
+    for i, c in enumerate(cands):
+        heading = subject_heading(subject, c.passage.hit.section)
+        if heading and (c.index == 0 or opens_passage(split_sentences(c.passage.context), c.index)):
+            out[i] = heading
+    return out
 
 
 def _compose(

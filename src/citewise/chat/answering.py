@@ -15,7 +15,8 @@ from citewise.answer.citations import build_citations, related_docs, renumber
 from citewise.answer.confidence import confidence
 from citewise.answer.context import QuestionKind, assemble
 from citewise.answer.definitions import definition_subject, pages_about, promote_definitions
-from citewise.answer.extractive import ExtractiveAnswerer, ExtractiveOptions
+from citewise.answer.extractive import ExtractiveAnswerer
+from citewise.answer.extractive_options import ExtractiveOptions
 from citewise.answer.generate import generate_verified
 from citewise.answer.grounding import check_answer
 from citewise.answer.prompts import NOT_FOUND, styled_question

@@ -1,0 +1,76 @@
+"""What the extractive answerer weighs, and by how much (calibrated on the dev set)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+# Calibrated on the dev set (Python 3.11 docs, hybrid and keyword-only retrieval, bundled
+# MiniLM, weights below): after the key-term and focus checks, the best sentence of every
+# answerable question scored ≥ 0.504, that of every unanswerable near miss ≤ 0.488 ("Python
+# 3.5 was released on …" for a 3.13 question, "urllib.request … uses HTTP/1.1" for a pool
+# size). The boundary is thin, so it is a parameter; raise it to refuse more.
+ABSTAIN_BELOW = 0.5
+# A capitalised name in the question ("with Poetry") that no passage contains lowers the best
+# score by this much: usually the documents are about something else.
+MISSING_NAME_PENALTY = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractiveOptions:
+    threshold: float = ABSTAIN_BELOW
+    max_sentences: int = 3
+    # sentences embedded per question, in one batch: ≈ 15–40 ms on two idle cores; 24–40
+    # made no difference to answer quality on the dev set
+    max_candidates: int = 32
+    # a grid over the dev set put cosine 0.6–0.8, lexical 0.3–0.4 on one plateau. Since the
+    # reranker orders passages well, their rank counts too: on the dev set 0.05 → 0.2 lifted
+    # lookup must_contain 0.64 → 0.68 and citation precision 0.77 → 0.79; at 0.3 and above the
+    # top passage's bonus beat the abstention threshold on unanswerable questions (7/8 → 5/8)
+    cosine_weight: float = 0.7
+    lexical_weight: float = 0.3
+    rank_weight: float = 0.2
+    # the best sentence must clear this share of the threshold by what it says and where it
+    # stands in its document (all but its passage's rank bonus), not only by standing in the
+    # top passage: the rank bonus alone carried an exit-codes list (0.34 without it) over the
+    # threshold for an HTTP status question the documents do not answer. The weakest right
+    # answer on the dev set has 0.43; 0.76 × 0.5 = 0.38 is about halfway
+    content_share: float = 0.76
+    # "What is X?" / "What does X do?": a sentence that defines X ("A descriptor is …", the
+    # opening sentence under a heading naming X) gets this much on top
+    definition_weight: float = 0.1
+    # a question naming an identifier: sentences under a heading naming it (the entry that
+    # documents it) get this much on top of those that only mention it
+    heading_weight: float = 0.1
+    # a sentence gets up to this much by the share of the other passages that come from its
+    # document: the page most passages come from is usually the page about the question. It
+    # picks between sentences and does not count toward the abstention threshold: on the dev
+    # set 0.1–0.3 lifted lookup must_contain 0.73 → 0.77 and citation precision 0.76 → 0.81
+    document_weight: float = 0.2
+    # how much lower a part's best sentence from the first pick's document may score and
+    # still be preferred to another document's
+    same_source_margin: float = 0.1
+    # a runner-up for a one-part question must score this share of the best one
+    relative_floor: float = 0.85
+    near_duplicate: float = 0.6  # Jaccard of stems above which two sentences say the same
+    min_words: int = 4
+    # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new
+    # from the same source ("exclude"): sentences contained in it are left out, only the
+    # passages it was taken from are read on (their documents when those passages have
+    # little left; all passages when none is among them), any of their sentences above
+    # `threshold` may join the best one, and the few right after a said sentence, which
+    # continue where the answer stopped, get `said_bonus`. "Simplify that" restates it: its
+    # sentences get `said_bonus` ("prefer").
+    already_said: str = ""
+    said_mode: Literal["exclude", "prefer"] = "exclude"
+    said_bonus: float = 0.15
+    # "Changed in version 3.10: …" notes answer questions about versions, not what a thing is
+    # now: they lose this much unless the question asks about versions or changes
+    version_note_penalty: float = 0.1
+    # release notes describe things as they were; their sentences lose this much unless the
+    # question is about versions or changes (the reranker demotes their passages likewise)
+    release_notes_penalty: float = 0.1
+    # "simplify that": per word beyond `short_words`, a sentence loses this much
+    length_penalty: float = 0.0
+    short_words: int = 20
+    max_embed_chars: int = 300
