@@ -1,5 +1,6 @@
 """Definitional questions ("What is a descriptor?", "What does functools.lru_cache do?",
-"How do generators work?") and the sentences that answer them (pure).
+"How do generators work?", "What does Counter.most_common() return?") and the sentences that
+answer them (pure).
 
 Documentation defines a thing in a sentence that names it and then says what it is ("A
 descriptor is …", "Generators are …"), or in the opening sentence under a heading that names
@@ -18,7 +19,7 @@ from citewise.types import DocumentInfo, Hit
 
 _QUESTION = re.compile(
     r"^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<a>.+?)"
-    r"|what\s+(?:does|do)\s+(?P<b>.+?)\s+do"
+    r"|what\s+(?:does|do)\s+(?P<b>.+?)\s+(?:do|return)"
     r"|how\s+(?:does|do)\s+(?P<c>.+?)\s+work"
     r"|(?:explain|describe|define)\s+(?:an?\s+|the\s+)?(?P<d>.+?))\s*[?.!]*\s*$",
     re.IGNORECASE,
