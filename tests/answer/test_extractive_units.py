@@ -9,6 +9,7 @@ from fake_embedder import answerer
 from citewise.answer.question import asks_quantity, compared, contrast_terms, states_quantity
 from citewise.answer.units import (
     entry_name,
+    is_prose,
     lead_in_end,
     norm_sentence,
     said_before,
@@ -65,6 +66,15 @@ def test_sentences_pointing_elsewhere_are_never_the_answer() -> None:
     a, _ = answerer(max_sentences=3)
     r = a.answer("Which logging level is tracked by default?", [p])
     assert r.text == "Logging events are tracked at the WARNING level by default [1]."
+
+
+def test_pointers_in_other_words_are_not_prose_either() -> None:
+    pointer = "For more information about the level, you can see the logging reference."
+    assert not is_prose(pointer, 4)
+    assert not is_prose("Refer to the logging reference for the default level.", 4)
+    assert not is_prose("For details, consult the logging reference.", 4)
+    assert is_prose("Seeing the default level tracked is easy with logging.", 4)
+    assert is_prose("For more information, the logger keeps every record it tracked.", 4)
 
 
 def test_a_pages_own_footnote_marks_are_dropped_but_code_indexes_kept() -> None:

@@ -19,7 +19,13 @@ _POINTS_AWAY = re.compile(
     r"\b(?:of|on|about|for)\s+(?:this|that|these|those)\W*$|\bbelow\W*$", re.I
 )
 _FOOTNOTE = re.compile(r"\s+\[\d+(?:\s*,\s*\d+)*\](?=[\s.,;:)]|$)")
-_SEE_ALSO = re.compile(r"^see\b", re.I)  # "See also …", "See X for more details."
+# "See also …", "Refer to X for details.", "For more information about this, you can see the
+# relevant section of the Django documentation.": a pointer, not an answer
+_SEE_ALSO = re.compile(
+    r"^(?:for\s+(?:more|further|additional|full)?\s*(?:information|details)\b[^,.]*,\s*)?"
+    r"(?:please\s+)?(?:you\s+(?:can|may|should)\s+(?:also\s+)?)?(?:see|refer\s+to|consult)\b",
+    re.I,
+)
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
 # "Example of an LRU cache for static web content:" introduces code and states nothing
 _CAPTION = re.compile(r"^(?:an?\s+|for\s+|some\s+|more\s+)?examples?\b[^.:]*:", re.I)
