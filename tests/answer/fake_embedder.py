@@ -22,7 +22,8 @@ VOCAB = sorted(
             "typing override overload decorator method function final class "
             "pool connection request urllib size opener handler "
             "protocol pickle version python "
-            "delete directory tree entire remove files shutil rmtree"
+            "delete directory tree entire remove files shutil rmtree "
+            "random choice element sequence empty raise indexerror"
         )
     }
 )

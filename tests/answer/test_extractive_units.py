@@ -316,3 +316,14 @@ def test_a_sentence_under_an_api_heading_gets_the_entry_as_its_subject() -> None
     a, _ = answerer()
     r = a.answer("How do I get the number of CPUs in the system?", [p])
     assert r.text == "os.cpu_count(): Return the number of CPUs in the system [1]."
+
+
+def test_sentences_of_the_entry_named_by_the_question_count_its_name() -> None:
+    entry = passage(
+        1,
+        "Return a random element from the sequence. If it is empty, raises IndexError.",
+        section="random > random.choice(seq)",
+    )
+    a, _ = answerer(max_sentences=1, rank_weight=0.0, document_weight=0.0, heading_weight=0.0)
+    r = a.answer("What does random.choice() raise?", [entry])
+    assert r.text == "random.choice(seq): If it is empty, raises IndexError [1]."

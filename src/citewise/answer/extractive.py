@@ -54,6 +54,7 @@ from citewise.answer.question import (
 )
 from citewise.answer.sentences import split_sentences
 from citewise.answer.units import (
+    entry_name,
     is_caption,
     is_prose,
     join_marked,
@@ -191,16 +192,18 @@ class ExtractiveAnswerer:
     ) -> list[ScoredSentence]:
         opts = self.options
         subject = definition_subject(question)
+        key = key_terms(question)
         framed: dict[int, str] = {}
         if subject:
             framed = _framed(subject, cands)
             cands, vectors = self._with_subject(cands, vectors, framed)
+        elif key:
+            cands = _with_entry_words(key, cands)
         weights = term_weights(without_setting(question) if subject else question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
         notes_count = asks_about_change(question)
         history = asks_about_history(question)
         share = document_share(cands)
-        key = key_terms(question)
         out = []
         for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
             lex = lexical(weights, c)
@@ -338,6 +341,21 @@ def _framed(subject: tuple[str, ...], cands: Sequence[Candidate]) -> dict[int, s
         heading = subject_heading(subject, c.passage.hit.section)
         if heading and (c.index == 0 or opens_passage(split_sentences(c.passage.context), c.index)):
             out[i] = heading
+    return out
+
+
+def _with_entry_words(key: Sequence[str], cands: Sequence[Candidate]) -> list[Candidate]:
+    """A question naming an identifier: the sentences of the entry documenting it that do not
+    name it ("If seq is empty, raises IndexError." under `random.choice(seq)`) count the
+    entry's words as theirs. Only words: embedding them "entry: sentence" as for definitions
+    made every sentence of an entry alike and answers wordier."""
+    out = []
+    for c in cands:
+        entry = entry_name(c.passage.hit.section)
+        unnamed = entry is not None and entry[1].lower() not in c.text.lower()
+        if entry and unnamed and any(headed_by(c.passage, t) for t in key):
+            c = replace(c, stems=c.stems | stems_of(entry[0]))
+        out.append(c)
     return out
 
 
