@@ -6,7 +6,14 @@ from __future__ import annotations
 from answer_factories import passage
 from fake_embedder import answerer
 
-from citewise.answer.question import asks_quantity, compared, contrast_terms, states_quantity
+from citewise.answer.question import (
+    asks_error,
+    asks_quantity,
+    compared,
+    contrast_terms,
+    names_error,
+    states_quantity,
+)
 from citewise.answer.units import (
     entry_name,
     is_prose,
@@ -327,3 +334,25 @@ def test_sentences_of_the_entry_named_by_the_question_count_its_name() -> None:
     a, _ = answerer(max_sentences=1, rank_weight=0.0, document_weight=0.0, heading_weight=0.0)
     r = a.answer("What does random.choice() raise?", [entry])
     assert r.text == "random.choice(seq): If it is empty, raises IndexError [1]."
+
+
+def test_what_does_it_raise_is_answered_by_a_sentence_naming_an_exception() -> None:
+    assert asks_error("What does random.choice() raise for an empty sequence?")
+    assert asks_error("Which exception is raised when a key is missing?")
+    assert asks_error("What error does fs.readFile throw for a missing file?")
+    assert not asks_error("What does gather() do when one of the awaitables raises an error?")
+    assert not asks_error("Which methods must it implement, and can it suppress what is raised?")
+    assert names_error("If it is empty, raises IndexError.")
+    assert names_error("It throws ERR_INVALID_ARG_TYPE.")
+    assert not names_error("It raises an error when the sequence is empty.")
+    p = passage(
+        1,
+        "Choosing from an empty sequence raises an error in random choice. "
+        "For an empty sequence, random choice raises IndexError.",
+        section="random > random.choice(seq)",
+    )
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("What does random.choice() raise for an empty sequence?", [p])
+    assert (
+        r.text == "random.choice(seq): For an empty sequence, random choice raises IndexError [1]."
+    )

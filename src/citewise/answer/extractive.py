@@ -44,12 +44,14 @@ from citewise.answer.extractive_options import (
 from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import (
     analyse,
+    asks_error,
     asks_quantity,
     contrast_terms,
     focus,
     headed_by,
     key_terms,
     mentions,
+    names_error,
     states_quantity,
 )
 from citewise.answer.sentences import split_sentences
@@ -129,6 +131,8 @@ class ExtractiveAnswerer:
         fits = [x for x in scored if head is None or head in x.stems]
         if head is not None and asks_quantity(question):
             fits = [x for x in fits if states_quantity(x.text)] or fits
+        if asks_error(question):
+            fits = [x for x in fits if names_error(x.text)] or fits
         best = fits[0] if fits else None
         if best is None:
             return _abstain(f"no sentence names the {head!r} asked for")
@@ -272,6 +276,8 @@ class ExtractiveAnswerer:
             fits = [x for x in ranked if head is None or head in x.stems]
             if asks_quantity(facet):
                 fits = [x for x in fits if states_quantity(x.text)] or fits
+            if asks_error(facet):
+                fits = [x for x in fits if names_error(x.text)] or fits
             if not fits:
                 continue
             # the best sentence's document keeps the answer when it answers this part

@@ -98,6 +98,27 @@ def states_quantity(sentence: str) -> bool:
     return bool(_QUANTITY.search(sentence))
 
 
+# "What does X raise …?", "Which exception is raised when …?", "What error does X throw?"
+_ASKS_ERROR = re.compile(
+    r"^\W*(?:what|which)\s+(?:exceptions?|errors?)\b"
+    r"|^\W*(?:what|which)\s+(?:\S+\s+){0,4}?(?:raise[sd]?|throws?|thrown)\b",
+    re.I,
+)
+_NAMES_ERROR = re.compile(
+    r"\b(?:[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)|ERR_[A-Z0-9_]+)\b"
+)
+
+
+def asks_error(question: str) -> bool:
+    """ "What does X raise?", "Which exception …?": the answer names an exception."""
+    return bool(_ASKS_ERROR.search(question))
+
+
+def names_error(sentence: str) -> bool:
+    """Whether a sentence names an exception class or an error code (ERR_INVALID_ARG_TYPE)."""
+    return bool(_NAMES_ERROR.search(sentence))
+
+
 def key_terms(question: str) -> list[str]:
     """Lower-cased names an answer must be about: identifiers, else versions."""
     found = [t.lower() for t in identifiers(question) if not _is_file_name(t)]
