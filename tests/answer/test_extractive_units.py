@@ -353,6 +353,4 @@ def test_what_does_it_raise_is_answered_by_a_sentence_naming_an_exception() -> N
     )
     a, _ = answerer(max_sentences=1)
     r = a.answer("What does random.choice() raise for an empty sequence?", [p])
-    assert (
-        r.text == "random.choice(seq): For an empty sequence, random choice raises IndexError [1]."
-    )
+    assert r.text == "For an empty sequence, random choice raises IndexError [1]."
