@@ -354,3 +354,20 @@ def test_what_does_it_raise_is_answered_by_a_sentence_naming_an_exception() -> N
     a, _ = answerer(max_sentences=1)
     r = a.answer("What does random.choice() raise for an empty sequence?", [p])
     assert r.text == "For an empty sequence, random choice raises IndexError [1]."
+
+
+def test_an_options_default_is_answered_with_the_options_name() -> None:
+    assert is_prose("maxBuffer: Default: 1024 * 1024.", 4)
+    assert is_prose("- killSignal {string|integer} Default: 'SIGTERM'", 4)
+    assert not is_prose("Default: false.", 4)
+    p = passage(
+        1,
+        "Options:\n"
+        "- maxBuffer {number} Largest amount of data allowed. Default: 1024 * 1024.\n"
+        "- killSignal {string} Default: 'SIGTERM'\n",
+        section="child_process > child_process.exec(command)",
+    )
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("What is the default maxBuffer?", [p])
+    # the option's name leads its default, and the next option is not carried along
+    assert r.text == "maxBuffer: Default: 1024 * 1024 [1]."

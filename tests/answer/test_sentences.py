@@ -3,6 +3,8 @@ from __future__ import annotations
 from citewise.answer.sentences import (
     attach_marker,
     content_words,
+    item_label,
+    split_labelled,
     split_sentences,
     stem,
     strip_citation_marks,
@@ -96,3 +98,26 @@ def test_attach_marker_goes_before_final_punctuation() -> None:
 
 def test_strip_citation_marks() -> None:
     assert strip_citation_marks("Keys keep order [1, 2]. Rest [3]") == "Keys keep order. Rest"
+
+
+OPTIONS = (
+    "Options:\n"
+    "  - maxBuffer {number} Largest amount of data allowed on stdout. If exceeded, the child"
+    " is terminated. See caveat at maxBuffer and Unicode. Default: 1024 * 1024.\n"
+    "  - killSignal {string|integer} Default: 'SIGTERM'\n"
+    "- frozen: If true, assigning to fields raises. This emulates frozen instances.\n"
+    "- The recipe uses bisect. It is fast."
+)
+
+
+def test_later_sentences_of_an_options_list_item_carry_the_options_name() -> None:
+    labelled = split_labelled(OPTIONS)
+    assert len(labelled) == len(split_sentences(OPTIONS))
+    assert labelled[2] == "maxBuffer: If exceeded, the child is terminated."
+    assert labelled[3] == "See caveat at maxBuffer and Unicode."  # names it already
+    assert labelled[4] == "maxBuffer: Default: 1024 * 1024."
+    assert labelled[7] == "This emulates frozen instances."
+    assert labelled[9] == "It is fast."  # a prose item names no option
+    assert item_label("- killSignal {string|integer} Default: 'SIGTERM'") == "killSignal"
+    assert item_label("- frozen: If true, assigning raises.") == "frozen"
+    assert item_label("- The recipe uses bisect.") is None

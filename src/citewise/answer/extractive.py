@@ -54,7 +54,7 @@ from citewise.answer.question import (
     names_error,
     states_quantity,
 )
-from citewise.answer.sentences import split_sentences
+from citewise.answer.sentences import split_labelled, split_sentences
 from citewise.answer.units import (
     entry_name,
     is_caption,
@@ -117,7 +117,7 @@ class ExtractiveAnswerer:
         missing = [t for t in terms.key_terms if not any(mentions(p, t) for p in passages)]
         if missing:
             return _abstain(f"no passage mentions {', '.join(missing)}")
-        split = {p.n: split_sentences(p.context) for p in passages}
+        split = {p.n: split_labelled(p.context) for p in passages}
         cands, reading_on = self._candidates(question, passages, split)
         if not cands:
             return _abstain("no usable sentence")
@@ -379,6 +379,12 @@ def _compose(
         chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
         used[pick.passage.n] = pick.passage
     for n, by in chosen.items():
+        # an option's name leads a sentence of its list item only where the item is not
+        # already being quoted ("- maxBuffer {number} Largest … If exceeded, …")
+        plain = split_sentences(used[n].context)
+        for i in sorted(by):
+            if i - 1 in by:
+                by[i] = plain[i]
         first = min(by)
         by[first] = with_subject(by[first], used[n].hit.section)
     parts = [join_marked([by[i] for i in sorted(by)], n) for n, by in chosen.items()]

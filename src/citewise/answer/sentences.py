@@ -39,6 +39,31 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
+# a list item documenting a named option: "- maxBuffer {number} Largest …", "- frozen: If …"
+_ITEM_LABEL = re.compile(r"^[-*•]\s+`?(?P<label>[A-Za-z_$][\w.$-]*)`?\s*(?:\{[^}]*\}|<[^>]*>|:\s)")
+
+
+def item_label(line: str) -> str | None:
+    """The option a list item documents ("maxBuffer" for "- maxBuffer {number} …"), or None."""
+    m = _ITEM_LABEL.match(line.strip())
+    return m.group("label") if m else None
+
+
+def split_labelled(text: str) -> list[str]:
+    """`split_sentences`, with each later sentence of a list item that documents a named
+    option prefixed by the option's name when it does not say it: in "- maxBuffer {number}
+    Largest amount … Default: 1024 * 1024." the last sentence reads "maxBuffer: Default: 1024
+    * 1024." Same count and order as `split_sentences`."""
+    out: list[str] = []
+    for line in _logical_lines(text):
+        name = item_label(line) or ""
+        pieces = [p for p in _split_line(line) if p]
+        for k, piece in enumerate(pieces):
+            named = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", piece)
+            out.append(f"{name}: {piece}" if k and name and not named else piece)
+    return out
+
+
 def _logical_lines(text: str) -> list[str]:
     """Lines, with a hard-wrapped prose line joined to its continuation."""
     lines: list[str] = []

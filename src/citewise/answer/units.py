@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from citewise.answer.lexical import identifiers
-from citewise.answer.sentences import attach_marker, strip_citation_marks
+from citewise.answer.sentences import attach_marker, item_label, strip_citation_marks
 
 LIST_ITEMS = 3  # items of a list a lead-in brings along
 SHORT_ITEM_WORDS = 6  # a list item this short completes the sentence before it ("- \\n on POSIX")
@@ -38,6 +38,9 @@ _ENTRY = re.compile(
 _OPTION_ENTRY = re.compile(r"^(?P<name>--?[A-Za-z][\w-]*)\S*$")  # "--inspect[=[host:]port]"
 MAX_ENTRY_CHARS = 60  # a longer signature is shown as its name
 _LABELLED = re.compile(r"^\S+:\s")
+_OPTION_DEFAULT = re.compile(
+    r"^(?:[-*•]\s+)?`?[A-Za-z_$][\w.$-]*`?(?::\s+|\s*\{[^}]*\}\s*|\s*<[^>]*>\s*)Default:\s+\S"
+)
 _ACRONYM = re.compile(r"[A-Z]{2,5}")  # a heading "FAQ" or "API" names a topic, not an entry
 _ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$")
 
@@ -63,7 +66,10 @@ def lead_in_end(sentences: Sequence[str], i: int) -> int:
 
 
 def _short_item(sentence: str) -> bool:
-    return bool(_LIST_ITEM.match(sentence)) and len(sentence.split()) <= SHORT_ITEM_WORDS + 1
+    """A short list item that completes the sentence before it; an option of its own
+    ("- killSignal {string} Default: 'SIGTERM'") does not."""
+    short = len(sentence.split()) <= SHORT_ITEM_WORDS + 1
+    return bool(_LIST_ITEM.match(sentence)) and short and item_label(sentence) is None
 
 
 def norm_sentence(sentence: str) -> str:
@@ -87,7 +93,10 @@ def said_before(sentence: str, said: str) -> bool:
 
 def is_prose(sentence: str, min_words: int) -> bool:
     """Sentences a reader would accept as an answer: not code, signatures, table rows or
-    questions (an FAQ's "Is there a JIT compiler?" states nothing)."""
+    questions (an FAQ's "Is there a JIT compiler?" states nothing). An option's default
+    ("maxBuffer: Default: 1024 * 1024.", "- killSignal {string} Default: 'SIGTERM'") is one."""
+    if _OPTION_DEFAULT.match(sentence):
+        return True
     tokens = sentence.split()
     if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
         return False
