@@ -134,3 +134,14 @@ def test_related_docs_are_uncited_sources_in_rank_order() -> None:
     ]
     cited = [Citation(1, "a.html", None, "", 1, "q")]
     assert related_docs(hits, cited) == ("b.html", "c.html")
+
+
+def test_related_docs_leave_out_hits_far_below_the_top() -> None:
+    hits = [
+        hit(rank=1, source="a.html", score=1.6),
+        hit(rank=2, source="b.html", score=1.3),
+        hit(rank=3, source="c.html", score=0.8),
+    ]
+    cited = [Citation(1, "a.html", None, "", 1, "q")]
+    assert related_docs(hits, cited, floor=0.7) == ("b.html",)
+    assert related_docs(hits, cited) == ("b.html", "c.html")

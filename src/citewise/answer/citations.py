@@ -199,8 +199,14 @@ def renumber(answer_text: str, citations: Sequence[Citation]) -> tuple[str, tupl
     return text, tuple(renumbered)
 
 
-def related_docs(hits: Iterable[Hit], cited: Iterable[Citation]) -> tuple[str, ...]:
-    """Sources among the hits that no citation points at, deduplicated, in rank order."""
+def related_docs(
+    hits: Iterable[Hit], cited: Iterable[Citation], floor: float = 0.0
+) -> tuple[str, ...]:
+    """Sources among the hits that no citation points at, deduplicated, in rank order, from
+    hits scoring at least `floor` × the top score: in a small collection every document is
+    among the hits, and a backup question should not list the vacation policy as related."""
     cited_sources = {c.source for c in cited}
     ordered = sorted(hits, key=lambda h: h.rank)
-    return tuple(dict.fromkeys(h.source for h in ordered if h.source not in cited_sources))
+    top = max((h.score for h in ordered), default=0.0)
+    relevant = [h for h in ordered if h.score >= floor * top]
+    return tuple(dict.fromkeys(h.source for h in relevant if h.source not in cited_sources))

@@ -157,7 +157,7 @@ class DocumentAnswerer:
         settled = settle(text, passages, report.strengths, extract.support, report.grounded)
         for c in settled.citations:
             yield CitationEvent(c)
-        yield Done(make_answer(req, settled, ranked))
+        yield Done(make_answer(req, settled, ranked, threshold))
 
     def _ranked(self, query: str, req: AnswerRequest) -> list[Hit]:
         timings = req.timings_ms
@@ -202,8 +202,11 @@ class DocumentAnswerer:
         )
 
 
-def make_answer(req: AnswerRequest, s: Settled, hits: Sequence[Hit]) -> Answer:
-    """The `Answer` for a settled text; its sources are the first ten hits."""
+def make_answer(
+    req: AnswerRequest, s: Settled, hits: Sequence[Hit], related_floor: float = 0.0
+) -> Answer:
+    """The `Answer` for a settled text; its sources are the first ten hits, its related
+    documents those of hits scoring at least `related_floor` × the top one."""
     sources = tuple(hits[:10])
     return Answer(
         answer=s.text,
@@ -215,7 +218,7 @@ def make_answer(req: AnswerRequest, s: Settled, hits: Sequence[Hit]) -> Answer:
         session_id=req.session_id,
         timings_ms=dict(req.timings_ms),
         rewritten_query=req.rewritten_query,
-        related_docs=related_docs(sources, s.citations) if s.citations else (),
+        related_docs=related_docs(sources, s.citations, related_floor) if s.citations else (),
     )
 
 
