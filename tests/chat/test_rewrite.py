@@ -31,6 +31,9 @@ def turns(*questions: str) -> list[PriorTurn]:
         ("What is the purpose of the with statement?", "with statement"),
         ("What is the difference between a process and a thread?", "process and thread"),
         ("Summarize the Sorting HOW TO.", "Sorting HOW TO"),
+        ("How long are backups kept?", "backups"),
+        ("How many listeners can be added for a single event?", "listeners"),
+        ("How often are the encryption keys rotated?", "encryption keys"),
     ],
 )
 def test_topic_is_code_name_else_noun_phrase(question: str, topic: str) -> None:
@@ -72,6 +75,7 @@ def test_topic_is_code_name_else_noun_phrase(question: str, topic: str) -> None:
             "If I pass a comma (str.split())?",
         ),
         ("What does functools.lru_cache do?", "Why?", "Why? What does functools.lru_cache do?"),
+        ("How long are backups kept?", "And how are they encrypted?", "How are backups encrypted?"),
     ],
 )
 def test_follow_ups_name_the_previous_topic(previous: str, question: str, expected: str) -> None:

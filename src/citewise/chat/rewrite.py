@@ -44,6 +44,7 @@ _NP_STOP = (
     r"|handle|affect|compare|differ|relate|behave|get|run|return|store|support|change|decide"
     r"|interact|help|happen|need|look|fit)"
 )
+_AUX = r"(?:is|are|was|were|do|does|did|can|will|should|must)"
 _NOUN_PHRASE = (
     re.compile(
         r"^(?:summari[sz]e|give\s+me\s+an?\s+(?:overview|summary)\s+of)\s+(?P<np>.+)$", re.I
@@ -53,7 +54,19 @@ _NOUN_PHRASE = (
     re.compile(
         r"^how\s+(?:do|does|can|should|would|could)\s+(?:i|you|we|one)\s+\w+\s+(?P<np>.+)$", re.I
     ),
+    re.compile(r"^how\s+(?:many|much)\s+(?P<np>.+?)\s+" + _AUX + r"\b", re.I),
+    re.compile(
+        r"^how\s+(?:long|often|soon|far|fast|big|large|old|frequently)\s+"
+        + _AUX
+        + r"\s+(?P<np>.+)$",
+        re.I,
+    ),
     re.compile(r"^(?:how|why)\s+(?:do|does|did|is|are|can)\s+(?P<np>.+)$", re.I),
+)
+# "How long are backups kept?": the phrase ends before the participle
+_PARTICIPLE = re.compile(
+    r"\s+(?:\w+ed|kept|made|done|given|taken|built|run|sent|set|held|found|written|shown|known)$",
+    re.I,
 )
 _BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+)$", re.I)
 _ARTICLE = re.compile(r"^(?:a|an|the|my|your|our|python's)\s+", re.I)
@@ -157,7 +170,7 @@ def topic_of(question: str) -> str | None:
     for pattern in _NOUN_PHRASE:
         m = pattern.match(bare)
         if m:
-            phrase = _noun_phrase(m.group("np"))
+            phrase = _noun_phrase(_PARTICIPLE.sub("", m.group("np")))
             if phrase:
                 return phrase
     words = content_words(bare)
