@@ -225,3 +225,20 @@ def test_questions_before_any_ingest_say_what_to_do(tmp_path: Path) -> None:
                 chat.ask("What is the default request timeout?")
         finally:
             chat.close()
+
+
+def test_tell_me_more_with_nothing_more_says_so(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "keys.md").write_text("# Keys\n\nThe encryption keys are rotated every 90 days.\n")
+    with Assistant(data_dir=tmp_path / "data") as a:
+        a.ingest([docs])
+        chat = ChatAssistant(a)
+        try:
+            first = chat.ask("How often are the encryption keys rotated?", session_id="k")
+            assert "90 days" in first.answer
+            more = chat.ask("Tell me more.", session_id="k")
+            assert more.answer == "The documents say nothing more about this."
+            assert more.citations == () and more.confidence == "none"
+        finally:
+            chat.close()

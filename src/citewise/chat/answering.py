@@ -19,7 +19,7 @@ from citewise.answer.extractive import ExtractiveAnswerer
 from citewise.answer.extractive_options import ExtractiveOptions
 from citewise.answer.generate import generate_verified
 from citewise.answer.grounding import check_answer
-from citewise.answer.prompts import NOT_FOUND, styled_question
+from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE, styled_question
 from citewise.answer.units import norm_sentence
 from citewise.embed.base import Embedder
 from citewise.llm.base import LLM
@@ -133,8 +133,11 @@ class DocumentAnswerer:
         timings["relevance"] = ms_since(t)
         if extract.abstained:
             timings["abstain"] = 1.0
-            yield Token(NOT_FOUND)
-            yield Done(make_answer(req, _not_found(), ranked))
+            # after an answer, "tell me more" finding nothing new is not "not in the documents"
+            more = req.style == "deep" and bool(req.already_said)
+            nothing = _not_found(NOTHING_MORE if more else NOT_FOUND)
+            yield Token(nothing.text)
+            yield Done(make_answer(req, nothing, ranked))
             return
 
         t = time.perf_counter()
@@ -251,8 +254,8 @@ def settle(
     return Settled(text, citations, grounded, level)
 
 
-def _not_found() -> Settled:
-    return Settled(NOT_FOUND, (), False, "none")
+def _not_found(text: str = NOT_FOUND) -> Settled:
+    return Settled(text, (), False, "none")
 
 
 def ms_since(start: float) -> float:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from citewise.answer.prompts import NOT_FOUND
+from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE
 from citewise.evaluation.dataset import EvalItem, Gold
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def states_value(answer: str) -> bool:
 
 def score_answer(item_id: str, kind: str, answer: Answer, want: Sequence[str],
                  gold: Sequence[Gold], expect_intent: str, ms: float) -> AnswerResult:  # fmt: skip
-    abstained = answer.answer.strip() == NOT_FOUND or not answer.citations
+    abstained = answer.answer.strip() in (NOT_FOUND, NOTHING_MORE) or not answer.citations
     gold_files = {g.file for g in gold}
     cited_sources = [c.source for c in answer.citations]
     cited_gold = sum(1 for s in cited_sources if s in gold_files)
