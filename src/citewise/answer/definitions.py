@@ -34,7 +34,10 @@ _VERB = (
     r"|allows|represents|returns|wraps)"
 )
 MAX_SUBJECT_WORDS = 4
-_KINDS = frozenset({"module", "package", "function", "method", "class", "decorator", "keyword"})
+_KINDS = frozenset(
+    {"module", "package", "function", "method", "class", "decorator", "keyword", "declaration"}
+)
+_PURPOSE = re.compile(r"^(?:the\s+)?(?:purpose|point|meaning|role|job)\s+of\s+", re.I)
 # "Source code: Lib/bisect.py" heads a module's page, before the sentence that says what it is
 _SOURCE_LINE = re.compile(r"^\s*source code:", re.I)
 
@@ -51,6 +54,7 @@ def definition_subject(question: str) -> tuple[str, ...]:
     if not m:
         return ()
     subject = _CONTEXT.sub("", next(g for g in m.groups() if g))
+    subject = _PURPOSE.sub("", subject)  # "the purpose of the __slots__ declaration"
     if re.search(r"\b(?:of|to|when|if|between)\b", subject, re.I):
         return ()  # "the default size of X", "the difference between …": not a definition
     words = content_words(subject.replace(".", " ").replace("_", " "))
