@@ -305,7 +305,13 @@ def test_entry_names_come_from_api_headings_only() -> None:
     )
     assert entry_name(long) == ("dataclasses.dataclass()", "dataclass")
     assert entry_name("Environment variables > PYTHONPATH") == ("PYTHONPATH", "PYTHONPATH")
-    for prose in ("Data Structures > 5.3. Tuples and Sequences", "Tuples", "path hooks", "FAQ"):
+    # C declarations: a size type, a pointer to a capitalised type
+    sized = "Py_ssize_t PyDict_Size(PyObject *p)"
+    assert entry_name(sized) == ("PyDict_Size(PyObject *p)", "PyDict_Size")
+    assert entry_name("PyObject *PyDict_New()") == ("PyDict_New()", "PyDict_New")
+    assert entry_name("const char *PyUnicode_AsUTF8(PyObject *s)")[1] == "PyUnicode_AsUTF8"  # type: ignore[index]
+    prose_headings = ("Data Structures > 5.3. Tuples and Sequences", "Tuples", "path hooks", "FAQ")
+    for prose in (*prose_headings, "Using asyncio.run()"):
         assert entry_name(prose) is None
 
 

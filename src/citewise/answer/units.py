@@ -30,9 +30,10 @@ _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
 # "Example of an LRU cache for static web content:" introduces code and states nothing
 _CAPTION = re.compile(r"^(?:an?\s+|for\s+|some\s+|more\s+)?examples?\b[^.:]*:", re.I)
 # an API entry's heading: "exception KeyError", "classmethod datetime.utcnow()",
-# "@functools.lru_cache(user_function)", "int PyList_Append(PyObject *list, PyObject *item)"
+# "@functools.lru_cache(user_function)", "int PyList_Append(PyObject *list, PyObject *item)",
+# "Py_ssize_t PyDict_Size(PyObject *p)", "PyObject *PyDict_New()"
 _ENTRY = re.compile(
-    r"^(?:[a-z]+\*?\s+)*@?(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?P<signature>\(.*\))?"
+    r"^(?:[a-z]+(?:\s*\*+\s*|\s+)|\w+_t\s+|[A-Z]\w*\s*\*+\s*)*@?(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?P<signature>\(.*\))?"
     r"(?:\s*(?:→|->)\s*[^()]+)?\s*$"  # a return annotation: "time.perf_counter() → float"
 )
 _OPTION_ENTRY = re.compile(r"^(?P<name>--?[A-Za-z][\w-]*)\S*$")  # "--inspect[=[host:]port]"
