@@ -23,7 +23,8 @@ VOCAB = sorted(
             "pool connection request urllib size opener handler "
             "protocol pickle version python "
             "delete directory tree entire remove files shutil rmtree "
-            "random choice element sequence empty raise indexerror maxbuffer killsignal"
+            "random choice element sequence empty raise indexerror maxbuffer killsignal "
+            "glob weight pattern lists"
         )
     }
 )

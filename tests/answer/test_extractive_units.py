@@ -7,11 +7,13 @@ from answer_factories import passage
 from fake_embedder import answerer
 
 from citewise.answer.question import (
+    asks_default,
     asks_error,
     asks_quantity,
     compared,
     contrast_terms,
     names_error,
+    states_default,
     states_quantity,
 )
 from citewise.answer.units import (
@@ -377,3 +379,18 @@ def test_an_options_default_is_answered_with_the_options_name() -> None:
     r = a.answer("What is the default maxBuffer?", [p])
     # the option's name leads its default, and the next option is not carried along
     assert r.text == "maxBuffer: Default: 1024 * 1024 [1]."
+
+
+def test_what_is_the_default_is_answered_by_a_sentence_about_the_default() -> None:
+    assert asks_default("What is the default weight of a glob pattern?")
+    assert not asks_default("How many glob patterns are there by default?")  # a quantity
+    assert states_default("The default weight value is 50.")
+    assert not states_default("The lines are ordered by weight.")
+    p = passage(
+        1,
+        "The glob file lists the weight of each pattern for the pool. "
+        "The default weight value is 50, and the maximum is 100.",
+    )
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("What is the default weight of a glob pattern in the pool?", [p])
+    assert r.text == "The default weight value is 50, and the maximum is 100 [1]."

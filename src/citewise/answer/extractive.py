@@ -44,6 +44,7 @@ from citewise.answer.extractive_options import (
 from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import (
     analyse,
+    asks_default,
     asks_error,
     asks_quantity,
     contrast_terms,
@@ -52,6 +53,7 @@ from citewise.answer.question import (
     key_terms,
     mentions,
     names_error,
+    states_default,
     states_quantity,
 )
 from citewise.answer.sentences import split_labelled, split_sentences
@@ -131,6 +133,8 @@ class ExtractiveAnswerer:
         fits = [x for x in scored if head is None or head in x.stems]
         if head is not None and asks_quantity(question):
             fits = [x for x in fits if states_quantity(x.text)] or fits
+        if head is not None and asks_default(question):
+            fits = [x for x in fits if states_default(x.text)] or fits
         if asks_error(question):
             fits = [x for x in fits if names_error(x.text)] or fits
         best = fits[0] if fits else None
@@ -276,6 +280,8 @@ class ExtractiveAnswerer:
             fits = [x for x in ranked if head is None or head in x.stems]
             if asks_quantity(facet):
                 fits = [x for x in fits if states_quantity(x.text)] or fits
+            if asks_default(facet):
+                fits = [x for x in fits if states_default(x.text)] or fits
             if asks_error(facet):
                 fits = [x for x in fits if names_error(x.text)] or fits
             if not fits:

@@ -109,6 +109,20 @@ _NAMES_ERROR = re.compile(
 )
 
 
+_DEFAULT = re.compile(r"\bdefaults?\b", re.I)
+
+
+def asks_default(question: str) -> bool:
+    """ "What is the default weight …?": the answer says what the default is."""
+    return bool(_DEFAULT.search(question)) and not asks_quantity(question)
+
+
+def states_default(sentence: str) -> bool:
+    """Whether a sentence speaks of a default ("The default weight value is 50", "(the
+    default)", "Default: 1024 * 1024")."""
+    return bool(_DEFAULT.search(sentence))
+
+
 def asks_error(question: str) -> bool:
     """ "What does X raise?", "Which exception …?": the answer names an exception."""
     return bool(_ASKS_ERROR.search(question))
