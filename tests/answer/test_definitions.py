@@ -99,3 +99,11 @@ def test_pages_about_the_subject_move_up_for_definitional_questions() -> None:
     assert [h.rank for h in promoted] == [1, 2, 3]
     assert promoted[0].title.startswith("asyncio")
     assert promote_definitions(hits, ()) == hits
+
+
+def test_a_chapter_number_does_not_hide_what_a_page_is_about() -> None:
+    hits = [
+        _hit(1, "8. Cachegrind: a cache profiler", "Cachegrind > Options", 2.0),
+        _hit(2, "9. Massif: a heap profiler", "9. Massif: a heap profiler", 1.6),
+    ]
+    assert promote_definitions(hits, ("massif",))[0].title.startswith("9. Massif")

@@ -77,6 +77,14 @@ def test_sentences_pointing_elsewhere_are_never_the_answer() -> None:
     assert r.text == "Logging events are tracked at the WARNING level by default [1]."
 
 
+def test_notices_and_dangling_demonstratives_are_not_answers() -> None:
+    assert not is_prose("Copyright © 2000-2022 Valgrind Developers", 4)
+    assert not is_prose("© 2024 Acme Corp. All rights reserved.", 4)
+    assert is_prose("Copyright law protects software in most countries.", 4)
+    assert not is_prose("By default, Massif does not measure these.", 4)
+    assert is_prose("These are the options Massif accepts.", 4)
+
+
 def test_pointers_in_other_words_are_not_prose_either() -> None:
     pointer = "For more information about the level, you can see the logging reference."
     assert not is_prose(pointer, 4)

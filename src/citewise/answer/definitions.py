@@ -129,6 +129,7 @@ def promote_definitions(hits: Sequence[Hit], subject: tuple[str, ...]) -> list[H
 
 
 def _lead(title: str) -> list[str]:
+    title = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", title)  # "9. Massif: a heap profiler"
     head = re.split(r"\s+[—–-]\s+|:", title, maxsplit=1)[0]
     return [stem(w) for w in content_words(head.replace(".", " ").replace("_", " "))]
 

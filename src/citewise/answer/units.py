@@ -15,8 +15,13 @@ PROSE_SHARE = 0.6  # share of plain words below which a line is code, a signatur
 
 _LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.)\s")
 # "… contains an explanation of this." / "… as shown below.": points elsewhere, states nothing
+# "… does not measure these.": a bare demonstrative at the end refers to what came before
 _POINTS_AWAY = re.compile(
-    r"\b(?:of|on|about|for)\s+(?:this|that|these|those)\W*$|\bbelow\W*$", re.I
+    r"\b(?:of|on|about|for)\s+(?:this|that|these|those)\W*$|\b(?:below|these|those)\W*$", re.I
+)
+# a page's copyright or licence line is never an answer
+_NOTICE = re.compile(
+    r"^(?:copyright\s+(?:©|\(c\)|\d{4})|©|\(c\)\s+\d{4}|all rights reserved\b)", re.I
 )
 _FOOTNOTE = re.compile(r"\s+\[\d+(?:\s*,\s*\d+)*\](?=[\s.,;:)]|$)")
 # "See also …", "Refer to X for details.", "For more information about this, you can see the
@@ -100,6 +105,8 @@ def is_prose(sentence: str, min_words: int) -> bool:
         return True
     tokens = sentence.split()
     if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
+        return False
+    if _NOTICE.match(sentence):
         return False
     if sentence.rstrip(" )\"'”’").endswith("?") or _POINTS_AWAY.search(sentence):
         return False
