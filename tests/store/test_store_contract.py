@@ -185,4 +185,9 @@ def test_list_documents_by_title_prefix(store: Store) -> None:
         "odd_%.html"
     ]
     assert store.list_documents("default", title_prefix="odd__") == []
-    assert len(store.list_documents("default")) == 3
+    store.add_document(_new("9. Massif: a heap profiler", "Heap profiling."))
+    # after a chapter number, and only at the start
+    massif = store.list_documents("default", title_prefix="massif")
+    assert [d.source for d in massif] == ["9. Massif: a heap profiler"]
+    assert store.list_documents("default", title_prefix="heap") == []
+    assert len(store.list_documents("default")) == 4

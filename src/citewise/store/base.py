@@ -10,6 +10,7 @@ Visibility rules every backend follows:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -41,7 +42,7 @@ class Store(Protocol):
         self, collection: str, *, title_prefix: str | None = None
     ) -> list[DocumentInfo]:
         """Visible documents by source; `title_prefix` keeps those whose title starts so
-        (case-insensitive)."""
+        (case-insensitive), after a chapter number if any ("9. Massif: a heap profiler")."""
         ...
 
     def has_documents(self, collection: str) -> bool:
@@ -87,3 +88,9 @@ class Store(Protocol):
         ...
 
     def stats(self) -> dict[str, int]: ...
+
+
+def title_starts(title: str, prefix: str) -> bool:
+    """Whether `title` starts with `prefix` (case-insensitive), after a chapter number if any."""
+    bare = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", title)
+    return bare.lower().startswith(prefix.lower())

@@ -14,6 +14,7 @@ import numpy as np
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
+from citewise.store.base import title_starts
 from citewise.store.sqlite_chunks import ChunkReads
 from citewise.store.sqlite_schema import apply_schema
 from citewise.store.vector_index import Partition, top_k
@@ -177,14 +178,17 @@ class SQLiteStore(ChunkReads):
         where, params = "c.name = ? AND d.status != 'staged'", [collection]
         if title_prefix:
             escaped = title_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where += " AND d.title LIKE ? ESCAPE '\\'"
-            params.append(escaped + "%")
+            where += " AND (d.title LIKE ? ESCAPE '\\' OR d.title LIKE ? ESCAPE '\\')"
+            params += [escaped + "%", "% " + escaped + "%"]
         rows = self._conn.execute(
             f"SELECT {_DOC_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id"
             f" WHERE {where} ORDER BY d.source",
             params,
         ).fetchall()
-        return [_doc_info(r) for r in rows]
+        docs = [_doc_info(r) for r in rows]
+        if title_prefix:
+            docs = [d for d in docs if title_starts(d.title, title_prefix)]
+        return docs
 
     # -- vectors ---------------------------------------------------------------------
 
