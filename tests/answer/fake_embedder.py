@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from answer_factories import passage
 
 from citewise.answer.extractive import ExtractiveAnswerer
 from citewise.answer.extractive_options import ExtractiveOptions
@@ -74,3 +75,9 @@ def answerer(**options: object) -> tuple[ExtractiveAnswerer, BagOfWordsEmbedder]
     options.setdefault("threshold", FAKE_THRESHOLD)
     options.setdefault("content_share", 0.0)
     return ExtractiveAnswerer(emb, ExtractiveOptions(**options)), emb  # type: ignore[arg-type]
+
+
+def one_sentence_answer(question: str, text: str, section: str = "Guide > Intro") -> str:
+    """The one-sentence answer to `question` from a single passage holding `text`."""
+    a, _ = answerer(max_sentences=1)
+    return a.answer(question, [passage(1, text, section=section)]).text

@@ -4,7 +4,7 @@ footnote marks, comparisons, one source per answer, and "tell me more"."""
 from __future__ import annotations
 
 from answer_factories import passage
-from fake_embedder import answerer
+from fake_embedder import answerer, one_sentence_answer
 
 from citewise.answer.question import (
     asks_default,
@@ -361,32 +361,27 @@ def test_what_does_it_raise_is_answered_by_a_sentence_naming_an_exception() -> N
     assert names_error("If it is empty, raises IndexError.")
     assert names_error("It throws ERR_INVALID_ARG_TYPE.")
     assert not names_error("It raises an error when the sequence is empty.")
-    p = passage(
-        1,
+    text = (
         "Choosing from an empty sequence raises an error in random choice. "
-        "For an empty sequence, random choice raises IndexError.",
-        section="random > random.choice(seq)",
+        "For an empty sequence, random choice raises IndexError."
     )
-    a, _ = answerer(max_sentences=1)
-    r = a.answer("What does random.choice() raise for an empty sequence?", [p])
-    assert r.text == "For an empty sequence, random choice raises IndexError [1]."
+    question = "What does random.choice() raise for an empty sequence?"
+    answer = one_sentence_answer(question, text, "random > random.choice(seq)")
+    assert answer == "For an empty sequence, random choice raises IndexError [1]."
 
 
 def test_an_options_default_is_answered_with_the_options_name() -> None:
     assert is_prose("maxBuffer: Default: 1024 * 1024.", 4)
     assert is_prose("- killSignal {string|integer} Default: 'SIGTERM'", 4)
     assert not is_prose("Default: false.", 4)
-    p = passage(
-        1,
+    text = (
         "Options:\n"
         "- maxBuffer {number} Largest amount of data allowed. Default: 1024 * 1024.\n"
-        "- killSignal {string} Default: 'SIGTERM'\n",
-        section="child_process > child_process.exec(command)",
+        "- killSignal {string} Default: 'SIGTERM'\n"
     )
-    a, _ = answerer(max_sentences=1)
-    r = a.answer("What is the default maxBuffer?", [p])
+    answer = one_sentence_answer("What is the default maxBuffer?", text, "cp > exec(command)")
     # the option's name leads its default, and the next option is not carried along
-    assert r.text == "maxBuffer: Default: 1024 * 1024 [1]."
+    assert answer == "maxBuffer: Default: 1024 * 1024 [1]."
 
 
 def test_what_is_the_default_is_answered_by_a_sentence_about_the_default() -> None:
@@ -394,11 +389,9 @@ def test_what_is_the_default_is_answered_by_a_sentence_about_the_default() -> No
     assert not asks_default("How many glob patterns are there by default?")  # a quantity
     assert states_default("The default weight value is 50.")
     assert not states_default("The lines are ordered by weight.")
-    p = passage(
-        1,
+    text = (
         "The glob file lists the weight of each pattern for the pool. "
-        "The default weight value is 50, and the maximum is 100.",
+        "The default weight value is 50, and the maximum is 100."
     )
-    a, _ = answerer(max_sentences=1)
-    r = a.answer("What is the default weight of a glob pattern in the pool?", [p])
-    assert r.text == "The default weight value is 50, and the maximum is 100 [1]."
+    answer = one_sentence_answer("What is the default weight of a glob pattern in the pool?", text)
+    assert answer == "The default weight value is 50, and the maximum is 100 [1]."
