@@ -33,8 +33,6 @@ from citewise.answer.candidates import (
 from citewise.answer.definitions import (
     defines,
     definition_subject,
-    opens_passage,
-    subject_heading,
     without_setting,
 )
 from citewise.answer.extractive_options import (
@@ -57,8 +55,8 @@ from citewise.answer.question import (
     states_quantity,
 )
 from citewise.answer.sentences import split_labelled, split_sentences
+from citewise.answer.subjects import framed_by_subject, with_entry_words
 from citewise.answer.units import (
-    entry_name,
     is_caption,
     is_prose,
     join_marked,
@@ -203,10 +201,10 @@ class ExtractiveAnswerer:
         key = key_terms(question)
         framed: dict[int, str] = {}
         if subject:
-            framed = _framed(subject, cands)
+            framed = framed_by_subject(subject, cands)
             cands, vectors = self._with_subject(cands, vectors, framed)
         elif key:
-            cands = _with_entry_words(key, cands)
+            cands = with_entry_words(key, cands)
         weights = term_weights(without_setting(question) if subject else question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
         notes_count = asks_about_change(question)
@@ -342,33 +340,6 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
-
-
-def _framed(subject: tuple[str, ...], cands: Sequence[Candidate]) -> dict[int, str]:
-    """By candidate index, the heading of each candidate that opens its passage under a
-    heading naming the subject of a definitional question: reference pages say what an entry
-    does without naming it ("Delete an entire directory tree …" under "shutil.rmtree(…)")."""
-    out: dict[int, str] = {}
-    for i, c in enumerate(cands):
-        heading = subject_heading(subject, c.passage.hit.section)
-        if heading and (c.index == 0 or opens_passage(split_sentences(c.passage.context), c.index)):
-            out[i] = heading
-    return out
-
-
-def _with_entry_words(key: Sequence[str], cands: Sequence[Candidate]) -> list[Candidate]:
-    """A question naming an identifier: the sentences of the entry documenting it that do not
-    name it ("If seq is empty, raises IndexError." under `random.choice(seq)`) count the
-    entry's words as theirs. Only words: embedding them "entry: sentence" as for definitions
-    made every sentence of an entry alike and answers wordier."""
-    out = []
-    for c in cands:
-        entry = entry_name(c.passage.hit.section)
-        unnamed = entry is not None and entry[1].lower() not in c.text.lower()
-        if entry and unnamed and any(headed_by(c.passage, t) for t in key):
-            c = replace(c, stems=c.stems | stems_of(entry[0]))
-        out.append(c)
-    return out
 
 
 def _compose(

@@ -1,0 +1,45 @@
+"""Candidates whose subject is implied by the heading they stand under (pure).
+
+Reference pages document an entry under a heading that names it and then describe it
+without the name: "Delete an entire directory tree …" under `shutil.rmtree(path, …)`. A
+sentence like that matches a question about the entry only once the entry is counted as its
+subject.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from citewise.answer.candidates import Candidate, stems_of
+from citewise.answer.definitions import opens_passage, subject_heading
+from citewise.answer.question import headed_by
+from citewise.answer.sentences import split_sentences
+from citewise.answer.units import entry_name
+
+
+def framed_by_subject(subject: tuple[str, ...], cands: Sequence[Candidate]) -> dict[int, str]:
+    """By candidate index, the heading of each candidate that opens its passage under a
+    heading naming the subject of a definitional question: reference pages say what an entry
+    does without naming it ("Delete an entire directory tree …" under "shutil.rmtree(…)")."""
+    out: dict[int, str] = {}
+    for i, c in enumerate(cands):
+        heading = subject_heading(subject, c.passage.hit.section)
+        if heading and (c.index == 0 or opens_passage(split_sentences(c.passage.context), c.index)):
+            out[i] = heading
+    return out
+
+
+def with_entry_words(key: Sequence[str], cands: Sequence[Candidate]) -> list[Candidate]:
+    """A question naming an identifier: the sentences of the entry documenting it that do not
+    name it ("If seq is empty, raises IndexError." under `random.choice(seq)`) count the
+    entry's words as theirs. Only words: embedding them "entry: sentence" as for definitions
+    made every sentence of an entry alike and answers wordier."""
+    out = []
+    for c in cands:
+        entry = entry_name(c.passage.hit.section)
+        unnamed = entry is not None and entry[1].lower() not in c.text.lower()
+        if entry and unnamed and any(headed_by(c.passage, t) for t in key):
+            c = replace(c, stems=c.stems | stems_of(entry[0]))
+        out.append(c)
+    return out
