@@ -16,7 +16,7 @@ sentence names, or the best score is below the threshold.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -129,12 +129,7 @@ class ExtractiveAnswerer:
         )
         head = focus(question) if len(terms.facets) == 1 else None
         fits = [x for x in scored if head is None or head in x.stems]
-        if head is not None and asks_quantity(question):
-            fits = [x for x in fits if states_quantity(x.text)] or fits
-        if head is not None and asks_default(question):
-            fits = [x for x in fits if states_default(x.text)] or fits
-        if asks_error(question):
-            fits = [x for x in fits if names_error(x.text)] or fits
+        fits = _stating_what_is_asked(question, fits, focused=head is not None)
         best = fits[0] if fits else None
         if best is None:
             return _abstain(f"no sentence names the {head!r} asked for")
@@ -276,12 +271,7 @@ class ExtractiveAnswerer:
             head = focus(facet)
             ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
             fits = [x for x in ranked if head is None or head in x.stems]
-            if asks_quantity(facet):
-                fits = [x for x in fits if states_quantity(x.text)] or fits
-            if asks_default(facet):
-                fits = [x for x in fits if states_default(x.text)] or fits
-            if asks_error(facet):
-                fits = [x for x in fits if names_error(x.text)] or fits
+            fits = _stating_what_is_asked(facet, fits)
             if not fits:
                 continue
             # the best sentence's document keeps the answer when it answers this part
@@ -340,6 +330,26 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
+
+
+# what a question asks for, the sentences that state it, and whether the question must name
+# the attribute it asks about (`focus`) for the rule to apply
+_ASKED_FOR: tuple[tuple[Callable[[str], bool], Callable[[str], bool], bool], ...] = (
+    (asks_quantity, states_quantity, True),  # "How many …?": "Pickle has 6 of them."
+    (asks_default, states_default, True),  # "What is the default weight …?"
+    (asks_error, names_error, False),  # "What does X raise?": "… raises IndexError."
+)
+
+
+def _stating_what_is_asked(
+    question: str, fits: list[ScoredSentence], *, focused: bool = True
+) -> list[ScoredSentence]:
+    """`fits` narrowed to the sentences that state what the question asks for (a quantity, a
+    default, an exception), for each such request that some sentence meets."""
+    for asks, states, needs_focus in _ASKED_FOR:
+        if (focused or not needs_focus) and asks(question):
+            fits = [x for x in fits if states(x.text)] or fits
+    return fits
 
 
 def _compose(
