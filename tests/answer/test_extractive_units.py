@@ -395,3 +395,8 @@ def test_what_is_the_default_is_answered_by_a_sentence_about_the_default() -> No
     )
     answer = one_sentence_answer("What is the default weight of a glob pattern in the pool?", text)
     assert answer == "The default weight value is 50, and the maximum is 100 [1]."
+
+
+def test_a_texinfo_definition_line_is_no_answer() -> None:
+    signature = "int asn1_write_value (asn1 node root, const char * name, [Function] int len)"
+    assert not is_prose(signature, 4)

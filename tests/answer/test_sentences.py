@@ -3,6 +3,7 @@ from __future__ import annotations
 from citewise.answer.sentences import (
     attach_marker,
     content_words,
+    is_definition_line,
     item_label,
     split_labelled,
     split_sentences,
@@ -121,3 +122,18 @@ def test_later_sentences_of_an_options_list_item_carry_the_options_name() -> Non
     assert item_label("- killSignal {string|integer} Default: 'SIGTERM'") == "killSignal"
     assert item_label("- frozen: If true, assigning raises.") == "frozen"
     assert item_label("- The recipe uses bisect.") is None
+
+
+def test_a_texinfo_definition_line_is_split_from_the_text_joined_to_it() -> None:
+    joined = (
+        "int asn1_parser2tree (const char * file, asn1 node * [Function] definitions, "
+        "char * error_desc) file: specify the path of the file with the declarations."
+    )
+    signature, rest = split_sentences(joined)
+    assert signature.endswith("char * error_desc)") and is_definition_line(signature)
+    assert rest.startswith("file: specify the path")
+    assert not is_definition_line(rest)
+    assert split_sentences("A [Function] tag (rare) in prose. Second.") == [
+        "A [Function] tag (rare) in prose.",
+        "Second.",
+    ]

@@ -31,6 +31,13 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CITE_MARK = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 
 
+# the category Texinfo sets at the right margin of a definition line, then the signature's end
+_TEXINFO_DEFINITION = re.compile(
+    r"^[^\[\]]{1,200}\[(?:Function|Macro|Variable|Data Type|Command|Special Form|User Option"
+    r"|Method|Constant|Type)\][^()]{0,200}?\)"
+)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences (and code/list lines) of `text` in reading order, stripped, none empty."""
     out: list[str] = []
@@ -103,7 +110,22 @@ def _split_line(line: str) -> list[str]:
         pieces.append(line[start : m.end() - len(m.group("space"))].strip())
         start = m.end()
     pieces.append(line[start:].strip())
-    return pieces
+    return [part for piece in pieces for part in _split_definition(piece)]
+
+
+def is_definition_line(sentence: str) -> bool:
+    """Whether `sentence` is a Texinfo definition line (a signature, not an answer)."""
+    m = _TEXINFO_DEFINITION.match(sentence)
+    return m is not None and not sentence[m.end() :].strip()
+
+
+def _split_definition(piece: str) -> list[str]:
+    """A Texinfo manual's definition line ("int asn1_parser2tree (const char * file, …
+    [Function] …, char * error_desc)") apart from the text a PDF's paragraph joined to it."""
+    m = _TEXINFO_DEFINITION.match(piece)
+    if not m or not piece[m.end() :].strip():
+        return [piece]
+    return [piece[: m.end()].strip(), piece[m.end() :].strip()]
 
 
 def _is_abbreviation(before: str) -> bool:

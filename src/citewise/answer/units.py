@@ -7,7 +7,12 @@ import re
 from collections.abc import Sequence
 
 from citewise.answer.lexical import identifiers
-from citewise.answer.sentences import attach_marker, item_label, strip_citation_marks
+from citewise.answer.sentences import (
+    attach_marker,
+    is_definition_line,
+    item_label,
+    strip_citation_marks,
+)
 
 LIST_ITEMS = 3  # items of a list a lead-in brings along
 SHORT_ITEM_WORDS = 6  # a list item this short completes the sentence before it ("- \\n on POSIX")
@@ -106,7 +111,7 @@ def is_prose(sentence: str, min_words: int) -> bool:
     tokens = sentence.split()
     if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
         return False
-    if _NOTICE.match(sentence):
+    if _NOTICE.match(sentence) or is_definition_line(sentence):
         return False
     if sentence.rstrip(" )\"'”’").endswith("?") or _POINTS_AWAY.search(sentence):
         return False
