@@ -400,3 +400,11 @@ def test_what_is_the_default_is_answered_by_a_sentence_about_the_default() -> No
 def test_a_texinfo_definition_line_is_no_answer() -> None:
     signature = "int asn1_write_value (asn1 node root, const char * name, [Function] int len)"
     assert not is_prose(signature, 4)
+
+
+def test_a_line_of_code_with_a_comment_is_no_answer() -> None:
+    assert not is_prose("self._dept = dept            # Store to private attribute", 4)
+    assert not is_prose("def name(self):   # Read-only descriptor for the name", 4)
+    assert not is_prose("class Immutable: # instances cannot be changed later", 4)
+    assert is_prose("The class attribute is shared by all instances.", 4)
+    assert is_prose("From Python 3.8 on, this is the default behaviour.", 4)

@@ -37,6 +37,10 @@ _SEE_ALSO = re.compile(
     re.I,
 )
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
+# a line of code with a comment reads like words: "self._dept = dept  # Store to private attribute"
+_CODE_STATEMENT = re.compile(
+    r"^\s*(?:[\w.]+(?:\[[^\]]*\])?\s*=\s|def\s+\w+\(|class\s+\w+\s*[:(]|import\s+\w|from\s+\S+\s+import\s)"
+)
 # "Example of an LRU cache for static web content:" introduces code and states nothing
 _CAPTION = re.compile(r"^(?:an?\s+|for\s+|some\s+|more\s+)?examples?\b[^.:]*:", re.I)
 # an API entry's heading: "exception KeyError", "classmethod datetime.utcnow()",
@@ -111,7 +115,7 @@ def is_prose(sentence: str, min_words: int) -> bool:
     tokens = sentence.split()
     if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
         return False
-    if _NOTICE.match(sentence) or is_definition_line(sentence):
+    if _NOTICE.match(sentence) or is_definition_line(sentence) or _CODE_STATEMENT.match(sentence):
         return False
     if sentence.rstrip(" )\"'”’").endswith("?") or _POINTS_AWAY.search(sentence):
         return False
