@@ -28,11 +28,17 @@ def test_definitional_questions_name_their_subject() -> None:
     assert definition_subject("What does the module do?") == (stem("module"),)
 
 
-def test_the_opening_sentence_skips_a_source_code_line() -> None:
-    sentences = ["Source code: Lib/bisect.py", "This module keeps a list sorted.", "It is fast."]
-    assert opens_passage(sentences, 0)
-    assert opens_passage(sentences, 1)
-    assert not opens_passage(sentences, 2)
+def test_the_opening_sentence_comes_after_source_lines_parameters_and_returns() -> None:
+    text = "Source code: Lib/bisect.py\nThis module keeps a list sorted. It is fast."
+    assert [i for i in range(3) if opens_passage(text, i)] == [1]
+    assert opens_passage("Delete an entire tree. Then more.", 0)
+    node = (
+        "- options {Object}\n"
+        "  - cache {boolean} By default, it caches. To skip it, set it. Default: false.\n"
+        "- Returns: {string}\n"
+        "Generates a random version 4 UUID. It is random."
+    )
+    assert [i for i in range(7) if opens_passage(node, i)] == [5]
 
 
 def test_the_heading_that_names_the_subject_shows_as_an_answer_would() -> None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from citewise.answer.sentences import content_words, stem
+from citewise.answer.sentences import content_words, lines_of_sentences, stem
 from citewise.answer.units import entry_name
 from citewise.types import DocumentInfo, Hit
 
@@ -38,8 +38,12 @@ _KINDS = frozenset(
     {"module", "package", "function", "method", "class", "decorator", "keyword", "declaration"}
 )
 _PURPOSE = re.compile(r"^(?:the\s+)?(?:purpose|point|meaning|role|job)\s+of\s+", re.I)
-# "Source code: Lib/bisect.py" heads a module's page, before the sentence that says what it is
-_SOURCE_LINE = re.compile(r"^\s*source code:", re.I)
+# lines before the sentence that says what an entry is: "Source code: Lib/bisect.py" heading a
+# module's page; an entry's parameters and return type listed first ("- options {Object}",
+# "- Returns: {string}", as the Node.js docs do) and its version ("Added in: v15.6.0")
+_PREAMBLE_LINE = re.compile(
+    r"^\s*(?:source code:|added in:|[-*•]\s+(?:returns:|`?[\w.$]+`?\s*[{<]))", re.I
+)
 
 
 def without_setting(question: str) -> str:
@@ -84,9 +88,15 @@ def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) 
     return opens and subject_heading(subject, section) is not None
 
 
-def opens_passage(sentences: Sequence[str], index: int) -> bool:
-    """Whether sentence `index` of a passage is its first, "Source code: …" lines aside."""
-    return all(_SOURCE_LINE.match(s) for s in sentences[:index])
+def opens_passage(text: str, index: int) -> bool:
+    """Whether sentence `index` (of `split_sentences(text)`) is the first of the passage after
+    its preamble lines (`_PREAMBLE_LINE`)."""
+    seen = 0
+    for line, count in lines_of_sentences(text):
+        if not _PREAMBLE_LINE.match(line):
+            return index == seen
+        seen += count
+    return False
 
 
 def subject_heading(subject: tuple[str, ...], section: str) -> str | None:

@@ -113,6 +113,11 @@ def _split_line(line: str) -> list[str]:
     return [part for piece in pieces for part in _split_definition(piece)]
 
 
+def lines_of_sentences(text: str) -> list[tuple[str, int]]:
+    """Each logical line of `text` with how many of `split_sentences(text)` it holds."""
+    return [(line, sum(1 for p in _split_line(line) if p)) for line in _logical_lines(text)]
+
+
 def is_definition_line(sentence: str) -> bool:
     """Whether `sentence` is a Texinfo definition line (a signature, not an answer)."""
     m = _TEXINFO_DEFINITION.match(sentence)

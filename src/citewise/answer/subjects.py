@@ -14,7 +14,6 @@ from dataclasses import replace
 from citewise.answer.candidates import Candidate, stems_of
 from citewise.answer.definitions import opens_passage, subject_heading
 from citewise.answer.question import headed_by
-from citewise.answer.sentences import split_sentences
 from citewise.answer.units import entry_name
 
 
@@ -25,7 +24,7 @@ def framed_by_subject(subject: tuple[str, ...], cands: Sequence[Candidate]) -> d
     out: dict[int, str] = {}
     for i, c in enumerate(cands):
         heading = subject_heading(subject, c.passage.hit.section)
-        if heading and (c.index == 0 or opens_passage(split_sentences(c.passage.context), c.index)):
+        if heading and opens_passage(c.passage.context, c.index):
             out[i] = heading
     return out
 

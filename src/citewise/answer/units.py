@@ -36,7 +36,7 @@ _SEE_ALSO = re.compile(
     r"(?:please\s+)?(?:you\s+(?:can|may|should)\s+(?:also\s+)?)?(?:see|refer\s+to|consult)\b",
     re.I,
 )
-_CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |[#{}\[\]()])")
+_CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |//|/\*|[#{}\[\]()])")
 # a line of code with a comment reads like words: "self._dept = dept  # Store to private attribute"
 _CODE_STATEMENT = re.compile(
     r"^\s*(?:[\w.]+(?:\[[^\]]*\])?\s*=\s|def\s+\w+\(|class\s+\w+\s*[:(]|import\s+\w|from\s+\S+\s+import\s)"
