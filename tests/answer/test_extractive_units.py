@@ -408,3 +408,9 @@ def test_a_line_of_code_with_a_comment_is_no_answer() -> None:
     assert not is_prose("class Immutable: # instances cannot be changed later", 4)
     assert is_prose("The class attribute is shared by all instances.", 4)
     assert is_prose("From Python 3.8 on, this is the default behaviour.", 4)
+
+
+def test_acronyms_are_words() -> None:
+    assert is_prose("- Returns: {string} Generates a random RFC 4122 version 4 UUID.", 4)
+    assert is_prose('BOOLEAN: VALUE must be the string "TRUE" or "FALSE" and LEN != 0.', 4)
+    assert not is_prose("ASN1_SUCCESS = 0x01 | ASN1_ERROR = 0x02", 4)

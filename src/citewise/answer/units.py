@@ -57,7 +57,8 @@ _OPTION_DEFAULT = re.compile(
     r"^(?:[-*•]\s+)?`?[A-Za-z_$][\w.$-]*`?(?::\s+|\s*\{[^}]*\}\s*|\s*<[^>]*>\s*)Default:\s+\S"
 )
 _ACRONYM = re.compile(r"[A-Z]{2,5}")  # a heading "FAQ" or "API" names a topic, not an entry
-_ALPHA_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z’'-]*[,;:.!?)\"'”’]*$")
+# a word, capitalised or not, or an acronym ("RFC", "UUID"); not code, numbers or signatures
+_ALPHA_WORD = re.compile(r"^[(\"'“‘]?(?:[A-Za-z][a-z’'-]*|[A-Z]{2,})[,;:.!?)\"'”’]*$")
 
 
 def lead_in_end(sentences: Sequence[str], i: int) -> int:
