@@ -65,8 +65,9 @@ def test_an_entry_that_never_names_its_subject_answers_what_it_does() -> None:
         source="library/test.html",
         section="test > Helpers",
     )
-    a, _ = answerer(max_sentences=1, rank_weight=0.0, document_weight=0.0, definition_weight=0.0)
+    a, emb = answerer(max_sentences=1, rank_weight=0.0, document_weight=0.0, definition_weight=0.0)
     r = a.answer("What does shutil.rmtree() do?", [mention, entry])
+    assert emb.batches == [4]  # three sentences and the framed one, in one batch
     # scored as "shutil.rmtree(path): Delete …", the heading it stands under
     assert r.text == "shutil.rmtree(path): Delete an entire directory tree [2]."
 

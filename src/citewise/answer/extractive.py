@@ -16,7 +16,7 @@ sentence names, or the best score is below the threshold.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -42,17 +42,12 @@ from citewise.answer.extractive_options import (
 from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import (
     analyse,
-    asks_default,
-    asks_error,
-    asks_quantity,
     contrast_terms,
     focus,
     headed_by,
     key_terms,
     mentions,
-    names_error,
-    states_default,
-    states_quantity,
+    stating_what_is_asked,
 )
 from citewise.answer.sentences import split_labelled, split_sentences
 from citewise.answer.subjects import framed_by_subject, with_entry_words
@@ -121,15 +116,21 @@ class ExtractiveAnswerer:
         cands, reading_on = self._candidates(question, passages, split)
         if not cands:
             return _abstain("no usable sentence")
-        vectors = self.embedder.embed_documents([c.text[: opts.max_embed_chars] for c in cands])
+        # the question's own subject frames a few candidates: embedded in the same batch
+        subject = definition_subject(question)
+        framed = framed_by_subject(subject, cands) if subject else {}
+        texts = [c.text for c in cands] + [_framed_text(cands[i], h) for i, h in framed.items()]
+        batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
+        vectors = batch[: len(cands)]
+        known = dict(zip(framed, batch[len(cands) :], strict=True))
         qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
-        scored = self._score(question, cands, vectors, qv)
+        scored = self._score(question, cands, vectors, qv, known)
         penalty = MISSING_NAME_PENALTY * sum(
             1 for name in terms.names if not any(mentions(p, name) for p in passages)
         )
         head = focus(question) if len(terms.facets) == 1 else None
         fits = [x for x in scored if head is None or head in x.stems]
-        fits = _stating_what_is_asked(question, fits, focused=head is not None)
+        fits = stating_what_is_asked(question, fits, focused=head is not None)
         best = fits[0] if fits else None
         if best is None:
             return _abstain(f"no sentence names the {head!r} asked for")
@@ -189,15 +190,22 @@ class ExtractiveAnswerer:
         return [rows[k] for k in sorted(order[: self.options.max_candidates])], reading_on
 
     def _score(
-        self, question: str, cands: Sequence[Candidate], vectors: Vectors, qv: Vectors
+        self,
+        question: str,
+        cands: Sequence[Candidate],
+        vectors: Vectors,
+        qv: Vectors,
+        known: Mapping[int, Vectors] | None = None,
     ) -> list[ScoredSentence]:
+        """Candidates scored against `question`; `known`: the vectors of the candidates its
+        subject frames, if already embedded."""
         opts = self.options
         subject = definition_subject(question)
         key = key_terms(question)
         framed: dict[int, str] = {}
         if subject:
             framed = framed_by_subject(subject, cands)
-            cands, vectors = self._with_subject(cands, vectors, framed)
+            cands, vectors = self._with_subject(cands, vectors, framed, known or {})
         elif key:
             cands = with_entry_words(key, cands)
         weights = term_weights(without_setting(question) if subject else question, cands)
@@ -236,16 +244,25 @@ class ExtractiveAnswerer:
         return out
 
     def _with_subject(
-        self, cands: Sequence[Candidate], vectors: Vectors, framed: dict[int, str]
+        self,
+        cands: Sequence[Candidate],
+        vectors: Vectors,
+        framed: dict[int, str],
+        known: Mapping[int, Vectors],
     ) -> tuple[list[Candidate], Vectors]:
         """Candidates `framed` by their subject are scored as "subject: sentence": words and
-        embedding (one more batch for those few)."""
+        embedding (`known`, else one more batch for those few)."""
         if not framed:
             return list(cands), vectors
+        missing = [i for i in framed if i not in known]
         limit = self.options.max_embed_chars
-        texts = [f"{framed[i]}: {cands[i].text}"[:limit] for i in framed]
+        texts = [_framed_text(cands[i], framed[i])[:limit] for i in missing]
+        found = dict(known)
+        if missing:
+            found.update(zip(missing, self.embedder.embed_documents(texts), strict=True))
         vectors = np.array(vectors, copy=True)
-        vectors[list(framed)] = self.embedder.embed_documents(texts)
+        for i in framed:
+            vectors[i] = found[i]
         out = [
             replace(c, stems=c.stems | stems_of(framed[i])) if i in framed else c
             for i, c in enumerate(cands)
@@ -271,7 +288,7 @@ class ExtractiveAnswerer:
             head = focus(facet)
             ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
             fits = [x for x in ranked if head is None or head in x.stems]
-            fits = _stating_what_is_asked(facet, fits)
+            fits = stating_what_is_asked(facet, fits)
             if not fits:
                 continue
             # the best sentence's document keeps the answer when it answers this part
@@ -332,24 +349,8 @@ class ExtractiveAnswerer:
         return out
 
 
-# what a question asks for, the sentences that state it, and whether the question must name
-# the attribute it asks about (`focus`) for the rule to apply
-_ASKED_FOR: tuple[tuple[Callable[[str], bool], Callable[[str], bool], bool], ...] = (
-    (asks_quantity, states_quantity, True),  # "How many …?": "Pickle has 6 of them."
-    (asks_default, states_default, True),  # "What is the default weight …?"
-    (asks_error, names_error, False),  # "What does X raise?": "… raises IndexError."
-)
-
-
-def _stating_what_is_asked(
-    question: str, fits: list[ScoredSentence], *, focused: bool = True
-) -> list[ScoredSentence]:
-    """`fits` narrowed to the sentences that state what the question asks for (a quantity, a
-    default, an exception), for each such request that some sentence meets."""
-    for asks, states, needs_focus in _ASKED_FOR:
-        if (focused or not needs_focus) and asks(question):
-            fits = [x for x in fits if states(x.text)] or fits
-    return fits
+def _framed_text(cand: Candidate, heading: str) -> str:
+    return f"{heading}: {cand.text}"
 
 
 def _compose(

@@ -15,7 +15,9 @@ and the parts of a question that asks several things at once.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from citewise.answer.lexical import identifiers
 from citewise.answer.sentences import content_words, stem, topic_stem
@@ -228,3 +230,29 @@ def headed_by(p: Passage, term: str) -> bool:
     if re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w]|\.\w)", heading):
         return True
     return spaced_heading(term, p.hit.section)
+
+
+class _Sentence(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+T = TypeVar("T", bound=_Sentence)
+
+
+# what a question asks for, the sentences that state it, and whether the question must name
+# the attribute it asks about (`focus`) for the rule to apply
+_ASKED_FOR: tuple[tuple[Callable[[str], bool], Callable[[str], bool], bool], ...] = (
+    (asks_quantity, states_quantity, True),  # "How many …?": "Pickle has 6 of them."
+    (asks_default, states_default, True),  # "What is the default weight …?"
+    (asks_error, names_error, False),  # "What does X raise?": "… raises IndexError."
+)
+
+
+def stating_what_is_asked(question: str, fits: list[T], *, focused: bool = True) -> list[T]:
+    """`fits` narrowed to the sentences that state what the question asks for (a quantity, a
+    default, an exception), for each such request that some sentence meets."""
+    for asks, states, needs_focus in _ASKED_FOR:
+        if (focused or not needs_focus) and asks(question):
+            fits = [x for x in fits if states(x.text)] or fits
+    return fits
