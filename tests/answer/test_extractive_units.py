@@ -414,3 +414,16 @@ def test_acronyms_are_words() -> None:
     assert is_prose("- Returns: {string} Generates a random RFC 4122 version 4 UUID.", 4)
     assert is_prose('BOOLEAN: VALUE must be the string "TRUE" or "FALSE" and LEN != 0.', 4)
     assert not is_prose("ASN1_SUCCESS = 0x01 | ASN1_ERROR = 0x02", 4)
+
+
+def test_the_sentence_saying_how_to_do_so_follows_the_answer() -> None:
+    text = (
+        "A common use case for the logging events is to track the default level. "
+        "The easiest way to do so is a handler on the root logger. "
+        "Handlers are many."
+    )
+    answer = one_sentence_answer("How do I track logging events at the default level?", text)
+    assert answer == (
+        "A common use case for the logging events is to track the default level [1]. "
+        "The easiest way to do so is a handler on the root logger [1]."
+    )

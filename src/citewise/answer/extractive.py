@@ -89,6 +89,11 @@ class ExtractiveResult:
     best_score: float = 0.0
 
 
+# a sentence that says how to do what the one before it names: "A common use case for readline
+# is to consume an input file one line at a time. The easiest way to do so is …"
+_DOES_SO = re.compile(
+    r"^(?:the\s+(?:\w+\s+)?way\s+to\s+do\s+(?:so|this|that)|to\s+do\s+(?:so|this|that)\b)", re.I
+)
 _ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
 # "Changed in version 3.10: …", "New in Python 3.4", "Added in: v8.2.0" (Node.js)
 _VERSION_NOTE = re.compile(
@@ -361,9 +366,12 @@ def _compose(
     used: dict[int, Passage] = {}
     for pick in picks:
         sentences = split[pick.passage.n]
-        idx = set(range(pick.index, lead_in_end(sentences, pick.index)))
+        end = lead_in_end(sentences, pick.index)
+        idx = set(range(pick.index, end))
         if _ANAPHOR.match(pick.text) and pick.index > 0:
             idx.add(pick.index - 1)
+        if end < len(sentences) and _DOES_SO.match(sentences[end]):
+            idx.update(range(end, lead_in_end(sentences, end)))  # "… The easiest way to do so …"
         chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
         used[pick.passage.n] = pick.passage
     for n, by in chosen.items():
