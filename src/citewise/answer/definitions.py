@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from citewise.answer.sentences import content_words, lines_of_sentences, stem
 from citewise.answer.units import entry_name
+from citewise.store.base import bare_title
 from citewise.types import DocumentInfo, Hit
 
 _QUESTION = re.compile(
@@ -61,8 +62,8 @@ def definition_subject(question: str) -> tuple[str, ...]:
     subject = _PURPOSE.sub("", subject)  # "the purpose of the __slots__ declaration"
     if re.search(r"\b(?:of|to|when|if|between)\b", subject, re.I):
         return ()  # "the default size of X", "the difference between …": not a definition
-    words = content_words(subject.replace(".", " ").replace("_", " "))
-    if len(words) > 1 and words[-1].lower() in _KINDS:
+    words = content_words(_spaced(subject))
+    if len(words) > 1 and words[-1] in _KINDS:
         words = words[:-1]  # "the bisect module": bisect, which its page's title leads with
     if not words or len(words) > MAX_SUBJECT_WORDS:
         return ()
@@ -103,8 +104,7 @@ def subject_heading(subject: tuple[str, ...], section: str) -> str | None:
     """The last heading of `section` when it names the subject's last word, as an answer
     would show it ("shutil.rmtree()" for a long signature), else None."""
     last = section.rsplit(">", 1)[-1].strip()
-    named = {stem(w) for w in content_words(last.lower().replace(".", " ").replace("_", " "))}
-    if not subject or subject[-1] not in named:
+    if not subject or subject[-1] not in name_stems(last):
         return None
     entry = entry_name(section)
     return entry[0] if entry else last
@@ -124,24 +124,30 @@ def promote_definitions(hits: Sequence[Hit], subject: tuple[str, ...]) -> list[H
     head = subject[-1]
     top = max(h.score for h in hits)
 
-    def names(text: str) -> list[str]:
-        return [stem(w) for w in content_words(text.replace(".", " ").replace("_", " "))]
-
     def bonus(h: Hit) -> float:
         lead = _lead(h.title)
         if lead and lead[0] == head:  # "asyncio — …", not "Developing with asyncio"
             return TITLE_BONUS * top
         last = h.section.rsplit(">", 1)[-1]
-        return HEADING_BONUS * top if head in names(last) else 0.0
+        return HEADING_BONUS * top if head in name_stems(last) else 0.0
 
     rescored = sorted(hits, key=lambda h: h.score + bonus(h), reverse=True)
     return [replace(h, rank=i + 1, score=h.score + bonus(h)) for i, h in enumerate(rescored)]
 
 
 def _lead(title: str) -> list[str]:
-    title = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", title)  # "9. Massif: a heap profiler"
-    head = re.split(r"\s+[—–-]\s+|:", title, maxsplit=1)[0]
-    return [stem(w) for w in content_words(head.replace(".", " ").replace("_", " "))]
+    head = re.split(r"\s+[—–-]\s+|:", bare_title(title), maxsplit=1)[0]
+    return name_stems(head)
+
+
+def name_stems(text: str) -> list[str]:
+    """Stems of the words of a heading or name, dotted and snake-case parts apart
+    ("shutil.rmtree" → shutil, rmtree)."""
+    return [stem(w) for w in content_words(_spaced(text))]
+
+
+def _spaced(text: str) -> str:
+    return text.replace(".", " ").replace("_", " ")
 
 
 def pages_about(subject: tuple[str, ...], docs: Sequence[DocumentInfo]) -> list[DocumentInfo]:

@@ -90,7 +90,11 @@ class Store(Protocol):
     def stats(self) -> dict[str, int]: ...
 
 
+def bare_title(title: str) -> str:
+    """A title without its chapter number: "9. Massif: a heap profiler" → "Massif: …"."""
+    return re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", title)
+
+
 def title_starts(title: str, prefix: str) -> bool:
     """Whether `title` starts with `prefix` (case-insensitive), after a chapter number if any."""
-    bare = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", title)
-    return bare.lower().startswith(prefix.lower())
+    return bare_title(title).lower().startswith(prefix.lower())
