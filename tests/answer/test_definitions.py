@@ -8,7 +8,7 @@ from fake_embedder import answerer
 from citewise.answer.definitions import (
     defines,
     definition_subject,
-    opens_passage,
+    opening_index,
     promote_definitions,
     subject_heading,
 )
@@ -29,16 +29,16 @@ def test_definitional_questions_name_their_subject() -> None:
 
 
 def test_the_opening_sentence_comes_after_source_lines_parameters_and_returns() -> None:
-    text = "Source code: Lib/bisect.py\nThis module keeps a list sorted. It is fast."
-    assert [i for i in range(3) if opens_passage(text, i)] == [1]
-    assert opens_passage("Delete an entire tree. Then more.", 0)
+    assert opening_index("Source code: Lib/bisect.py\nThis module keeps a list sorted.") == 1
+    assert opening_index("Delete an entire tree. Then more.") == 0
+    assert opening_index("Source code: Lib/bisect.py") is None
     node = (
         "- options {Object}\n"
         "  - cache {boolean} By default, it caches. To skip it, set it. Default: false.\n"
         "- Returns: {string}\n"
         "Generates a random version 4 UUID. It is random."
     )
-    assert [i for i in range(7) if opens_passage(node, i)] == [5]
+    assert opening_index(node) == 5
 
 
 def test_the_heading_that_names_the_subject_shows_as_an_answer_would() -> None:

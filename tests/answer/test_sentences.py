@@ -112,8 +112,9 @@ OPTIONS = (
 
 
 def test_later_sentences_of_an_options_list_item_carry_the_options_name() -> None:
-    labelled = split_labelled(OPTIONS)
-    assert len(labelled) == len(split_sentences(OPTIONS))
+    plain, labelled = split_labelled(OPTIONS)
+    assert plain == split_sentences(OPTIONS) and len(labelled) == len(plain)
+    assert plain[4] == "Default: 1024 * 1024."
     assert labelled[2] == "maxBuffer: If exceeded, the child is terminated."
     assert labelled[3] == "See caveat at maxBuffer and Unicode."  # names it already
     assert labelled[4] == "maxBuffer: Default: 1024 * 1024."

@@ -73,7 +73,7 @@ def definition_subject(question: str) -> tuple[str, ...]:
 def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) -> bool:
     """True when `sentence` reads as the definition of `subject`: it names the subject's last
     word and a defining verb follows within a few words, or it opens its passage (`opens`,
-    see `opens_passage`) under a heading that names the subject."""
+    see `opening_index`) under a heading that names the subject."""
     head = subject[-1]
     lowered = sentence.lower()
     # the subject opens the sentence (after a short lead-in such as "In general,") and a
@@ -89,15 +89,15 @@ def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) 
     return opens and subject_heading(subject, section) is not None
 
 
-def opens_passage(text: str, index: int) -> bool:
-    """Whether sentence `index` (of `split_sentences(text)`) is the first of the passage after
-    its preamble lines (`_PREAMBLE_LINE`)."""
+def opening_index(text: str) -> int | None:
+    """The index (in `split_sentences(text)`) of the passage's first sentence after its
+    preamble lines (`_PREAMBLE_LINE`), or None when it has only those."""
     seen = 0
-    for line, count in lines_of_sentences(text):
+    for line, pieces in lines_of_sentences(text):
         if not _PREAMBLE_LINE.match(line):
-            return index == seen
-        seen += count
-    return False
+            return seen
+        seen += len(pieces)
+    return None
 
 
 def subject_heading(subject: tuple[str, ...], section: str) -> str | None:

@@ -49,7 +49,7 @@ from citewise.answer.question import (
     mentions,
     stating_what_is_asked,
 )
-from citewise.answer.sentences import split_labelled, split_sentences
+from citewise.answer.sentences import split_labelled
 from citewise.answer.subjects import framed_by_subject, with_entry_words
 from citewise.answer.units import (
     is_caption,
@@ -117,7 +117,10 @@ class ExtractiveAnswerer:
         missing = [t for t in terms.key_terms if not any(mentions(p, t) for p in passages)]
         if missing:
             return _abstain(f"no passage mentions {', '.join(missing)}")
-        split = {p.n: split_labelled(p.context) for p in passages}
+        plain: dict[int, list[str]] = {}
+        split: dict[int, list[str]] = {}  # with options' names (`split_labelled`)
+        for p in passages:
+            plain[p.n], split[p.n] = split_labelled(p.context)
         cands, reading_on = self._candidates(question, passages, split)
         if not cands:
             return _abstain("no usable sentence")
@@ -154,7 +157,7 @@ class ExtractiveAnswerer:
             ]
         else:
             picks += self._extra(scored, best, relative=not reading_on)
-        return _compose(picks[: opts.max_sentences], split, evidence)
+        return _compose(picks[: opts.max_sentences], split, plain, evidence)
 
     def _candidates(
         self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
@@ -359,9 +362,13 @@ def _framed_text(cand: Candidate, heading: str) -> str:
 
 
 def _compose(
-    picks: Sequence[ScoredSentence], split: dict[int, list[str]], best: float
+    picks: Sequence[ScoredSentence],
+    split: dict[int, list[str]],
+    plain: dict[int, list[str]],
+    best: float,
 ) -> ExtractiveResult:
-    """Passages in order of their best pick; sentences in reading order within a passage."""
+    """Passages in order of their best pick; sentences in reading order within a passage.
+    `split` and `plain`: each passage's sentences with and without options' names."""
     chosen: dict[int, dict[int, str]] = {}
     used: dict[int, Passage] = {}
     for pick in picks:
@@ -377,10 +384,9 @@ def _compose(
     for n, by in chosen.items():
         # an option's name leads a sentence of its list item only where the item is not
         # already being quoted ("- maxBuffer {number} Largest … If exceeded, …")
-        plain = split_sentences(used[n].context)
         for i in sorted(by):
             if i - 1 in by:
-                by[i] = plain[i]
+                by[i] = plain[n][i]
         first = min(by)
         by[first] = with_subject(by[first], used[n].hit.section)
     parts = [join_marked([by[i] for i in sorted(by)], n) for n, by in chosen.items()]

@@ -40,10 +40,12 @@ _TEXINFO_DEFINITION = re.compile(
 
 def split_sentences(text: str) -> list[str]:
     """Sentences (and code/list lines) of `text` in reading order, stripped, none empty."""
-    out: list[str] = []
-    for line in _logical_lines(text):
-        out.extend(_split_line(line))
-    return [s for s in out if s]
+    return [piece for _, pieces in lines_of_sentences(text) for piece in pieces]
+
+
+def lines_of_sentences(text: str) -> list[tuple[str, list[str]]]:
+    """Each logical line of `text` with its sentences (together: `split_sentences`)."""
+    return [(line, [p for p in _split_line(line) if p]) for line in _logical_lines(text)]
 
 
 # a list item documenting a named option: "- maxBuffer {number} Largest …", "- frozen: If …"
@@ -56,19 +58,20 @@ def item_label(line: str) -> str | None:
     return m.group("label") if m else None
 
 
-def split_labelled(text: str) -> list[str]:
-    """`split_sentences`, with each later sentence of a list item that documents a named
-    option prefixed by the option's name when it does not say it: in "- maxBuffer {number}
-    Largest amount … Default: 1024 * 1024." the last sentence reads "maxBuffer: Default: 1024
-    * 1024." Same count and order as `split_sentences`."""
-    out: list[str] = []
-    for line in _logical_lines(text):
+def split_labelled(text: str) -> tuple[list[str], list[str]]:
+    """`split_sentences`, and the same sentences with each later sentence of a list item that
+    documents a named option prefixed by the option's name when it does not say it: in "-
+    maxBuffer {number} Largest amount … Default: 1024 * 1024." the last sentence reads
+    "maxBuffer: Default: 1024 * 1024."."""
+    plain: list[str] = []
+    labelled: list[str] = []
+    for line, pieces in lines_of_sentences(text):
         name = item_label(line) or ""
-        pieces = [p for p in _split_line(line) if p]
         for k, piece in enumerate(pieces):
             named = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", piece)
-            out.append(f"{name}: {piece}" if k and name and not named else piece)
-    return out
+            plain.append(piece)
+            labelled.append(f"{name}: {piece}" if k and name and not named else piece)
+    return plain, labelled
 
 
 def _logical_lines(text: str) -> list[str]:
@@ -111,11 +114,6 @@ def _split_line(line: str) -> list[str]:
         start = m.end()
     pieces.append(line[start:].strip())
     return [part for piece in pieces for part in _split_definition(piece)]
-
-
-def lines_of_sentences(text: str) -> list[tuple[str, int]]:
-    """Each logical line of `text` with how many of `split_sentences(text)` it holds."""
-    return [(line, sum(1 for p in _split_line(line) if p)) for line in _logical_lines(text)]
 
 
 def is_definition_line(sentence: str) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from citewise.answer.candidates import Candidate, stems_of
-from citewise.answer.definitions import opens_passage, subject_heading
+from citewise.answer.definitions import opening_index, subject_heading
 from citewise.answer.question import headed_by
 from citewise.answer.units import entry_name
 
@@ -22,9 +22,14 @@ def framed_by_subject(subject: tuple[str, ...], cands: Sequence[Candidate]) -> d
     heading naming the subject of a definitional question: reference pages say what an entry
     does without naming it ("Delete an entire directory tree …" under "shutil.rmtree(…)")."""
     out: dict[int, str] = {}
+    openings: dict[int, int | None] = {}  # by passage: each passage's text is read once
     for i, c in enumerate(cands):
         heading = subject_heading(subject, c.passage.hit.section)
-        if heading and opens_passage(c.passage.context, c.index):
+        if heading is None:
+            continue
+        if c.passage.n not in openings:
+            openings[c.passage.n] = opening_index(c.passage.context)
+        if c.index == openings[c.passage.n]:
             out[i] = heading
     return out
 
