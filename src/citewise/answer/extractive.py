@@ -16,8 +16,8 @@ sentence names, or the best score is below the threshold.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -50,7 +50,7 @@ from citewise.answer.question import (
     stating_what_is_asked,
 )
 from citewise.answer.sentences import split_labelled
-from citewise.answer.subjects import framed_by_subject, with_entry_words
+from citewise.answer.subjects import Framing, framed_by_subject, framed_text, with_entry_words
 from citewise.answer.units import (
     is_caption,
     is_prose,
@@ -127,12 +127,12 @@ class ExtractiveAnswerer:
         # the question's own subject frames a few candidates: embedded in the same batch
         subject = definition_subject(question)
         framed = framed_by_subject(subject, cands) if subject else {}
-        texts = [c.text for c in cands] + [_framed_text(cands[i], h) for i, h in framed.items()]
+        texts = [c.text for c in cands] + [framed_text(cands[i], h) for i, h in framed.items()]
         batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
         vectors = batch[: len(cands)]
-        known = dict(zip(framed, batch[len(cands) :], strict=True))
+        framing = Framing(framed, dict(zip(framed, batch[len(cands) :], strict=True)))
         qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
-        scored = self._score(question, cands, vectors, qv, known)
+        scored = self._score(question, cands, vectors, qv, framing)
         penalty = MISSING_NAME_PENALTY * sum(
             1 for name in terms.names if not any(mentions(p, name) for p in passages)
         )
@@ -203,17 +203,18 @@ class ExtractiveAnswerer:
         cands: Sequence[Candidate],
         vectors: Vectors,
         qv: Vectors,
-        known: Mapping[int, Vectors] | None = None,
+        framing: Framing | None = None,
     ) -> list[ScoredSentence]:
-        """Candidates scored against `question`; `known`: the vectors of the candidates its
-        subject frames, if already embedded."""
+        """Candidates scored against `question`; `framing`: how its subject frames them, if
+        the caller embedded that already."""
         opts = self.options
         subject = definition_subject(question)
         key = key_terms(question)
         framed: dict[int, str] = {}
         if subject:
-            framed = framed_by_subject(subject, cands)
-            cands, vectors = self._with_subject(cands, vectors, framed, known or {})
+            framing = framing or self._framing(subject, cands)
+            framed = framing.headings
+            cands, vectors = framing.applied(cands, vectors)
         elif key:
             cands = with_entry_words(key, cands)
         weights = term_weights(without_setting(question) if subject else question, cands)
@@ -251,31 +252,15 @@ class ExtractiveAnswerer:
         out.sort(key=lambda x: x.score, reverse=True)
         return out
 
-    def _with_subject(
-        self,
-        cands: Sequence[Candidate],
-        vectors: Vectors,
-        framed: dict[int, str],
-        known: Mapping[int, Vectors],
-    ) -> tuple[list[Candidate], Vectors]:
-        """Candidates `framed` by their subject are scored as "subject: sentence": words and
-        embedding (`known`, else one more batch for those few)."""
-        if not framed:
-            return list(cands), vectors
-        missing = [i for i in framed if i not in known]
+    def _framing(self, subject: tuple[str, ...], cands: Sequence[Candidate]) -> Framing:
+        """The candidates `subject` frames, embedded as "subject: sentence" (one small batch)."""
+        framed = framed_by_subject(subject, cands)
         limit = self.options.max_embed_chars
-        texts = [_framed_text(cands[i], framed[i])[:limit] for i in missing]
-        found = dict(known)
-        if missing:
-            found.update(zip(missing, self.embedder.embed_documents(texts), strict=True))
-        vectors = np.array(vectors, copy=True)
-        for i in framed:
-            vectors[i] = found[i]
-        out = [
-            replace(c, stems=c.stems | stems_of(framed[i])) if i in framed else c
-            for i, c in enumerate(cands)
-        ]
-        return out, vectors
+        texts = [framed_text(cands[i], h)[:limit] for i, h in framed.items()]
+        if not texts:
+            return Framing({}, {})
+        vectors = self.embedder.embed_documents(texts)
+        return Framing(framed, dict(zip(framed, vectors, strict=True)))
 
     def _adds(self, cand: ScoredSentence, picks: Sequence[ScoredSentence]) -> bool:
         same = any(p.passage.n == cand.passage.n and p.index == cand.index for p in picks)
@@ -355,10 +340,6 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
-
-
-def _framed_text(cand: Candidate, heading: str) -> str:
-    return f"{heading}: {cand.text}"
 
 
 def _compose(

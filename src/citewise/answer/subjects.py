@@ -8,13 +8,16 @@ subject.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from citewise.answer.candidates import Candidate, stems_of
 from citewise.answer.definitions import opening_index, subject_heading
 from citewise.answer.question import headed_by
 from citewise.answer.units import entry_name
+from citewise.embed.base import Vectors
 
 
 def framed_by_subject(subject: tuple[str, ...], cands: Sequence[Candidate]) -> dict[int, str]:
@@ -47,3 +50,31 @@ def with_entry_words(key: Sequence[str], cands: Sequence[Candidate]) -> list[Can
             c = replace(c, stems=c.stems | stems_of(entry[0]))
         out.append(c)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Framing:
+    """Candidates a definitional question's subject frames: the heading each stands under, by
+    candidate index, and the vector of "heading: sentence"."""
+
+    headings: dict[int, str]
+    vectors: Mapping[int, Vectors]
+
+    def applied(
+        self, cands: Sequence[Candidate], vectors: Vectors
+    ) -> tuple[list[Candidate], Vectors]:
+        """The candidates scored as "subject: sentence": their words and their vectors."""
+        if not self.headings:
+            return list(cands), vectors
+        vectors = np.array(vectors, copy=True)
+        for i, vector in self.vectors.items():
+            vectors[i] = vector
+        out = [
+            replace(c, stems=c.stems | stems_of(self.headings[i])) if i in self.headings else c
+            for i, c in enumerate(cands)
+        ]
+        return out, vectors
+
+
+def framed_text(cand: Candidate, heading: str) -> str:
+    return f"{heading}: {cand.text}"
