@@ -9,6 +9,9 @@ from typing import Literal
 BlockKind = Literal["text", "table", "code", "list"]
 DocumentStatus = Literal["staged", "indexing", "ready"]
 
+# between the headings of a section path: "Library > os — … > os.makedirs(name, …)"
+SECTION_SEPARATOR = " > "
+
 
 @dataclass(frozen=True, slots=True)
 class Block:

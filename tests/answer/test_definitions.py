@@ -9,6 +9,7 @@ from citewise.answer.definitions import (
     defines,
     definition_subject,
     opening_index,
+    option_item,
     promote_definitions,
     subject_heading,
 )
@@ -114,3 +115,32 @@ def test_a_chapter_number_does_not_hide_what_a_page_is_about() -> None:
         _hit(2, "9. Massif: a heap profiler", "9. Massif: a heap profiler", 1.6),
     ]
     assert promote_definitions(hits, ("massif",))[0].title.startswith("9. Massif")
+
+
+def test_a_command_line_option_is_the_subject_it_names() -> None:
+    assert definition_subject("What does the -m command line option do?") == ("-m",)
+    assert definition_subject("What does python -B do?") == ("-B",)
+    assert definition_subject("What is the --leak-check option?") == ("--leak-check",)
+    assert subject_heading(("-m",), "Command line > -m <module-name>") == "-m <module-name>"
+    assert subject_heading(("-m",), "Command line > -M") is None
+    assert subject_heading(("-m",), "Modules > Running modules") is None
+
+
+def test_an_option_list_item_documents_the_option() -> None:
+    text = "--leak-check=<no|full> [default: no]: When enabled, search for leaks.\n--leak=x: y"
+    assert option_item("--leak-check", text) and option_item("--leak", text)
+    assert not option_item("--lea", text) and not option_item("leak", text)
+    assert not option_item("--full", "Run with --full to see more.")
+    assert defines(("--leak-check",), text.splitlines()[0], False, "Options")
+    assert not defines(("--leak-check",), "It runs if --leak-check=full is given.", False, "X")
+
+
+def test_what_documents_an_option_ranks_first_for_a_question_about_it() -> None:
+    mention = Hit(1, 1, 1, "m.html", "Manual", None, None, "Leaks", 2.0,
+                  "A leak counts as an error if --leak-check=full is given.", 1)  # fmt: skip
+    item = Hit(2, 2, 1, "m.html", "Manual", None, None, "Options", 1.0,
+               "--leak-check=<no|full>: When enabled, search for leaks.", 2)  # fmt: skip
+    entry = Hit(3, 3, 2, "c.html", "CLI", None, None, "CLI > -m <module-name>", 0.5, "Run.", 3)
+    promoted = promote_definitions([mention, item], ("--leak-check",))
+    assert [h.chunk_id for h in promoted] == [2, 1] and promoted[0].score > 2.0
+    assert promote_definitions([mention, entry], ("-m",))[0].chunk_id == 3

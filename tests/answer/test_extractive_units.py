@@ -310,6 +310,11 @@ def test_entry_names_come_from_api_headings_only() -> None:
     shown = "time.perf_counter() → float"
     assert entry_name(f"time > Functions > {shown}") == (shown, "perf_counter")
     assert entry_name("CLI > --inspect[=[host:]port]") == ("--inspect[=[host:]port]", "--inspect")
+    # a heading holding ">" is still one heading; options with an argument or an alias
+    assert entry_name("Command line > -m <module-name>") == ("-m <module-name>", "-m")
+    assert entry_name("CLI > -c, --check") == ("-c, --check", "-c")
+    assert entry_name("Command line > -W arg") == ("-W arg", "-W")
+    assert entry_name("f > conv(x) -> int") == ("conv(x) -> int", "conv")
     long = (
         "class dataclasses.dataclass(*, init=True, repr=True, eq=True, order=False, frozen=False)"
     )

@@ -242,3 +242,30 @@ def test_tell_me_more_with_nothing_more_says_so(tmp_path: Path) -> None:
             assert more.citations == () and more.confidence == "none"
         finally:
             chat.close()
+
+
+def test_a_question_about_an_option_is_answered_from_its_entry(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "cli.md").write_text(
+        "# Command line\n\n## Options\n\nEvery command line option starts with a dash; an"
+        " option may take an argument. Options can be combined on the command line.\n\n"
+        "## -m module\n\nSearch the path for the named module and run it as a script.\n\n"
+        "## -q\n\nDo not print the version and copyright messages on start.\n"
+    )
+    (docs / "tool.md").write_text(
+        "# Tool manual\n\nThe tool prints a report when the program exits.\n\n"
+        "- --leak-check=<no|full> [default: no]: When enabled, search for memory leaks when"
+        " the program finishes.\n- --verbose: Print more details.\n\n"
+        "A leak is only counted as an error if --leak-check=full is given on the command line.\n"
+    )
+    with Assistant(data_dir=tmp_path / "data") as a:
+        a.ingest([docs])
+        chat = ChatAssistant(a)
+        try:
+            run = chat.ask("What does the -m command line option do?")
+            assert run.answer.startswith("-m module: Search the path for the named module")
+            leak = chat.ask("What does the --leak-check option do?")
+            assert "search for memory leaks when the program finishes" in leak.answer
+        finally:
+            chat.close()

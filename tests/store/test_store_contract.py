@@ -191,3 +191,43 @@ def test_list_documents_by_title_prefix(store: Store) -> None:
     assert [d.source for d in massif] == ["9. Massif: a heap profiler"]
     assert store.list_documents("default", title_prefix="heap") == []
     assert len(store.list_documents("default")) == 4
+
+
+def _with_headings(source: str, entries: list[tuple[str, str]], **kw: object) -> NewDocument:
+    blocks = tuple(Block(text, ("Command line", heading)) for heading, text in entries)
+    parsed = ParsedDocument(title=source, blocks=blocks, format="text")
+    chunks = chunk_document(parsed, lambda t: len(t.split()))
+    return NewDocument(
+        collection=str(kw.get("collection", "default")), source=source, title=source,
+        format="text", category="", tags=(), content_hash="h", mtime=0.0, size=1,
+        page_count=None, chunks=chunks,
+    )  # fmt: skip
+
+
+def test_heading_search_finds_the_entries_headed_by_an_option(store: Store) -> None:
+    store.add_document(
+        _with_headings(
+            "cmdline.txt",
+            [
+                ("-m <module-name>", "Search sys.path for the named module and run it."),
+                ("-M", "A different option, in upper case."),
+                ("-mx", "A longer option that only starts the same."),
+                ("-c, --check", "Syntax check the script without executing."),
+                ("Modules", "The -m option runs a module; this heading is prose."),
+            ],
+        )
+    )
+    store.add_document(_with_headings("other.txt", [("-m", "Elsewhere.")], collection="c2"))
+
+    def found(name: str, k: int = 10) -> list[str]:
+        cands = store.heading_search(name, SearchFilter(), k)
+        assert [c.rank for c in cands] == list(range(1, len(cands) + 1))
+        return [r.text for r in store.get_chunks([c.chunk_id for c in cands])]
+
+    assert found("-m") == ["Search sys.path for the named module and run it."]
+    assert found("--check") == ["Syntax check the script without executing."]
+    assert found("-c") == found("--check")
+    assert found("--mx") == [] and found("-x") == [] and found("--") == []
+    assert [r.source for r in store.get_chunks(
+        [c.chunk_id for c in store.heading_search("-m", SearchFilter(collection="c2"), 5)]
+    )] == ["other.txt"]  # fmt: skip

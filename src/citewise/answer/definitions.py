@@ -15,7 +15,8 @@ from dataclasses import replace
 
 from citewise.answer.sentences import content_words, lines_of_sentences, stem
 from citewise.answer.units import entry_name
-from citewise.store.base import bare_title
+from citewise.retrieve.keyword import command_options
+from citewise.store.base import bare_title, heading_names, last_heading
 from citewise.types import DocumentInfo, Hit
 
 _QUESTION = re.compile(
@@ -60,6 +61,8 @@ def definition_subject(question: str) -> tuple[str, ...]:
         return ()
     subject = _CONTEXT.sub("", next(g for g in m.groups() if g))
     subject = _PURPOSE.sub("", subject)  # "the purpose of the __slots__ declaration"
+    if options := command_options(subject):
+        return (options[0],)  # "the -m command line option", "python -B": the option itself
     if re.search(r"\b(?:of|to|when|if|between)\b", subject, re.I):
         return ()  # "the default size of X", "the difference between …": not a definition
     words = content_words(_spaced(subject))
@@ -75,6 +78,8 @@ def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) 
     word and a defining verb follows within a few words, or it opens its passage (`opens`,
     see `opening_index`) under a heading that names the subject."""
     head = subject[-1]
+    if head.startswith("-") and option_item(head, sentence):
+        return True  # "--leak-check=<no|summary|yes|full> [default: summary]: When enabled, …"
     lowered = sentence.lower()
     # the subject opens the sentence (after a short lead-in such as "In general,") and a
     # defining verb follows at once: "A descriptor is …", "Generators are …"
@@ -87,6 +92,14 @@ def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) 
     if re.search(pattern, lowered) or re.search(listed, lowered):
         return True
     return opens and subject_heading(subject, section) is not None
+
+
+def option_item(option: str, text: str) -> bool:
+    """Whether a line of `text` is the item documenting a command-line option, as option
+    lists in manuals have it: "--leak-check=<no|summary|yes|full> [default: summary]: …"."""
+    if not option.startswith("-"):
+        return False
+    return re.search(rf"^\s*(?:[-*•]\s+)?{re.escape(option)}(?![\w-])", text, re.M) is not None
 
 
 def opening_index(text: str) -> int | None:
@@ -103,7 +116,9 @@ def opening_index(text: str) -> int | None:
 def subject_heading(subject: tuple[str, ...], section: str) -> str | None:
     """The last heading of `section` when it names the subject's last word, as an answer
     would show it ("shutil.rmtree()" for a long signature), else None."""
-    last = section.rsplit(">", 1)[-1].strip()
+    last = last_heading(section)
+    if subject and subject[-1].startswith("-"):  # an option: "-m <module-name>"
+        return last if heading_names(last, subject[-1]) else None
     if not subject or subject[-1] not in name_stems(last):
         return None
     entry = entry_name(section)
@@ -128,8 +143,12 @@ def promote_definitions(hits: Sequence[Hit], subject: tuple[str, ...]) -> list[H
         lead = _lead(h.title)
         if lead and lead[0] == head:  # "asyncio — …", not "Developing with asyncio"
             return TITLE_BONUS * top
-        last = h.section.rsplit(">", 1)[-1]
-        return HEADING_BONUS * top if head in name_stems(last) else 0.0
+        named = subject_heading(subject, h.section) is not None
+        if head.startswith("-") and (named or option_item(head, h.text)):
+            # what documents an option ranks first: it is one entry or item, often in a
+            # list of options that search ranks lower than prose mentioning the option
+            return top - h.score + HEADING_BONUS * top
+        return HEADING_BONUS * top if named else 0.0
 
     rescored = sorted(hits, key=lambda h: h.score + bonus(h), reverse=True)
     return [replace(h, rank=i + 1, score=h.score + bonus(h)) for i, h in enumerate(rescored)]

@@ -13,6 +13,7 @@ from citewise.answer.sentences import (
     item_label,
     strip_citation_marks,
 )
+from citewise.store.base import last_heading
 
 LIST_ITEMS = 3  # items of a list a lead-in brings along
 SHORT_ITEM_WORDS = 6  # a list item this short completes the sentence before it ("- \\n on POSIX")
@@ -50,7 +51,8 @@ _ENTRY = re.compile(
     r"^(?:[a-z]+(?:\s*\*+\s*|\s+)|\w+_t\s+|[A-Z]\w*\s*\*+\s*)*@?(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?P<signature>\(.*\))?"
     r"(?:\s*(?:→|->)\s*[^()]+)?\s*$"  # a return annotation: "time.perf_counter() → float"
 )
-_OPTION_ENTRY = re.compile(r"^(?P<name>--?[A-Za-z][\w-]*)\S*$")  # "--inspect[=[host:]port]"
+# "--inspect[=[host:]port]", "-m <module-name>", "-c, --check", "-W arg"
+_OPTION_ENTRY = re.compile(r"^(?P<name>--?[A-Za-z][\w-]*)(?:\S*|\s+<[^>]*>|\s+\w+)(?:,\s.*)?$")
 MAX_ENTRY_CHARS = 60  # a longer signature is shown as its name
 _LABELLED = re.compile(r"^\S+:\s")
 _OPTION_DEFAULT = re.compile(
@@ -139,7 +141,7 @@ def join_marked(sentences: Sequence[str], n: int) -> str:
 def entry_name(section: str) -> tuple[str, str] | None:
     """The API entry a section's last heading documents, as shown ("os.cpu_count()",
     "KeyError") and as its bare name ("cpu_count"); None for a heading of prose."""
-    heading = section.rsplit(">", 1)[-1].strip()
+    heading = last_heading(section)
     match = _ENTRY.match(heading) or _OPTION_ENTRY.match(heading)
     if match is None:
         return None

@@ -13,10 +13,16 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from citewise.types import Block, Child, ChunkedDocument, Parent, ParsedDocument
+from citewise.types import (
+    SECTION_SEPARATOR,
+    Block,
+    Child,
+    ChunkedDocument,
+    Parent,
+    ParsedDocument,
+)
 
 TokenCounter = Callable[[str], int]
-SECTION_SEPARATOR = " > "
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[\"'(\[A-Z0-9`])")
 
 

@@ -10,7 +10,7 @@ from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.history import asks_about_history, is_release_notes
-from citewise.retrieve.keyword import build_match
+from citewise.retrieve.keyword import build_match, command_options
 from citewise.store.base import Store
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
 
@@ -29,6 +29,15 @@ class RetrievalOptions:
     # release notes mention everything as it was; unless the query is about versions or
     # changes their scores are multiplied by this
     release_notes_factor: float = 0.7
+    # a query naming a command-line option ("What does -m do?") also ranks the entries
+    # headed by it ("-m <module-name>"): neither list finds them, as their text rarely
+    # repeats the option and FTS has no token for "-m". Weighted above the other lists, as
+    # such a heading is the option's own documentation (at weight 1 the Python docs answered
+    # "the -m option" from trace's "-m, --missing" and abstained on "-i"; at 2 both from the
+    # interpreter's entries). Only options: doing this for every identifier (`str.strip`)
+    # made dev answers worse, since those entries rank well already
+    entry_k: int = 10
+    entry_weight: float = 2.0
 
 
 def validate_query(query: str, max_chars: int) -> str:
@@ -69,6 +78,10 @@ class HybridRetriever:
             depth = opts.keyword_k if mode == "hybrid" else max(k, opts.keyword_k)
             rankings["keyword"] = self._store.keyword_search(build_match(query), flt, depth)
             timings["keyword"] = _ms(t)
+            if options := command_options(query):
+                t = time.perf_counter()
+                rankings["entries"] = self._entries(options, flt)
+                timings["entries"] = _ms(t)
         if mode in ("hybrid", "vector"):
             t = time.perf_counter()
             embedder = self._embedder_factory()
@@ -82,7 +95,11 @@ class HybridRetriever:
         fused = reciprocal_rank_fusion(
             rankings,
             k=opts.rrf_k,
-            weights={"keyword": opts.keyword_weight, "vector": opts.vector_weight},
+            weights={
+                "keyword": opts.keyword_weight,
+                "vector": opts.vector_weight,
+                "entries": opts.entry_weight,
+            },
         )
         hits = self._hits(fused)
         if opts.release_notes_factor != 1.0 and not asks_about_history(query):
@@ -91,6 +108,13 @@ class HybridRetriever:
         timings["fuse"] = _ms(t)
         timings["total"] = _ms(started)
         return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
+
+    def _entries(self, options: list[str], flt: SearchFilter) -> list[Candidate]:
+        found: dict[int, None] = {}
+        for option in options:
+            for cand in self._store.heading_search(option, flt, self.options.entry_k):
+                found.setdefault(cand.chunk_id, None)
+        return [Candidate(cid, i + 1, 1.0) for i, cid in enumerate(found)][: self.options.entry_k]
 
     def _hits(self, fused: list[Fused]) -> list[Hit]:
         records = {r.chunk_id: r for r in self._store.get_chunks([f.chunk_id for f in fused])}

@@ -167,3 +167,13 @@ def query_terms(query: str) -> list[str]:
 def build_match(query: str) -> str:
     """OR of the quoted terms: BM25 then ranks passages sharing more rare terms higher."""
     return " OR ".join(f'"{t}"' for t in query_terms(query))
+
+
+# "-m", "--leak-check" (not "e-mail", "non-ASCII" or a trailing "-")
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*(?<!-)")
+
+
+def command_options(query: str) -> list[str]:
+    """The command-line options a query names, in order, duplicates dropped (pure). Their
+    letters alone are no search terms: "-m" would be the word "m"."""
+    return list(dict.fromkeys(_OPTION.findall(query)))

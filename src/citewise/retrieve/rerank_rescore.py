@@ -24,6 +24,7 @@ import numpy as np
 from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.keyword import query_terms
 from citewise.retrieve.rerank_base import FallbackRecorder, reordered
+from citewise.store.base import last_heading as section_last_heading
 from citewise.types import Hit
 
 VectorLookup = Callable[[Sequence[int]], Mapping[int, Vectors]]
@@ -98,7 +99,7 @@ def spaced_heading(identifier: str, section: str) -> bool:
 
 def last_heading(section: str) -> str:
     """The last heading of a section path ("A > B > c" → "c"), lower-cased."""
-    return section.rsplit(">", 1)[-1].strip().lower()
+    return section_last_heading(section).lower()
 
 
 def _identifier_score(identifier: str, haystack: str, section: str = "") -> float:

@@ -15,7 +15,14 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from citewise.embed.base import Vectors
-from citewise.types import Candidate, ChunkRecord, DocumentInfo, NewDocument, SearchFilter
+from citewise.types import (
+    SECTION_SEPARATOR,
+    Candidate,
+    ChunkRecord,
+    DocumentInfo,
+    NewDocument,
+    SearchFilter,
+)
 
 
 class Store(Protocol):
@@ -77,6 +84,11 @@ class Store(Protocol):
         """Every chunk of a document in reading order, with parent texts."""
         ...
 
+    def heading_search(self, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
+        """Up to `k` chunks, in reading order, whose last heading is the entry for `name`
+        (`heading_names`): "-m <module-name>" or "-c, --check" for a command-line option."""
+        ...
+
     def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
         """For each chunk id, the chunk just before it in its document (reading order);
         first chunks and unknown ids are left out."""
@@ -88,6 +100,22 @@ class Store(Protocol):
         ...
 
     def stats(self) -> dict[str, int]: ...
+
+
+def last_heading(section: str) -> str:
+    """The last heading of a section path: "1.1. Command line > -m <module-name>" →
+    "-m <module-name>" (a heading may itself hold ">")."""
+    return section.rsplit(SECTION_SEPARATOR, 1)[-1].strip()
+
+
+def heading_names(heading: str, name: str) -> bool:
+    """Whether `heading` is the entry for `name`: it starts with `name`, or lists it among
+    comma-separated aliases, and `name` is not the start of a longer one ("-O" is not
+    "-OO", "--help" not "--help-env"). Case-sensitive: "-b" and "-B" are different options."""
+    return any(
+        alias.startswith(name) and not re.match(r"[\w-]", alias[len(name) : len(name) + 1])
+        for alias in (a.strip() for a in heading.split(","))
+    )
 
 
 def bare_title(title: str) -> str:

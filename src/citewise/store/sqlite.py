@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 import time
@@ -14,7 +15,7 @@ import numpy as np
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
-from citewise.store.base import title_starts
+from citewise.store.base import heading_names, last_heading, title_starts
 from citewise.store.sqlite_chunks import ChunkReads
 from citewise.store.sqlite_schema import apply_schema
 from citewise.store.vector_index import Partition, top_k
@@ -293,6 +294,22 @@ class SQLiteStore(ChunkReads):
         except sqlite3.OperationalError as exc:
             raise StoreError(f"keyword search failed for {match!r}: {exc}") from exc
         return [Candidate(int(r[0]), i + 1, -float(r[1])) for i, r in enumerate(rows)]
+
+    def heading_search(self, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
+        cid = self._collection_id(flt.collection)
+        words = re.findall(r"[^\W_]+", name)
+        if cid is None or not words or k < 1:
+            return []
+        where, args = self._filter_sql(flt)
+        # the index finds the sections holding the name's words; the heading test is exact
+        rows = self._conn.execute(
+            "SELECT f.rowid, f.section FROM chunks_fts f"
+            " JOIN chunks ch ON ch.id = f.rowid JOIN documents d ON d.id = ch.doc_id"
+            f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where} ORDER BY f.rowid",
+            (f'section : "{" ".join(words)}"', cid, *args),
+        ).fetchall()
+        found = [int(r[0]) for r in rows if heading_names(last_heading(r[1]), name)][:k]
+        return [Candidate(chunk_id, i + 1, 1.0) for i, chunk_id in enumerate(found)]
 
     def _partition(self, cid: int) -> Partition:
         generation = self._generation()

@@ -1,0 +1,57 @@
+"""A query naming a command-line option also ranks the entries headed by that option."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citewise.app import Assistant
+from citewise.retrieve.keyword import command_options
+from citewise.store.base import heading_names, last_heading
+from citewise.types import SearchFilter
+
+CLI = """# Command line
+
+## Options in general
+
+An option changes what the command line does. Every option on the command line is
+optional; options come before the script. Option, option, option.
+
+## -m module-name
+
+Search sys.path for the named module and execute its contents as the main module.
+
+## -c command
+
+Execute the code in command.
+"""
+
+
+def test_command_options_are_the_dashed_names_of_a_query() -> None:
+    assert command_options("What does the -m command line option do?") == ["-m"]
+    assert command_options("Is -O like --optimize or -O?") == ["-O", "--optimize"]
+    assert command_options("Run valgrind --leak-check=full on it") == ["--leak-check"]
+    assert command_options("Send an e-mail to a non-ASCII user - or not -") == []
+
+
+def test_an_option_heading_names_the_option_and_its_aliases_only() -> None:
+    assert last_heading("Command line > 1.1. Options > -m <module-name>") == "-m <module-name>"
+    assert heading_names("-m <module-name>", "-m")
+    assert heading_names("-c, --check", "--check") and heading_names("-c, --check", "-c")
+    assert heading_names("--leak-check=<no|full>", "--leak-check")
+    assert not heading_names("-OO", "-O") and not heading_names("--help-env", "--help")
+    assert not heading_names("-M", "-m") and not heading_names("Modules", "-m")
+
+
+def test_a_query_naming_an_option_ranks_its_entry_first(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "cli.md").write_text(CLI)
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        a.ingest([docs])
+        retriever = a.retriever()
+        hits = retriever.search("What does the -m option do?", k=3, flt=SearchFilter()).hits
+        assert hits[0].section.endswith("-m module-name")
+        assert hits[0].retriever_ranks.get("entries") == 1
+        # the words alone rank the prose about options first
+        plain = retriever.search("What does the option do?", k=3, flt=SearchFilter()).hits
+        assert plain[0].section.endswith("Options in general")
