@@ -24,6 +24,8 @@ def test_definitional_questions_name_their_subject() -> None:
     assert definition_subject("Why is my build slow?") == ()
     assert definition_subject("What is the default timeout of the pool in seconds?") == ()
     assert definition_subject("What does the bisect module do?") == ("bisect",)
+    assert definition_subject("What does the heapq module provide?") == ("heapq",)
+    assert definition_subject("What do the itertools offer?") == ("itertool",)
     assert definition_subject("What does Counter.most_common() return?")[-1] == stem("common")
     assert definition_subject("What is the purpose of the __slots__ declaration?") == ("slot",)
     assert definition_subject("What does the module do?") == (stem("module"),)

@@ -187,6 +187,19 @@ def test_sentence_starting_with_this_brings_its_predecessor_in_reading_order() -
     )
 
 
+def test_a_source_line_is_no_antecedent() -> None:
+    p = passage(
+        1,
+        "Source code: Lib/heapq.py\n"
+        "This module provides an implementation of the heap queue algorithm for lists.",
+    )
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("Does the heap queue module provide a heap queue algorithm for lists?", [p])
+    assert r.text == (
+        "This module provides an implementation of the heap queue algorithm for lists [1]."
+    )
+
+
 def test_two_part_question_takes_each_part_from_its_passage() -> None:
     a, _ = answerer()
     question = "What is the default logging level, and do dictionaries preserve insertion order?"

@@ -21,7 +21,7 @@ from citewise.types import DocumentInfo, Hit
 
 _QUESTION = re.compile(
     r"^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<a>.+?)"
-    r"|what\s+(?:does|do)\s+(?P<b>.+?)\s+(?:do|return)"
+    r"|what\s+(?:does|do)\s+(?P<b>.+?)\s+(?:do|return|provide|offer)"
     r"|how\s+(?:does|do)\s+(?P<c>.+?)\s+work"
     r"|(?:explain|describe|define)\s+(?:an?\s+|the\s+)?(?P<d>.+?))\s*[?.!]*\s*$",
     re.IGNORECASE,
@@ -46,6 +46,11 @@ _PURPOSE = re.compile(r"^(?:the\s+)?(?:purpose|point|meaning|role|job)\s+of\s+",
 _PREAMBLE_LINE = re.compile(
     r"^\s*(?:source code:|added in:|[-*•]\s+(?:returns:|`?[\w.$]+`?\s*[{<]))", re.I
 )
+
+
+def is_preamble(line: str) -> bool:
+    """Whether a line precedes what an entry says (`_PREAMBLE_LINE`): never an antecedent."""
+    return _PREAMBLE_LINE.match(line) is not None
 
 
 def without_setting(question: str) -> str:
@@ -107,7 +112,7 @@ def opening_index(text: str) -> int | None:
     preamble lines (`_PREAMBLE_LINE`), or None when it has only those."""
     seen = 0
     for line, pieces in lines_of_sentences(text):
-        if not _PREAMBLE_LINE.match(line):
+        if not is_preamble(line):
             return seen
         seen += len(pieces)
     return None

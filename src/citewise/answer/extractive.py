@@ -33,6 +33,7 @@ from citewise.answer.candidates import (
 from citewise.answer.definitions import (
     defines,
     definition_subject,
+    is_preamble,
     without_setting,
 )
 from citewise.answer.extractive_options import (
@@ -356,8 +357,12 @@ def _compose(
         sentences = split[pick.passage.n]
         end = lead_in_end(sentences, pick.index)
         idx = set(range(pick.index, end))
-        if _ANAPHOR.match(pick.text) and pick.index > 0:
-            idx.add(pick.index - 1)
+        if (
+            _ANAPHOR.match(pick.text)
+            and pick.index > 0
+            and not is_preamble(sentences[pick.index - 1])
+        ):
+            idx.add(pick.index - 1)  # "This module provides …" after "Source code: …" stands alone
         if end < len(sentences) and _DOES_SO.match(sentences[end]):
             idx.update(range(end, lead_in_end(sentences, end)))  # "… The easiest way to do so …"
         chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
