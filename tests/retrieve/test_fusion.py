@@ -60,6 +60,34 @@ def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -
     assert diversify(hits, 0) == hits
 
 
+def test_the_entry_for_what_the_query_names_is_not_held_back_by_its_page() -> None:
+    from citewise.retrieve.hybrid import diversify, entry_for
+    from citewise.types import Hit
+
+    def hit(chunk: int, doc: int, heading: str) -> Hit:
+        section = f"subprocess > Popen Objects > {heading}"
+        return Hit(chunk, chunk, doc, f"{doc}.html", "", None, None, section, 1 / chunk, "t", 1)
+
+    hits = [
+        hit(1, 1, "Popen.kill()"),
+        hit(2, 1, "Popen.returncode"),
+        hit(3, 1, "Popen.send_signal(signal)"),
+        hit(4, 1, "Popen.terminate()"),
+        hit(5, 1, "Popen.terminate()"),  # a second chunk of the entry waits like the others
+        hit(6, 2, "os.kill(pid, sig)"),
+    ]
+    named = entry_for("Which signal does Popen.terminate() send?")
+    assert [h.chunk_id for h in diversify(hits, 3, named)] == [1, 2, 3, 4, 6, 5]
+    assert [h.chunk_id for h in diversify(hits, 3)] == [1, 2, 3, 6, 4, 5]
+    assert entry_for("What does subprocess.Popen.terminate do?")(hits[3])
+    assert not entry_for("What does subprocess.Popen.terminate do?")(hits[0])
+    bare = hit(8, 4, "terminate()")  # asyncio's Process.terminate(): another entry
+    assert not entry_for("What does Popen.terminate() do?")(bare)
+    assert not entry_for("How do I stop a child process?")(hits[3])
+    option = hit(7, 3, "-m <module-name>")
+    assert entry_for("What does -m do?")(option) and not entry_for("What does -M do?")(option)
+
+
 def test_release_notes_move_down_unless_the_query_is_about_changes() -> None:
     from citewise.retrieve.history import asks_about_history, is_release_notes
     from citewise.retrieve.hybrid import demote

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -11,7 +12,8 @@ from citewise.errors import InputError
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.history import asks_about_history, is_release_notes
 from citewise.retrieve.keyword import build_match, command_options
-from citewise.store.base import Store
+from citewise.retrieve.rerank_rescore import query_identifiers
+from citewise.store.base import Store, heading_names, last_heading
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
 
 
@@ -38,6 +40,10 @@ class RetrievalOptions:
     # made dev answers worse, since those entries rank well already
     entry_k: int = 10
     entry_weight: float = 2.0
+
+
+# the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
+_ENTRY_NAME = re.compile(r"^(?:[a-z]+\s+)*@?([A-Za-z_][\w.]*)")
 
 
 def validate_query(query: str, max_chars: int) -> str:
@@ -104,7 +110,7 @@ class HybridRetriever:
         hits = self._hits(fused)
         if opts.release_notes_factor != 1.0 and not asks_about_history(query):
             hits = demote(hits, is_release_notes, opts.release_notes_factor)
-        hits = diversify(hits, opts.max_per_document)[:k]
+        hits = diversify(hits, opts.max_per_document, entry_for(query))[:k]
         timings["fuse"] = _ms(t)
         timings["total"] = _ms(started)
         return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
@@ -134,15 +140,51 @@ def demote(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list
     return [replace(h, rank=i + 1) for i, h in enumerate(rescored)]
 
 
-def diversify(hits: list[Hit], max_per_document: int) -> list[Hit]:
+def entry_for(query: str) -> Callable[[Hit], bool]:
+    """Whether a hit stands under the entry documenting an identifier or option the query
+    names: "Popen.terminate()" for "Popen.terminate", "-m <module-name>" for "-m" (pure)."""
+    names = query_identifiers(query)
+
+    def documents_a_name(h: Hit) -> bool:
+        heading = last_heading(h.section)
+        entry = _ENTRY_NAME.match(heading)
+        return any(
+            heading_names(heading, n)
+            if n.startswith("-")
+            else entry is not None and _same_entry(entry[1], n)
+            for n in names
+        )
+
+    return documents_a_name
+
+
+def _same_entry(heading_name: str, name: str) -> bool:
+    """ "Popen.terminate" heads the entry for "Popen.terminate", "terminate" and
+    "subprocess.Popen.terminate"; a bare "terminate" only for "terminate"."""
+    if heading_name == name or heading_name.endswith("." + name):
+        return True
+    return "." in heading_name and name.endswith("." + heading_name)
+
+
+def diversify(
+    hits: list[Hit], max_per_document: int, exempt: Callable[[Hit], bool] | None = None
+) -> list[Hit]:
     """The hits with any beyond the first `max_per_document` of a document moved behind
-    the others (order otherwise kept), re-ranked 1..n. 0 turns it off (pure)."""
+    the others (order otherwise kept), re-ranked 1..n. 0 turns it off (pure). The first
+    `exempt` hit of a document neither moves nor counts: the entry for what the query names
+    ("Popen.terminate()") stays where it ranked even when three passages of its page rank
+    higher (one only: a long entry's chunks would fill the list again)."""
     if max_per_document <= 0:
         return hits
     seen: dict[int, int] = {}
+    exempted: set[int] = set()
     first: list[Hit] = []
     later: list[Hit] = []
     for h in hits:
+        if exempt is not None and h.doc_id not in exempted and exempt(h):
+            exempted.add(h.doc_id)
+            first.append(h)
+            continue
         seen[h.doc_id] = seen.get(h.doc_id, 0) + 1
         (first if seen[h.doc_id] <= max_per_document else later).append(h)
     return [replace(h, rank=i + 1) for i, h in enumerate(first + later)]
