@@ -21,7 +21,8 @@ from typing import Protocol, TypeVar
 
 from citewise.answer.lexical import identifiers
 from citewise.answer.sentences import content_words, stem, topic_stem
-from citewise.retrieve.rerank_rescore import last_heading, spaced_heading
+from citewise.retrieve.rerank_rescore import spaced_heading
+from citewise.store.base import last_heading
 from citewise.types import Passage
 
 _VERSION = re.compile(r"\b[A-Z][A-Za-z]+\s+v?(\d+\.\d+(?:\.\d+)?)(?![\w.])")
@@ -226,7 +227,7 @@ def mentions(p: Passage, term: str) -> bool:
 def headed_by(p: Passage, term: str) -> bool:
     """True when the passage's own heading (the last of its section path) names `term`:
     the passage documents it rather than mentions it."""
-    heading = last_heading(p.hit.section)
+    heading = last_heading(p.hit.section).lower()
     if re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w]|\.\w)", heading):
         return True
     return spaced_heading(term, p.hit.section)

@@ -159,8 +159,9 @@ def entry_for(query: str) -> Callable[[Hit], bool]:
 
 
 def _same_entry(heading_name: str, name: str) -> bool:
-    """ "Popen.terminate" heads the entry for "Popen.terminate", "terminate" and
-    "subprocess.Popen.terminate"; a bare "terminate" only for "terminate"."""
+    """Whether the entry headed `heading_name` documents `name`: "Popen.terminate" heads the
+    one for "Popen.terminate", "terminate" and "subprocess.Popen.terminate"; a bare
+    "terminate" only the one for "terminate"."""
     if heading_name == name or heading_name.endswith("." + name):
         return True
     return "." in heading_name and name.endswith("." + heading_name)

@@ -24,7 +24,7 @@ import numpy as np
 from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.keyword import query_terms
 from citewise.retrieve.rerank_base import FallbackRecorder, reordered
-from citewise.store.base import last_heading as section_last_heading
+from citewise.store.base import last_heading
 from citewise.types import Hit
 
 VectorLookup = Callable[[Sequence[int]], Mapping[int, Vectors]]
@@ -94,12 +94,7 @@ def spaced_heading(identifier: str, section: str) -> bool:
     """Whether the last heading of `section` is `identifier` spelt with spaces for its
     underscores: Texinfo manuals head the entry for `asn1_der_coding` "asn1 der coding"."""
     spaced = identifier.replace("_", " ").strip().lower()
-    return " " in spaced and last_heading(section) == spaced
-
-
-def last_heading(section: str) -> str:
-    """The last heading of a section path ("A > B > c" → "c"), lower-cased."""
-    return section_last_heading(section).lower()
+    return " " in spaced and last_heading(section).lower() == spaced
 
 
 def _identifier_score(identifier: str, haystack: str, section: str = "") -> float:
