@@ -35,6 +35,10 @@ def test_the_opening_sentence_comes_after_source_lines_parameters_and_returns() 
     assert opening_index("Source code: Lib/bisect.py\nThis module keeps a list sorted.") == 1
     assert opening_index("Delete an entire tree. Then more.") == 0
     assert opening_index("Source code: Lib/bisect.py") is None
+    # an option's other names on a line of their own (Texinfo: "-v" heads "--verbose")
+    assert opening_index("--verbose\nUse the built-in verbose format.") == 1
+    assert opening_index("-o FILE, --output=FILE\nWrite to FILE.") == 1
+    assert opening_index("--leak-check=<no|full> [default: no]: When enabled, search.") == 0
     node = (
         "- options {Object}\n"
         "  - cache {boolean} By default, it caches. To skip it, set it. Default: false.\n"

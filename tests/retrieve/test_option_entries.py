@@ -55,3 +55,25 @@ def test_a_query_naming_an_option_ranks_its_entry_first(tmp_path: Path) -> None:
         # the words alone rank the prose about options first
         plain = retriever.search("What does the option do?", k=3, flt=SearchFilter()).hits
         assert plain[0].section.endswith("Options in general")
+
+
+def test_of_several_entries_for_an_option_the_one_on_the_page_search_finds_ranks_first(
+    tmp_path: Path,
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a_compiler.md").write_text(
+        "# Compiler\n\n## -m mode\n\nPick what kind of code is compiled.\n"
+    )
+    (docs / "b_interpreter.md").write_text(
+        "# Interpreter command line\n\nThe interpreter reads its command line options first.\n\n"
+        "## Interpreter options\n\nEach interpreter option changes how the interpreter starts.\n\n"
+        "## -m module\n\nRun the named module.\n"
+    )
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        a.ingest([docs])
+        query = "What does the interpreter option -m do?"
+        hits = a.retriever().search(query, k=5, flt=SearchFilter()).hits
+        entries = [h for h in hits if "entries" in h.retriever_ranks]
+        assert [h.source for h in entries] == ["b_interpreter.md", "a_compiler.md"]
+        assert [h.retriever_ranks["entries"] for h in entries] == [1, 2]

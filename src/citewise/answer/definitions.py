@@ -42,9 +42,12 @@ _KINDS = frozenset(
 _PURPOSE = re.compile(r"^(?:the\s+)?(?:purpose|point|meaning|role|job)\s+of\s+", re.I)
 # lines before the sentence that says what an entry is: "Source code: Lib/bisect.py" heading a
 # module's page; an entry's parameters and return type listed first ("- options {Object}",
-# "- Returns: {string}", as the Node.js docs do) and its version ("Added in: v15.6.0")
+# "- Returns: {string}", as the Node.js docs do), its version ("Added in: v15.6.0") and an
+# option's other names on a line of their own ("--verbose" under the heading "-v")
 _PREAMBLE_LINE = re.compile(
-    r"^\s*(?:source code:|added in:|[-*•]\s+(?:returns:|`?[\w.$]+`?\s*[{<]))", re.I
+    r"^\s*(?:source code:|added in:|[-*•]\s+(?:returns:|`?[\w.$]+`?\s*[{<])"
+    r"|--?[A-Za-z][\w-]*(?:[= ]\S+)?(?:,\s*--?[A-Za-z][\w-]*(?:[= ]\S+)?)*\s*$)",
+    re.I,
 )
 
 
@@ -143,20 +146,26 @@ def promote_definitions(hits: Sequence[Hit], subject: tuple[str, ...]) -> list[H
         return list(hits)
     head = subject[-1]
     top = max(h.score for h in hits)
+    option = [h for h in hits if head.startswith("-") and _documents_option(subject, h)]
+    # what documents an option ranks first, in its own order: it is one entry or item, often
+    # in a list of options that search ranks lower than prose mentioning the option
+    lift = top - max((h.score for h in option), default=top) + HEADING_BONUS * top
+    lifted = {h.chunk_id for h in option}
 
     def bonus(h: Hit) -> float:
+        if h.chunk_id in lifted:
+            return lift
         lead = _lead(h.title)
         if lead and lead[0] == head:  # "asyncio — …", not "Developing with asyncio"
             return TITLE_BONUS * top
-        named = subject_heading(subject, h.section) is not None
-        if head.startswith("-") and (named or option_item(head, h.text)):
-            # what documents an option ranks first: it is one entry or item, often in a
-            # list of options that search ranks lower than prose mentioning the option
-            return top - h.score + HEADING_BONUS * top
-        return HEADING_BONUS * top if named else 0.0
+        return HEADING_BONUS * top if subject_heading(subject, h.section) else 0.0
 
     rescored = sorted(hits, key=lambda h: h.score + bonus(h), reverse=True)
     return [replace(h, rank=i + 1, score=h.score + bonus(h)) for i, h in enumerate(rescored)]
+
+
+def _documents_option(subject: tuple[str, ...], h: Hit) -> bool:
+    return subject_heading(subject, h.section) is not None or option_item(subject[-1], h.text)
 
 
 def _lead(title: str) -> list[str]:

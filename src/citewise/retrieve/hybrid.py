@@ -84,10 +84,6 @@ class HybridRetriever:
             depth = opts.keyword_k if mode == "hybrid" else max(k, opts.keyword_k)
             rankings["keyword"] = self._store.keyword_search(build_match(query), flt, depth)
             timings["keyword"] = _ms(t)
-            if options := command_options(query):
-                t = time.perf_counter()
-                rankings["entries"] = self._entries(options, flt)
-                timings["entries"] = _ms(t)
         if mode in ("hybrid", "vector"):
             t = time.perf_counter()
             embedder = self._embedder_factory()
@@ -97,6 +93,10 @@ class HybridRetriever:
             depth = opts.vector_k if mode == "hybrid" else max(k, opts.vector_k)
             rankings["vector"] = self._store.vector_search(vec, flt, depth)
             timings["vector"] = _ms(t)
+        if mode in ("hybrid", "keyword") and (options := command_options(query)):
+            t = time.perf_counter()
+            rankings["entries"] = self._entries(options, flt, rankings)
+            timings["entries"] = _ms(t)
         t = time.perf_counter()
         fused = reciprocal_rank_fusion(
             rankings,
@@ -115,12 +115,26 @@ class HybridRetriever:
         timings["total"] = _ms(started)
         return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
 
-    def _entries(self, options: list[str], flt: SearchFilter) -> list[Candidate]:
+    def _entries(
+        self, options: list[str], flt: SearchFilter, others: dict[str, list[Candidate]]
+    ) -> list[Candidate]:
+        """The entries headed by the options, ranked by how many of the other lists'
+        candidates come from their document (ties share a rank): of several "-m" entries
+        (the interpreter's, ast's, trace's), the one on the page search finds about the
+        question is meant; their reading order says nothing."""
         found: dict[int, None] = {}
         for option in options:
             for cand in self._store.heading_search(option, flt, self.options.entry_k):
                 found.setdefault(cand.chunk_id, None)
-        return [Candidate(cid, i + 1, 1.0) for i, cid in enumerate(found)][: self.options.entry_k]
+        entries = list(found)[: self.options.entry_k]
+        if not entries:
+            return []
+        pool = {c.chunk_id for cands in others.values() for c in cands}
+        docs = {r.chunk_id: r.doc_id for r in self._store.get_chunks([*entries, *pool])}
+        pool_docs = [docs[c] for c in pool if c in docs]
+        support = {c: pool_docs.count(docs.get(c, -1)) for c in entries}
+        levels = sorted(set(support.values()), reverse=True)
+        return [Candidate(c, levels.index(support[c]) + 1, 1.0) for c in entries]
 
     def _hits(self, fused: list[Fused]) -> list[Hit]:
         records = {r.chunk_id: r for r in self._store.get_chunks([f.chunk_id for f in fused])}

@@ -129,6 +129,24 @@ TOC = (
 )
 
 
+def test_texinfo_page_headers_are_left_out() -> None:
+    header = (
+        '<div class="header"><p>Next: <a href="b.html" rel="next">Simple Example</a>, Up: '
+        '<a href="u.html" rel="up">Using libffi</a> &nbsp; [<a href="i.html" rel="index">Index'
+        "</a>]</p></div>"
+    )
+    footer = '<div class="header"><p>Next: <a href="b.html">Simple</a> [<a rel="index">Index</a>]'
+    html = (
+        f'<div class="section">{header}<h3>2.1 The Basics</h3><p>Call ffi_prep_cif first.</p>'
+        f'{footer}</p></div><div class="header"><p>The <a href="x">header</a> of a table, '
+        "described in words that are not links.</p></div>"
+    )
+    assert _blocks(html) == (
+        Block("Call ffi_prep_cif first.", ("2.1 The Basics",)),
+        Block("The header of a table, described in words that are not links.", ("2.1 The Basics",)),
+    )
+
+
 def test_tables_of_contents_and_link_indexes_are_left_out() -> None:
     html = (
         f'<div class="body"><h1>Library</h1><p>Intro words here.</p>{TOC}'

@@ -41,7 +41,8 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 # 3: PDF running headers whose page number changes (per-chapter headers) left out; headings
 #    below a PDF outline's entries deepen its section paths
 # 4: Markdown HTML comments left out; links whose text is a code span become their text
-PARSER_VERSION = 4
+# 5: Texinfo page headers ("Next: …, Up: … [Contents][Index]") left out of HTML
+PARSER_VERSION = 5
 
 
 class Parser(Protocol):

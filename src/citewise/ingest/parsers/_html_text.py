@@ -46,6 +46,7 @@ _NOISE_IDS = frozenset({
     "toc", "related"
 })
 # fmt: on
+_PAGER_RELS = frozenset({"next", "prev", "previous", "up", "contents", "index"})
 _ID_CHECKED = frozenset({"div", "ul", "ol", "table", "p"})  # sections carry heading ids
 _PERMALINK_TEXT = frozenset({"¶", "#", "§", "🔗", ""})
 _PERMALINK_CLASS = re.compile(r"headerlink|permalink|anchor-?link", re.I)
@@ -91,10 +92,19 @@ def text_of(el: Element) -> str:
     return "".join(el.itertext(with_tail=False))
 
 
-def _link_dense(el: Element) -> bool:
+def _link_dense(el: Element, share: float = 0.7) -> bool:
     total = len(clean(text_of(el)))
     linked = sum(len(clean(text_of(a))) for a in el.iter("a"))
-    return total > 0 and linked >= 0.7 * total
+    return total > 0 and linked >= share * total
+
+
+def _pager(el: Element) -> bool:
+    """A page header of links to the next, previous and parent pages, as Texinfo writes it:
+    <div class="header"><p>Next: <a rel="next">…</a>, Up: <a rel="up">…</a> [Contents]…"""
+    if any(el.iter(*HEADINGS)):
+        return False
+    rels = {(a.get("rel") or "").lower() for a in el.iter("a")}
+    return bool(rels & _PAGER_RELS) and _link_dense(el, 0.5)
 
 
 def is_noise(el: Element, tag: str) -> bool:
@@ -110,6 +120,8 @@ def is_noise(el: Element, tag: str) -> bool:
     classes = el.get("class")
     if not classes:
         return False
+    if "header" in classes.lower().split() and _pager(el):
+        return True
     verdict = class_verdict(classes)
     return verdict == "noise" or (verdict == "toc" and _link_dense(el))
 
