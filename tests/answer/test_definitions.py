@@ -9,7 +9,6 @@ from citewise.answer.definitions import (
     defines,
     definition_subject,
     opening_index,
-    option_item,
     promote_definitions,
     subject_heading,
 )
@@ -130,15 +129,6 @@ def test_a_command_line_option_is_the_subject_it_names() -> None:
     assert subject_heading(("-m",), "Command line > -m <module-name>") == "-m <module-name>"
     assert subject_heading(("-m",), "Command line > -M") is None
     assert subject_heading(("-m",), "Modules > Running modules") is None
-
-
-def test_an_option_list_item_documents_the_option() -> None:
-    text = "--leak-check=<no|full> [default: no]: When enabled, search for leaks.\n--leak=x: y"
-    assert option_item("--leak-check", text) and option_item("--leak", text)
-    assert not option_item("--lea", text) and not option_item("leak", text)
-    assert not option_item("--full", "Run with --full to see more.")
-    assert defines(("--leak-check",), text.splitlines()[0], False, "Options")
-    assert not defines(("--leak-check",), "It runs if --leak-check=full is given.", False, "X")
 
 
 def test_what_documents_an_option_ranks_first_for_a_question_about_it() -> None:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from citewise.answer.option_items import option_item
 from citewise.answer.sentences import content_words, lines_of_sentences, stem
 from citewise.answer.units import entry_name
 from citewise.retrieve.keyword import command_options
@@ -100,14 +101,6 @@ def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) 
     if re.search(pattern, lowered) or re.search(listed, lowered):
         return True
     return opens and subject_heading(subject, section) is not None
-
-
-def option_item(option: str, text: str) -> bool:
-    """Whether a line of `text` is the item documenting a command-line option, as option
-    lists in manuals have it: "--leak-check=<no|summary|yes|full> [default: summary]: …"."""
-    if not option.startswith("-"):
-        return False
-    return re.search(rf"^\s*(?:[-*•]\s+)?{re.escape(option)}(?![\w-])", text, re.M) is not None
 
 
 def opening_index(text: str) -> int | None:

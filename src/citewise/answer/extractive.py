@@ -40,6 +40,7 @@ from citewise.answer.extractive_options import (
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
+from citewise.answer.option_items import prefer_option_items, same_option_item
 from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import (
     analyse,
@@ -140,6 +141,8 @@ class ExtractiveAnswerer:
         head = focus(question) if len(terms.facets) == 1 else None
         fits = [x for x in scored if head is None or head in x.stems]
         fits = stating_what_is_asked(question, fits, focused=head is not None)
+        if subject:
+            fits = prefer_option_items(subject[-1], fits, opts.threshold)
         best = fits[0] if fits else None
         if best is None:
             return _abstain(f"no sentence names the {head!r} asked for")
@@ -157,7 +160,10 @@ class ExtractiveAnswerer:
                 *self._facet_picks(terms.facets, cands, vectors, picks),
             ]
         else:
-            picks += self._extra(scored, best, relative=not reading_on)
+            extra = self._extra(scored, best, relative=not reading_on)
+            if subject and subject[-1].startswith("-"):  # an option: its own item only
+                extra = [x for x in extra if same_option_item(split, best, x)]
+            picks += extra
         return _compose(picks[: opts.max_sentences], split, plain, evidence)
 
     def _candidates(
