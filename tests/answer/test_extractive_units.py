@@ -303,6 +303,14 @@ def test_the_document_prior_never_lifts_an_answer_over_the_abstention_threshold(
     assert r.abstained
 
 
+def test_c_code_lines_are_no_prose() -> None:
+    assert not is_prose("typedef struct { char *next_in;", 4)
+    assert not is_prose("#define BZ_RUN 0 /* the action to run */", 4)
+    assert is_prose("Use a dict like {'a': 1} to configure the logger.", 4)
+    assert is_prose("The value is set; see below for more details on it.", 4)
+    assert is_prose("struct timeval holds the time in seconds and microseconds.", 4)
+
+
 def test_entry_names_come_from_api_headings_only() -> None:
     assert entry_name("Built-in Exceptions > exception KeyError") == ("KeyError", "KeyError")
     assert entry_name("os > os.cpu_count()") == ("os.cpu_count()", "cpu_count")

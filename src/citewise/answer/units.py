@@ -39,8 +39,10 @@ _SEE_ALSO = re.compile(
 )
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |//|/\*|[#{}\[\]()])")
 # a line of code with a comment reads like words: "self._dept = dept  # Store to private attribute"
+# … and C: "typedef struct { char *next_in;" (braces, and a statement's ";" or "{" at the end)
 _CODE_STATEMENT = re.compile(
     r"^\s*(?:[\w.]+(?:\[[^\]]*\])?\s*=\s|def\s+\w+\(|class\s+\w+\s*[:(]|import\s+\w|from\s+\S+\s+import\s)"
+    r"|^(?=.*[{}]).*[;{]\s*$|^\s*(?:typedef|#include|#define)\b"
 )
 # "Example of an LRU cache for static web content:" introduces code and states nothing
 _CAPTION = re.compile(r"^(?:an?\s+|for\s+|some\s+|more\s+)?examples?\b[^.:]*:", re.I)
