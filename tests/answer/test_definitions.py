@@ -38,6 +38,9 @@ def test_the_opening_sentence_comes_after_source_lines_parameters_and_returns() 
     assert opening_index("--verbose\nUse the built-in verbose format.") == 1
     assert opening_index("-o FILE, --output=FILE\nWrite to FILE.") == 1
     assert opening_index("--leak-check=<no|full> [default: no]: When enabled, search.") == 0
+    # a C entry opens with its declaration
+    declared = "typedef struct {\n  char *next_in;\n} bz_stream;\nint f ( bz_stream *strm,\n"
+    assert opening_index(declared + "   int small );\nPrepares for decompression. It is fast.") == 3
     node = (
         "- options {Object}\n"
         "  - cache {boolean} By default, it caches. To skip it, set it. Default: false.\n"

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from citewise.answer.option_items import option_item
 from citewise.answer.sentences import content_words, lines_of_sentences, stem
-from citewise.answer.units import entry_name
+from citewise.answer.units import entry_name, is_code_line
 from citewise.retrieve.keyword import command_options
 from citewise.store.base import bare_title, heading_names, last_heading
 from citewise.types import DocumentInfo, Hit
@@ -105,10 +105,12 @@ def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) 
 
 def opening_index(text: str) -> int | None:
     """The index (in `split_sentences(text)`) of the passage's first sentence after its
-    preamble lines (`_PREAMBLE_LINE`), or None when it has only those."""
+    preamble lines (`_PREAMBLE_LINE`) and code (a C entry opens with its declaration, "int
+    BZ2_bzCompressInit ( bz_stream *strm, … );", before "Prepares for compression."), or
+    None when it has only those."""
     seen = 0
     for line, pieces in lines_of_sentences(text):
-        if not is_preamble(line):
+        if not is_preamble(line) and not is_code_line(line):
             return seen
         seen += len(pieces)
     return None

@@ -111,6 +111,16 @@ def said_before(sentence: str, said: str) -> bool:
     return bool(words) and bool(said) and f" {words} " in f" {said} "
 
 
+def is_code_line(line: str) -> bool:
+    """A line of code: what `is_prose` takes for code, or a line a statement or declaration
+    runs on from or ends on (";", ",", "{", "(" at its end: "int BZ2_bzCompressInit (
+    bz_stream *strm,", "char *next_in;"), as prose paragraphs never end."""
+    stripped = line.strip()
+    if _CODE.match(stripped) or _CODE_STATEMENT.search(stripped):
+        return True
+    return stripped.endswith((";", ",", "{", "(")) and ". " not in stripped
+
+
 def is_prose(sentence: str, min_words: int) -> bool:
     """Sentences a reader would accept as an answer: not code, signatures, table rows or
     questions (an FAQ's "Is there a JIT compiler?" states nothing). An option's default
