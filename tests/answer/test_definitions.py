@@ -143,3 +143,15 @@ def test_what_documents_an_option_ranks_first_for_a_question_about_it() -> None:
     promoted = promote_definitions([mention, item], ("--leak-check",))
     assert [h.chunk_id for h in promoted] == [2, 1] and promoted[0].score > 2.0
     assert promote_definitions([mention, entry], ("-m",))[0].chunk_id == 3
+
+
+def test_a_terse_entry_opening_answers_what_the_entry_does() -> None:
+    entry = passage(
+        1,
+        "Kills the child. On Windows kill() is an alias for terminate().",
+        source="subprocess.html",
+        section="subprocess > Popen.kill()",
+    )
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("What does Popen.kill() do?", [entry])
+    assert r.text == "Popen.kill(): Kills the child [1]."

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,18 +29,19 @@ from citewise.answer.candidates import (
     stems_of,
     term_weights,
 )
-from citewise.answer.definitions import (
-    defines,
-    definition_subject,
-    is_preamble,
-    without_setting,
+from citewise.answer.composition import (
+    ANAPHOR,
+    ExtractiveResult,
+    ScoredSentence,
+    abstain,
+    compose,
 )
+from citewise.answer.definitions import defines, definition_subject, without_setting
 from citewise.answer.extractive_options import (
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
 from citewise.answer.option_items import prefer_option_items, same_option_item
-from citewise.answer.prompts import NOT_FOUND
 from citewise.answer.question import (
     analyse,
     contrast_terms,
@@ -52,51 +52,27 @@ from citewise.answer.question import (
     stating_what_is_asked,
 )
 from citewise.answer.sentences import split_labelled
-from citewise.answer.subjects import Framing, framed_by_subject, framed_text, with_entry_words
+from citewise.answer.subjects import (
+    Framing,
+    entry_openings,
+    framed_by_subject,
+    framed_text,
+    with_entry_words,
+)
 from citewise.answer.units import (
     is_caption,
     is_prose,
-    join_marked,
     lead_in_end,
     said_before,
-    with_subject,
 )
 from citewise.embed.base import Embedder, Vectors
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
 
 CONTINUATION = 3  # sentences after an already-said one that continue it
+SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredSentence:
-    passage: Passage
-    index: int  # position of the sentence in its passage
-    text: str
-    stems: frozenset[str]  # the candidate's, as `stems_of` gave them
-    cosine: float
-    lexical: float
-    score: float
-    prior: float = 0.0  # the part of `score` that says where the sentence is, not what
-    position: float = 0.0  # the part of `score` its passage's rank gave
-
-
-@dataclass(frozen=True, slots=True)
-class ExtractiveResult:
-    text: str
-    used_passages: tuple[Passage, ...]
-    support: tuple[float, ...]  # combined score of each chosen sentence, in answer order
-    abstained: bool
-    reason: str = ""
-    best_score: float = 0.0
-
-
-# a sentence that says how to do what the one before it names: "A common use case for readline
-# is to consume an input file one line at a time. The easiest way to do so is …"
-_DOES_SO = re.compile(
-    r"^(?:the\s+(?:\w+\s+)?way\s+to\s+do\s+(?:so|this|that)|to\s+do\s+(?:so|this|that)\b)", re.I
-)
-_ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
 # "Changed in version 3.10: …", "New in Python 3.4", "Added in: v8.2.0" (Node.js)
 _VERSION_NOTE = re.compile(
     r"^(?:changed|new|deprecated|added|removed)(?: in| since|:)+ (?:(?:version|python) |v)?\d",
@@ -114,18 +90,18 @@ class ExtractiveAnswerer:
     ) -> ExtractiveResult:
         opts = self.options
         if not passages:
-            return _abstain("no passages")
+            return abstain("no passages")
         terms = analyse(question)
         missing = [t for t in terms.key_terms if not any(mentions(p, t) for p in passages)]
         if missing:
-            return _abstain(f"no passage mentions {', '.join(missing)}")
+            return abstain(f"no passage mentions {', '.join(missing)}")
         plain: dict[int, list[str]] = {}
         split: dict[int, list[str]] = {}  # with options' names (`split_labelled`)
         for p in passages:
             plain[p.n], split[p.n] = split_labelled(p.context)
         cands, reading_on = self._candidates(question, passages, split)
         if not cands:
-            return _abstain("no usable sentence")
+            return abstain("no usable sentence")
         # the question's own subject frames a few candidates: embedded in the same batch
         subject = definition_subject(question)
         framed = framed_by_subject(subject, cands) if subject else {}
@@ -145,14 +121,14 @@ class ExtractiveAnswerer:
             fits = prefer_option_items(subject[-1], fits, opts.threshold)
         best = fits[0] if fits else None
         if best is None:
-            return _abstain(f"no sentence names the {head!r} asked for")
+            return abstain(f"no sentence names the {head!r} asked for")
         evidence = best.score - best.prior - penalty
         if evidence < opts.threshold:
-            return _abstain(f"best score {evidence:.2f} below {opts.threshold:.2f}", evidence)
+            return abstain(f"best score {evidence:.2f} below {opts.threshold:.2f}", evidence)
         content = evidence - best.position
         floor = opts.content_share * opts.threshold
         if content < floor:
-            return _abstain(f"best sentence matches {content:.2f}, below {floor:.2f}", evidence)
+            return abstain(f"best sentence matches {content:.2f}, below {floor:.2f}", evidence)
         picks = [best]
         if len(terms.facets) > 1:
             picks = self._contrast(question, scored) or [
@@ -164,7 +140,7 @@ class ExtractiveAnswerer:
             if subject and subject[-1].startswith("-"):  # an option: its own item only
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
-        return _compose(picks[: opts.max_sentences], split, plain, evidence)
+        return compose(picks[: opts.max_sentences], split, plain, evidence)
 
     def _candidates(
         self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
@@ -177,6 +153,7 @@ class ExtractiveAnswerer:
         exclude = bool(said) and self.options.said_mode == "exclude"
         min_words = self.options.min_words
         captions = "example" in question.lower()
+        openings = entry_openings(definition_subject(question), passages)
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             sentences = split[p.n]
@@ -187,7 +164,8 @@ class ExtractiveAnswerer:
                     last_said = i
                     said_in[p.n] = p.hit.source
                 unit = " ".join(sentences[i : lead_in_end(sentences, i)])
-                prose = is_prose(s, min_words) or (unit != s and is_prose(unit, min_words))
+                shortest = SHORT_OPENING_WORDS if (p.n, i) in openings else min_words
+                prose = is_prose(s, shortest) or (unit != s and is_prose(unit, min_words))
                 prose = prose and (captions or not is_caption(s))
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION
@@ -341,55 +319,9 @@ class ExtractiveAnswerer:
         for cand in scored:
             if cand.score < floor or 1 + len(out) >= self.options.max_sentences:
                 break
-            if _ANAPHOR.match(cand.text):
+            if ANAPHOR.match(cand.text):
                 continue  # out of its context, "This was the default …" misleads
             same_doc = cand.passage.hit.source == best.passage.hit.source
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
-
-
-def _compose(
-    picks: Sequence[ScoredSentence],
-    split: dict[int, list[str]],
-    plain: dict[int, list[str]],
-    best: float,
-) -> ExtractiveResult:
-    """Passages in order of their best pick; sentences in reading order within a passage.
-    `split` and `plain`: each passage's sentences with and without options' names."""
-    chosen: dict[int, dict[int, str]] = {}
-    used: dict[int, Passage] = {}
-    for pick in picks:
-        sentences = split[pick.passage.n]
-        end = lead_in_end(sentences, pick.index)
-        idx = set(range(pick.index, end))
-        if (
-            _ANAPHOR.match(pick.text)
-            and pick.index > 0
-            and not is_preamble(sentences[pick.index - 1])
-        ):
-            idx.add(pick.index - 1)  # "This module provides …" after "Source code: …" stands alone
-        if end < len(sentences) and _DOES_SO.match(sentences[end]):
-            idx.update(range(end, lead_in_end(sentences, end)))  # "… The easiest way to do so …"
-        chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
-        used[pick.passage.n] = pick.passage
-    for n, by in chosen.items():
-        # an option's name leads a sentence of its list item only where the item is not
-        # already being quoted ("- maxBuffer {number} Largest … If exceeded, …")
-        for i in sorted(by):
-            if i - 1 in by:
-                by[i] = plain[n][i]
-        first = min(by)
-        by[first] = with_subject(by[first], used[n].hit.section)
-    parts = [join_marked([by[i] for i in sorted(by)], n) for n, by in chosen.items()]
-    return ExtractiveResult(
-        text=" ".join(parts),
-        used_passages=tuple(used.values()),
-        support=tuple(p.score for p in picks),
-        abstained=False,
-        best_score=best,
-    )
-
-
-def _abstain(reason: str, best: float = 0.0) -> ExtractiveResult:
-    return ExtractiveResult(NOT_FOUND, (), (), True, reason, best)

@@ -18,6 +18,7 @@ from citewise.answer.definitions import opening_index, subject_heading
 from citewise.answer.question import headed_by
 from citewise.answer.units import entry_name
 from citewise.embed.base import Vectors
+from citewise.types import Passage
 
 
 def framed_by_subject(subject: tuple[str, ...], cands: Sequence[Candidate]) -> dict[int, str]:
@@ -34,6 +35,21 @@ def framed_by_subject(subject: tuple[str, ...], cands: Sequence[Candidate]) -> d
             openings[c.passage.n] = opening_index(c.passage.context)
         if c.index == openings[c.passage.n]:
             out[i] = heading
+    return out
+
+
+def entry_openings(subject: tuple[str, ...], passages: Sequence[Passage]) -> set[tuple[int, int]]:
+    """(passage n, sentence index) of each opening sentence under a heading naming the
+    subject: framed by the heading, a terse one ("Prepares for compression.", "Kills the
+    child.") is a whole definition, however few its words."""
+    if not subject:
+        return set()
+    out: set[tuple[int, int]] = set()
+    for p in passages:
+        if subject_heading(subject, p.hit.section) is not None:
+            index = opening_index(p.context)
+            if index is not None:
+                out.add((p.n, index))
     return out
 
 
