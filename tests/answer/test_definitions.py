@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from answer_factories import passage
-from fake_embedder import answerer
+from fake_embedder import answerer, one_sentence_answer
 
 from citewise.answer.definitions import (
     defines,
@@ -146,12 +146,6 @@ def test_what_documents_an_option_ranks_first_for_a_question_about_it() -> None:
 
 
 def test_a_terse_entry_opening_answers_what_the_entry_does() -> None:
-    entry = passage(
-        1,
-        "Kills the child. On Windows kill() is an alias for terminate().",
-        source="subprocess.html",
-        section="subprocess > Popen.kill()",
-    )
-    a, _ = answerer(max_sentences=1)
-    r = a.answer("What does Popen.kill() do?", [entry])
-    assert r.text == "Popen.kill(): Kills the child [1]."
+    text = "Kills the child. On Windows kill() is an alias for terminate()."
+    answer = one_sentence_answer("What does Popen.kill() do?", text, "subprocess > Popen.kill()")
+    assert answer == "Popen.kill(): Kills the child [1]."

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 from answer_factories import passage
-from fake_embedder import FAKE_THRESHOLD, answerer
+from fake_embedder import FAKE_THRESHOLD, answerer, one_sentence_answer
 
 from citewise.answer.citations import build_citations, parse_references
 from citewise.answer.extractive import ExtractiveAnswerer
@@ -188,14 +188,12 @@ def test_sentence_starting_with_this_brings_its_predecessor_in_reading_order() -
 
 
 def test_a_source_line_is_no_antecedent() -> None:
-    p = passage(
-        1,
+    text = (
         "Source code: Lib/heapq.py\n"
-        "This module provides an implementation of the heap queue algorithm for lists.",
+        "This module provides an implementation of the heap queue algorithm for lists."
     )
-    a, _ = answerer(max_sentences=1)
-    r = a.answer("Does the heap queue module provide a heap queue algorithm for lists?", [p])
-    assert r.text == (
+    question = "Does the heap queue module provide a heap queue algorithm for lists?"
+    assert one_sentence_answer(question, text) == (
         "This module provides an implementation of the heap queue algorithm for lists [1]."
     )
 
