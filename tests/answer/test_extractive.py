@@ -223,6 +223,30 @@ def test_a_part_whose_best_sentence_is_below_the_threshold_gets_none() -> None:
     assert "Tuples" not in r.text
 
 
+def test_a_later_part_is_answered_in_the_whole_questions_context() -> None:
+    """ "… and what happens when the list is empty?" asks about the chosen sequence, not about
+    any empty list: scored partly by the whole question, the part's answer stays on topic."""
+    choice = passage(
+        1,
+        "random.choice(seq): Return a random element from the sequence seq. "
+        "An empty sequence makes choice raise an error.",
+        source="library/random.html",
+    )
+    other = passage(
+        2, "An empty list of files removes the entire directory tree.", source="library/os.html"
+    )
+    question = (
+        "How do I pick a random element from a sequence, and what happens when the list is empty?"
+    )
+    flat = {"threshold": 0.0, "rank_weight": 0.0, "document_weight": 0.0}
+    alone, _ = answerer(later_part_context=0.0, **flat)
+    assert "directory tree [2]" in alone.answer(question, [choice, other]).text
+    in_context, _ = answerer(later_part_context=0.6, **flat)
+    r = in_context.answer(question, [choice, other])
+    assert "An empty sequence makes choice raise an error [1]." in r.text
+    assert "directory" not in r.text
+
+
 def test_comparison_takes_a_sentence_about_each_item() -> None:
     seq = passage(
         1,

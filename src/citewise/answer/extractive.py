@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -44,6 +45,7 @@ from citewise.answer.extractive_options import (
 from citewise.answer.option_items import prefer_option_items, same_option_item
 from citewise.answer.question import (
     analyse,
+    clauses,
     contrast_terms,
     focus,
     headed_by,
@@ -131,9 +133,10 @@ class ExtractiveAnswerer:
             return abstain(f"best sentence matches {content:.2f}, below {floor:.2f}", evidence)
         picks = [best]
         if len(terms.facets) > 1:
+            in_turn = scored if len(clauses(question)) > 1 else ()  # not a comparison's sides
             picks = self._contrast(question, scored) or [
                 best,
-                *self._facet_picks(terms.facets, cands, vectors, picks),
+                *self._facet_picks(terms.facets, cands, vectors, picks, in_turn),
             ]
         else:
             extra = self._extra(scored, best, relative=not reading_on)
@@ -258,13 +261,19 @@ class ExtractiveAnswerer:
         cands: Sequence[Candidate],
         vectors: Vectors,
         picks: list[ScoredSentence],
+        whole: Sequence[ScoredSentence],
     ) -> list[ScoredSentence]:
-        """The best sentence for each part of a multi-part or comparison question."""
+        """The best sentence for each part of a multi-part or comparison question; `whole`:
+        the candidates as scored against the whole question, when its later parts lean on
+        the earlier ones."""
         out: list[ScoredSentence] = []
         home = picks[0].passage.hit.source
-        for facet in facets:
+        by_whole = {(x.passage.n, x.index): x.score for x in whole}
+        for part, facet in enumerate(facets):
             head = focus(facet)
             ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
+            if part and by_whole:
+                ranked = _in_context(ranked, by_whole, self.options.later_part_context)
             fits = [x for x in ranked if head is None or head in x.stems]
             fits = stating_what_is_asked(facet, fits)
             if not fits:
@@ -325,3 +334,16 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
+
+
+def _in_context(
+    ranked: Sequence[ScoredSentence], by_whole: dict[tuple[int, int], float], share: float
+) -> list[ScoredSentence]:
+    """`ranked` rescored `share` by the whole question's scores, best first."""
+    blended = [
+        replace(
+            x, score=(1 - share) * x.score + share * by_whole.get((x.passage.n, x.index), x.score)
+        )
+        for x in ranked
+    ]
+    return sorted(blended, key=lambda x: x.score, reverse=True)

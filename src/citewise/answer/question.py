@@ -156,13 +156,22 @@ def _is_file_name(term: str) -> bool:
     return "." in term and term.rsplit(".", 1)[-1].lower() in _FILE_EXTENSIONS
 
 
-def facets(question: str) -> list[str]:
-    """The parts of a question that asks several things; one part for a simple question."""
+def clauses(question: str) -> list[str]:
+    """The clauses of a question that asks several things in turn ("How do I read X, and in
+    which mode …?"); one for any other question."""
     q = " ".join(question.strip().rstrip("?.!").split())
     parts = [p.strip(" ,;") for p in _CLAUSES.split(q)]
     parts = [p for p in parts if len(content_words(p)) >= 2]
+    return parts if len(parts) > 1 else [q]
+
+
+def facets(question: str) -> list[str]:
+    """The parts of a question that asks several things (its clauses, or the two sides it
+    compares); one part for a simple question."""
+    parts = clauses(question)
     if len(parts) > 1:
         return carry_subject(parts)
+    q = parts[0]
     sides = compared(q)
     return [f"What is {side}?" for side in sides] if sides else [q]
 
