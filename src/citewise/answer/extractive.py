@@ -43,6 +43,7 @@ from citewise.answer.extractive_options import (
     ExtractiveOptions,
 )
 from citewise.answer.option_items import prefer_option_items, same_option_item
+from citewise.answer.places import prefer_places
 from citewise.answer.question import (
     analyse,
     clauses,
@@ -119,6 +120,13 @@ class ExtractiveAnswerer:
         head = focus(question) if len(terms.facets) == 1 else None
         fits = [x for x in scored if head is None or head in x.stems]
         fits = stating_what_is_asked(question, fits, focused=head is not None)
+        floor = opts.content_share * opts.threshold
+
+        def answers(x: ScoredSentence) -> bool:
+            evidence = x.score - x.prior - penalty
+            return evidence >= opts.threshold and evidence - x.position >= floor
+
+        fits = prefer_places(question, fits, answers)
         if subject:
             fits = prefer_option_items(subject[-1], fits, opts.threshold)
         best = fits[0] if fits else None
@@ -128,7 +136,6 @@ class ExtractiveAnswerer:
         if evidence < opts.threshold:
             return abstain(f"best score {evidence:.2f} below {opts.threshold:.2f}", evidence)
         content = evidence - best.position
-        floor = opts.content_share * opts.threshold
         if content < floor:
             return abstain(f"best sentence matches {content:.2f}, below {floor:.2f}", evidence)
         picks = [best]
