@@ -198,6 +198,17 @@ def test_a_source_line_is_no_antecedent() -> None:
     )
 
 
+def test_a_sentence_referring_to_code_above_it_is_no_answer() -> None:
+    text = (
+        "Calling the callback synchronously is hazardous.\n"
+        "someAsyncApiCall(() => { log(bar); }); bar();\n"
+        "It is not clear whether the callback or the rest runs first."
+    )
+    question = "Is it clear whether the callback or the rest runs first?"
+    answer = one_sentence_answer(question, text)
+    assert "It is not clear" not in answer and "bar();" not in answer
+
+
 def test_two_part_question_takes_each_part_from_its_passage() -> None:
     a, _ = answerer()
     question = "What is the default logging level, and do dictionaries preserve insertion order?"

@@ -53,6 +53,19 @@ def test_hard_wrapped_prose_is_joined() -> None:
     ]
 
 
+def test_a_list_item_ends_at_its_line_when_the_next_opens_with_a_call() -> None:
+    text = (
+        "- ...args {any} Additional arguments to pass when invoking the callback\n"
+        'process.nextTick() adds callback to the "next tick queue".\n'
+        "- a wrapped item that goes on\nacross two lines."
+    )
+    assert split_sentences(text) == [
+        "- ...args {any} Additional arguments to pass when invoking the callback",
+        'process.nextTick() adds callback to the "next tick queue".',
+        "- a wrapped item that goes on across two lines.",
+    ]
+
+
 def test_citation_marker_after_full_stop_stays_with_its_sentence() -> None:
     assert split_sentences("Order is kept. [1] Keys go last. [2, 3]") == [
         "Order is kept. [1]",

@@ -64,6 +64,7 @@ from citewise.answer.subjects import (
 )
 from citewise.answer.units import (
     is_caption,
+    is_code_line,
     is_prose,
     lead_in_end,
     said_before,
@@ -177,6 +178,7 @@ class ExtractiveAnswerer:
                 shortest = SHORT_OPENING_WORDS if (p.n, i) in openings else min_words
                 prose = is_prose(s, shortest) or (unit != s and is_prose(unit, min_words))
                 prose = prose and (captions or not is_caption(s))
+                prose = prose and not _speaks_of_unseen_code(sentences, i)
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION
                     stems = frozenset(stems_of(unit))
@@ -354,3 +356,9 @@ def _in_context(
         for x in ranked
     ]
     return sorted(blended, key=lambda x: x.score, reverse=True)
+
+
+def _speaks_of_unseen_code(sentences: Sequence[str], i: int) -> bool:
+    """Whether sentence `i` makes sense only with code an answer cannot show: "It is not
+    clear whether foo() or bar() will be called first." after a code line."""
+    return bool(i and ANAPHOR.match(sentences[i]) and is_code_line(sentences[i - 1]))

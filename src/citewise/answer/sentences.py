@@ -74,6 +74,12 @@ def split_labelled(text: str) -> tuple[list[str], list[str]]:
     return plain, labelled
 
 
+# a list item ends at its line when the next one opens with a call: "- ...args {any} Additional
+# arguments to pass when invoking the callback" / "process.nextTick() adds callback to …"
+_LIST_ITEM_LINE = re.compile(r"^\s*[-*•]\s")
+_OPENS_WITH_CALL = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(")
+
+
 def _logical_lines(text: str) -> list[str]:
     """Lines, with a hard-wrapped prose line joined to its continuation."""
     lines: list[str] = []
@@ -89,6 +95,7 @@ def _logical_lines(text: str) -> list[str]:
             and not _CODE_LINE.match(line)
             and prev[-1] not in ".!?:;"
             and line.lstrip()[:1].islower()
+            and not (_LIST_ITEM_LINE.match(prev) and _OPENS_WITH_CALL.match(line.lstrip()))
         )
         if continues:
             lines[-1] = f"{prev} {line.strip()}"
