@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from answer_factories import passage
 from fake_embedder import answerer
 
@@ -32,15 +34,19 @@ def test_an_item_runs_from_its_option_to_the_next() -> None:
 
 class _Fit:
     def __init__(self, text: str, score: float) -> None:
-        self.text, self.score, self.prior = text, score, 0.0
+        self.text, self.score = text, score
+
+
+def _clearing(threshold: float) -> Callable[[_Fit], bool]:
+    return lambda x: x.score >= threshold
 
 
 def test_the_options_own_item_is_preferred_when_it_clears_the_threshold() -> None:
     mention = _Fit("Options to time come before the command.", 0.9)
     item = _Fit("-o file, --output=file: Write the statistics to file.", 0.6)
-    assert prefer_option_items("-o", [mention, item], 0.5) == [item]
-    assert prefer_option_items("-o", [mention, item], 0.7) == [mention, item]
-    assert prefer_option_items("output", [mention, item], 0.5) == [mention, item]
+    assert prefer_option_items("-o", [mention, item], _clearing(0.5)) == [item]
+    assert prefer_option_items("-o", [mention, item], _clearing(0.7)) == [mention, item]
+    assert prefer_option_items("output", [mention, item], _clearing(0.5)) == [mention, item]
 
 
 def test_a_question_about_an_option_is_answered_by_its_item_alone() -> None:

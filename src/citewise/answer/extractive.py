@@ -123,17 +123,20 @@ class ExtractiveAnswerer:
         fits = stating_what_is_asked(question, fits, focused=head is not None)
         floor = opts.content_share * opts.threshold
 
-        def answers(x: ScoredSentence) -> bool:
-            evidence = x.score - x.prior - penalty
+        def evidence_of(x: ScoredSentence) -> float:
+            return x.score - x.prior - penalty  # what it says and where, not its document
+
+        def answers(x: ScoredSentence) -> bool:  # clears both abstention thresholds
+            evidence = evidence_of(x)
             return evidence >= opts.threshold and evidence - x.position >= floor
 
         fits = prefer_places(question, fits, answers)
         if subject:
-            fits = prefer_option_items(subject[-1], fits, opts.threshold)
+            fits = prefer_option_items(subject[-1], fits, answers)
         best = fits[0] if fits else None
         if best is None:
             return abstain(f"no sentence names the {head!r} asked for")
-        evidence = best.score - best.prior - penalty
+        evidence = evidence_of(best)
         if evidence < opts.threshold:
             return abstain(f"best score {evidence:.2f} below {opts.threshold:.2f}", evidence)
         content = evidence - best.position

@@ -7,21 +7,13 @@ and the other items of the list are about other options.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
+from citewise.answer.question import T, narrowed_to
 from citewise.types import Passage
 
 _ITEM_START = re.compile(r"^\s*(?:[-*•]\s+)?--?[A-Za-z0-9][\w-]*(?:[=\s,\[<:]|$)")
-
-
-class _Scored(Protocol):
-    @property
-    def text(self) -> str: ...
-    @property
-    def score(self) -> float: ...
-    @property
-    def prior(self) -> float: ...
 
 
 class _Placed(Protocol):
@@ -29,9 +21,6 @@ class _Placed(Protocol):
     def passage(self) -> Passage: ...
     @property
     def index(self) -> int: ...
-
-
-S = TypeVar("S", bound=_Scored)
 
 
 def option_item(option: str, text: str) -> bool:
@@ -52,15 +41,14 @@ def option_item_start(sentences: Sequence[str], index: int) -> int | None:
     return None
 
 
-def prefer_option_items(option: str, fits: list[S], threshold: float) -> list[S]:
-    """For a question about `option`, the sentences that are its item (and clear the
-    abstention threshold without their document's prior), if any: an item is the option's
-    documentation however little its words look like the question ("-o file, --output=file:
-    Write the resource use statistics to file."). Other questions keep `fits`."""
+def prefer_option_items(option: str, fits: list[T], answers: Callable[[T], bool]) -> list[T]:
+    """For a question about `option`, `fits` narrowed to the sentences of its item when the
+    best of them `answers` (`narrowed_to`): an item is the option's documentation however
+    little its words look like the question ("-o file, --output=file: Write the resource use
+    statistics to file."). Other questions keep `fits`."""
     if not option.startswith("-"):
         return fits
-    items = [x for x in fits if option_item(option, x.text) and x.score - x.prior >= threshold]
-    return items or fits
+    return narrowed_to(fits, lambda x: option_item(option, x.text), answers)
 
 
 def same_option_item(split: dict[int, list[str]], best: _Placed, other: _Placed) -> bool:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+
+from citewise.answer.question import T, narrowed_to
 
 _ASKS_PLACE = re.compile(
     r"^\W*where\b|\b(?:in|into|to)\s+(?:which|what)\s+(?:directory|folder|file|location|path)\b",
@@ -36,19 +37,9 @@ def names_place(sentence: str) -> bool:
     return bool(_NAMES_PLACE.search(sentence))
 
 
-class _Sentence(Protocol):
-    @property
-    def text(self) -> str: ...
-
-
-T = TypeVar("T", bound=_Sentence)
-
-
 def prefer_places(question: str, fits: list[T], answers: Callable[[T], bool]) -> list[T]:
-    """For a question asking where, `fits` (best first) narrowed to the sentences that name
-    a place, when the best of them `answers` (clears the abstention thresholds) on its own;
-    else unchanged, so that asking "where" never turns an answer into a refusal."""
+    """For a question asking where, `fits` narrowed to the sentences that name a place
+    (`narrowed_to`: only when the best of them `answers`)."""
     if not asks_place(question):
         return fits
-    placed = [x for x in fits if names_place(x.text)]
-    return placed if placed and answers(placed[0]) else fits
+    return narrowed_to(fits, lambda x: names_place(x.text), answers)

@@ -266,3 +266,11 @@ def stating_what_is_asked(question: str, fits: list[T], *, focused: bool = True)
         if (focused or not needs_focus) and asks(question):
             fits = [x for x in fits if states(x.text)] or fits
     return fits
+
+
+def narrowed_to(fits: list[T], keep: Callable[[T], bool], answers: Callable[[T], bool]) -> list[T]:
+    """`fits` (best first) narrowed to those `keep` accepts when the best of them `answers`
+    (clears the abstention thresholds) on its own; else unchanged, so preferring a kind of
+    sentence never turns an answer into a refusal."""
+    kept = [x for x in fits if keep(x)]
+    return kept if kept and answers(kept[0]) else fits
