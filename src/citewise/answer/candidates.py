@@ -5,18 +5,14 @@ document contributes, and which candidates "tell me more" reads on in."""
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from citewise.answer.sentences import content_words, stem, topic_stem
+from citewise.retrieve.keyword import command_options
 from citewise.types import Passage
-
-# a command-line option ("-c", "-O", "--inspect") is a term of its own: its letter alone is
-# too short to be a content word
-_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +49,9 @@ def document_share(cands: Sequence[Candidate]) -> dict[str, float]:
 def term_weights(question: str, cands: Sequence[Candidate]) -> dict[str, float]:
     """IDF of each question stem over the candidate sentences; absent stems weigh most."""
     words = [topic_stem(w) for w in content_words(question)]
-    terms = list(dict.fromkeys([*words, *_OPTION.findall(question)]))
+    # a command-line option ("-c", "-O", "--inspect") is a term of its own: its letter alone is
+    # too short to be a content word
+    terms = list(dict.fromkeys([*words, *command_options(question)]))
     n = len(cands)
     return {t: math.log(1 + n / (1 + sum(t in c.stems for c in cands))) for t in terms}
 
@@ -69,7 +67,7 @@ def stems_of(text: str) -> set[str]:
     """Stems and topic stems ("unbounded": "unbound" and "bound"): a question's focus word
     is matched by its plain stem, its terms by their topic stems."""
     words = content_words(text)
-    return {stem(w) for w in words} | {topic_stem(w) for w in words} | set(_OPTION.findall(text))
+    return {stem(w) for w in words} | {topic_stem(w) for w in words} | set(command_options(text))
 
 
 def jaccard(a: AbstractSet[str], b: AbstractSet[str]) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -131,8 +132,8 @@ class HybridRetriever:
             return []
         pool = {c.chunk_id for cands in others.values() for c in cands}
         docs = {r.chunk_id: r.doc_id for r in self._store.get_chunks([*entries, *pool])}
-        pool_docs = [docs[c] for c in pool if c in docs]
-        support = {c: pool_docs.count(docs.get(c, -1)) for c in entries}
+        per_doc = Counter(docs[c] for c in pool if c in docs)
+        support = {c: per_doc[docs.get(c, -1)] for c in entries}
         levels = sorted(set(support.values()), reverse=True)
         return [Candidate(c, levels.index(support[c]) + 1, 1.0) for c in entries]
 
