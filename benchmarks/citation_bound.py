@@ -14,14 +14,8 @@ passage's page is gold, which is what bounds precision when answers keep to that
 
 from __future__ import annotations
 
-import argparse
-import tempfile
-from collections import Counter
-from pathlib import Path
+from question_runs import chat_over, question_set_args
 
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
-from citewise.chat.memory import SQLiteMemory
 from citewise.evaluation.dataset import load_items
 
 TYPES = ("lookup", "multi", "compare")
@@ -33,39 +27,35 @@ def marks(cited: list[str], gold: set[str], top: str | None) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("questions", type=Path)
-    parser.add_argument("--data-dir", type=Path, required=True)
-    parser.add_argument("--quiet", action="store_true", help="print the totals only")
-    args = parser.parse_args()
+    args = question_set_args(__doc__.splitlines()[0])
     items = [i for i in load_items(args.questions) if i.type in TYPES and i.gold]
-    totals: Counter[str] = Counter()
-    with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=args.data_dir) as assistant:
-        chat = ChatAssistant(assistant, memory=SQLiteMemory(Path(tmp) / "memory.db"))
-        try:
-            for n, item in enumerate(items):
-                gold = {g.file for g in item.gold}
-                answer = chat.ask(item.question, session_id=f"bound-{n}")
-                pages = [h.source for h in answer.sources]
-                top = pages[0] if pages else None
-                cited = [c.source for c in answer.citations]
-                side = "first page gold" if top in gold else "first page not gold"
-                totals[f"{side}: questions"] += 1
-                totals[f"{side}: citations"] += len(cited)
-                totals[f"{side}: gold citations"] += sum(c in gold for c in cited)
-                totals["gold page in first ten"] += bool(gold & set(pages))
-                if not args.quiet:
-                    print(
-                        f"{item.id:6} first {'gold' if top in gold else 'other':5}"
-                        f" gold in ten {'yes' if gold & set(pages) else 'no ':3}"
-                        f" cited {marks(cited, gold, top) or '-':5} {top}"
-                    )
-        finally:
-            chat.close()
-    all_cited = sum(v for k, v in totals.items() if k.endswith(": citations"))
-    gold_cited = sum(v for k, v in totals.items() if k.endswith(": gold citations"))
-    for key in sorted(totals):
-        print(f"{key}: {totals[key]}")
+    # per side (first page gold or not): questions, citations, gold citations
+    sides = {True: [0, 0, 0], False: [0, 0, 0]}
+    gold_in_ten = 0
+    with chat_over(args.data_dir) as chat:
+        for n, item in enumerate(items):
+            gold = {g.file for g in item.gold}
+            answer = chat.ask(item.question, session_id=f"bound-{n}")
+            pages = [h.source for h in answer.sources]
+            top = pages[0] if pages else None
+            cited = [c.source for c in answer.citations]
+            side = sides[top in gold]
+            side[0] += 1
+            side[1] += len(cited)
+            side[2] += sum(c in gold for c in cited)
+            gold_in_ten += bool(gold & set(pages))
+            if not args.quiet:
+                print(
+                    f"{item.id:6} first {'gold' if top in gold else 'other':5}"
+                    f" gold in ten {'yes' if gold & set(pages) else 'no ':3}"
+                    f" cited {marks(cited, gold, top) or '-':5} {top}"
+                )
+    for first_gold, (questions, cited_n, gold_n) in sides.items():
+        label = "gold" if first_gold else "not gold"
+        print(f"first page {label}: {questions} questions, {gold_n} of {cited_n} citations gold")
+    print(f"a gold page among the first ten: {gold_in_ten} of {len(items)} questions")
+    all_cited = sum(v[1] for v in sides.values())
+    gold_cited = sum(v[2] for v in sides.values())
     if all_cited:
         print(f"citation precision {gold_cited}/{all_cited} = {gold_cited / all_cited:.3f}")
 
