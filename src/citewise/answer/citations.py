@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from citewise.answer.lexical import Evidence, trigram_overlap, word_overlap
 from citewise.answer.sentences import split_sentences, strip_citation_marks
@@ -130,6 +131,13 @@ def canonical_markers(text: str, passages: Sequence[Passage]) -> str:
 # -- citations -------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
+def _sentence_evidence(sentence: str) -> Evidence:
+    """`Evidence` of one passage sentence (frozen, so shared): every claim citing a passage
+    weighs all of its sentences again."""
+    return Evidence.of([sentence])
+
+
 def best_quote(claim: str, passage_text: str, max_chars: int = MAX_QUOTE_CHARS) -> str:
     """The sentence of `passage_text` that best supports `claim`, verbatim, at most
     `max_chars` (cut at a word boundary); a fragment ending in ':' takes its next sentence."""
@@ -138,7 +146,7 @@ def best_quote(claim: str, passage_text: str, max_chars: int = MAX_QUOTE_CHARS) 
         return passage_text[:max_chars].strip()
     scored = []
     for i, s in enumerate(sentences):
-        ev = Evidence.of([s])
+        ev = _sentence_evidence(s)
         scored.append((0.6 * word_overlap(claim, ev) + 0.4 * trigram_overlap(claim, ev), -i))
     _, neg_i = max(scored)
     i = -neg_i

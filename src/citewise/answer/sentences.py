@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from citewise.retrieve.keyword import STOPWORDS
 
@@ -180,6 +181,8 @@ def content_words(text: str) -> list[str]:
     return [w for w in words(text) if is_content_word(w)]
 
 
+# the answerer stems the same few thousand words over and over (~125k calls for 54 questions)
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A deliberately light stemmer: plural and common verb endings, nothing clever.
 
@@ -200,6 +203,7 @@ def stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=1 << 16)
 def topic_stem(word: str) -> str:
     """`stem`, and a negated participle or adjective reduced to its root ("unbounded" →
     "bound", "unhashable" → "hashabl"): what a sentence is about, for finding the one that

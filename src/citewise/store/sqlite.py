@@ -286,7 +286,8 @@ class SQLiteStore(ChunkReads):
         try:
             rows = self._conn.execute(
                 "SELECT f.rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts f"
-                " JOIN chunks ch ON ch.id = f.rowid JOIN documents d ON d.id = ch.doc_id"
+                " JOIN chunks ch INDEXED BY chunks_scope ON ch.id = f.rowid"
+                " JOIN documents d ON d.id = ch.doc_id"
                 f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where}"
                 " ORDER BY score LIMIT ?",
                 (match, cid, *args, k),
