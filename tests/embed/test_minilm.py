@@ -80,12 +80,37 @@ def test_only_the_first_254_tokens_are_read(minilm: MiniLMEmbedder) -> None:
 
 
 def test_a_texts_vector_does_not_depend_on_what_it_is_embedded_with(
-    minilm: MiniLMEmbedder,
+    minilm: MiniLMEmbedder, minilm_onnx: Path
 ) -> None:
     together = minilm.embed_documents(DOCS)
-    for text, vector in zip(DOCS, together, strict=True):
-        assert np.array_equal(minilm.embed_documents([text])[0], vector)
-        assert np.array_equal(minilm.embed_query(text), vector)
+    alone = MiniLMEmbedder(onnx_path=minilm_onnx)  # keeps no vector from the call above
+    try:
+        for text, vector in zip(DOCS, together, strict=True):
+            assert np.array_equal(alone.embed_documents([text])[0], vector)
+            assert np.array_equal(alone.embed_query(text), vector)
+    finally:
+        alone.close()
+
+
+def test_a_small_call_again_is_answered_from_the_kept_vectors(
+    minilm_onnx: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedder = MiniLMEmbedder(onnx_path=minilm_onnx)
+    runs: list[int] = []
+    real_run = embedder._runtime.run
+    monkeypatch.setattr(
+        embedder._runtime, "run", lambda ids, mask: runs.append(len(ids)) or real_run(ids, mask)
+    )
+    try:
+        first = embedder.embed_documents(DOCS[:3])
+        assert len(runs) == 3
+        again = embedder.embed_documents([DOCS[2], "A sentence not seen before.", DOCS[0]])
+        assert len(runs) == 4  # only the new sentence ran through the model
+        assert np.array_equal(again[0], first[2]) and np.array_equal(again[2], first[0])
+        again[0, 0] = 9.0  # the caller's copy: the kept vector is not touched
+        assert np.array_equal(embedder.embed_documents([DOCS[2]])[0], first[2])
+    finally:
+        embedder.close()
 
 
 def test_large_inputs_are_embedded_window_by_window(minilm: MiniLMEmbedder) -> None:

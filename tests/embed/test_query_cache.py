@@ -1,15 +1,16 @@
-"""The query-vector cache shared by every stage that embeds the same question."""
+"""The vector cache: one model call for a question every stage embeds, and for the sentences
+a follow-up's answer weighs again."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from citewise.embed._util import QueryCache
+from citewise.embed._util import VectorCache
 
 
 def test_a_repeated_query_is_computed_once_and_comes_back_read_only() -> None:
-    cache = QueryCache(size=2)
+    cache = VectorCache(size=2)
     calls: list[str] = []
 
     def compute(text: str) -> np.ndarray:
@@ -24,8 +25,22 @@ def test_a_repeated_query_is_computed_once_and_comes_back_read_only() -> None:
 
 
 def test_the_least_recently_used_query_is_evicted() -> None:
-    cache = QueryCache(size=2)
+    cache = VectorCache(size=2)
     calls: list[str] = []
     for text in ("a", "b", "a", "c", "b"):
         cache.get(text, lambda t=text: (calls.append(t), np.zeros(1, np.float32))[1])
     assert calls == ["a", "b", "c", "b"]
+
+
+def test_get_many_computes_only_the_missing_texts_once_and_keeps_their_order() -> None:
+    cache = VectorCache(size=10)
+    batches: list[list[str]] = []
+
+    def compute(texts: list[str]) -> np.ndarray:
+        batches.append(texts)
+        return np.array([[float(len(t))] for t in texts], dtype=np.float32)
+
+    cache.get_many(["aa", "b"], compute)
+    out = cache.get_many(["ccc", "aa", "ccc", "b"], compute)
+    assert batches == [["aa", "b"], ["ccc"]]
+    assert out[:, 0].tolist() == [3.0, 2.0, 3.0, 1.0]

@@ -63,10 +63,10 @@ def first_row(vectors: Vectors) -> Vectors:
     return np.ascontiguousarray(vectors[0], dtype=np.float32)
 
 
-class QueryCache:
-    """The last `size` query vectors by text, read-only. One question is embedded by the
-    intent router, the retriever, the reranker and the answerer; the cache makes that one
-    model call."""
+class VectorCache:
+    """The last `size` vectors by text, read-only. One question is embedded by the intent
+    router, the retriever, the reranker and the answerer; a follow-up's answer weighs many of
+    the sentences the previous answer weighed. The cache makes each of those one model call."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
@@ -74,6 +74,7 @@ class QueryCache:
         self._lock = threading.Lock()
 
     def get(self, text: str, compute: Callable[[], Vectors]) -> Vectors:
+        """The vector of one text (as `compute` gives it, made read-only)."""
         with self._lock:
             found = self._vectors.get(text)
             if found is not None:
@@ -81,8 +82,31 @@ class QueryCache:
                 return found
         vector = compute()
         vector.setflags(write=False)
+        self._keep(text, vector)
+        return vector
+
+    def get_many(self, texts: Sequence[str], compute: Callable[[list[str]], Vectors]) -> Vectors:
+        """The vectors of `texts`, in order: cached ones as they are, the others from one
+        `compute` call with each missing text once (rows in the order given)."""
+        found: dict[str, Vectors] = {}
+        with self._lock:
+            for text in texts:
+                vector = self._vectors.get(text)
+                if vector is not None:
+                    self._vectors.move_to_end(text)
+                    found[text] = vector
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            for text, row in zip(missing, compute(missing), strict=True):
+                vector = np.array(row, dtype=np.float32)  # not a view keeping the batch alive
+                vector.setflags(write=False)
+                found[text] = vector
+                self._keep(text, vector)
+        return np.stack([found[t] for t in texts])
+
+    def _keep(self, text: str, vector: Vectors) -> None:
         with self._lock:
             self._vectors[text] = vector
+            self._vectors.move_to_end(text)
             while len(self._vectors) > self.size:
                 self._vectors.popitem(last=False)
-        return vector
