@@ -3,25 +3,16 @@
 import sqlite3
 from pathlib import Path
 
-from citewise.ingest.chunking import chunk_document
 from citewise.retrieve.keyword import build_match
 from citewise.store.sqlite import SQLiteStore
-from citewise.types import Block, NewDocument, ParsedDocument, SearchFilter
-
-
-def _document(source: str, text: str) -> NewDocument:
-    parsed = ParsedDocument(title=source, blocks=(Block(text, ("Top",)),), format="text")
-    chunks = chunk_document(parsed, lambda t: len(t.split()))
-    return NewDocument(
-        collection="default", source=source, title=source, format="text", category="",
-        tags=(), content_hash="h", mtime=0.0, size=len(text), page_count=None, chunks=chunks,
-    )  # fmt: skip
+from citewise.types import SearchFilter
+from store.documents import new_document
 
 
 def test_a_store_from_before_the_keyword_scope_index_gets_it_on_open(tmp_path: Path) -> None:
     path = tmp_path / "store.db"
     store = SQLiteStore(path)
-    store.add_document(_document("logs.txt", "Rotate the logs every night with logrotate."))
+    store.add_document(new_document("logs.txt", "Rotate the logs every night with logrotate."))
     store.close()
     db = sqlite3.connect(path)
     db.execute("DROP INDEX chunks_scope")  # as a store made before the index existed

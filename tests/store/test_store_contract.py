@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from citewise.errors import StoreError
-from citewise.ingest.chunking import chunk_document
 from citewise.retrieve.keyword import build_match
 from citewise.store.base import Store
-from citewise.types import Block, NewDocument, ParsedDocument, SearchFilter
+from citewise.types import Block, NewDocument, SearchFilter
+from store.documents import document_of, new_document
 
 DIM = 8
 
@@ -15,16 +15,6 @@ DIM = 8
 def _vec(seed: int) -> np.ndarray:
     v = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
     return v / np.linalg.norm(v)
-
-
-def _new(source: str, text: str, *, collection: str = "default", category: str = "",
-         tags: tuple[str, ...] = (), digest: str = "h1") -> NewDocument:  # fmt: skip
-    parsed = ParsedDocument(title=source, blocks=(Block(text, ("Top",)),), format="text")
-    chunks = chunk_document(parsed, lambda t: len(t.split()))
-    return NewDocument(
-        collection=collection, source=source, title=source, format="text", category=category,
-        tags=tags, content_hash=digest, mtime=0.0, size=len(text), page_count=None, chunks=chunks,
-    )  # fmt: skip
 
 
 def _embed_all(store: Store, seed: int = 0) -> None:
@@ -41,14 +31,14 @@ def _keyword(store: Store, q: str, **flt: object) -> list[str]:
 
 
 def test_new_document_is_keyword_searchable_before_vectors(store: Store) -> None:
-    store.add_document(_new("a.txt", "Rotate the logs every night with logrotate."))
+    store.add_document(new_document("a.txt", "Rotate the logs every night with logrotate."))
     assert _keyword(store, "logrotate") == ["a.txt"]
     assert store.find_document("default", "a.txt").status == "indexing"  # type: ignore[union-attr]
     assert store.vector_search(_vec(1), SearchFilter(), 5) == []
 
 
 def test_finalize_marks_ready_and_vector_search_finds_it(store: Store) -> None:
-    store.add_document(_new("a.txt", "Alpha text."))
+    store.add_document(new_document("a.txt", "Alpha text."))
     _embed_all(store)
     doc = store.find_document("default", "a.txt")
     assert doc is not None and doc.status == "ready"
@@ -58,8 +48,8 @@ def test_finalize_marks_ready_and_vector_search_finds_it(store: Store) -> None:
 
 
 def test_delete_removes_chunks_from_keyword_and_vector_index(store: Store) -> None:
-    doc_id = store.add_document(_new("gone.txt", "Zebra migration patterns."))
-    store.add_document(_new("kept.txt", "Zebra crossings."))
+    doc_id = store.add_document(new_document("gone.txt", "Zebra migration patterns."))
+    store.add_document(new_document("kept.txt", "Zebra crossings."))
     _embed_all(store)
     store.delete_document(doc_id)
     assert _keyword(store, "zebra") == ["kept.txt"]
@@ -70,9 +60,11 @@ def test_delete_removes_chunks_from_keyword_and_vector_index(store: Store) -> No
 
 
 def test_staged_replacement_is_invisible_until_finalized(store: Store) -> None:
-    old = store.add_document(_new("doc.txt", "Old wording about kangaroos."))
+    old = store.add_document(new_document("doc.txt", "Old wording about kangaroos."))
     _embed_all(store)
-    store.add_document(_new("doc.txt", "New wording about wombats.", digest="h2"), replaces=old)
+    store.add_document(
+        new_document("doc.txt", "New wording about wombats.", digest="h2"), replaces=old
+    )
     assert _keyword(store, "wombats") == []
     assert _keyword(store, "kangaroos") == ["doc.txt"]
     _embed_all(store, seed=100)
@@ -83,8 +75,8 @@ def test_staged_replacement_is_invisible_until_finalized(store: Store) -> None:
 
 
 def test_search_is_scoped_by_collection(store: Store) -> None:
-    store.add_document(_new("a.txt", "Shared term quokka.", collection="one"))
-    store.add_document(_new("b.txt", "Shared term quokka.", collection="two"))
+    store.add_document(new_document("a.txt", "Shared term quokka.", collection="one"))
+    store.add_document(new_document("b.txt", "Shared term quokka.", collection="two"))
     _embed_all(store)
     assert _keyword(store, "quokka", collection="one") == ["a.txt"]
     assert _keyword(store, "quokka", collection="missing") == []
@@ -93,8 +85,10 @@ def test_search_is_scoped_by_collection(store: Store) -> None:
 
 
 def test_filters_by_category_tags_and_source(store: Store) -> None:
-    store.add_document(_new("x.md", "Filter target ocelot.", category="guides", tags=("ops",)))
-    store.add_document(_new("y.md", "Filter target ocelot.", category="api", tags=("dev",)))
+    store.add_document(
+        new_document("x.md", "Filter target ocelot.", category="guides", tags=("ops",))
+    )
+    store.add_document(new_document("y.md", "Filter target ocelot.", category="api", tags=("dev",)))
     _embed_all(store)
     assert _keyword(store, "ocelot", category="guides") == ["x.md"]
     assert _keyword(store, "ocelot", tags=("dev",)) == ["y.md"]
@@ -104,17 +98,17 @@ def test_filters_by_category_tags_and_source(store: Store) -> None:
 
 
 def test_vectors_from_another_embedder_are_refused(store: Store) -> None:
-    store.add_document(_new("a.txt", "Some text."))
+    store.add_document(new_document("a.txt", "Some text."))
     _embed_all(store)
-    store.add_document(_new("b.txt", "More text."))
+    store.add_document(new_document("b.txt", "More text."))
     ((cid, _),) = store.chunks_missing_vectors(10)
     with pytest.raises(StoreError, match="test-embedder"):
         store.put_vectors([cid], _vec(1)[None, :], "other-embedder")
 
 
 def test_get_chunks_returns_parent_text_and_keeps_order(store: Store) -> None:
-    store.add_document(_new("a.txt", "First passage. " * 5))
-    store.add_document(_new("b.txt", "Second passage. " * 5))
+    store.add_document(new_document("a.txt", "First passage. " * 5))
+    store.add_document(new_document("b.txt", "Second passage. " * 5))
     ids = [c for c, _ in store.chunks_missing_vectors(10)]
     recs = store.get_chunks(list(reversed(ids)), with_parents=True)
     assert [r.chunk_id for r in recs] == list(reversed(ids))
@@ -123,7 +117,7 @@ def test_get_chunks_returns_parent_text_and_keeps_order(store: Store) -> None:
 
 def test_document_chunks_come_in_reading_order_with_parent_text(store: Store) -> None:
     words = " ".join(f"word{i}" for i in range(900))
-    doc_id = store.add_document(_new("long.txt", words))
+    doc_id = store.add_document(new_document("long.txt", words))
     chunks = store.document_chunks(doc_id)
     assert len(chunks) > 1
     first_numbers = [int(c.text.split()[0].removeprefix("word")) for c in chunks]
@@ -134,8 +128,8 @@ def test_document_chunks_come_in_reading_order_with_parent_text(store: Store) ->
 
 def test_preceding_chunks_are_the_chunks_just_before_in_reading_order(store: Store) -> None:
     words = " ".join(f"word{i}" for i in range(900))
-    doc_id = store.add_document(_new("long.txt", words))
-    other = store.add_document(_new("other.txt", "Another document. " * 5))
+    doc_id = store.add_document(new_document("long.txt", words))
+    other = store.add_document(new_document("other.txt", "Another document. " * 5))
     chunks = store.document_chunks(doc_id)
     first_other = store.document_chunks(other)[0].chunk_id
     ids = [c.chunk_id for c in chunks]
@@ -147,7 +141,7 @@ def test_preceding_chunks_are_the_chunks_just_before_in_reading_order(store: Sto
 
 def test_chunks_before_parents_end_just_before_each_parent(store: Store) -> None:
     words = " ".join(f"word{i}" for i in range(3000))
-    doc_id = store.add_document(_new("long.txt", words))
+    doc_id = store.add_document(new_document("long.txt", words))
     chunks = store.document_chunks(doc_id)
     firsts: dict[int, int] = {}
     for i, c in enumerate(chunks):
@@ -160,7 +154,7 @@ def test_chunks_before_parents_end_just_before_each_parent(store: Store) -> None
 
 
 def test_get_vectors_returns_stored_vectors_by_chunk_id(store: Store) -> None:
-    store.add_document(_new("a.txt", "Alpha text."))
+    store.add_document(new_document("a.txt", "Alpha text."))
     cid = store.keyword_search('"alpha"', SearchFilter(), 1)[0].chunk_id
     assert store.get_vectors([cid]) == {}
     _embed_all(store)
@@ -170,14 +164,14 @@ def test_get_vectors_returns_stored_vectors_by_chunk_id(store: Store) -> None:
 
 def test_has_documents_per_collection(store: Store) -> None:
     assert not store.has_documents("default")
-    store.add_document(_new("a.txt", "Alpha text.", collection="docs"))
+    store.add_document(new_document("a.txt", "Alpha text.", collection="docs"))
     assert store.has_documents("docs") and not store.has_documents("default")
 
 
 def test_list_documents_by_title_prefix(store: Store) -> None:
-    store.add_document(_new("asyncio.html", "Event loops and tasks."))
-    store.add_document(_new("dev.html", "Developing with care."))
-    store.add_document(_new("odd_%.html", "A title with wildcards."))
+    store.add_document(new_document("asyncio.html", "Event loops and tasks."))
+    store.add_document(new_document("dev.html", "Developing with care."))
+    store.add_document(new_document("odd_%.html", "A title with wildcards."))
     assert [d.source for d in store.list_documents("default", title_prefix="ASYNC")] == [
         "asyncio.html"
     ]
@@ -185,7 +179,7 @@ def test_list_documents_by_title_prefix(store: Store) -> None:
         "odd_%.html"
     ]
     assert store.list_documents("default", title_prefix="odd__") == []
-    store.add_document(_new("9. Massif: a heap profiler", "Heap profiling."))
+    store.add_document(new_document("9. Massif: a heap profiler", "Heap profiling."))
     # after a chapter number, and only at the start
     massif = store.list_documents("default", title_prefix="massif")
     assert [d.source for d in massif] == ["9. Massif: a heap profiler"]
@@ -193,15 +187,11 @@ def test_list_documents_by_title_prefix(store: Store) -> None:
     assert len(store.list_documents("default")) == 4
 
 
-def _with_headings(source: str, entries: list[tuple[str, str]], **kw: object) -> NewDocument:
-    blocks = tuple(Block(text, ("Command line", heading)) for heading, text in entries)
-    parsed = ParsedDocument(title=source, blocks=blocks, format="text")
-    chunks = chunk_document(parsed, lambda t: len(t.split()))
-    return NewDocument(
-        collection=str(kw.get("collection", "default")), source=source, title=source,
-        format="text", category="", tags=(), content_hash="h", mtime=0.0, size=1,
-        page_count=None, chunks=chunks,
-    )  # fmt: skip
+def _with_headings(
+    source: str, entries: list[tuple[str, str]], collection: str = "default"
+) -> NewDocument:
+    blocks = [Block(text, ("Command line", heading)) for heading, text in entries]
+    return document_of(source, blocks, collection=collection)
 
 
 def test_heading_search_finds_the_entries_headed_by_an_option(store: Store) -> None:

@@ -75,11 +75,9 @@ class VectorCache:
 
     def get(self, text: str, compute: Callable[[], Vectors]) -> Vectors:
         """The vector of one text (as `compute` gives it, made read-only)."""
-        with self._lock:
-            found = self._vectors.get(text)
-            if found is not None:
-                self._vectors.move_to_end(text)
-                return found
+        found = self._lookup([text])
+        if found:
+            return found[text]
         vector = compute()
         vector.setflags(write=False)
         self._keep(text, vector)
@@ -88,13 +86,7 @@ class VectorCache:
     def get_many(self, texts: Sequence[str], compute: Callable[[list[str]], Vectors]) -> Vectors:
         """The vectors of `texts`, in order: cached ones as they are, the others from one
         `compute` call with each missing text once (rows in the order given)."""
-        found: dict[str, Vectors] = {}
-        with self._lock:
-            for text in texts:
-                vector = self._vectors.get(text)
-                if vector is not None:
-                    self._vectors.move_to_end(text)
-                    found[text] = vector
+        found = self._lookup(texts)
         missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
             for text, row in zip(missing, compute(missing), strict=True):
@@ -103,6 +95,17 @@ class VectorCache:
                 found[text] = vector
                 self._keep(text, vector)
         return np.stack([found[t] for t in texts])
+
+    def _lookup(self, texts: Sequence[str]) -> dict[str, Vectors]:
+        """The kept vectors of those of `texts` that have one (each marked recently used)."""
+        found: dict[str, Vectors] = {}
+        with self._lock:
+            for text in texts:
+                vector = self._vectors.get(text)
+                if vector is not None:
+                    self._vectors.move_to_end(text)
+                    found[text] = vector
+        return found
 
     def _keep(self, text: str, vector: Vectors) -> None:
         with self._lock:
