@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pg_server import postgres_server, postgres_url  # noqa: F401  (fixtures for integration tests)
 from support import write_corpus
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -13,7 +13,8 @@ from citewise.errors import NotFoundError
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
 from citewise.retrieve.hybrid import HybridRetriever, RetrievalOptions
-from citewise.store.sqlite import SQLiteStore
+from citewise.store.base import Store
+from citewise.store.registry import open_store
 from citewise.types import DocumentInfo, IngestReport, SearchFilter, SearchMode, SearchResult
 
 
@@ -43,7 +44,7 @@ class Assistant:
         )
         self._embedder: Embedder | None = None if isinstance(embedder, str) else embedder
         self._embedder_lock = threading.Lock()
-        self._store: SQLiteStore | None = None
+        self._store: Store | None = None
 
     # -- wiring ----------------------------------------------------------------------
 
@@ -85,11 +86,11 @@ class Assistant:
             ),
         )
 
-    def _open_store(self) -> SQLiteStore:
-        return SQLiteStore(self.settings.db_path)
+    def _open_store(self) -> Store:
+        return open_store(self.settings.store_url, pool_size=self.settings.store_pool_size)
 
     @property
-    def store(self) -> SQLiteStore:
+    def store(self) -> Store:
         if self._store is None:
             self._store = self._open_store()
         return self._store

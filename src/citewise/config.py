@@ -28,6 +28,12 @@ class Settings(BaseSettings):
     embedder_base_url: str | None = None
     embedder_api_key: str | None = None
     model_cache: Path | None = None
+    # Scale-out: the store by URL ("" = the SQLite file in the data dir), e.g.
+    # postgresql://citewise@db/citewise, and the ingestion queue (redis://host:6379/0)
+    store: str = Field(default="", description="sqlite:///PATH | postgresql://…")
+    store_pool_size: int = 4
+    queue: str = Field(default="", description="redis://HOST:PORT/DB for `citewise worker`")
+    queue_retries: int = 3
     threads: int = 0  # 0 = one per core
 
     # Chunking (tuned on the dev set; see README "Tuning").
@@ -92,6 +98,10 @@ class Settings(BaseSettings):
     @property
     def db_path(self) -> Path:
         return self.data_dir / "citewise.db"
+
+    @property
+    def store_url(self) -> str:
+        return self.store or f"sqlite:///{self.db_path}"
 
 
 class _TomlSource(PydanticBaseSettingsSource):

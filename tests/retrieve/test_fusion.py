@@ -1,5 +1,6 @@
 from citewise.retrieve.fusion import reciprocal_rank_fusion
-from citewise.retrieve.keyword import build_match, query_terms
+from citewise.retrieve.keyword import query_terms
+from citewise.store.terms import fts5_match
 from citewise.types import Candidate
 
 
@@ -40,10 +41,11 @@ def test_query_terms_drop_stopwords_and_keep_identifiers_parts() -> None:
     ]
 
 
-def test_build_match_quotes_terms_so_fts_syntax_cannot_leak() -> None:
-    assert build_match('NEAR("a" OR bb) AND cc*') == '"near" OR "bb" OR "cc"'
-    assert build_match("rotate logs") == '"rotate" OR "logs"'
-    assert build_match("the of and") == ""
+def test_fts5_match_quotes_terms_so_fts_syntax_cannot_leak() -> None:
+    assert fts5_match(query_terms('NEAR("a" OR bb) AND cc*')) == '"near" OR "bb" OR "cc"'
+    assert fts5_match(query_terms("rotate logs")) == '"rotate" OR "logs"'
+    assert fts5_match(query_terms("the of and")) == ""
+    assert fts5_match(['say "hi"', "Café"]) == '"say" OR "hi" OR "cafe"'
 
 
 def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -> None:

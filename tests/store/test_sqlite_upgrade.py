@@ -3,7 +3,7 @@
 import sqlite3
 from pathlib import Path
 
-from citewise.retrieve.keyword import build_match
+from citewise.retrieve.keyword import query_terms
 from citewise.store.sqlite import SQLiteStore
 from citewise.types import SearchFilter
 from store.documents import new_document
@@ -21,7 +21,7 @@ def test_a_store_from_before_the_keyword_scope_index_gets_it_on_open(tmp_path: P
 
     reopened = SQLiteStore(path)
     try:
-        found = reopened.keyword_search(build_match("logrotate"), SearchFilter(), 5)
+        found = reopened.keyword_search(query_terms("logrotate"), SearchFilter(), 5)
         sources = [r.source for r in reopened.get_chunks([c.chunk_id for c in found])]
     finally:
         reopened.close()

@@ -1,11 +1,16 @@
-"""Contract tests for the Store protocol; every backend must pass them unchanged."""
+"""Contract tests for the Store protocol: every backend runs this module unchanged (the
+`store` fixture in conftest.py yields one store per backend, each on a fresh database)."""
+
+import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from citewise.errors import StoreError
-from citewise.retrieve.keyword import build_match
+from citewise.retrieve.keyword import query_terms
 from citewise.store.base import Store
+from citewise.store.genre import GenreLookups
 from citewise.types import Block, NewDocument, SearchFilter
 from store.documents import document_of, new_document
 
@@ -26,7 +31,7 @@ def _embed_all(store: Store, seed: int = 0) -> None:
 
 
 def _keyword(store: Store, q: str, **flt: object) -> list[str]:
-    cands = store.keyword_search(build_match(q), SearchFilter(**flt), 10)  # type: ignore[arg-type]
+    cands = store.keyword_search(query_terms(q), SearchFilter(**flt), 10)  # type: ignore[arg-type]
     return [r.source for r in store.get_chunks([c.chunk_id for c in cands])]
 
 
@@ -42,7 +47,7 @@ def test_finalize_marks_ready_and_vector_search_finds_it(store: Store) -> None:
     _embed_all(store)
     doc = store.find_document("default", "a.txt")
     assert doc is not None and doc.status == "ready"
-    cid = store.keyword_search('"alpha"', SearchFilter(), 5)[0].chunk_id
+    cid = store.keyword_search(["alpha"], SearchFilter(), 5)[0].chunk_id
     hits = store.vector_search(_vec(cid), SearchFilter(), 1)
     assert hits[0].chunk_id == cid and hits[0].score == pytest.approx(1.0, abs=1e-5)
 
@@ -155,7 +160,7 @@ def test_chunks_before_parents_end_just_before_each_parent(store: Store) -> None
 
 def test_get_vectors_returns_stored_vectors_by_chunk_id(store: Store) -> None:
     store.add_document(new_document("a.txt", "Alpha text."))
-    cid = store.keyword_search('"alpha"', SearchFilter(), 1)[0].chunk_id
+    cid = store.keyword_search(["alpha"], SearchFilter(), 1)[0].chunk_id
     assert store.get_vectors([cid]) == {}
     _embed_all(store)
     got = store.get_vectors([cid, cid + 999])
@@ -168,22 +173,19 @@ def test_has_documents_per_collection(store: Store) -> None:
     assert store.has_documents("docs") and not store.has_documents("default")
 
 
-def test_list_documents_by_title_prefix(store: Store) -> None:
+def test_documents_titled_by_prefix(store: Store) -> None:
+    assert isinstance(store, GenreLookups)
     store.add_document(new_document("asyncio.html", "Event loops and tasks."))
     store.add_document(new_document("dev.html", "Developing with care."))
     store.add_document(new_document("odd_%.html", "A title with wildcards."))
-    assert [d.source for d in store.list_documents("default", title_prefix="ASYNC")] == [
-        "asyncio.html"
-    ]
-    assert [d.source for d in store.list_documents("default", title_prefix="odd_%")] == [
-        "odd_%.html"
-    ]
-    assert store.list_documents("default", title_prefix="odd__") == []
+    assert [d.source for d in store.documents_titled("default", "ASYNC")] == ["asyncio.html"]
+    assert [d.source for d in store.documents_titled("default", "odd_%")] == ["odd_%.html"]
+    assert store.documents_titled("default", "odd__") == []
     store.add_document(new_document("9. Massif: a heap profiler", "Heap profiling."))
     # after a chapter number, and only at the start
-    massif = store.list_documents("default", title_prefix="massif")
+    massif = store.documents_titled("default", "massif")
     assert [d.source for d in massif] == ["9. Massif: a heap profiler"]
-    assert store.list_documents("default", title_prefix="heap") == []
+    assert store.documents_titled("default", "heap") == []
     assert len(store.list_documents("default")) == 4
 
 
@@ -195,6 +197,7 @@ def _with_headings(
 
 
 def test_heading_search_finds_the_entries_headed_by_an_option(store: Store) -> None:
+    assert isinstance(store, GenreLookups)
     store.add_document(
         _with_headings(
             "cmdline.txt",
@@ -221,3 +224,75 @@ def test_heading_search_finds_the_entries_headed_by_an_option(store: Store) -> N
     assert [r.source for r in store.get_chunks(
         [c.chunk_id for c in store.heading_search("-m", SearchFilter(collection="c2"), 5)]
     )] == ["other.txt"]  # fmt: skip
+
+
+def test_keyword_search_ranks_rare_terms_above_common_ones(store: Store) -> None:
+    for i in range(6):
+        store.add_document(new_document(f"common{i}.txt", f"Common words about logging {i}."))
+    store.add_document(new_document("rare.txt", "Logging with the rare platypus handler."))
+    cands = store.keyword_search(["logging", "platypus"], SearchFilter(), 10)
+    sources = [r.source for r in store.get_chunks([c.chunk_id for c in cands])]
+    assert sources[0] == "rare.txt" and len(sources) == 7
+    assert [c.rank for c in cands] == list(range(1, 8))
+    assert all(a.score >= b.score for a, b in itertools.pairwise(cands))
+
+
+def test_keyword_search_takes_plain_terms_not_query_syntax(store: Store) -> None:
+    store.add_document(new_document("a.txt", "Near the café, logs OR traces."))
+    assert _keyword(store, 'NEAR("cafe" OR') == ["a.txt"]
+    found = store.keyword_search(['"café"', "*", "AND"], SearchFilter(), 5)
+    assert len(found) == 1
+    assert store.keyword_search([], SearchFilter(), 5) == []
+
+
+def test_vector_filter_applies_before_ranking_so_recall_is_kept(store: Store) -> None:
+    for i in range(30):
+        store.add_document(new_document(f"other{i}.txt", f"Other text {i}.", collection="big"))
+    for i in range(3):
+        store.add_document(new_document(f"mine{i}.txt", f"My text {i}.", collection="small"))
+    _embed_all(store)
+    found = store.vector_search(_vec(5), SearchFilter(collection="small"), 3)
+    assert sorted(r.source for r in store.get_chunks([c.chunk_id for c in found])) == [
+        "mine0.txt", "mine1.txt", "mine2.txt"
+    ]  # fmt: skip
+    assert [c.rank for c in found] == [1, 2, 3]
+    assert all(a.score >= b.score for a, b in itertools.pairwise(found))
+
+
+def test_missing_vectors_of_one_document(store: Store) -> None:
+    first = store.add_document(new_document("a.txt", "Alpha text."))
+    second = store.add_document(new_document("b.txt", "Beta text."))
+    assert store.count_missing_vectors() == 2
+    (only,) = store.chunks_missing_vectors(10, doc_id=second)
+    assert store.get_chunks([only[0]])[0].doc_id == second and only[1]
+    store.put_vectors([only[0]], _vec(1)[None, :], "test-embedder")
+    assert store.finalize() == [second]
+    assert store.count_missing_vectors() == 1
+    assert [d for d, _ in store.chunks_missing_vectors(10)] == [
+        c.chunk_id for c in store.document_chunks(first)
+    ]
+
+
+def test_a_failed_insert_leaves_nothing_behind(store: Store) -> None:
+    broken = new_document("broken.txt", "Half stored text.")
+    orphan = replace(broken.chunks.children[0], parent_ordinal=99)
+    broken = replace(broken, chunks=replace(broken.chunks, children=(orphan,)))
+    with pytest.raises(IndexError):
+        store.add_document(broken)
+    assert store.stats() == {"documents": 0, "parents": 0, "chunks": 0, "vectors": 0}
+    assert _keyword(store, "half") == []
+
+
+def test_replacement_keeps_vectors_of_unchanged_chunks(store: Store) -> None:
+    old = store.add_document(new_document("doc.txt", "Unchanged sentence about owls."))
+    _embed_all(store)
+    (kept,) = store.document_chunks(old)
+    store.add_document(
+        new_document("doc.txt", "Unchanged sentence about owls.", digest="h2"), replaces=old
+    )
+    assert store.chunks_missing_vectors(10) == []
+    assert store.finalize() != []
+    (doc,) = store.list_documents("default")
+    (new,) = store.document_chunks(doc.doc_id)
+    assert doc.content_hash == "h2" and new.chunk_id != kept.chunk_id
+    assert np.allclose(store.get_vectors([new.chunk_id])[new.chunk_id], _vec(kept.chunk_id))

@@ -26,6 +26,7 @@ from citewise.llm.base import LLM
 from citewise.retrieve.hybrid import HybridRetriever
 from citewise.retrieve.rerank import Reranker, select_passages
 from citewise.store.base import Store
+from citewise.store.genre import documents_titled
 from citewise.types import (
     Answer,
     Citation,
@@ -186,7 +187,7 @@ class DocumentAnswerer:
         when search did not bring it, or, for the one page about it, brought it below the
         first `OPENING_KEPT_WITHIN`; a short opening ("To use this tool, you must specify
         --tool=dhat …") brings the passage after it, where the overview starts."""
-        titled = self.store.list_documents(req.flt.collection, title_prefix=subject[-1])
+        titled = documents_titled(self.store, req.flt.collection, subject[-1])
         docs = pages_about(subject, titled)[:2]
         top = hits[0].score if hits else 1.0
         extra: list[Hit] = []

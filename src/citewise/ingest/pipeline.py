@@ -21,7 +21,8 @@ from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
-from citewise.store.sqlite import SQLiteStore
+from citewise.ingest.enrich import Enricher, enrich
+from citewise.store.base import Store
 from citewise.types import FileOutcome, IngestReport, NewDocument
 
 log = logging.getLogger(__name__)
@@ -49,11 +50,13 @@ class IngestJob:
     prune: bool = False
     max_file_bytes: int = 100 * 2**20
     chunking: ChunkingOptions = field(default_factory=ChunkingOptions)
+    # run in order on each document after chunking, before it is stored
+    enrichers: Sequence[Enricher] = ()
 
 
 def run_ingest(
     job: IngestJob,
-    open_store: Callable[[], SQLiteStore],
+    open_store: Callable[[], Store],
     embedder_factory: Callable[[], Embedder],
     progress: IngestProgress | None = None,
 ) -> IngestReport:
@@ -69,7 +72,7 @@ def run_ingest(
     pages = 0
     try:
         for i, cand in enumerate(candidates):
-            outcome, doc_pages = _ingest_one(store, cand, job, key, embedder_factory, parse_file)
+            outcome, doc_pages, _ = ingest_one(store, cand, job, key, embedder_factory, parse_file)
             outcomes.append(outcome)
             pages += doc_pages
             progress.files(i + 1, len(candidates), cand.source)
@@ -99,28 +102,30 @@ def pipeline_key(chunking: ChunkingOptions) -> str:
     return f"parsers {PARSER_VERSION}; chunks {sizes}"
 
 
-def _ingest_one(
-    store: SQLiteStore,
+def ingest_one(
+    store: Store,
     cand: Candidate,
     job: IngestJob,
     key: str,
     embedder_factory: Callable[[], Embedder],
     parse_file: Callable[..., object],
-) -> tuple[FileOutcome, int]:
+) -> tuple[FileOutcome, int, int | None]:
+    """Stores one file (keyword-searchable at once; vectors come later): its outcome, its
+    pages and the id of the version it stored, if any."""
     try:
         stat = cand.path.stat()
         data_hash = _file_hash(cand.path)
     except OSError as exc:
-        return FileOutcome(cand.source, "failed", f"cannot read: {exc.strerror or exc}"), 0
+        return FileOutcome(cand.source, "failed", f"cannot read: {exc.strerror or exc}"), 0, None
     current = store.find_document(job.collection, cand.source)
     staged = store.find_staged(job.collection, cand.source)
     if staged is not None:
         if staged.content_hash == data_hash and staged.pipeline == key:
-            return FileOutcome(cand.source, "unchanged", "resuming", staged.chunk_count), 0
+            return FileOutcome(cand.source, "unchanged", "resuming", staged.chunk_count), 0, None
         store.delete_document(staged.doc_id)
     same_bytes = current is not None and current.content_hash == data_hash
     if current is not None and same_bytes and current.pipeline == key:
-        return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0
+        return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0, None
     try:
         parsed = parse_file(cand.path, max_bytes=job.max_file_bytes)
         from citewise.types import ParsedDocument
@@ -136,10 +141,11 @@ def _ingest_one(
             # an older parser's reading (e.g. a link index), not content to keep
             store.delete_document(current.doc_id)
             reason += "; the version stored by an earlier citewise was removed"
-        return FileOutcome(cand.source, "failed", reason), 0
+        return FileOutcome(cand.source, "failed", reason), 0, None
     except Exception as exc:  # a parser bug on one odd file must not stop the run
         log.exception("parser crashed on %s", cand.path)
-        return FileOutcome(cand.source, "failed", f"parser error: {type(exc).__name__}: {exc}"), 0
+        reason = f"parser error: {type(exc).__name__}: {exc}"
+        return FileOutcome(cand.source, "failed", reason), 0, None
     new = NewDocument(
         collection=job.collection,
         source=cand.source,
@@ -154,17 +160,18 @@ def _ingest_one(
         chunks=chunks,
         pipeline=key,
     )
-    store.add_document(new, replaces=current.doc_id if current else None)
+    new = enrich(new, job.enrichers)
+    doc_id = store.add_document(new, replaces=current.doc_id if current else None)
     outcome = FileOutcome(
         cand.source,
         "replaced" if current else "ingested",
         "re-parsed: file unchanged, parsing or chunking changed" if same_bytes else "",
         chunks=len(chunks.children),
     )
-    return outcome, parsed.page_count or 1
+    return outcome, parsed.page_count or 1, doc_id
 
 
-def _prune(store: SQLiteStore, collection: str, seen: set[str]) -> list[FileOutcome]:
+def _prune(store: Store, collection: str, seen: set[str]) -> list[FileOutcome]:
     pruned: list[FileOutcome] = []
     for doc in store.list_documents(collection):
         if doc.source not in seen:
@@ -187,7 +194,7 @@ class _EmbedWorker(threading.Thread):
 
     def __init__(
         self,
-        open_store: Callable[[], SQLiteStore],
+        open_store: Callable[[], Store],
         embedder_factory: Callable[[], Embedder],
         progress: IngestProgress,
     ) -> None:
@@ -218,7 +225,7 @@ class _EmbedWorker(threading.Thread):
         finally:
             store.close()
 
-    def _loop(self, store: SQLiteStore) -> None:
+    def _loop(self, store: Store) -> None:
         embedder: Embedder | None = None
         while True:
             finishing = self._done.is_set()

@@ -1,20 +1,22 @@
-"""Hybrid retrieval: keyword (FTS5/BM25) + vector candidates fused with RRF."""
+"""Hybrid retrieval: the rankings of a list of candidate sources (keyword, vector, genre
+sources) fused with RRF, then demoted and diversified."""
 
 from __future__ import annotations
 
 import re
 import time
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
+from citewise.retrieve.entries import OptionEntrySource
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.history import asks_about_history, is_release_notes
-from citewise.retrieve.keyword import build_match, command_options
 from citewise.retrieve.rerank_rescore import query_identifiers
-from citewise.store.base import Store, heading_names, last_heading
+from citewise.retrieve.sources import CandidateSource, KeywordSource, SourceQuery, VectorSource
+from citewise.store.base import Store
+from citewise.store.genre import heading_names, last_heading
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
 
 
@@ -32,13 +34,7 @@ class RetrievalOptions:
     # release notes mention everything as it was; unless the query is about versions or
     # changes their scores are multiplied by this
     release_notes_factor: float = 0.7
-    # a query naming a command-line option ("What does -m do?") also ranks the entries
-    # headed by it ("-m <module-name>"): neither list finds them, as their text rarely
-    # repeats the option and FTS has no token for "-m". Weighted above the other lists, as
-    # such a heading is the option's own documentation (at weight 1 the Python docs answered
-    # "the -m option" from trace's "-m, --missing" and abstained on "-i"; at 2 both from the
-    # interpreter's entries). Only options: doing this for every identifier (`str.strip`)
-    # made dev answers worse, since those entries rank well already
+    # the option entry source (`retrieve.entries`)
     entry_k: int = 10
     entry_weight: float = 2.0
 
@@ -59,16 +55,31 @@ def validate_query(query: str, max_chars: int) -> str:
     return cleaned
 
 
+def default_sources(
+    store: Store, embedder_factory: Callable[[], Embedder], opts: RetrievalOptions
+) -> list[CandidateSource]:
+    """Keyword, vector, then the option entries (which rank by what the first two found)."""
+    return [
+        KeywordSource(store, opts.keyword_k, opts.keyword_weight),
+        VectorSource(store, embedder_factory, opts.vector_k, opts.vector_weight),
+        OptionEntrySource(store, opts.entry_k, opts.entry_weight),
+    ]
+
+
 class HybridRetriever:
     def __init__(
         self,
         store: Store,
         embedder_factory: Callable[[], Embedder],
         options: RetrievalOptions | None = None,
+        sources: Sequence[CandidateSource] | None = None,
     ) -> None:
         self._store = store
-        self._embedder_factory = embedder_factory
         self.options = options or RetrievalOptions()
+        self.sources: list[CandidateSource] = list(
+            sources if sources is not None
+            else default_sources(store, embedder_factory, self.options)
+        )  # fmt: skip
 
     def search(
         self, query: str, *, k: int = 10, mode: SearchMode = "hybrid", flt: SearchFilter
@@ -77,36 +88,18 @@ class HybridRetriever:
         query = validate_query(query, opts.max_query_chars)
         if k < 1:
             raise InputError("k must be at least 1")
-        timings: dict[str, float] = {}
-        rankings: dict[str, list[Candidate]] = {}
         started = time.perf_counter()
-        if mode in ("hybrid", "keyword"):
-            t = time.perf_counter()
-            depth = opts.keyword_k if mode == "hybrid" else max(k, opts.keyword_k)
-            rankings["keyword"] = self._store.keyword_search(build_match(query), flt, depth)
-            timings["keyword"] = _ms(t)
-        if mode in ("hybrid", "vector"):
-            t = time.perf_counter()
-            embedder = self._embedder_factory()
-            vec = embedder.embed_query(query)
-            timings["embed_query"] = _ms(t)
-            t = time.perf_counter()
-            depth = opts.vector_k if mode == "hybrid" else max(k, opts.vector_k)
-            rankings["vector"] = self._store.vector_search(vec, flt, depth)
-            timings["vector"] = _ms(t)
-        if mode in ("hybrid", "keyword") and (options := command_options(query)):
-            t = time.perf_counter()
-            rankings["entries"] = self._entries(options, flt, rankings)
-            timings["entries"] = _ms(t)
+        sq = SourceQuery(text=query, k=k, mode=mode, flt=flt)
+        rankings: dict[str, list[Candidate]] = {}
+        for source in self.sources:
+            if source.serves(mode):
+                t = time.perf_counter()
+                rankings[source.name] = source.candidates(sq, rankings)
+                sq.timings.setdefault(source.name, _ms(t))
+        timings = sq.timings
         t = time.perf_counter()
         fused = reciprocal_rank_fusion(
-            rankings,
-            k=opts.rrf_k,
-            weights={
-                "keyword": opts.keyword_weight,
-                "vector": opts.vector_weight,
-                "entries": opts.entry_weight,
-            },
+            rankings, k=opts.rrf_k, weights={s.name: s.weight for s in self.sources}
         )
         hits = self._hits(fused)
         if opts.release_notes_factor != 1.0 and not asks_about_history(query):
@@ -115,27 +108,6 @@ class HybridRetriever:
         timings["fuse"] = _ms(t)
         timings["total"] = _ms(started)
         return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
-
-    def _entries(
-        self, options: list[str], flt: SearchFilter, others: dict[str, list[Candidate]]
-    ) -> list[Candidate]:
-        """The entries headed by the options, ranked by how many of the other lists'
-        candidates come from their document (ties share a rank): of several "-m" entries
-        (the interpreter's, ast's, trace's), the one on the page search finds about the
-        question is meant; their reading order says nothing."""
-        found: dict[int, None] = {}
-        for option in options:
-            for cand in self._store.heading_search(option, flt, self.options.entry_k):
-                found.setdefault(cand.chunk_id, None)
-        entries = list(found)[: self.options.entry_k]
-        if not entries:
-            return []
-        pool = {c.chunk_id for cands in others.values() for c in cands}
-        docs = {r.chunk_id: r.doc_id for r in self._store.get_chunks([*entries, *pool])}
-        per_doc = Counter(docs[c] for c in pool if c in docs)
-        support = {c: per_doc[docs.get(c, -1)] for c in entries}
-        levels = sorted(set(support.values()), reverse=True)
-        return [Candidate(c, levels.index(support[c]) + 1, 1.0) for c in entries]
 
     def _hits(self, fused: list[Fused]) -> list[Hit]:
         records = {r.chunk_id: r for r in self._store.get_chunks([f.chunk_id for f in fused])}

@@ -1,4 +1,4 @@
-"""Turns a natural-language query into an FTS5 match expression (pure)."""
+"""A natural-language query's keyword terms and the command-line options it names (pure)."""
 
 from __future__ import annotations
 
@@ -162,11 +162,6 @@ def query_terms(query: str) -> list[str]:
             continue
         seen.setdefault(word, None)
     return list(seen)
-
-
-def build_match(query: str) -> str:
-    """OR of the quoted terms: BM25 then ranks passages sharing more rare terms higher."""
-    return " OR ".join(f'"{t}"' for t in query_terms(query))
 
 
 # "-m", "--leak-check" (not "e-mail", "non-ASCII" or a trailing "-")

@@ -6,23 +6,21 @@ Visibility rules every backend follows:
 - `ready`: fully indexed. `finalize()` promotes documents whose chunks all have vectors and,
   for a staged replacement, deletes the version it replaces in the same transaction. A
   replacement's chunks whose embedded text the replaced version has keep its vectors.
+
+Genre-specific lookups are not part of it: see `store.genre.GenreLookups`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
 from citewise.embed.base import Vectors
-from citewise.types import (
-    SECTION_SEPARATOR,
-    Candidate,
-    ChunkRecord,
-    DocumentInfo,
-    NewDocument,
-    SearchFilter,
-)
+from citewise.store.genre import bare_title as bare_title
+from citewise.store.genre import heading_names as heading_names
+from citewise.store.genre import last_heading as last_heading
+from citewise.store.genre import title_starts as title_starts
+from citewise.types import Candidate, ChunkRecord, DocumentInfo, NewDocument, SearchFilter
 
 
 class Store(Protocol):
@@ -45,20 +43,22 @@ class Store(Protocol):
         """Removes a document from every index in one transaction."""
         ...
 
-    def list_documents(
-        self, collection: str, *, title_prefix: str | None = None
-    ) -> list[DocumentInfo]:
-        """Visible documents by source; `title_prefix` keeps those whose title starts so
-        (case-insensitive), after a chapter number if any ("9. Massif: a heap profiler")."""
+    def list_documents(self, collection: str) -> list[DocumentInfo]:
+        """Visible (indexing or ready) documents, by source."""
         ...
 
     def has_documents(self, collection: str) -> bool:
         """Whether any document of the collection is searchable."""
         ...
 
-    def chunks_missing_vectors(self, limit: int, after_id: int = 0) -> list[tuple[int, str]]:
-        """(chunk_id, embed_text) of chunks with no vector yet, ascending id > after_id."""
+    def chunks_missing_vectors(
+        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
+    ) -> list[tuple[int, str]]:
+        """(chunk_id, embed_text) of chunks with no vector yet, ascending id > after_id;
+        with `doc_id`, only that document's."""
         ...
+
+    def count_missing_vectors(self) -> int: ...
 
     def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None: ...
 
@@ -66,8 +66,9 @@ class Store(Protocol):
         """Promotes fully embedded documents to ready; returns their ids."""
         ...
 
-    def keyword_search(self, match: str, flt: SearchFilter, k: int) -> list[Candidate]:
-        """`match` is an FTS expression built by `retrieve.keyword.build_match`."""
+    def keyword_search(self, terms: Sequence[str], flt: SearchFilter, k: int) -> list[Candidate]:
+        """BM25 ranking of the chunks holding any of `terms` (plain words, OR-ed; each is
+        tokenized as `store.terms.index_tokens` does). Scores are higher for better."""
         ...
 
     def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]: ...
@@ -84,11 +85,6 @@ class Store(Protocol):
         """Every chunk of a document in reading order, with parent texts."""
         ...
 
-    def heading_search(self, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
-        """Up to `k` chunks, in reading order, whose last heading is the entry for `name`
-        (`heading_names`): "-m <module-name>" or "-c, --check" for a command-line option."""
-        ...
-
     def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
         """For each chunk id, the chunk just before it in its document (reading order);
         first chunks and unknown ids are left out."""
@@ -100,29 +96,3 @@ class Store(Protocol):
         ...
 
     def stats(self) -> dict[str, int]: ...
-
-
-def last_heading(section: str) -> str:
-    """The last heading of a section path: "1.1. Command line > -m <module-name>" →
-    "-m <module-name>" (a heading may itself hold ">")."""
-    return section.rsplit(SECTION_SEPARATOR, 1)[-1].strip()
-
-
-def heading_names(heading: str, name: str) -> bool:
-    """Whether `heading` is the entry for `name`: it starts with `name`, or lists it among
-    comma-separated aliases, and `name` is not the start of a longer one ("-O" is not
-    "-OO", "--help" not "--help-env"). Case-sensitive: "-b" and "-B" are different options."""
-    return any(
-        alias.startswith(name) and not re.match(r"[\w-]", alias[len(name) : len(name) + 1])
-        for alias in (a.strip() for a in heading.split(","))
-    )
-
-
-def bare_title(title: str) -> str:
-    """A title without its chapter number: "9. Massif: a heap profiler" → "Massif: …"."""
-    return re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", title)
-
-
-def title_starts(title: str, prefix: str) -> bool:
-    """Whether `title` starts with `prefix` (case-insensitive), after a chapter number if any."""
-    return bare_title(title).lower().startswith(prefix.lower())

@@ -15,9 +15,10 @@ import numpy as np
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
-from citewise.store.base import heading_names, last_heading, title_starts
+from citewise.store.genre import heading_names, last_heading, like_prefix_patterns, title_starts
 from citewise.store.sqlite_chunks import ChunkReads
 from citewise.store.sqlite_schema import apply_schema
+from citewise.store.terms import fts5_match
 from citewise.store.vector_index import Partition, top_k
 from citewise.types import Candidate, DocumentInfo, NewDocument, SearchFilter
 
@@ -173,23 +174,25 @@ class SQLiteStore(ChunkReads):
         self._conn.execute("DELETE FROM parents WHERE doc_id = ?", (doc_id,))
         self._conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
-    def list_documents(
-        self, collection: str, *, title_prefix: str | None = None
-    ) -> list[DocumentInfo]:
-        where, params = "c.name = ? AND d.status != 'staged'", [collection]
-        if title_prefix:
-            escaped = title_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where += " AND (d.title LIKE ? ESCAPE '\\' OR d.title LIKE ? ESCAPE '\\')"
-            params += [escaped + "%", "% " + escaped + "%"]
+    def list_documents(self, collection: str) -> list[DocumentInfo]:
+        return self._documents("c.name = ? AND d.status != 'staged'", [collection])
+
+    def documents_titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
+        start, inner = like_prefix_patterns(prefix)
+        docs = self._documents(
+            "c.name = ? AND d.status != 'staged'"
+            " AND (d.title LIKE ? ESCAPE '\\' OR d.title LIKE ? ESCAPE '\\')",
+            [collection, start, inner],
+        )
+        return [d for d in docs if title_starts(d.title, prefix)]
+
+    def _documents(self, where: str, params: list[object]) -> list[DocumentInfo]:
         rows = self._conn.execute(
             f"SELECT {_DOC_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id"
             f" WHERE {where} ORDER BY d.source",
             params,
         ).fetchall()
-        docs = [_doc_info(r) for r in rows]
-        if title_prefix:
-            docs = [d for d in docs if title_starts(d.title, title_prefix)]
-        return docs
+        return [_doc_info(r) for r in rows]
 
     # -- vectors ---------------------------------------------------------------------
 
@@ -203,10 +206,14 @@ class SQLiteStore(ChunkReads):
         ).fetchone()
         return row is not None
 
-    def chunks_missing_vectors(self, limit: int, after_id: int = 0) -> list[tuple[int, str]]:
+    def chunks_missing_vectors(
+        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
+    ) -> list[tuple[int, str]]:
+        one_doc = "" if doc_id is None else " AND doc_id = ?"
         rows = self._conn.execute(
-            "SELECT id, embed_text FROM chunks WHERE has_vector = 0 AND id > ? ORDER BY id LIMIT ?",
-            (after_id, limit),
+            f"SELECT id, embed_text FROM chunks WHERE has_vector = 0 AND id > ?{one_doc}"
+            " ORDER BY id LIMIT ?",
+            (after_id, *(() if doc_id is None else (doc_id,)), limit),
         ).fetchall()
         return [(int(r[0]), str(r[1])) for r in rows]
 
@@ -278,7 +285,8 @@ class SQLiteStore(ChunkReads):
             args.append(tag)
         return sql, args
 
-    def keyword_search(self, match: str, flt: SearchFilter, k: int) -> list[Candidate]:
+    def keyword_search(self, terms: Sequence[str], flt: SearchFilter, k: int) -> list[Candidate]:
+        match = fts5_match(terms)
         cid = self._collection_id(flt.collection)
         if cid is None or not match:
             return []

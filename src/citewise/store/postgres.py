@@ -1,0 +1,286 @@
+"""The scale-out store: PostgreSQL with pgvector, shared by any number of API and worker
+processes. Thread-safe: each call takes a connection from the pool.
+
+Keyword search is BM25 over a GIN-indexed tsvector (`postgres_search`), vector search an
+HNSW index with iterative scans so a per-collection filter keeps its recall; replace and
+delete change both indexes in one transaction (chunks and their vectors go together).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg_pool import ConnectionPool
+
+from citewise.embed.base import Vectors
+from citewise.errors import StoreError
+from citewise.store.postgres_reads import DOC_COLUMNS, PostgresReads, doc_info
+from citewise.store.postgres_schema import migrate
+from citewise.store.postgres_search import PostgresSearch
+from citewise.store.postgres_text import tsvector_literal
+from citewise.types import DocumentInfo, NewDocument
+
+Conn = psycopg.Connection[tuple[Any, ...]]
+# serializes the first embedder's dimension and HNSW index (`put_vectors`)
+_EMBEDDER_LOCK = 0x63697465776974
+
+
+class PostgresStore(PostgresReads, PostgresSearch):
+    def __init__(self, url: str, *, pool_size: int = 4) -> None:
+        self.url = url
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                migrate(conn)
+            self._pool = ConnectionPool(
+                url,
+                min_size=1,
+                max_size=max(1, pool_size),
+                kwargs={"autocommit": True},
+                configure=register_vector,
+                open=True,
+                name="citewise-store",
+            )
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot open the PostgreSQL store {_safe(url)}: {exc}") from exc
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def _conn(self) -> Iterator[Conn]:
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except psycopg.errors.UniqueViolation as exc:
+            raise StoreError(f"a concurrent writer stored this document first: {exc}") from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL store: {exc}") from exc
+
+    @contextmanager
+    def _tx(self) -> Iterator[Conn]:
+        with self._conn() as conn, conn.transaction():
+            yield conn
+
+    def collections(self) -> list[str]:
+        with self._conn() as conn:
+            return [r[0] for r in conn.execute("SELECT name FROM collections ORDER BY name")]
+
+    def _collection_id(self, conn: Conn, name: str, *, create: bool = False) -> int | None:
+        row = conn.execute("SELECT id FROM collections WHERE name = %s", (name,)).fetchone()
+        if row is not None or not create:
+            return None if row is None else int(row[0])
+        conn.execute(
+            "INSERT INTO collections(name, created_at) VALUES (%s, %s)"
+            " ON CONFLICT (name) DO NOTHING",
+            (name, time.time()),
+        )
+        return self._collection_id(conn, name)
+
+    # -- documents -------------------------------------------------------------------
+
+    def _find(self, collection: str, source: str, staged: bool) -> DocumentInfo | None:
+        with self._conn() as conn:
+            row = conn.execute(
+                f"SELECT {DOC_COLUMNS} FROM documents d JOIN collections c"
+                " ON c.id = d.collection_id WHERE c.name = %s AND d.source = %s"
+                f" AND d.status {'=' if staged else '<>'} 'staged' ORDER BY d.id DESC LIMIT 1",
+                (collection, source),
+            ).fetchone()
+        return None if row is None else doc_info(row)
+
+    def find_document(self, collection: str, source: str) -> DocumentInfo | None:
+        return self._find(collection, source, staged=False)
+
+    def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
+        return self._find(collection, source, staged=True)
+
+    def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
+        with self._tx() as conn:
+            cid = self._collection_id(conn, new.collection, create=True)
+            row = conn.execute(
+                "INSERT INTO documents(collection_id, source, title, format, category, tags,"
+                " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
+                " ingested_at, pipeline) VALUES"
+                " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
+                (
+                    cid, new.source, new.title, new.format, new.category, list(new.tags),
+                    new.content_hash, new.mtime, new.size,
+                    "staged" if replaces is not None else "indexing", replaces,
+                    new.page_count, len(new.chunks.children), time.time(), new.pipeline,
+                ),
+            ).fetchone()  # fmt: skip
+            assert row is not None
+            doc_id = int(row[0])
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO parents(doc_id, ordinal, text, section, page_start, page_end)"
+                    " VALUES (%s,%s,%s,%s,%s,%s) RETURNING id",
+                    [
+                        (doc_id, p.ordinal, p.text, p.section, p.page_start, p.page_end)
+                        for p in new.chunks.parents
+                    ],
+                    returning=True,
+                )
+                parent_ids: list[int] = []
+                while True:
+                    got = cur.fetchone()
+                    if got is not None:
+                        parent_ids.append(int(got[0]))
+                    if not cur.nextset():
+                        break
+                cur.executemany(
+                    "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
+                    " embed_text, section, page_start, page_end, content_hash, tsv, n_tokens)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::tsvector,%s)",
+                    [
+                        (
+                            doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
+                            ch.embed_text, ch.section, ch.page_start, ch.page_end,
+                            ch.content_hash, *tsvector_literal(new.title, ch.section, ch.text),
+                        )
+                        for ch in new.chunks.children
+                    ],
+                )  # fmt: skip
+            if replaces is not None:
+                self._reuse_vectors(conn, doc_id, replaces)
+        return doc_id
+
+    def _reuse_vectors(self, conn: Conn, doc_id: int, old_doc_id: int) -> None:
+        """A new version's chunks whose embedded text the old version has take its vectors."""
+        conn.execute(
+            "INSERT INTO vectors(chunk_id, collection_id, embedding)"
+            " SELECT DISTINCT ON (n.id) n.id, n.collection_id, v.embedding FROM chunks n"
+            " JOIN chunks o ON o.doc_id = %s AND o.embed_text = n.embed_text"
+            " JOIN vectors v ON v.chunk_id = o.id WHERE n.doc_id = %s ORDER BY n.id",
+            (old_doc_id, doc_id),
+        )
+        conn.execute(
+            "UPDATE chunks SET has_vector = true WHERE doc_id = %s"
+            " AND EXISTS (SELECT 1 FROM vectors WHERE vectors.chunk_id = chunks.id)",
+            (doc_id,),
+        )
+
+    def delete_document(self, doc_id: int) -> None:
+        with self._tx() as conn:  # parents, chunks (keyword index) and vectors cascade
+            conn.execute("DELETE FROM documents WHERE id = %s", (doc_id,))
+
+    def list_documents(self, collection: str) -> list[DocumentInfo]:
+        return self._documents("c.name = %s AND d.status <> 'staged'", [collection])
+
+    def _documents(self, where: str, params: Sequence[object]) -> list[DocumentInfo]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"SELECT {DOC_COLUMNS} FROM documents d JOIN collections c"
+                f" ON c.id = d.collection_id WHERE {where} ORDER BY d.source",
+                params,
+            ).fetchall()
+        return [doc_info(r) for r in rows]
+
+    def has_documents(self, collection: str) -> bool:
+        with self._conn() as conn:
+            row = conn.execute(
+                "SELECT 1 FROM documents d JOIN collections c ON c.id = d.collection_id"
+                " WHERE c.name = %s AND d.status <> 'staged' LIMIT 1",
+                (collection,),
+            ).fetchone()
+        return row is not None
+
+    # -- vectors ---------------------------------------------------------------------
+
+    def chunks_missing_vectors(
+        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
+    ) -> list[tuple[int, str]]:
+        one_doc = "" if doc_id is None else " AND doc_id = %s"
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"SELECT id, embed_text FROM chunks WHERE NOT has_vector AND id > %s{one_doc}"
+                " ORDER BY id LIMIT %s",
+                (after_id, *(() if doc_id is None else (doc_id,)), limit),
+            ).fetchall()
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    def count_missing_vectors(self) -> int:
+        with self._conn() as conn:
+            row = conn.execute("SELECT count(*) FROM chunks WHERE NOT has_vector").fetchone()
+        return int(row[0]) if row else 0
+
+    def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None:
+        if len(chunk_ids) != vectors.shape[0]:
+            raise StoreError("put_vectors: ids and vectors differ in length")
+        if not chunk_ids:
+            return
+        with self._tx() as conn:
+            self._check_embedder(conn, embedder, int(vectors.shape[1]))
+            ids = [int(c) for c in chunk_ids]
+            conn.execute(
+                "INSERT INTO vectors(chunk_id, collection_id, embedding)"
+                " SELECT ch.id, ch.collection_id, v.embedding"
+                " FROM unnest(%s::bigint[], %s::vector[]) AS v(chunk_id, embedding)"
+                " JOIN chunks ch ON ch.id = v.chunk_id"  # chunks deleted meanwhile drop out
+                " ON CONFLICT (chunk_id) DO UPDATE SET embedding = excluded.embedding",
+                (ids, [np.ascontiguousarray(v, dtype=np.float32) for v in vectors]),
+            )
+            conn.execute("UPDATE chunks SET has_vector = true WHERE id = ANY(%s)", (ids,))
+
+    def _check_embedder(self, conn: Conn, embedder: str, dim: int) -> None:
+        """The first embedder fixes the vectors' dimension and builds the HNSW index; any
+        other embedder is refused."""
+        row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
+        if row is None:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_EMBEDDER_LOCK,))
+            row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
+        if row is None:
+            conn.execute("INSERT INTO meta(key, value) VALUES ('embedder', %s)", (embedder,))
+            conn.execute("INSERT INTO meta(key, value) VALUES ('dimension', %s)", (str(dim),))
+            conn.execute(f"ALTER TABLE vectors ALTER COLUMN embedding TYPE vector({dim})")
+            conn.execute(
+                "CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors"
+                " USING hnsw (embedding vector_ip_ops)"
+            )
+            return
+        if row[0] != embedder:
+            raise StoreError(
+                f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
+                " Use the same embedder, or another database to re-index with another."
+            )
+
+    def finalize(self) -> list[int]:
+        with self._tx() as conn:
+            # a document another process is finalizing is left to it
+            done = conn.execute(
+                "SELECT id, replaces FROM documents d WHERE status <> 'ready' AND NOT EXISTS"
+                " (SELECT 1 FROM chunks c WHERE c.doc_id = d.id AND NOT c.has_vector)"
+                " ORDER BY id FOR UPDATE SKIP LOCKED"
+            ).fetchall()
+            for doc_id, replaces in done:
+                if replaces is not None:
+                    conn.execute("DELETE FROM documents WHERE id = %s", (replaces,))
+                conn.execute(
+                    "UPDATE documents SET status = 'ready', replaces = NULL WHERE id = %s",
+                    (doc_id,),
+                )
+        return [int(d[0]) for d in done]
+
+    def stats(self) -> dict[str, int]:
+        with self._conn() as conn:
+            row = conn.execute(
+                "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM parents),"
+                " (SELECT count(*) FROM chunks), (SELECT count(*) FROM vectors)"
+            ).fetchone()
+        assert row is not None
+        return dict(zip(("documents", "parents", "chunks", "vectors"), map(int, row), strict=True))
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for messages."""
+    if "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    creds, host = rest.rsplit("@", 1)
+    return f"{scheme}://{creds.split(':', 1)[0]}@{host}"

@@ -1,0 +1,117 @@
+"""The PostgreSQL store's reads: chunks by id, a document's chunks in reading order, the chunk
+just before a chunk or a parent, stored vectors, documents by title."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from citewise.embed.base import Vectors
+from citewise.store.genre import like_prefix_patterns, title_starts
+from citewise.types import ChunkRecord, DocumentInfo
+
+DOC_COLUMNS = (
+    "d.id, c.name, d.source, d.title, d.format, d.category, d.tags, d.content_hash, d.mtime,"
+    " d.size, d.status, d.page_count, d.chunk_count, d.ingested_at, d.pipeline"
+)
+_CHUNK_COLUMNS = (
+    "ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end, ch.text,"
+    " ch.parent_id"
+)
+
+
+def doc_info(row: Sequence[Any]) -> DocumentInfo:
+    (doc_id, coll, source, title, fmt, category, tags, chash, mtime, size, status, pages,
+     chunks, at, pipeline) = row  # fmt: skip
+    return DocumentInfo(
+        doc_id=int(doc_id), collection=coll, source=source, title=title, format=fmt,
+        category=category, tags=tuple(tags), content_hash=chash, mtime=float(mtime),
+        size=int(size), status=status, page_count=pages, chunk_count=int(chunks),
+        ingested_at=float(at), pipeline=pipeline,
+    )  # fmt: skip
+
+
+class PostgresReads:
+    """Mixed into `PostgresStore`, which owns the pool."""
+
+    def _conn(self) -> AbstractContextManager[psycopg.Connection[tuple[Any, ...]]]:
+        raise NotImplementedError
+
+    def _documents(self, where: str, params: Sequence[object]) -> list[DocumentInfo]:
+        raise NotImplementedError
+
+    def get_chunks(
+        self, chunk_ids: Sequence[int], *, with_parents: bool = False
+    ) -> list[ChunkRecord]:
+        if not chunk_ids:
+            return []
+        parent = "p.text" if with_parents else "''"
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"SELECT {_CHUNK_COLUMNS}, {parent} FROM chunks ch"
+                " JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
+                " WHERE ch.id = ANY(%s)",
+                ([int(i) for i in chunk_ids],),
+            ).fetchall()
+        by_id = {int(r[0]): ChunkRecord(*r) for r in rows}
+        return [by_id[i] for i in chunk_ids if i in by_id]
+
+    def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"SELECT {_CHUNK_COLUMNS}, p.text FROM chunks ch"
+                " JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
+                " WHERE ch.doc_id = %s ORDER BY ch.ordinal",
+                (doc_id,),
+            ).fetchall()
+        return [ChunkRecord(*r) for r in rows]
+
+    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        return self._chunks_before("ch.id", "ch.id = ANY(%s)", chunk_ids)
+
+    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        return self._chunks_before(
+            "ch.parent_id",
+            "ch.parent_id = ANY(%s) AND ch.ordinal ="
+            " (SELECT min(c.ordinal) FROM chunks c WHERE c.parent_id = ch.parent_id)",
+            parent_ids,
+        )
+
+    def _chunks_before(self, key: str, where: str, ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        if not ids:
+            return {}
+        with self._conn() as conn:
+            pairs = conn.execute(
+                f"SELECT {key}, prev.id FROM chunks ch JOIN chunks prev"
+                f" ON prev.doc_id = ch.doc_id AND prev.ordinal = ch.ordinal - 1 WHERE {where}",
+                ([int(i) for i in ids],),
+            ).fetchall()
+        records = {r.chunk_id: r for r in self.get_chunks([int(p) for _, p in pairs])}
+        return {int(k): records[int(p)] for k, p in pairs if int(p) in records}
+
+    def get_vectors(self, chunk_ids: Sequence[int]) -> dict[int, Vectors]:
+        if not chunk_ids:
+            return {}
+        with self._conn() as conn:
+            rows = conn.execute(
+                "SELECT chunk_id, embedding FROM vectors WHERE chunk_id = ANY(%s)",
+                ([int(i) for i in chunk_ids],),
+            ).fetchall()
+        return {int(r[0]): _array(r[1]) for r in rows}
+
+    def documents_titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
+        start, inner = like_prefix_patterns(prefix)
+        docs = self._documents(
+            "c.name = %s AND d.status <> 'staged' AND (d.title ILIKE %s OR d.title ILIKE %s)",
+            [collection, start, inner],
+        )
+        return [d for d in docs if title_starts(d.title, prefix)]
+
+
+def _array(value: Any) -> Vectors:
+    """pgvector's loader gives a `Vector` (or, in older versions, a numpy array)."""
+    return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, np.float32)

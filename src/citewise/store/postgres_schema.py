@@ -1,0 +1,129 @@
+"""Schema of the PostgreSQL store as named migrations, applied once each, in order, under an
+advisory lock (several API and worker processes may start at once)."""
+
+from __future__ import annotations
+
+import psycopg
+
+from citewise.errors import StoreError
+
+# a fixed key for pg_advisory_lock: "citewise" in ASCII
+MIGRATION_LOCK = 0x63697465776973
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("0001_vector_extension", "CREATE EXTENSION IF NOT EXISTS vector"),
+    (
+        "0002_documents",
+        """
+        CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
+        CREATE TABLE collections (
+            id serial PRIMARY KEY,
+            name text NOT NULL UNIQUE,
+            created_at double precision NOT NULL
+        );
+        CREATE TABLE documents (
+            id bigserial PRIMARY KEY,
+            collection_id integer NOT NULL REFERENCES collections(id),
+            source text NOT NULL,
+            title text NOT NULL,
+            format text NOT NULL,
+            category text NOT NULL DEFAULT '',
+            tags text[] NOT NULL DEFAULT '{}',
+            content_hash text NOT NULL,
+            mtime double precision NOT NULL,
+            size bigint NOT NULL,
+            status text NOT NULL CHECK (status IN ('staged', 'indexing', 'ready')),
+            replaces bigint,
+            page_count integer,
+            chunk_count integer NOT NULL,
+            ingested_at double precision NOT NULL,
+            pipeline text NOT NULL DEFAULT ''
+        );
+        -- one visible and at most one staged version per source: two workers that ingest
+        -- the same file at once cannot both store it
+        CREATE UNIQUE INDEX documents_visible ON documents (collection_id, source)
+            WHERE status <> 'staged';
+        CREATE UNIQUE INDEX documents_staged ON documents (collection_id, source)
+            WHERE status = 'staged';
+        CREATE INDEX documents_unready ON documents (id) WHERE status <> 'ready';
+        CREATE TABLE parents (
+            id bigserial PRIMARY KEY,
+            doc_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            ordinal integer NOT NULL,
+            text text NOT NULL,
+            section text NOT NULL,
+            page_start integer,
+            page_end integer
+        );
+        CREATE INDEX parents_by_doc ON parents (doc_id);
+        """,
+    ),
+    (
+        "0003_chunks_and_keyword_index",
+        """
+        CREATE TABLE chunks (
+            id bigserial PRIMARY KEY,
+            doc_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            parent_id bigint NOT NULL REFERENCES parents(id) ON DELETE CASCADE,
+            collection_id integer NOT NULL,
+            ordinal integer NOT NULL,
+            text text NOT NULL,
+            embed_text text NOT NULL,
+            section text NOT NULL,
+            page_start integer,
+            page_end integer,
+            content_hash text NOT NULL,
+            has_vector boolean NOT NULL DEFAULT false,
+            -- title (weight A), section (B) and text (D) tokens as `store.terms` makes them
+            tsv tsvector NOT NULL,
+            n_tokens integer NOT NULL
+        );
+        CREATE INDEX chunks_by_doc ON chunks (doc_id, ordinal);
+        CREATE INDEX chunks_by_parent ON chunks (parent_id, ordinal);
+        CREATE INDEX chunks_by_collection ON chunks (collection_id);
+        CREATE INDEX chunks_missing_vector ON chunks (id) WHERE NOT has_vector;
+        CREATE INDEX chunks_keywords ON chunks USING gin (tsv);
+        """,
+    ),
+    (
+        # the column gets its dimension, and the HNSW index, from the first embedder
+        # that stores vectors (`PostgresStore.put_vectors`)
+        "0004_vectors",
+        """
+        CREATE TABLE vectors (
+            chunk_id bigint PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            collection_id integer NOT NULL,
+            embedding vector NOT NULL
+        );
+        CREATE INDEX vectors_by_collection ON vectors (collection_id);
+        """,
+    ),
+)
+
+
+def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[str]:
+    """Applies the migrations this database lacks; returns their names."""
+    applied: list[str] = []
+    conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    try:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS citewise_migrations"
+            " (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        done = {r[0] for r in conn.execute("SELECT name FROM citewise_migrations")}
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            try:
+                with conn.transaction():
+                    conn.execute(sql)
+                    conn.execute("INSERT INTO citewise_migrations(name) VALUES (%s)", (name,))
+            except psycopg.Error as exc:
+                hint = (
+                    " (needs a role allowed to CREATE EXTENSION vector)" if "0001" in name else ""
+                )
+                raise StoreError(f"PostgreSQL migration {name} failed{hint}: {exc}") from exc
+            applied.append(name)
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+    return applied

@@ -1,0 +1,147 @@
+"""The PostgreSQL store's searches: BM25 over the tsvector index, HNSW vector search with an
+iterative scan, and the genre heading lookup. Filters are part of each query."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from citewise.embed.base import Vectors
+from citewise.store.genre import heading_names, last_heading
+from citewise.store.postgres_text import FIELD_WEIGHTS, tsquery_literal
+from citewise.store.terms import search_terms
+from citewise.types import Candidate, SearchFilter
+
+# BM25 as SQLite FTS5's bm25() computes it: per term, idf = ln((N - df + .5) / (df + .5))
+# (at least 1e-6) times f (k1 + 1) / (f + k1 (1 - b + b |D| / avgdl)), where f counts the
+# term's occurrences weighted by field and |D| is the chunk's token count. N, df and avgdl
+# are the collection's.
+_BM25 = """
+WITH stats AS (
+    SELECT count(*)::float8 AS n, coalesce(avg(n_tokens), 1)::float8 AS avgdl
+    FROM chunks WHERE collection_id = %(cid)s
+), terms AS (
+    SELECT t.term, greatest(ln((s.n - t.df + 0.5) / (t.df + 0.5)), 1e-6) AS idf
+    FROM stats s, LATERAL (
+        SELECT term, (SELECT count(*) FROM chunks c WHERE c.collection_id = %(cid)s
+                      AND c.tsv @@ quote_literal(term)::tsquery)::float8 AS df
+        FROM unnest(%(terms)s::text[]) AS term
+    ) t
+), hits AS (
+    SELECT ch.id, ch.tsv, ch.n_tokens FROM chunks ch JOIN documents d ON d.id = ch.doc_id
+    WHERE ch.tsv @@ %(query)s::tsquery AND ch.collection_id = %(cid)s {where}
+)
+SELECT h.id,
+       sum(t.idf * f.f * (%(k1)s + 1)
+           / (f.f + %(k1)s * (1 - %(b)s + %(b)s * h.n_tokens / s.avgdl))) AS score
+FROM hits h CROSS JOIN stats s
+CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
+JOIN terms t ON t.term = u.lexeme
+CROSS JOIN LATERAL (
+    SELECT sum(CASE w WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s ELSE %(wd)s END)::float8 AS f
+    FROM unnest(u.weights) AS w
+) f
+GROUP BY h.id ORDER BY score DESC, h.id LIMIT %(k)s
+"""
+
+# the iterative scan may return rows slightly out of order: re-sorted by the caller
+_NEAREST = """
+SELECT v.chunk_id, -(v.embedding <#> %(q)s) AS score FROM vectors v
+JOIN chunks ch ON ch.id = v.chunk_id JOIN documents d ON d.id = ch.doc_id
+WHERE v.collection_id = %(cid)s {where}
+ORDER BY v.embedding <#> %(q)s LIMIT %(k)s
+"""
+
+
+class PostgresSearch:
+    """Mixed into `PostgresStore`, which owns the pool. `ef_search` is HNSW's candidate
+    list size per query (at least twice the depth asked for)."""
+
+    ef_search: int = 100
+    max_scan_tuples: int = 20000
+
+    def _conn(self) -> AbstractContextManager[psycopg.Connection[tuple[Any, ...]]]:
+        raise NotImplementedError
+
+    def _scope(
+        self, conn: psycopg.Connection[tuple[Any, ...]], flt: SearchFilter
+    ) -> tuple[int | None, str, dict[str, object]]:
+        """The collection id and the filter's SQL over `d` (documents), with its params."""
+        row = conn.execute(
+            "SELECT id FROM collections WHERE name = %s", (flt.collection,)
+        ).fetchone()
+        sql = " AND d.status <> 'staged'"
+        params: dict[str, object] = {}
+        if flt.sources:
+            sql += " AND d.source = ANY(%(f_sources)s)"
+            params["f_sources"] = list(flt.sources)
+        if flt.category is not None:
+            sql += " AND d.category = %(f_category)s"
+            params["f_category"] = flt.category
+        if flt.tags:
+            sql += " AND d.tags @> %(f_tags)s::text[]"
+            params["f_tags"] = list(flt.tags)
+        return (None if row is None else int(row[0])), sql, params
+
+    def keyword_search(self, terms: Sequence[str], flt: SearchFilter, k: int) -> list[Candidate]:
+        tokens = search_terms(terms)
+        if not tokens or k < 1:
+            return []
+        with self._conn() as conn:
+            cid, where, params = self._scope(conn, flt)
+            if cid is None:
+                return []
+            rows = conn.execute(
+                _BM25.format(where=where),
+                {
+                    **params, "cid": cid, "terms": tokens, "query": tsquery_literal(tokens),
+                    "k": k, "k1": 1.2, "b": 0.75, "wa": FIELD_WEIGHTS["A"],
+                    "wb": FIELD_WEIGHTS["B"], "wd": FIELD_WEIGHTS["D"],
+                },
+            ).fetchall()  # fmt: skip
+        return [Candidate(int(r[0]), i + 1, float(r[1])) for i, r in enumerate(rows)]
+
+    def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]:
+        if k < 1:
+            return []
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        with self._conn() as conn, conn.transaction():
+            cid, where, params = self._scope(conn, flt)
+            if cid is None:
+                return []
+            conn.execute(
+                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                " set_config('hnsw.ef_search', %s, true),"
+                " set_config('hnsw.max_scan_tuples', %s, true)",
+                (str(max(self.ef_search, 2 * k)), str(self.max_scan_tuples)),
+            )
+            rows = conn.execute(
+                _NEAREST.format(where=where),
+                {**params, "cid": cid, "q": q, "k": k},
+            ).fetchall()
+        ranked = sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda r: (-r[1], r[0]))
+        return [Candidate(c, i + 1, s) for i, (c, s) in enumerate(ranked)]
+
+    def heading_search(self, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
+        words = re.findall(r"[^\W_]+", name)
+        phrase = tsquery_literal(words, weight="B", op=" <-> ")
+        if not phrase or k < 1:
+            return []
+        with self._conn() as conn:
+            cid, where, params = self._scope(conn, flt)
+            if cid is None:
+                return []
+            # the index finds the sections holding the name's words; the heading test is exact
+            rows = conn.execute(
+                "SELECT ch.id, ch.section FROM chunks ch JOIN documents d ON d.id = ch.doc_id"
+                f" WHERE ch.tsv @@ %(q)s::tsquery AND ch.collection_id = %(cid)s{where}"
+                " ORDER BY ch.id",
+                {**params, "q": phrase, "cid": cid},
+            ).fetchall()
+        found = [int(r[0]) for r in rows if heading_names(last_heading(r[1]), name)][:k]
+        return [Candidate(chunk_id, i + 1, 1.0) for i, chunk_id in enumerate(found)]
