@@ -252,6 +252,7 @@ def bench(
     _run(as_json, action)
 
 
+import citewise.cli_worker  # noqa: E402,F401  (registers worker, enqueue, dead-letters)
 from citewise import cli_chat  # noqa: E402,F401  (registers ask, chat, history)
 
 
