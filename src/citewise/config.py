@@ -28,9 +28,11 @@ class Settings(BaseSettings):
     embedder_base_url: str | None = None
     embedder_api_key: str | None = None
     model_cache: Path | None = None
-    # Scale-out: the store by URL ("" = the SQLite file in the data dir), e.g.
+    # Scale-out: the store by URL (unset: the SQLite file in the data dir), e.g.
     # postgresql://citewise@db/citewise, and the ingestion queue (redis://host:6379/0)
-    store: str = Field(default="", description="sqlite:///PATH | postgresql://…")
+    store: str | None = Field(
+        default=None, description="sqlite:///PATH (default: the data dir's file) | postgresql://…"
+    )
     store_pool_size: int = 4
     queue: str = Field(default="", description="redis://HOST:PORT/DB for `citewise worker`")
     queue_retries: int = 3

@@ -37,6 +37,7 @@ class RetrievalOptions:
     # the option entry source (`retrieve.entries`)
     entry_k: int = 10
     entry_weight: float = 2.0
+    entries: bool = True  # the rule pack decides (`RulePack.option_items`)
 
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
@@ -58,12 +59,15 @@ def validate_query(query: str, max_chars: int) -> str:
 def default_sources(
     store: Store, embedder_factory: Callable[[], Embedder], opts: RetrievalOptions
 ) -> list[CandidateSource]:
-    """Keyword, vector, then the option entries (which rank by what the first two found)."""
-    return [
+    """Keyword, vector, then the option entries if on (they rank by what the first two
+    found)."""
+    sources: list[CandidateSource] = [
         KeywordSource(store, opts.keyword_k, opts.keyword_weight),
         VectorSource(store, embedder_factory, opts.vector_k, opts.vector_weight),
-        OptionEntrySource(store, opts.entry_k, opts.entry_weight),
     ]
+    if opts.entries:
+        sources.append(OptionEntrySource(store, opts.entry_k, opts.entry_weight))
+    return sources
 
 
 class HybridRetriever:
