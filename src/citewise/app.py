@@ -132,6 +132,7 @@ class Assistant:
             collection=collection or self.collection,
             prune=prune,
             max_file_bytes=s.max_file_bytes,
+            max_inflated_bytes=s.max_inflated_bytes,
             chunking=ChunkingOptions(
                 parent_chars=s.parent_chars,
                 child_tokens=s.child_tokens,

@@ -70,6 +70,7 @@ class Settings(BaseSettings):
 
     # Ingest limits.
     max_file_bytes: int = 100 * 2**20
+    max_inflated_bytes: int = 256 * 2**20  # DOCX/PPTX: all parts together, once inflated
 
     @field_validator("collection")
     @classmethod

@@ -48,6 +48,7 @@ class IngestJob:
     collection: str
     prune: bool = False
     max_file_bytes: int = 100 * 2**20
+    max_inflated_bytes: int = 256 * 2**20
     chunking: ChunkingOptions = field(default_factory=ChunkingOptions)
 
 
@@ -122,7 +123,9 @@ def _ingest_one(
     if current is not None and same_bytes and current.pipeline == key:
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0
     try:
-        parsed = parse_file(cand.path, max_bytes=job.max_file_bytes)
+        parsed = parse_file(
+            cand.path, max_bytes=job.max_file_bytes, max_inflated_bytes=job.max_inflated_bytes
+        )
         from citewise.types import ParsedDocument
 
         assert isinstance(parsed, ParsedDocument)

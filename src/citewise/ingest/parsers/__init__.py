@@ -20,6 +20,7 @@ from citewise.errors import (
     TooLargeError,
     UnsupportedFormatError,
 )
+from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
 from citewise.ingest.parsers._sniff import describe, is_encrypted_ole, sniff
 from citewise.types import ParsedDocument
 
@@ -42,7 +43,8 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 #    below a PDF outline's entries deepen its section paths
 # 4: Markdown HTML comments left out; links whose text is a code span become their text
 # 5: Texinfo page headers ("Next: …, Up: … [Contents][Index]") left out of HTML
-PARSER_VERSION = 5
+# 6: a PDF page whose every line looks like a running header or footer keeps its lines
+PARSER_VERSION = 6
 
 
 class Parser(Protocol):
@@ -144,16 +146,31 @@ def _too_large(size: int, limit: int) -> TooLargeError:
     return TooLargeError(f"the file is {_size(size)}, over the limit of {_size(limit)}")
 
 
-def parse_bytes(data: bytes, name: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocument:
-    """Parses an in-memory file (an upload); `name` gives the extension and fallback title."""
+def parse_bytes(
+    data: bytes,
+    name: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_inflated_bytes: int = DEFAULT_MAX_INFLATED,
+) -> ParsedDocument:
+    """Parses an in-memory file (an upload); `name` gives the extension and fallback title.
+    ZIP-based documents are inflated as a stream and counted before their parser opens them."""
     if len(data) > max_bytes:
         raise _too_large(len(data), max_bytes)
     if not data:
         raise EmptyDocumentError("file is empty")
-    return get_parser(choose_parser(data, name))(data, name)
+    fmt = choose_parser(data, name)
+    if fmt in _OFFICE_NAMES:
+        check_archive(data, ArchiveLimits(max_inflated=max_inflated_bytes))
+    return get_parser(fmt)(data, name)
 
 
-def parse_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocument:
+def parse_file(
+    path: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_inflated_bytes: int = DEFAULT_MAX_INFLATED,
+) -> ParsedDocument:
     """Reads and parses one file. Raises a DocumentError subclass with a readable message
     when the file is too large, empty, corrupt, encrypted, unsupported or has no text."""
     try:
@@ -163,4 +180,4 @@ def parse_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocum
         data = path.read_bytes()
     except OSError as exc:
         raise DocumentError(f"cannot read the file: {exc.strerror or exc}") from exc
-    return parse_bytes(data, path.name, max_bytes=max_bytes)
+    return parse_bytes(data, path.name, max_bytes=max_bytes, max_inflated_bytes=max_inflated_bytes)

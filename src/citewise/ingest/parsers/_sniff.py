@@ -8,6 +8,7 @@ import zipfile
 from typing import Literal
 
 from citewise.errors import CorruptDocumentError
+from citewise.ingest.parsers._archive import check_member_count
 from citewise.ingest.parsers._decode import looks_binary
 
 Sniffed = Literal["pdf", "docx", "pptx", "zip", "ole", "binary", "html", "text"]
@@ -48,6 +49,7 @@ def is_pdf(data: bytes) -> bool:
 
 def office_kind(data: bytes) -> Literal["docx", "pptx", "zip"]:
     """Which OOXML package a ZIP holds, judged by its main part."""
+    check_member_count(data)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
