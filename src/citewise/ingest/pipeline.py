@@ -49,6 +49,7 @@ class IngestJob:
     prune: bool = False
     max_file_bytes: int = 100 * 2**20
     max_inflated_bytes: int = 256 * 2**20
+    ocr: str = "tesseract"  # engine for pages without a text layer; "none" turns OCR off
     chunking: ChunkingOptions = field(default_factory=ChunkingOptions)
 
 
@@ -124,7 +125,10 @@ def _ingest_one(
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0
     try:
         parsed = parse_file(
-            cand.path, max_bytes=job.max_file_bytes, max_inflated_bytes=job.max_inflated_bytes
+            cand.path,
+            max_bytes=job.max_file_bytes,
+            max_inflated_bytes=job.max_inflated_bytes,
+            ocr=job.ocr,
         )
         from citewise.types import ParsedDocument
 

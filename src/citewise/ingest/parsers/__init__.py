@@ -43,18 +43,19 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 #    below a PDF outline's entries deepen its section paths
 # 4: Markdown HTML comments left out; links whose text is a code span become their text
 # 5: Texinfo page headers ("Next: …, Up: … [Contents][Index]") left out of HTML
-# 6: a PDF page whose every line looks like a running header or footer keeps its lines
+# 6: a PDF page whose every line looks like a running header or footer keeps its lines;
+#    PDF pages without a text layer and DOCX files of images are read by OCR
 PARSER_VERSION = 6
 
 
 class Parser(Protocol):
-    def __call__(self, data: bytes, name: str) -> ParsedDocument: ...
+    def __call__(self, data: bytes, name: str, **options: str) -> ParsedDocument: ...
 
 
 def _lazy(module: str, function: str) -> Parser:
-    def parse(data: bytes, name: str) -> ParsedDocument:
+    def parse(data: bytes, name: str, **options: str) -> ParsedDocument:
         backend = importlib.import_module(f"citewise.ingest.parsers.{module}")
-        return cast(Parser, getattr(backend, function))(data, name)
+        return cast(Parser, getattr(backend, function))(data, name, **options)
 
     parse.__name__ = function
     parse.__qualname__ = function
@@ -66,6 +67,7 @@ PARSERS: dict[str, Parser] = {
     "pdf": _lazy("pdf", "parse_pdf"),
     "docx": _lazy("docx", "parse_docx"),
     "pptx": _lazy("pptx", "parse_pptx"),
+    "image": _lazy("image", "parse_image"),
     "html": _lazy("html", "parse_html"),
     "markdown": _lazy("markdown", "parse_markdown"),
     "text": _lazy("text", "parse_text"),
@@ -75,12 +77,16 @@ FORMAT_BY_EXTENSION: dict[str, str] = {
     ".pdf": "pdf",
     ".docx": "docx",
     ".pptx": "pptx",
+    **dict.fromkeys((".png", ".jpg", ".jpeg", ".tif", ".tiff"), "image"),
     **dict.fromkeys((".html", ".htm", ".xhtml"), "html"),
     **dict.fromkeys((".md", ".markdown", ".mdx"), "markdown"),
     **dict.fromkeys((".txt", ".text", ".rst", ".log", ".csv", ".tsv"), "text"),
 }
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(FORMAT_BY_EXTENSION)
 _OFFICE_NAMES = {"docx": "Word document", "pptx": "PowerPoint presentation"}
+# formats whose parser takes the `ocr` option: pages or images without a text layer
+OCR_FORMATS = frozenset({"pdf", "docx", "image"})
+DEFAULT_OCR = "tesseract"
 _NOT_A_DOCUMENT = {
     "zip": "a ZIP archive that is not a Word or PowerPoint document",
     "ole": "a legacy Office file (.doc/.ppt/.xls); save it as .docx or .pptx",
@@ -111,11 +117,16 @@ def choose_parser(data: bytes, name: str) -> str:
     ext = Path(name).suffix.lower()
     expected = FORMAT_BY_EXTENSION.get(ext)
     kind = sniff(data)
-    if kind in ("pdf", "docx", "pptx"):
+    if kind in ("pdf", "docx", "pptx", "image"):
         return kind
     if expected == "pdf":
         raise CorruptDocumentError(
             f"not a PDF: the file has a .pdf extension but its content looks like {describe(data)}"
+        )
+    if expected == "image":
+        raise CorruptDocumentError(
+            f"not a PNG, JPEG or TIFF image: the file has a {ext} extension but its content "
+            f"looks like {describe(data)}"
         )
     if is_encrypted_ole(data):
         raise EncryptedDocumentError(
@@ -152,9 +163,11 @@ def parse_bytes(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_inflated_bytes: int = DEFAULT_MAX_INFLATED,
+    ocr: str = DEFAULT_OCR,
 ) -> ParsedDocument:
     """Parses an in-memory file (an upload); `name` gives the extension and fallback title.
-    ZIP-based documents are inflated as a stream and counted before their parser opens them."""
+    ZIP-based documents are inflated as a stream and counted before their parser opens them.
+    `ocr` names the engine for pages without a text layer ("none": no OCR)."""
     if len(data) > max_bytes:
         raise _too_large(len(data), max_bytes)
     if not data:
@@ -162,7 +175,8 @@ def parse_bytes(
     fmt = choose_parser(data, name)
     if fmt in _OFFICE_NAMES:
         check_archive(data, ArchiveLimits(max_inflated=max_inflated_bytes))
-    return get_parser(fmt)(data, name)
+    options = {"ocr": ocr} if fmt in OCR_FORMATS else {}
+    return get_parser(fmt)(data, name, **options)
 
 
 def parse_file(
@@ -170,6 +184,7 @@ def parse_file(
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_inflated_bytes: int = DEFAULT_MAX_INFLATED,
+    ocr: str = DEFAULT_OCR,
 ) -> ParsedDocument:
     """Reads and parses one file. Raises a DocumentError subclass with a readable message
     when the file is too large, empty, corrupt, encrypted, unsupported or has no text."""
@@ -180,4 +195,6 @@ def parse_file(
         data = path.read_bytes()
     except OSError as exc:
         raise DocumentError(f"cannot read the file: {exc.strerror or exc}") from exc
-    return parse_bytes(data, path.name, max_bytes=max_bytes, max_inflated_bytes=max_inflated_bytes)
+    return parse_bytes(
+        data, path.name, max_bytes=max_bytes, max_inflated_bytes=max_inflated_bytes, ocr=ocr
+    )
