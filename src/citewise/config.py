@@ -78,6 +78,11 @@ class Settings(BaseSettings):
 
     # Ingest limits.
     max_file_bytes: int = 100 * 2**20
+    max_inflated_bytes: int = 256 * 2**20  # DOCX/PPTX: all parts together, once inflated
+    ocr: str = Field(
+        default="tesseract",
+        description="OCR for scanned pages and images: tesseract | rapidocr | none",
+    )
 
     @field_validator("collection")
     @classmethod

@@ -31,14 +31,41 @@ class Block:
 
 
 @dataclass(frozen=True, slots=True)
+class Box:
+    """A rectangle on a page, for highlighting: (x0, y0) top-left to (x1, y1) bottom-right,
+    measured from the page's top-left corner in `unit` ("pt": PDF points, "px": image
+    pixels). `page` is 1-based (None for unpaged formats, e.g. an image in a DOCX)."""
+
+    page: int | None
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    unit: Literal["pt", "px"] = "pt"
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OcrPage:
+    """A page (or image) read by OCR: its engine, mean confidence (0-1) and word boxes."""
+
+    page: int | None
+    engine: str
+    confidence: float
+    words: tuple[Box, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedDocument:
-    """What a parser returns: the blocks in reading order plus document-level metadata."""
+    """What a parser returns: the blocks in reading order plus document-level metadata.
+    `ocr` lists the pages whose text came from OCR (pages with a text layer never do)."""
 
     title: str
     blocks: tuple[Block, ...]
     format: str
     page_count: int | None = None
     metadata: Mapping[str, str] = field(default_factory=dict)
+    ocr: tuple[OcrPage, ...] = ()
 
     @property
     def text_length(self) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,8 @@ SupportCheck = Callable[[Path], bool]
 IGNORED_DIRS = frozenset(
     {"_sources", "_static", "__pycache__", "node_modules", "site-packages", "venv"}
 )
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +60,20 @@ def _walk(root: Path, skipped: list[FileOutcome]) -> list[Path]:
                 skipped.append(FileOutcome(rel + "/", "skipped", "build or cache folder"))
         dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in IGNORED_DIRS]
         files.extend(here / f for f in filenames if not f.startswith("."))
-    return sorted(f for f in files if f.is_file())
+    kept: list[Path] = []
+    for path in sorted(files):
+        if path.is_file():
+            kept.append(path)
+        elif path.is_symlink():
+            rel = path.relative_to(root).as_posix()
+            reason = "symlink loop or broken symlink: its target cannot be read"
+            skipped.append(FileOutcome(printable(rel), "skipped", reason))
+    return kept
+
+
+def printable(name: str) -> str:
+    """`name` with control characters shown as escapes, safe to print in a terminal."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), name)
 
 
 def _consider(
@@ -69,6 +85,11 @@ def _consider(
     *,
     explicit: bool,
 ) -> None:
+    if _CONTROL.search(source):
+        # such a name could rewrite the terminal that shows it, or a log line
+        reason = "the file name holds control characters; rename it to ingest it"
+        skipped.append(FileOutcome(printable(source), "skipped", reason))
+        return
     # A file named explicitly is always tried, so a wrong extension gets a real reason.
     if explicit or is_supported(path):
         found.append(Candidate(path, source))

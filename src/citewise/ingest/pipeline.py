@@ -49,6 +49,8 @@ class IngestJob:
     collection: str
     prune: bool = False
     max_file_bytes: int = 100 * 2**20
+    max_inflated_bytes: int = 256 * 2**20
+    ocr: str = "tesseract"  # engine for pages without a text layer; "none" turns OCR off
     chunking: ChunkingOptions = field(default_factory=ChunkingOptions)
     # run in order on each document after chunking, before it is stored
     enrichers: Sequence[Enricher] = ()
@@ -127,7 +129,12 @@ def ingest_one(
     if current is not None and same_bytes and current.pipeline == key:
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0, None
     try:
-        parsed = parse_file(cand.path, max_bytes=job.max_file_bytes)
+        parsed = parse_file(
+            cand.path,
+            max_bytes=job.max_file_bytes,
+            max_inflated_bytes=job.max_inflated_bytes,
+            ocr=job.ocr,
+        )
         from citewise.types import ParsedDocument
 
         assert isinstance(parsed, ParsedDocument)

@@ -63,7 +63,7 @@ def test_corrupt_pdf_is_reported_as_corrupt(tmp_path: Path) -> None:
     ("name", "data", "expected"),
     [
         ("program.exe", b"MZ\x90\x00\x03\x00\x00\x00\x04\x00", ".exe: a Windows executable"),
-        ("photo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ".png: a PNG image"),
+        ("photo.gif", b"GIF89a\x01\x00\x01\x00\x00\x00\x00", ".gif: a GIF image"),
         ("blob", bytes(range(256)) * 4, "(no extension): binary data"),
     ],
 )
@@ -128,9 +128,11 @@ def test_is_supported_goes_by_extension() -> None:
 
 
 def test_registry_names_every_format_and_rejects_unknown_names() -> None:
-    assert set(PARSERS) == {"pdf", "docx", "pptx", "html", "markdown", "text"}
+    assert set(PARSERS) == {"pdf", "docx", "pptx", "image", "html", "markdown", "text"}
     assert get_parser("text")(b"Hi\n\nthere", "x.txt").blocks[1].text == "there"
-    with pytest.raises(ConfigError, match="valid parsers: docx, html, markdown, pdf, pptx, text"):
+    with pytest.raises(
+        ConfigError, match="valid parsers: docx, html, image, markdown, pdf, pptx, text"
+    ):
         get_parser("rtf")
 
 

@@ -141,8 +141,10 @@ def test_pdf_of_images_has_no_text(tmp_path: Path) -> None:
     c = canvas.Canvas(str(path))
     c.rect(72, 72, 400, 600, fill=1)
     c.save()
-    with pytest.raises(NoTextError, match="scanned images; OCR is not enabled"):
-        parse_file(path)
+    with pytest.raises(NoTextError, match="scanned images and OCR is off"):
+        parse_file(path, ocr="none")
+    with pytest.raises(NoTextError, match="OCR found no text on its pages"):
+        parse_file(path, ocr="tesseract")
 
 
 def _line(text: str, y: float, size: float = 10.0, width: float = 400.0) -> Line:

@@ -20,6 +20,7 @@ from citewise.errors import (
     TooLargeError,
     UnsupportedFormatError,
 )
+from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
 from citewise.ingest.parsers._sniff import describe, is_encrypted_ole, sniff
 from citewise.types import ParsedDocument
 
@@ -42,17 +43,19 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 #    below a PDF outline's entries deepen its section paths
 # 4: Markdown HTML comments left out; links whose text is a code span become their text
 # 5: Texinfo page headers ("Next: …, Up: … [Contents][Index]") left out of HTML
-PARSER_VERSION = 5
+# 6: a PDF page whose every line looks like a running header or footer keeps its lines;
+#    PDF pages without a text layer and DOCX files of images are read by OCR
+PARSER_VERSION = 6
 
 
 class Parser(Protocol):
-    def __call__(self, data: bytes, name: str) -> ParsedDocument: ...
+    def __call__(self, data: bytes, name: str, **options: str) -> ParsedDocument: ...
 
 
 def _lazy(module: str, function: str) -> Parser:
-    def parse(data: bytes, name: str) -> ParsedDocument:
+    def parse(data: bytes, name: str, **options: str) -> ParsedDocument:
         backend = importlib.import_module(f"citewise.ingest.parsers.{module}")
-        return cast(Parser, getattr(backend, function))(data, name)
+        return cast(Parser, getattr(backend, function))(data, name, **options)
 
     parse.__name__ = function
     parse.__qualname__ = function
@@ -64,6 +67,7 @@ PARSERS: dict[str, Parser] = {
     "pdf": _lazy("pdf", "parse_pdf"),
     "docx": _lazy("docx", "parse_docx"),
     "pptx": _lazy("pptx", "parse_pptx"),
+    "image": _lazy("image", "parse_image"),
     "html": _lazy("html", "parse_html"),
     "markdown": _lazy("markdown", "parse_markdown"),
     "text": _lazy("text", "parse_text"),
@@ -73,12 +77,16 @@ FORMAT_BY_EXTENSION: dict[str, str] = {
     ".pdf": "pdf",
     ".docx": "docx",
     ".pptx": "pptx",
+    **dict.fromkeys((".png", ".jpg", ".jpeg", ".tif", ".tiff"), "image"),
     **dict.fromkeys((".html", ".htm", ".xhtml"), "html"),
     **dict.fromkeys((".md", ".markdown", ".mdx"), "markdown"),
     **dict.fromkeys((".txt", ".text", ".rst", ".log", ".csv", ".tsv"), "text"),
 }
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(FORMAT_BY_EXTENSION)
 _OFFICE_NAMES = {"docx": "Word document", "pptx": "PowerPoint presentation"}
+# formats whose parser takes the `ocr` option: pages or images without a text layer
+OCR_FORMATS = frozenset({"pdf", "docx", "image"})
+DEFAULT_OCR = "tesseract"
 _NOT_A_DOCUMENT = {
     "zip": "a ZIP archive that is not a Word or PowerPoint document",
     "ole": "a legacy Office file (.doc/.ppt/.xls); save it as .docx or .pptx",
@@ -109,11 +117,16 @@ def choose_parser(data: bytes, name: str) -> str:
     ext = Path(name).suffix.lower()
     expected = FORMAT_BY_EXTENSION.get(ext)
     kind = sniff(data)
-    if kind in ("pdf", "docx", "pptx"):
+    if kind in ("pdf", "docx", "pptx", "image"):
         return kind
     if expected == "pdf":
         raise CorruptDocumentError(
             f"not a PDF: the file has a .pdf extension but its content looks like {describe(data)}"
+        )
+    if expected == "image":
+        raise CorruptDocumentError(
+            f"not a PNG, JPEG or TIFF image: the file has a {ext} extension but its content "
+            f"looks like {describe(data)}"
         )
     if is_encrypted_ole(data):
         raise EncryptedDocumentError(
@@ -144,16 +157,35 @@ def _too_large(size: int, limit: int) -> TooLargeError:
     return TooLargeError(f"the file is {_size(size)}, over the limit of {_size(limit)}")
 
 
-def parse_bytes(data: bytes, name: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocument:
-    """Parses an in-memory file (an upload); `name` gives the extension and fallback title."""
+def parse_bytes(
+    data: bytes,
+    name: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_inflated_bytes: int = DEFAULT_MAX_INFLATED,
+    ocr: str = DEFAULT_OCR,
+) -> ParsedDocument:
+    """Parses an in-memory file (an upload); `name` gives the extension and fallback title.
+    ZIP-based documents are inflated as a stream and counted before their parser opens them.
+    `ocr` names the engine for pages without a text layer ("none": no OCR)."""
     if len(data) > max_bytes:
         raise _too_large(len(data), max_bytes)
     if not data:
         raise EmptyDocumentError("file is empty")
-    return get_parser(choose_parser(data, name))(data, name)
+    fmt = choose_parser(data, name)
+    if fmt in _OFFICE_NAMES:
+        check_archive(data, ArchiveLimits(max_inflated=max_inflated_bytes))
+    options = {"ocr": ocr} if fmt in OCR_FORMATS else {}
+    return get_parser(fmt)(data, name, **options)
 
 
-def parse_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocument:
+def parse_file(
+    path: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_inflated_bytes: int = DEFAULT_MAX_INFLATED,
+    ocr: str = DEFAULT_OCR,
+) -> ParsedDocument:
     """Reads and parses one file. Raises a DocumentError subclass with a readable message
     when the file is too large, empty, corrupt, encrypted, unsupported or has no text."""
     try:
@@ -163,4 +195,6 @@ def parse_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocum
         data = path.read_bytes()
     except OSError as exc:
         raise DocumentError(f"cannot read the file: {exc.strerror or exc}") from exc
-    return parse_bytes(data, path.name, max_bytes=max_bytes)
+    return parse_bytes(
+        data, path.name, max_bytes=max_bytes, max_inflated_bytes=max_inflated_bytes, ocr=ocr
+    )

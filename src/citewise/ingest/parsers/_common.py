@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePath
 
 from citewise.errors import NoTextError
-from citewise.types import Block, BlockKind, ParsedDocument
+from citewise.types import Block, BlockKind, OcrPage, ParsedDocument
 
 _WS = re.compile(r"\s+")
 _INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff\ufffe]")
@@ -117,6 +117,7 @@ def finish(
     no_text: str,
     page_count: int | None = None,
     metadata: Mapping[str, str] | None = None,
+    ocr: Sequence[OcrPage] = (),
 ) -> ParsedDocument:
     """The ParsedDocument, or NoTextError(`no_text`) when no block carries any text."""
     kept = tuple(b for b in blocks if b is not None and b.text.strip())
@@ -128,4 +129,5 @@ def finish(
         format=fmt,
         page_count=page_count,
         metadata=dict(metadata or {}),
+        ocr=tuple(ocr),
     )

@@ -100,10 +100,25 @@ def drop_running_lines(
         or _PAGE_NUMBER.fullmatch(key)
         or len(variants.get(key, ())) >= COUNTER_VARIANTS
     }
-    return [
+    kept = [
         [ln for i, ln in enumerate(page) if i not in idx or running_key(ln.text) not in running]
         for page, idx in zip(pages, edges, strict=True)
     ]
+    return never_emptied(pages, kept)
+
+
+def never_emptied(pages: Sequence[Sequence[Line]], kept: Sequence[list[Line]]) -> list[list[Line]]:
+    """A removal rule never empties a page (a page of one short numbered line is content,
+    not a header) unless all the page held was a bare page number, nor the document."""
+    result = [
+        list(page) if not lines and not _only_page_numbers(page) else lines
+        for page, lines in zip(pages, kept, strict=True)
+    ]
+    return result if any(result) else [list(p) for p in pages]
+
+
+def _only_page_numbers(page: Sequence[Line]) -> bool:
+    return all(_PAGE_NUMBER.fullmatch(running_key(ln.text)) for ln in page)
 
 
 def join_lines(texts: Sequence[str]) -> str:

@@ -8,19 +8,24 @@ import zipfile
 from typing import Literal
 
 from citewise.errors import CorruptDocumentError
+from citewise.ingest.parsers._archive import check_member_count
 from citewise.ingest.parsers._decode import looks_binary
 
-Sniffed = Literal["pdf", "docx", "pptx", "zip", "ole", "binary", "html", "text"]
+Sniffed = Literal["pdf", "docx", "pptx", "image", "zip", "ole", "binary", "html", "text"]
 
 PDF_MAGIC = b"%PDF-"
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .doc/.ppt, and encrypted OOXML
+# the image formats OCR reads: PNG, JPEG, TIFF (both byte orders)
+IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 _HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
 # (magic, label, strong): a weak magic could also start a text file, so it only counts
 # when the bytes look binary as well
 _KNOWN_BINARY: tuple[tuple[bytes, str, bool], ...] = (
     (b"\x89PNG\r\n\x1a\n", "a PNG image", True),
     (b"\xff\xd8\xff", "a JPEG image", True),
+    (b"II*\x00", "a TIFF image", True),
+    (b"MM\x00*", "a TIFF image", True),
     (b"GIF87a", "a GIF image", True),
     (b"GIF89a", "a GIF image", True),
     (b"\x7fELF", "an ELF executable", True),
@@ -48,6 +53,7 @@ def is_pdf(data: bytes) -> bool:
 
 def office_kind(data: bytes) -> Literal["docx", "pptx", "zip"]:
     """Which OOXML package a ZIP holds, judged by its main part."""
+    check_member_count(data)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
@@ -67,6 +73,8 @@ def sniff(data: bytes) -> Sniffed:
         return office_kind(data)
     if data.startswith(OLE_MAGIC):
         return "ole"
+    if data.startswith(IMAGE_MAGIC):
+        return "image"
     if describe_binary(data) or looks_binary(data):
         return "binary"
     return "html" if starts_like_html(data) else "text"

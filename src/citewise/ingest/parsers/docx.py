@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import docx
+from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
@@ -21,9 +22,11 @@ from citewise.ingest.parsers._common import (
     stem,
     table_block,
 )
-from citewise.types import Block, ParsedDocument
+from citewise.ingest.parsers.ocr import OcrEngine
+from citewise.types import Block, OcrPage, ParsedDocument
 
 NO_TEXT = "DOCX contains no text (only images?)"
+NO_TEXT_AFTER_OCR = "DOCX contains no text, and OCR found none in its pictures"
 _HEADING = re.compile(r"^heading\s*(\d)$", re.I)
 _LIST_STYLE = re.compile(r"^list\b.*?(\d)?$", re.I)
 
@@ -121,15 +124,56 @@ def _metadata(props: Any) -> dict[str, str]:
     return {k: clean(str(v)) for k, v in pairs.items() if v and clean(str(v))}
 
 
-def parse_docx(data: bytes, name: str) -> ParsedDocument:
+def image_blobs(document: Any) -> Iterator[bytes]:
+    """The bytes of the pictures in the body, in document order."""
+    related = document.part.related_parts
+    for blip in document.element.body.iter(qn("a:blip")):
+        part = related.get(blip.get(qn("r:embed")))
+        if part is not None:
+            yield part.blob
+
+
+def _ocr_blocks(document: Any, ocr: str) -> tuple[list[Block], list[OcrPage]]:
+    """A DOCX made of pictures (scans pasted into Word): each picture read by OCR."""
+    from citewise.ingest.parsers.image import engine_or_refuse, open_image, read_image
+
+    if ocr == "none":
+        return [], []
+    blocks: list[Block] = []
+    pages: list[OcrPage] = []
+    engine: OcrEngine | None = None
+    for blob in image_blobs(document):
+        engine = engine or engine_or_refuse(ocr, "a DOCX made of pictures")
+        try:
+            image = open_image(blob)
+        except CorruptDocumentError:
+            continue  # a picture format OCR cannot read (EMF, SVG): other pictures may do
+        found, record = read_image(image, engine, None)
+        blocks.extend(found)
+        pages.append(record)
+    return blocks, pages
+
+
+def parse_docx(data: bytes, name: str, ocr: str = "none") -> ParsedDocument:
     document = _open(data)
     try:
         blocks = [b for b in _blocks(document) if b is not None]
     except Exception as exc:
         raise CorruptDocumentError(f"the DOCX body cannot be read ({exc})") from exc
+    scanned: list[OcrPage] = []
+    if not blocks:
+        blocks, scanned = _ocr_blocks(document, ocr)
     props = document.core_properties
     firsts = [b.heading_path[0] for b in blocks if b.heading_path]
     title = clean(props.title or "") or (firsts[0] if firsts else stem(name))
+    no_text = NO_TEXT_AFTER_OCR if scanned else NO_TEXT
+    if ocr == "none":
+        no_text += "; OCR is off (set CITEWISE_OCR=tesseract or rapidocr)"
     return finish(
-        title=title, blocks=blocks, fmt="docx", no_text=NO_TEXT, metadata=_metadata(props)
+        title=title,
+        blocks=blocks,
+        fmt="docx",
+        no_text=no_text,
+        metadata=_metadata(props),
+        ocr=scanned,
     )

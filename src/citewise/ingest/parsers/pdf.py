@@ -26,9 +26,16 @@ from citewise.ingest.parsers._pdf_layout import (
     paragraphs,
 )
 from citewise.ingest.parsers._pdf_outline import OutlineEntry, is_title_line, outline_paths
-from citewise.types import Block, ParsedDocument
+from citewise.ingest.parsers.ocr import OcrEngine, get_engine, ocr_page, page_lines
+from citewise.types import Block, OcrPage, ParsedDocument
 
-NO_TEXT = "no extractable text: the PDF seems to be scanned images; OCR is not enabled"
+NO_TEXT = (
+    "no extractable text: the PDF seems to be scanned images and OCR is off "
+    "(set CITEWISE_OCR=tesseract or CITEWISE_OCR=rapidocr)"
+)
+NO_TEXT_AFTER_OCR = "no text: the PDF has no text layer and OCR found no text on its pages"
+OCR_DPI = 300
+_OCR_MAX_PIXELS = 12_000_000  # a page is rendered at most this large, whatever its size
 _FORCE_BOLD = 1 << 18  # PDF font descriptor flags
 _FIXED_PITCH = 1 << 0
 _BOLD = ("bold", "black", "heavy", "semibold", "demi")
@@ -145,21 +152,43 @@ def _outline(pdf: Any) -> list[OutlineEntry]:
     return entries
 
 
-def _read(pdf: Any) -> tuple[list[list[Line]], list[float]]:
+def _read(pdf: Any, ocr: str) -> tuple[list[list[Line]], list[float], list[OcrPage]]:
+    """Each page's lines from its text layer; a page without one (but with something drawn
+    on it) is rendered and read by the `ocr` engine instead (made when first needed)."""
     pages: list[list[Line]] = []
     heights: list[float] = []
+    scanned: list[OcrPage] = []
     for i in range(len(pdf)):
         page = pdf[i]
         try:
             heights.append(float(page.get_height()))
             textpage = page.get_textpage()
-            pages.append(_page_lines(textpage))
+            lines = _page_lines(textpage)
             textpage.close()
+            engine = get_engine(ocr) if not lines and _draws_something(page) else None
+            if engine is not None:
+                lines, record = _ocr(page, engine, i + 1)
+                scanned.append(record)
+            pages.append(lines)
         except pdfium.PdfiumError as exc:
             raise CorruptDocumentError(f"page {i + 1} of the PDF cannot be read: {exc}") from exc
         finally:
             page.close()
-    return pages, heights
+    return pages, heights, scanned
+
+
+def _draws_something(page: Any) -> bool:
+    return bool(pdfium_c.FPDFPage_CountObjects(page.raw) > 0)
+
+
+def _ocr(page: Any, engine: OcrEngine, number: int) -> tuple[list[Line], OcrPage]:
+    """The page rendered at OCR_DPI (less for a huge page) and read; boxes in PDF points."""
+    width, height = float(page.get_width()), float(page.get_height())
+    scale = OCR_DPI / 72
+    scale = min(scale, (_OCR_MAX_PIXELS / max(width * height, 1.0)) ** 0.5)
+    image = page.render(scale=scale, grayscale=True).to_pil()
+    result = engine.read(image)
+    return page_lines(result, scale, height), ocr_page(result, engine.name, number, scale, "pt")
 
 
 def _outline_blocks(
@@ -247,10 +276,10 @@ def _title(meta: dict[str, str], blocks: Sequence[Block], name: str) -> str:
     return firsts[0] if firsts else stem(name)
 
 
-def parse_pdf(data: bytes, name: str) -> ParsedDocument:
+def parse_pdf(data: bytes, name: str, ocr: str = "none") -> ParsedDocument:
     pdf = _open(data)
     try:
-        raw_pages, heights = _read(pdf)
+        raw_pages, heights, scanned = _read(pdf, ocr)
         outline = _outline(pdf)
         meta = {k: str(v) for k, v in pdf.get_metadata_dict(skip_empty=True).items()}
         page_count = len(pdf)
@@ -266,9 +295,10 @@ def parse_pdf(data: bytes, name: str) -> ParsedDocument:
         title=_title(meta, blocks, name),
         blocks=blocks,
         fmt="pdf",
-        no_text=NO_TEXT,
+        no_text=NO_TEXT_AFTER_OCR if scanned else NO_TEXT,
         page_count=page_count,
         metadata=_metadata(meta),
+        ocr=scanned,
     )
 
 
