@@ -181,7 +181,8 @@ class ChatAssistant:
 
     def _remember(self, question: str, answer: Answer) -> None:
         sources = tuple(
-            TurnSource(c.source, c.page, c.section, c.chunk_id) for c in answer.citations
+            TurnSource(c.source, c.page, c.section, c.chunk_id, c.quote, c.doc_hash, c.boxes)
+            for c in answer.citations
         )
         self.memory.append(
             Turn(

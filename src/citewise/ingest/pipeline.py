@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -21,8 +21,9 @@ from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
+from citewise.ingest.originals import keep_original
 from citewise.store.sqlite import SQLiteStore
-from citewise.types import FileOutcome, IngestReport, NewDocument
+from citewise.types import ChunkedDocument, FileOutcome, IngestReport, NewDocument
 
 log = logging.getLogger(__name__)
 EMBED_BATCH = 256
@@ -49,6 +50,7 @@ class IngestJob:
     prune: bool = False
     max_file_bytes: int = 100 * 2**20
     chunking: ChunkingOptions = field(default_factory=ChunkingOptions)
+    originals_dir: Path | None = None  # keep each ingested file here by hash (web UI viewer)
 
 
 def run_ingest(
@@ -129,6 +131,8 @@ def _ingest_one(
         chunks = chunk_document(parsed, embedder_factory().count_tokens, job.chunking)
         if not chunks.children:
             raise NoTextError("nothing to index")
+        if parsed.format == "pdf":
+            chunks = _with_pdf_boxes(cand.path, chunks)
     except DocumentError as exc:
         reason = f"{exc.reason}: {exc.message}"
         if current is not None and same_bytes and isinstance(exc, NoTextError):
@@ -154,6 +158,8 @@ def _ingest_one(
         chunks=chunks,
         pipeline=key,
     )
+    if job.originals_dir is not None:
+        keep_original(cand.path, data_hash, job.originals_dir)
     store.add_document(new, replaces=current.doc_id if current else None)
     outcome = FileOutcome(
         cand.source,
@@ -171,6 +177,15 @@ def _prune(store: SQLiteStore, collection: str, seen: set[str]) -> list[FileOutc
             store.delete_document(doc.doc_id)
             pruned.append(FileOutcome(doc.source, "pruned", "file no longer present"))
     return pruned
+
+
+def _with_pdf_boxes(path: Path, chunks: ChunkedDocument) -> ChunkedDocument:
+    """The chunks with their line rectangles on the PDF's pages (citation highlights)."""
+    from citewise.ingest.pdf_positions import chunk_line_boxes
+
+    boxes = chunk_line_boxes(path, chunks.children)
+    children = tuple(replace(c, boxes=b) for c, b in zip(chunks.children, boxes, strict=True))
+    return replace(chunks, children=children)
 
 
 def _file_hash(path: Path) -> str:

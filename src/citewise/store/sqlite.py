@@ -15,6 +15,7 @@ import numpy as np
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
+from citewise.positions import encode_boxes
 from citewise.store.base import heading_names, last_heading, title_starts
 from citewise.store.sqlite_chunks import ChunkReads
 from citewise.store.sqlite_schema import apply_schema
@@ -124,11 +125,12 @@ class SQLiteStore(ChunkReads):
             for ch in new.chunks.children:
                 cc = conn.execute(
                     "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
-                    " embed_text, section, page_start, page_end, content_hash)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    " embed_text, section, page_start, page_end, content_hash, boxes)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
                         ch.embed_text, ch.section, ch.page_start, ch.page_end, ch.content_hash,
+                        encode_boxes(ch.boxes) if ch.boxes else None,
                     ),
                 )  # fmt: skip
                 conn.execute(
