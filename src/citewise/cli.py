@@ -253,6 +253,7 @@ def bench(
 
 
 from citewise import cli_chat  # noqa: E402,F401  (registers ask, chat, history)
+from citewise import cli_users  # noqa: E402,F401  (registers users)
 
 
 def main() -> None:
