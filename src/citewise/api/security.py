@@ -4,30 +4,24 @@
 `app.state.auth` and adds the /auth, /admin and /collections routers. A credential is a JWT
 from POST /auth/token or an API key (`cwk_…`), sent as `Authorization: Bearer …` (what
 OpenAI clients send) or as `X-API-Key`. Without one, a loopback server that does not require
-auth treats the caller as the local admin; otherwise 401. Routes pick their collections with
+auth treats the caller as the local admin; otherwise 401. Failures raise the error tree
+(`AuthError` 401, `ForbiddenError` 403, `RateLimitedError` 429 with Retry-After), which
+`create_app` maps to responses. Routes pick their collections with
 `citewise.auth.access.readable_collections(principal, requested)`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, HTTPException, Request, status
+from fastapi import Depends, FastAPI, Request
 from fastapi.security import APIKeyHeader, OAuth2PasswordBearer
 
 from citewise.auth.models import SCOPES, Principal
 from citewise.auth.service import AuthService
 from citewise.config import Settings
-from citewise.errors import (
-    AuthError,
-    CitewiseError,
-    ForbiddenError,
-    InputError,
-    NotFoundError,
-    RateLimitedError,
-)
+from citewise.errors import ForbiddenError
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/auth/token", auto_error=False)
 api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False)
@@ -49,40 +43,13 @@ def get_auth(request: Request) -> AuthService:
     return service
 
 
-def http_error(exc: AuthError) -> HTTPException:
-    """401 for missing or bad credentials, 403 for a missing right, 429 when over a limit."""
-    if isinstance(exc, RateLimitedError):
-        return HTTPException(
-            status.HTTP_429_TOO_MANY_REQUESTS, str(exc), {"Retry-After": str(exc.retry_after)}
-        )
-    if isinstance(exc, ForbiddenError):
-        return HTTPException(status.HTTP_403_FORBIDDEN, str(exc))
-    return HTTPException(status.HTTP_401_UNAUTHORIZED, str(exc), {"WWW-Authenticate": "Bearer"})
-
-
-@contextmanager
-def errors_as_http() -> Iterator[None]:
-    """The auth routers' errors as statuses: 400 input, 404 unknown name, 401/403/429."""
-    try:
-        yield
-    except AuthError as exc:
-        raise http_error(exc) from exc
-    except NotFoundError as exc:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from exc
-    except (InputError, CitewiseError) as exc:
-        raise HTTPException(status.HTTP_400_BAD_REQUEST, str(exc)) from exc
-
-
 def current_principal(
     request: Request,
     auth: Annotated[AuthService, Depends(get_auth)],
     bearer: Annotated[str | None, Depends(oauth2_scheme)],
     api_key: Annotated[str | None, Depends(api_key_header)],
 ) -> Principal:
-    try:
-        principal = auth.authenticate(bearer or api_key)
-    except AuthError as exc:
-        raise http_error(exc) from exc
+    principal = auth.authenticate(bearer or api_key)  # AuthError → 401, RateLimited → 429
     request.state.principal = principal
     return principal
 
@@ -94,7 +61,7 @@ def require_scope(scope: str) -> Callable[[Principal], Principal]:
 
     def dependency(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
         if scope not in principal.scopes:
-            raise http_error(ForbiddenError(f"this credential lacks the '{scope}' scope"))
+            raise ForbiddenError(f"this credential lacks the '{scope}' scope")
         return principal
 
     return dependency

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, status
+from fastapi import APIRouter, Depends, status
 from pydantic import BaseModel, Field
 
-from citewise.api.security import Admin, errors_as_http, get_auth
+from citewise.api.security import Admin, get_auth
 from citewise.auth.models import Group, User
 from citewise.auth.passwords import hash_password
 from citewise.auth.service import AuthService
+from citewise.errors import InputError
 
 router = APIRouter(prefix="/admin", tags=["admin"])
 Auth = Annotated[AuthService, Depends(get_auth)]
@@ -66,41 +67,38 @@ def list_users(_: Admin, auth: Auth) -> list[UserOut]:
 
 @router.post("/users", response_model=UserOut, status_code=status.HTTP_201_CREATED)
 def create_user(body: UserIn, _: Admin, auth: Auth) -> UserOut:
-    with errors_as_http():
-        user = auth.create_user(
-            body.username, body.password, is_admin=body.is_admin,
-            home_collection=body.home_collection,
-        )  # fmt: skip
+    user = auth.create_user(
+        body.username, body.password, is_admin=body.is_admin,
+        home_collection=body.home_collection,
+    )  # fmt: skip
     return UserOut.of(user)
 
 
 @router.patch("/users/{username}", response_model=UserOut)
 def update_user(username: str, body: UserPatch, admin: Admin, auth: Auth) -> UserOut:
-    with errors_as_http():
-        if body.is_admin is False:
-            _keep_an_admin(auth, username)
-        if body.home_collection is not None:
-            auth.store.collection(body.home_collection)
-        user = auth.store.update_user(
-            username,
-            password_hash=hash_password(body.password) if body.password else None,
-            is_admin=body.is_admin,
-            home_collection=body.home_collection,
-        )
+    if body.is_admin is False:
+        _keep_an_admin(auth, username)
+    if body.home_collection is not None:
+        auth.store.collection(body.home_collection)
+    user = auth.store.update_user(
+        username,
+        password_hash=hash_password(body.password) if body.password else None,
+        is_admin=body.is_admin,
+        home_collection=body.home_collection,
+    )
     return UserOut.of(user)
 
 
 @router.delete("/users/{username}", response_model=UserOut)
 def delete_user(username: str, _: Admin, auth: Auth) -> UserOut:
-    with errors_as_http():
-        _keep_an_admin(auth, username)
-        return UserOut.of(auth.store.delete_user(username))
+    _keep_an_admin(auth, username)
+    return UserOut.of(auth.store.delete_user(username))
 
 
 def _keep_an_admin(auth: AuthService, username: str) -> None:
     user = auth.store.user(username)
     if user.is_admin and auth.store.count_admins() == 1:
-        raise HTTPException(status.HTTP_409_CONFLICT, f"'{username}' is the last admin")
+        raise InputError(f"'{username}' is the last admin: make another admin first")
 
 
 @router.get("/groups", response_model=list[GroupOut])
@@ -110,23 +108,19 @@ def list_groups(_: Admin, auth: Auth) -> list[GroupOut]:
 
 @router.post("/groups", response_model=GroupOut, status_code=status.HTTP_201_CREATED)
 def create_group(body: GroupIn, _: Admin, auth: Auth) -> GroupOut:
-    with errors_as_http():
-        return GroupOut.of(auth.store.create_group(body.name))
+    return GroupOut.of(auth.store.create_group(body.name))
 
 
 @router.delete("/groups/{name}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_group(name: str, _: Admin, auth: Auth) -> None:
-    with errors_as_http():
-        auth.store.delete_group(name)
+    auth.store.delete_group(name)
 
 
 @router.put("/groups/{name}/members/{username}", response_model=GroupOut)
 def add_member(name: str, username: str, _: Admin, auth: Auth) -> GroupOut:
-    with errors_as_http():
-        return GroupOut.of(auth.store.set_member(name, username, member=True))
+    return GroupOut.of(auth.store.set_member(name, username, member=True))
 
 
 @router.delete("/groups/{name}/members/{username}", response_model=GroupOut)
 def remove_member(name: str, username: str, _: Admin, auth: Auth) -> GroupOut:
-    with errors_as_http():
-        return GroupOut.of(auth.store.set_member(name, username, member=False))
+    return GroupOut.of(auth.store.set_member(name, username, member=False))

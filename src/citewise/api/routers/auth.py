@@ -5,15 +5,15 @@ from __future__ import annotations
 import time
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, status
+from fastapi import APIRouter, Depends, status
 from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel, Field
 
-from citewise.api.security import CurrentPrincipal, errors_as_http, get_auth, http_error
+from citewise.api.security import CurrentPrincipal, get_auth
 from citewise.auth.access import readable_collections
 from citewise.auth.models import READ, ApiKeyInfo, Principal
 from citewise.auth.service import LOCAL_USER_ID, AuthService
-from citewise.errors import AuthError, ForbiddenError
+from citewise.errors import ForbiddenError, InputError
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 Auth = Annotated[AuthService, Depends(get_auth)]
@@ -64,11 +64,8 @@ class NewKeyOut(KeyOut):
 
 @router.post("/token", response_model=TokenOut)
 def token(form: Annotated[OAuth2PasswordRequestForm, Depends()], auth: Auth) -> TokenOut:
-    try:
-        auth.limits.hit(f"login:{form.username.lower()}")
-        user = auth.login(form.username, form.password)
-    except AuthError as exc:
-        raise http_error(exc) from exc
+    auth.limits.hit(f"login:{form.username.lower()}")  # guesses at one user's password
+    user = auth.login(form.username, form.password)
     return TokenOut(access_token=auth.issue_token(user), expires_in=int(auth.tokens.ttl_seconds))
 
 
@@ -88,10 +85,7 @@ def me(principal: CurrentPrincipal) -> MeOut:
 
 def _user_id(principal: Principal) -> str:
     if principal.user_id == LOCAL_USER_ID:
-        raise HTTPException(
-            status.HTTP_400_BAD_REQUEST,
-            "the local admin has no keys: create a user with `citewise users create`",
-        )
+        raise InputError("the local admin has no keys: create a user with `citewise users create`")
     return principal.user_id
 
 
@@ -100,10 +94,9 @@ def create_key(body: KeyIn, principal: CurrentPrincipal, auth: Auth) -> NewKeyOu
     wanted = frozenset(body.scopes)
     if not wanted <= principal.scopes:  # a key never gets more than the credential making it
         extra = ", ".join(sorted(wanted - principal.scopes))
-        raise http_error(ForbiddenError(f"cannot give a key scopes you lack: {extra}"))
+        raise ForbiddenError(f"cannot give a key scopes you lack: {extra}")
     expires = time.time() + body.expires_in_days * 86400 if body.expires_in_days else None
-    with errors_as_http():
-        made, info = auth.store.create_key(_user_id(principal), body.name, wanted, expires)
+    made, info = auth.store.create_key(_user_id(principal), body.name, wanted, expires)
     return NewKeyOut(key=made.key, **KeyOut.of(info).model_dump())
 
 
@@ -115,6 +108,5 @@ def list_keys(principal: CurrentPrincipal, auth: Auth) -> list[KeyOut]:
 
 @router.delete("/keys/{key_id}", response_model=KeyOut)
 def revoke_key(key_id: str, principal: CurrentPrincipal, auth: Auth) -> KeyOut:
-    with errors_as_http():
-        info = auth.store.revoke_key(_user_id(principal), key_id)
+    info = auth.store.revoke_key(_user_id(principal), key_id)
     return KeyOut.of(info)

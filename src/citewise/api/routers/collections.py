@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, status
 from pydantic import BaseModel
 
-from citewise.api.security import CurrentPrincipal, Writer, errors_as_http, get_auth
+from citewise.api.security import CurrentPrincipal, Writer, get_auth
 from citewise.auth.models import CollectionOwner, Grant, Principal
 from citewise.auth.service import AuthService
 from citewise.errors import ForbiddenError, InputError
@@ -85,14 +85,13 @@ def list_collections(principal: CurrentPrincipal, auth: Auth) -> list[Collection
 
 @router.post("", response_model=CollectionOut, status_code=status.HTTP_201_CREATED)
 def create_collection(body: CollectionIn, principal: Writer, auth: Auth) -> CollectionOut:
-    with errors_as_http():
-        if body.owner_group is not None:
-            members = auth.store.group(body.owner_group).members
-            if not principal.is_admin and principal.username not in members:
-                raise ForbiddenError(f"you are not a member of '{body.owner_group}'")
-            made = auth.store.create_collection(body.name, owner_group=body.owner_group)
-        else:
-            made = auth.store.create_collection(body.name, owner_user=principal.username)
+    if body.owner_group is not None:
+        members = auth.store.group(body.owner_group).members
+        if not principal.is_admin and principal.username not in members:
+            raise ForbiddenError(f"you are not a member of '{body.owner_group}'")
+        made = auth.store.create_collection(body.name, owner_group=body.owner_group)
+    else:
+        made = auth.store.create_collection(body.name, owner_user=principal.username)
     return CollectionOut(
         name=made.name, owner_user=made.owner_user, owner_group=made.owner_group,
         role="owner", may_write=True,
@@ -101,17 +100,16 @@ def create_collection(body: CollectionIn, principal: Writer, auth: Auth) -> Coll
 
 def _owned_or_admin(principal: Principal, auth: AuthService, name: str) -> None:
     """Only an owner (the user, or a member of the owning group) or an admin shares."""
-    with errors_as_http():
-        if name == principal.global_collection:
-            raise InputError("the global collection is readable by everyone already")
-        owner = auth.store.collection(name)
-        members = auth.store.group(owner.owner_group).members if owner.owner_group else ()
-        if not (
-            principal.is_admin
-            or owner.owner_user == principal.username
-            or principal.username in members
-        ):
-            raise ForbiddenError(f"only the owner of '{name}' or an admin shares it")
+    if name == principal.global_collection:
+        raise InputError("the global collection is readable by everyone already")
+    owner = auth.store.collection(name)
+    members = auth.store.group(owner.owner_group).members if owner.owner_group else ()
+    if not (
+        principal.is_admin
+        or owner.owner_user == principal.username
+        or principal.username in members
+    ):
+        raise ForbiddenError(f"only the owner of '{name}' or an admin shares it")
 
 
 @router.get("/{name}/grants", response_model=list[GrantOut])
@@ -123,10 +121,9 @@ def list_grants(name: str, principal: Writer, auth: Auth) -> list[GrantOut]:
 @router.post("/{name}/grants", response_model=GrantOut, status_code=status.HTTP_201_CREATED)
 def grant(name: str, body: GrantIn, principal: Writer, auth: Auth) -> GrantOut:
     _owned_or_admin(principal, auth, name)
-    with errors_as_http():
-        return GrantOut.of(
-            auth.store.grant(name, user=body.user, group=body.group, permission=body.permission)
-        )
+    return GrantOut.of(
+        auth.store.grant(name, user=body.user, group=body.group, permission=body.permission)
+    )
 
 
 @router.delete("/{name}/grants", status_code=status.HTTP_204_NO_CONTENT)
@@ -135,5 +132,4 @@ def revoke(
 ) -> None:
     """Removes the grant to `?user=NAME` or `?group=NAME`."""
     _owned_or_admin(principal, auth, name)
-    with errors_as_http():
-        auth.store.revoke_grant(name, user=user, group=group)
+    auth.store.revoke_grant(name, user=user, group=group)
