@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
@@ -86,7 +86,10 @@ class Assistant:
         )
 
     def _open_store(self) -> SQLiteStore:
-        return SQLiteStore(self.settings.db_path)
+        from citewise.services import open_store
+
+        # the registry picks the backend by CITEWISE_STORE; SQLite is the one here
+        return cast(SQLiteStore, open_store(self.settings))
 
     @property
     def store(self) -> SQLiteStore:

@@ -252,8 +252,11 @@ def bench(
     _run(as_json, action)
 
 
-from citewise import cli_chat  # noqa: E402,F401  (registers ask, chat, history)
-from citewise import cli_users  # noqa: E402,F401  (registers users)
+from citewise import (  # noqa: E402  (each registers its commands: ask/chat/history, …)
+    cli_chat,  # noqa: F401
+    cli_serve,  # noqa: F401
+    cli_users,  # noqa: F401
+)
 
 
 def main() -> None:

@@ -25,7 +25,9 @@ def _record(row: tuple[Any, ...]) -> ChunkRecord:
 class ChunkReads:
     """Mixed into `SQLiteStore`, which owns the connection."""
 
-    _conn: sqlite3.Connection
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        raise NotImplementedError
 
     def get_chunks(
         self, chunk_ids: Sequence[int], *, with_parents: bool = False
