@@ -176,7 +176,8 @@ def build_citations(answer_text: str, passages: Sequence[Passage]) -> tuple[Cita
         quote = best_quote(" ".join(texts), p.context)
         h = p.hit
         boxes = tuple(boxes_for_quote(h.boxes, h.text, quote))
-        out.append(Citation(n, h.source, h.page, h.section, h.chunk_id, quote, h.doc_hash, boxes))
+        page = boxes[0].page if boxes else h.page  # the quote's page, in a multi-page chunk
+        out.append(Citation(n, h.source, page, h.section, h.chunk_id, quote, h.doc_hash, boxes))
     return tuple(out)
 
 

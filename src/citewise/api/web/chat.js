@@ -84,7 +84,7 @@ export function Chat({ me, collection }) {
         if (event === 'status') update(i, () => ({ status: data.message }));
         else if (event === 'token') update(i, (t) => ({ answer: t.answer + data.text, status: '' }));
         else if (event === 'citation') update(i, (t) => ({ citations: [...t.citations.filter((c) => c.n !== data.n), data] }));
-        else if (event === 'error') update(i, () => ({ error: data.error || 'the answer failed', streaming: false }));
+        else if (event === 'error') update(i, () => ({ error: data.error || 'the answer failed', streaming: false, status: '' }));
         else if (event === 'done') {
           session = data.session_id;
           update(i, (t) => ({
@@ -93,7 +93,7 @@ export function Chat({ me, collection }) {
           }));
         }
       }
-      update(i, (t) => (t.streaming ? { streaming: false, error: t.error || 'the answer stream ended early' } : {}));
+      update(i, (t) => (t.streaming ? { streaming: false, status: '', error: t.error || 'the answer stream ended early' } : {}));
     } catch (err) {
       if (err.name === 'AbortError') update(i, () => ({ streaming: false, stopped: true, status: '' }));
       else update(i, () => ({ streaming: false, error: err.message, status: '' }));
