@@ -89,6 +89,7 @@ class Settings(BaseSettings):
     secret_key: SecretStr | None = None  # signs tokens; unset: <data_dir>/secret_key, made once
     token_minutes: float = 60.0
     rate_limit: str = "120/minute"  # per user and per API key ("" turns it off)
+    login_rate_limit: str = "10/minute"  # password attempts per user name
     rate_limit_storage: str = "memory://"  # redis://HOST:PORT shares counts between workers
 
     @field_validator("collection")

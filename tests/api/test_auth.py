@@ -27,7 +27,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     store.create_user("root", hash_password("root-password"), is_admin=True)
     store.create_user("bob", hash_password("bob-password"))
     store.close()
-    env = {"CITEWISE_AUTH_REQUIRED": "true", "CITEWISE_RATE_LIMIT": f"{RATE_LIMIT}/minute"}
+    env = {
+        "CITEWISE_AUTH_REQUIRED": "true",
+        "CITEWISE_RATE_LIMIT": f"{RATE_LIMIT}/minute",
+        "CITEWISE_LOGIN_RATE_LIMIT": "100/minute",
+    }
     with serve(data, env) as live:
         yield live
 

@@ -58,6 +58,26 @@ def test_password_token_acts_as_its_user(tmp_path: Path) -> None:
     assert readable_collections(bob, None) == ["user-bob", "default"]
 
 
+def test_a_new_password_voids_older_tokens(tmp_path: Path) -> None:
+    auth = _service(tmp_path)
+    bob = auth.store.user("bob")
+    old = auth.tokens.issue(bob.user_id, now=time.time() - 5)
+    assert auth.authenticate(old).username == "bob"
+    auth.store.update_user("bob", password_hash="changed")
+    with pytest.raises(AuthError, match="log in again"):
+        auth.authenticate(old)
+    assert auth.authenticate(auth.issue_token(bob)).username == "bob"
+
+
+def test_password_attempts_per_user_name_are_limited(tmp_path: Path) -> None:
+    auth = _service(tmp_path, login_rate_limit="2/minute")
+    auth.login_limits.hit("login:bob")
+    auth.login_limits.hit("login:bob")
+    with pytest.raises(RateLimitedError):
+        auth.login_limits.hit("login:bob")
+    auth.login_limits.hit("login:alice")
+
+
 def test_api_key_acts_as_its_user_within_its_scopes_and_role(tmp_path: Path) -> None:
     auth = _service(tmp_path)
     alice = auth.store.user("alice")

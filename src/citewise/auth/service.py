@@ -41,6 +41,7 @@ class AuthService:
             load_or_create_secret(secret, settings.data_dir), settings.token_minutes * 60
         )
         self.limits = RateLimits(settings.rate_limit, settings.rate_limit_storage)
+        self.login_limits = RateLimits(settings.login_rate_limit, settings.rate_limit_storage)
 
     @property
     def global_collection(self) -> str:
@@ -65,6 +66,8 @@ class AuthService:
         user = self.store.get_user(claims.user_id)
         if user is None:
             raise AuthError("the token's user no longer exists")
+        if claims.issued_at < user.tokens_after:
+            raise AuthError("the password changed since this token was issued: log in again")
         return self.principal(user, user_scopes(user.is_admin), via="password")
 
     def from_api_key(self, key: str) -> Principal:

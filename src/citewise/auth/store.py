@@ -15,7 +15,9 @@ from citewise.auth.models import SCOPES, ApiKeyInfo, User, valid_name
 from citewise.auth.sqlite_schema import RIGHTS, apply_schema
 from citewise.errors import InputError, NotFoundError, StoreError
 
-_USER_COLUMNS = "user_id, username, is_admin, home_collection, created_at, password_hash"
+_USER_COLUMNS = (
+    "user_id, username, is_admin, home_collection, created_at, password_hash, tokens_after"
+)
 _KEY_COLUMNS = "key_id, user_id, name, scopes, created_at, expires_at, revoked, digest"
 
 
@@ -91,9 +93,9 @@ class UserStore(AuthStoreBase):
             if self._user_row("username", username) is not None:
                 raise InputError(f"user '{username}' already exists")
             conn.execute(
-                f"INSERT INTO auth_users({_USER_COLUMNS}) VALUES (?,?,?,?,?,?)",
+                f"INSERT INTO auth_users({_USER_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
                 (user.user_id, username, int(is_admin), user.home_collection,
-                 user.created_at, password_hash),
+                 user.created_at, password_hash, 0),
             )  # fmt: skip
             # the personal collection always exists; a shared home (a tenant's) must already
             conn.execute(
@@ -146,10 +148,10 @@ class UserStore(AuthStoreBase):
     ) -> User:  # fmt: skip
         user = self.user(username)
         with self._tx() as conn:
-            if password_hash is not None:
+            if password_hash is not None:  # tokens issued before stop working
                 conn.execute(
-                    "UPDATE auth_users SET password_hash = ? WHERE user_id = ?",
-                    (password_hash, user.user_id),
+                    "UPDATE auth_users SET password_hash = ?, tokens_after = ? WHERE user_id = ?",
+                    (password_hash, int(time.time()), user.user_id),
                 )
             if is_admin is not None:
                 conn.execute(
@@ -224,11 +226,11 @@ class UserStore(AuthStoreBase):
 
 
 def _user(row: tuple[object, ...]) -> User:
-    user_id, username, is_admin, home, created, password_hash = row
+    user_id, username, is_admin, home, created, password_hash, tokens_after = row
     return User(
         user_id=str(user_id), username=str(username), is_admin=bool(is_admin),
         home_collection=str(home), created_at=float(str(created)),
-        password_hash=str(password_hash),
+        password_hash=str(password_hash), tokens_after=int(str(tokens_after)),
     )  # fmt: skip
 
 

@@ -64,7 +64,7 @@ class NewKeyOut(KeyOut):
 
 @router.post("/token", response_model=TokenOut)
 def token(form: Annotated[OAuth2PasswordRequestForm, Depends()], auth: Auth) -> TokenOut:
-    auth.limits.hit(f"login:{form.username.lower()}")  # guesses at one user's password
+    auth.login_limits.hit(f"login:{form.username.lower()}")  # guesses at one user's password
     user = auth.login(form.username, form.password)
     return TokenOut(access_token=auth.issue_token(user), expires_in=int(auth.tokens.ttl_seconds))
 
