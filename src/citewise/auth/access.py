@@ -1,7 +1,9 @@
 """Which collections a principal's question searches, and where its uploads go.
 
 Every search then runs per collection inside the store's SQL (`SearchFilter.collection`),
-so a collection left out here is never read; nothing is filtered after retrieval."""
+so a collection left out here is never read; nothing is filtered after retrieval. A question
+searches each of the returned collections and merges the lists in this order, each passage
+once (`citewise.retrieve.priority.search_collections`), before the reranker sees the pool."""
 
 from __future__ import annotations
 
