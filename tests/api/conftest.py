@@ -27,9 +27,29 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = make_settings(root, max_upload_bytes=64 * 1024)
     services = Services(settings)  # type: ignore[arg-type]
     services.ingest([write_corpus(root / "docs")], collection="default")
+    _make_key(settings, root / "api-key")
     with running(create_app(settings, services=services)) as url:  # type: ignore[arg-type]
         yield url
     services.close()
+
+
+def _make_key(settings: object, out: Path) -> None:
+    """A user with an API key (read, write), as `citewise users` would make them."""
+    from citewise.auth.service import AuthService
+
+    auth = AuthService(settings)  # type: ignore[arg-type]
+    try:
+        user = auth.create_user("tester", "a long test password")
+        made, _ = auth.store.create_key(user.user_id, "tests", frozenset({"read", "write"}), None)
+        out.write_text(made.key)
+    finally:
+        auth.close()
+
+
+@pytest.fixture(scope="module")
+def api_key(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    keys = sorted(tmp_path_factory.getbasetemp().glob("api*/api-key"))
+    return keys[-1].read_text()
 
 
 @pytest.fixture
