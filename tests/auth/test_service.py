@@ -141,5 +141,11 @@ def test_requested_collection_needs_a_right_and_chat_documents_come_first(
     assert in_chat == [chat_collection(bob, "c1"), "user-bob", "default"]
     assert chat_collection(alice, "c1") != chat_collection(bob, "c1")
     assert writable_collection(bob, None) == "user-bob"
+    auth.store.update_user("bob", home_collection="acme")
+    auth.store.set_member("acme", "bob", member=False)  # bob leaves the tenant
+    bob = auth.from_token(auth.issue_token(auth.store.user("bob")))
+    assert readable_collections(bob, None) == ["default"]
+    with pytest.raises(ForbiddenError):
+        writable_collection(bob, None)
     with pytest.raises(ForbiddenError):
         writable_collection(bob, "default")  # only admins write the global collection

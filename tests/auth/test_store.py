@@ -79,8 +79,14 @@ def test_keys_belong_to_their_user_and_go_with_them(store: AuthStore) -> None:
     assert store.revoke_key(bob.user_id, made.key_id).revoked
     store.delete_user("bob")
     assert store.get_key(made.key_id) is None
-    with pytest.raises(NotFoundError):
-        store.collection("user-bob")
+
+
+def test_a_new_namesake_never_inherits_a_deleted_users_collection(store: AuthStore) -> None:
+    store.delete_user("bob")
+    assert store.collection("user-bob").owner_user is None  # kept, ownerless, for an admin
+    again = store.create_user("bob", "h")
+    assert again.home_collection == "user-bob-2"
+    assert store.rights(again.user_id)[0] == {"user-bob-2"}
 
 
 def test_keys_need_known_scopes_and_a_future_expiry(store: AuthStore) -> None:

@@ -17,12 +17,15 @@ def readable_collections(
     principal: Principal, requested: str | None, *, chat_id: str | None = None
 ) -> list[str]:
     """In search order: the chat's own documents (with `chat_id`), the requested collection
-    or else the client's own, then the global one; no name twice."""
-    own = requested or principal.home_collection or principal.global_collection
+    or else the client's own, then the global one; no name twice. A home the principal may
+    no longer read (it left the tenant's group) is skipped."""
     if requested is not None and not principal.may_read(requested):
         raise ForbiddenError(f"no access to collection '{requested}'")
+    own = requested or principal.home_collection
     ordered = [chat_collection(principal, chat_id)] if chat_id else []
-    ordered += [own, principal.global_collection]
+    if own and principal.may_read(own):
+        ordered.append(own)
+    ordered.append(principal.global_collection)
     return list(dict.fromkeys(c for c in ordered if c))
 
 

@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS auth_keys (
 CREATE INDEX IF NOT EXISTS auth_keys_by_user ON auth_keys(user_id);
 CREATE TABLE IF NOT EXISTS auth_collections (
     name TEXT PRIMARY KEY,
-    owner_user TEXT REFERENCES auth_users(user_id) ON DELETE CASCADE,
+    -- a deleted user's collection stays, ownerless, so nobody new inherits its documents
+    owner_user TEXT REFERENCES auth_users(user_id) ON DELETE SET NULL,
     owner_group TEXT REFERENCES auth_groups(group_id) ON DELETE CASCADE,
     created_at REAL NOT NULL
 );

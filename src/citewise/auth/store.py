@@ -84,14 +84,15 @@ class UserStore(AuthStoreBase):
             raise InputError(
                 f"invalid user name {username!r}: use letters, digits, '.', '_' or '-' (1-48)"
             )
-        user = User(
-            user_id=uuid.uuid4().hex, username=username, is_admin=is_admin,
-            home_collection=home_collection or personal_collection(username),
-            created_at=time.time(), password_hash=password_hash,
-        )  # fmt: skip
         with self._tx() as conn:
             if self._user_row("username", username) is not None:
                 raise InputError(f"user '{username}' already exists")
+            personal = self._free_collection_name(personal_collection(username))
+            user = User(
+                user_id=uuid.uuid4().hex, username=username, is_admin=is_admin,
+                home_collection=home_collection or personal, created_at=time.time(),
+                password_hash=password_hash,
+            )  # fmt: skip
             conn.execute(
                 f"INSERT INTO auth_users({_USER_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
                 (user.user_id, username, int(is_admin), user.home_collection,
@@ -101,7 +102,7 @@ class UserStore(AuthStoreBase):
             conn.execute(
                 "INSERT OR IGNORE INTO auth_collections(name, owner_user, created_at)"
                 " VALUES (?,?,?)",
-                (personal_collection(username), user.user_id, user.created_at),
+                (personal, user.user_id, user.created_at),
             )
             if (
                 home_collection is not None
@@ -111,6 +112,16 @@ class UserStore(AuthStoreBase):
             ):
                 raise NotFoundError(f"no collection '{home_collection}': create it first")
         return user
+
+    def _free_collection_name(self, wanted: str) -> str:
+        """`wanted`, or `wanted-2`, `-3`… when a deleted namesake's collection keeps it."""
+        name, n = wanted, 1
+        while self._conn.execute(
+            "SELECT 1 FROM auth_collections WHERE name = ?", (name,)
+        ).fetchone():
+            n += 1
+            name = f"{wanted}-{n}"
+        return name
 
     def _user_row(self, column: str, value: str) -> User | None:
         row = self._conn.execute(
