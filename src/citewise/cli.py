@@ -252,8 +252,12 @@ def bench(
     _run(as_json, action)
 
 
-import citewise.cli_worker  # noqa: E402,F401  (registers worker, enqueue, dead-letters)
-from citewise import cli_chat  # noqa: E402,F401  (registers ask, chat, history)
+from citewise import (  # noqa: E402  (each registers its commands: ask/chat/history, …)
+    cli_chat,  # noqa: F401
+    cli_serve,  # noqa: F401
+    cli_users,  # noqa: F401
+    cli_worker,  # noqa: F401  (worker, enqueue, dead-letters)
+)
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from citewise.errors import ConfigError
@@ -84,6 +84,24 @@ class Settings(BaseSettings):
         description="OCR for scanned pages and images: tesseract | rapidocr | none",
     )
 
+    # HTTP service (`citewise serve`, the API and its workers).
+    jobs: str = Field(default="thread", description="thread | redis://HOST:PORT/DB")
+    max_upload_bytes: int = 100 * 2**20  # one upload request, every file in it together
+    trace_exporter: str = Field(default="none", description="none | console | otlp")
+    trace_endpoint: str | None = None  # the OTLP HTTP endpoint when trace_exporter = otlp
+    log_json: bool = False  # structured (JSON) log lines, one per event
+
+    # Users and tenants (docs/auth.md).
+    host: str = Field(
+        default="127.0.0.1", description="serve binds here; auth is on unless loopback"
+    )
+    auth_required: bool = False  # credentials even on loopback
+    secret_key: SecretStr | None = None  # signs tokens; unset: <data_dir>/secret_key, made once
+    token_minutes: float = 60.0
+    rate_limit: str = "120/minute"  # per user and per API key ("" turns it off)
+    login_rate_limit: str = "10/minute"  # password attempts per user name
+    rate_limit_storage: str = "memory://"  # redis://HOST:PORT shares counts between workers
+
     @field_validator("collection")
     @classmethod
     def _collection_name(cls, value: str) -> str:
@@ -109,6 +127,11 @@ class Settings(BaseSettings):
     @property
     def store_url(self) -> str:
         return self.store or f"sqlite:///{self.db_path}"
+
+    @property
+    def originals_dir(self) -> Path:
+        """Ingested files kept by content hash, for the web UI's viewer."""
+        return self.data_dir / "originals"
 
 
 class _TomlSource(PydanticBaseSettingsSource):

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from citewise.positions import LineBox
+
 BlockKind = Literal["text", "table", "code", "list"]
 DocumentStatus = Literal["staged", "indexing", "ready"]
 
@@ -95,6 +97,7 @@ class Child:
     page_start: int | None
     page_end: int | None
     content_hash: str
+    boxes: tuple[LineBox, ...] = ()  # PDF line rectangles, taken at ingest
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +176,8 @@ class ChunkRecord:
     text: str
     parent_id: int
     parent_text: str = ""
+    doc_hash: str = ""  # the document's content hash: the key of its kept original
+    boxes: tuple[LineBox, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +196,8 @@ class Hit:
     text: str
     parent_id: int
     retriever_ranks: Mapping[str, int] = field(default_factory=dict)
+    doc_hash: str = ""
+    boxes: tuple[LineBox, ...] = ()
 
     @classmethod
     def of(
@@ -201,6 +208,7 @@ class Hit:
             rank=rank, chunk_id=rec.chunk_id, doc_id=rec.doc_id, source=rec.source,
             title=rec.title, page=rec.page_start, page_end=rec.page_end, section=rec.section,
             score=score, text=rec.text, parent_id=rec.parent_id, retriever_ranks=dict(ranks or {}),
+            doc_hash=rec.doc_hash, boxes=rec.boxes,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, object]:
@@ -286,6 +294,8 @@ class Citation:
     section: str
     chunk_id: int
     quote: str
+    doc_hash: str = ""  # opens the kept original (web UI)
+    boxes: tuple[LineBox, ...] = ()  # the quote's lines on PDF pages
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -295,6 +305,8 @@ class Citation:
             "section": self.section,
             "chunk_id": self.chunk_id,
             "quote": self.quote,
+            "doc_hash": self.doc_hash or None,
+            "boxes": [b.to_json() for b in self.boxes],
         }
 
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from citewise.answer.lexical import Evidence, trigram_overlap, word_overlap
 from citewise.answer.sentences import split_sentences, strip_citation_marks
+from citewise.positions import boxes_for_quote
 from citewise.types import Citation, Hit, Passage
 
 # The Node pipeline started at 0.7 and lowered it to 0.5 for recall: misspelt or shortened
@@ -174,7 +175,9 @@ def build_citations(answer_text: str, passages: Sequence[Passage]) -> tuple[Cita
         p = by_n[n]
         quote = best_quote(" ".join(texts), p.context)
         h = p.hit
-        out.append(Citation(n, h.source, h.page, h.section, h.chunk_id, quote))
+        boxes = tuple(boxes_for_quote(h.boxes, h.text, quote))
+        page = boxes[0].page if boxes else h.page  # the quote's page, in a multi-page chunk
+        out.append(Citation(n, h.source, page, h.section, h.chunk_id, quote, h.doc_hash, boxes))
     return tuple(out)
 
 

@@ -72,29 +72,34 @@ class ChatAssistant:
     def close(self) -> None:
         self.memory.close()
 
-    def ask(self, question: str, *, session_id: str | None = None) -> Answer:
+    def ask(
+        self, question: str, *, session_id: str | None = None, collection: str | None = None
+    ) -> Answer:
         answer: Answer | None = None
-        for event in self.stream(question, session_id=session_id):
+        for event in self.stream(question, session_id=session_id, collection=collection):
             if isinstance(event, Done):
                 answer = event.answer
         assert answer is not None
         return answer
 
-    def stream(self, question: str, *, session_id: str | None = None) -> Iterator[Event]:
+    def stream(
+        self, question: str, *, session_id: str | None = None, collection: str | None = None
+    ) -> Iterator[Event]:
         """Validation errors raise before anything is yielded; a failure later in the flow
-        is yielded as an `ErrorEvent` and re-raised."""
+        is yielded as an `ErrorEvent` and re-raised. `collection` defaults to the
+        assistant's."""
         started = time.perf_counter()
         s = self.assistant.settings
         text = validate_query(question, s.max_query_chars)
         sid = validate_session_id(session_id) if session_id else uuid.uuid4().hex[:12]
-        return self._flow(text, sid, started)
+        return self._flow(text, sid, started, collection or self.assistant.collection)
 
-    def _flow(self, question: str, sid: str, started: float) -> Iterator[Event]:
+    def _flow(self, question: str, sid: str, started: float, collection: str) -> Iterator[Event]:
         try:
             summary, recent = recent_context(self.memory, sid, last=RECENT_TURNS)
             routed = self.router.route(question, has_history=bool(recent))
             final: Answer | None = None
-            for event in self._route(question, sid, routed, summary, recent):
+            for event in self._route(question, sid, routed, summary, recent, collection):
                 if isinstance(event, Done):
                     final = _finish(event.answer, started)
                     yield Done(final)
@@ -113,6 +118,7 @@ class ChatAssistant:
         routed: RoutedIntent,
         summary: str | None,
         recent: list[Turn],
+        collection: str,
     ) -> Iterator[Event]:
         intent = routed.intent
         if routed.tool is not None and (call := detect_tool(question)) is not None:
@@ -125,12 +131,11 @@ class ChatAssistant:
             yield from _reply(output, "tool", sid)
             return
         if intent == "command":
-            yield from _reply(self._command(routed.command, sid), "command", sid)
+            yield from _reply(self._command(routed.command, sid, collection), "command", sid)
             return
         if intent in ("greeting", "gratitude", "garbage", "off_topic"):
             yield from _reply(reply_for(intent), intent, sid)
             return
-        collection = self.assistant.collection
         if not self.assistant.store.has_documents(collection):
             raise NotFoundError(
                 f"no documents in collection '{collection}' yet: add some with"
@@ -165,13 +170,13 @@ class ChatAssistant:
         else:
             yield from self.answerer.stream(req)
 
-    def _command(self, command: str | None, sid: str) -> str:
+    def _command(self, command: str | None, sid: str, collection: str) -> str:
         if command == "clear_history":
             if self.memory.exists(sid):
                 self.memory.clear(sid)
             return "Done: this conversation's history is cleared."
         if command == "list_documents":
-            docs = self.assistant.documents()
+            docs = self.assistant.documents(collection=collection)
             if not docs:
                 return "No documents are ingested yet. Add some with `citewise ingest PATH`."
             names = ", ".join(d.source for d in docs[:20])
@@ -181,7 +186,8 @@ class ChatAssistant:
 
     def _remember(self, question: str, answer: Answer) -> None:
         sources = tuple(
-            TurnSource(c.source, c.page, c.section, c.chunk_id) for c in answer.citations
+            TurnSource(c.source, c.page, c.section, c.chunk_id, c.quote, c.doc_hash, c.boxes)
+            for c in answer.citations
         )
         self.memory.append(
             Turn(

@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -22,8 +22,9 @@ from citewise.errors import DocumentError, NoTextError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
 from citewise.ingest.enrich import Enricher, enrich
+from citewise.ingest.originals import keep_original
 from citewise.store.base import Store
-from citewise.types import FileOutcome, IngestReport, NewDocument
+from citewise.types import ChunkedDocument, FileOutcome, IngestReport, NewDocument
 
 log = logging.getLogger(__name__)
 EMBED_BATCH = 256
@@ -54,6 +55,7 @@ class IngestJob:
     chunking: ChunkingOptions = field(default_factory=ChunkingOptions)
     # run in order on each document after chunking, before it is stored
     enrichers: Sequence[Enricher] = ()
+    originals_dir: Path | None = None  # keep each ingested file here by hash (web UI viewer)
 
 
 def run_ingest(
@@ -141,6 +143,8 @@ def ingest_one(
         chunks = chunk_document(parsed, embedder_factory().count_tokens, job.chunking)
         if not chunks.children:
             raise NoTextError("nothing to index")
+        if parsed.format == "pdf":
+            chunks = _with_pdf_boxes(cand.path, chunks)
     except DocumentError as exc:
         reason = f"{exc.reason}: {exc.message}"
         if current is not None and same_bytes and isinstance(exc, NoTextError):
@@ -168,6 +172,8 @@ def ingest_one(
         pipeline=key,
     )
     new = enrich(new, job.enrichers)
+    if job.originals_dir is not None:
+        keep_original(cand.path, data_hash, job.originals_dir)
     doc_id = store.add_document(new, replaces=current.doc_id if current else None)
     outcome = FileOutcome(
         cand.source,
@@ -185,6 +191,15 @@ def _prune(store: Store, collection: str, seen: set[str]) -> list[FileOutcome]:
             store.delete_document(doc.doc_id)
             pruned.append(FileOutcome(doc.source, "pruned", "file no longer present"))
     return pruned
+
+
+def _with_pdf_boxes(path: Path, chunks: ChunkedDocument) -> ChunkedDocument:
+    """The chunks with their line rectangles on the PDF's pages (citation highlights)."""
+    from citewise.ingest.pdf_positions import chunk_line_boxes
+
+    boxes = chunk_line_boxes(path, chunks.children)
+    children = tuple(replace(c, boxes=b) for c, b in zip(chunks.children, boxes, strict=True))
+    return replace(chunks, children=children)
 
 
 def _file_hash(path: Path) -> str:

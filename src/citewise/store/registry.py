@@ -8,20 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from citewise.errors import ConfigError
 from citewise.store.base import Store
+
+StoreFactory = Callable[[str, int], Store]
+
+
+def sqlite_path(url: str) -> Path:
+    """As SQLAlchemy reads them: `sqlite:///rel.db` → rel.db, `sqlite:////abs.db` → /abs.db."""
+    parts = urlsplit(url)
+    if parts.scheme != "sqlite" or parts.netloc or len(parts.path) < 2:
+        raise ConfigError(f"not an SQLite store URL: {url!r} (use sqlite:///PATH)")
+    return Path(unquote(parts.path)[1:])
 
 
 def _sqlite(url: str, pool_size: int) -> Store:
     from citewise.store.sqlite import SQLiteStore
 
-    path = url.split("://", 1)[1]
-    if not path.strip("/"):
-        raise ConfigError(f"'{url}' names no file: use sqlite:///path/to/citewise.db")
-    # sqlite:///relative/x.db and sqlite:////abs/x.db as SQLAlchemy reads them
-    return SQLiteStore(Path(path[1:] if path.startswith("/") else path))
+    return SQLiteStore(sqlite_path(url))
 
 
 def _postgres(url: str, pool_size: int) -> Store:
@@ -30,7 +36,7 @@ def _postgres(url: str, pool_size: int) -> Store:
     return PostgresStore(url, pool_size=pool_size)
 
 
-STORES: dict[str, Callable[[str, int], Store]] = {
+STORES: dict[str, StoreFactory] = {
     "sqlite": _sqlite,
     "postgresql": _postgres,
     "postgres": _postgres,

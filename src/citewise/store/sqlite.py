@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -15,8 +14,10 @@ import numpy as np
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
+from citewise.positions import encode_boxes
 from citewise.store.genre import heading_names, last_heading, like_prefix_patterns, title_starts
 from citewise.store.sqlite_chunks import ChunkReads
+from citewise.store.sqlite_connections import ThreadConnections, shared_state
 from citewise.store.sqlite_schema import apply_schema
 from citewise.store.terms import fts5_match
 from citewise.store.vector_index import Partition, top_k
@@ -29,35 +30,54 @@ _DOC_COLUMNS = (
 
 
 class SQLiteStore(ChunkReads):
-    """Thread-compatible: use one instance per thread (each owns its connection)."""
+    """Thread-safe: each thread reads through its own connection, writes are serialized by
+    one lock per database file, and the vector cache is shared by every thread."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._connections = ThreadConnections(self._connect)
         try:
-            self._conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute("PRAGMA foreign_keys=ON")
             apply_schema(self._conn)
         except sqlite3.DatabaseError as exc:
+            self._connections.close_all()
             raise StoreError(f"cannot open the store at {path}: {exc}") from exc
-        self._partitions: dict[int, Partition] = {}
-        self._lock = threading.Lock()
+        shared = shared_state(path)
+        self._partitions = shared.partitions
+        self._lock = shared.cache_lock
+        self._write_lock = shared.write_lock
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                self.path, timeout=30.0, isolation_level=None, check_same_thread=False
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the store at {self.path}: {exc}") from exc
+        return conn
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        return self._connections.get()
 
     def close(self) -> None:
-        self._conn.close()
+        self._connections.close_all()
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        else:
-            self._conn.execute("COMMIT")
+        conn = self._conn
+        with self._write_lock:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            else:
+                conn.execute("COMMIT")
 
     def _bump_generation(self) -> None:
         self._conn.execute(
@@ -125,11 +145,12 @@ class SQLiteStore(ChunkReads):
             for ch in new.chunks.children:
                 cc = conn.execute(
                     "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
-                    " embed_text, section, page_start, page_end, content_hash)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    " embed_text, section, page_start, page_end, content_hash, boxes)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
                         ch.embed_text, ch.section, ch.page_start, ch.page_end, ch.content_hash,
+                        encode_boxes(ch.boxes) if ch.boxes else None,
                     ),
                 )  # fmt: skip
                 conn.execute(

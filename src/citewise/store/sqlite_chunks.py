@@ -5,14 +5,29 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
+from citewise.positions import decode_boxes
 from citewise.types import ChunkRecord
+
+_COLUMNS = (
+    "ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end, ch.text,"
+    " ch.parent_id, {parent}, d.content_hash, ch.boxes"
+)
+
+
+def _record(row: tuple[Any, ...]) -> ChunkRecord:
+    record = ChunkRecord(*row[:-1])
+    return replace(record, boxes=decode_boxes(row[-1])) if row[-1] else record
 
 
 class ChunkReads:
     """Mixed into `SQLiteStore`, which owns the connection."""
 
-    _conn: sqlite3.Connection
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        raise NotImplementedError
 
     def get_chunks(
         self, chunk_ids: Sequence[int], *, with_parents: bool = False
@@ -21,24 +36,22 @@ class ChunkReads:
             return []
         parent_col = "p.text" if with_parents else "''"
         rows = self._conn.execute(
-            "SELECT ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end,"
-            f" ch.text, ch.parent_id, {parent_col} FROM chunks ch"
+            f"SELECT {_COLUMNS.format(parent=parent_col)} FROM chunks ch"
             " JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
             f" WHERE ch.id IN ({','.join('?' * len(chunk_ids))})",
             tuple(chunk_ids),
         ).fetchall()
-        by_id = {int(r[0]): ChunkRecord(*r) for r in rows}
+        by_id = {int(r[0]): _record(r) for r in rows}
         return [by_id[i] for i in chunk_ids if i in by_id]
 
     def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
         rows = self._conn.execute(
-            "SELECT ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end,"
-            " ch.text, ch.parent_id, p.text FROM chunks ch"
+            f"SELECT {_COLUMNS.format(parent='p.text')} FROM chunks ch"
             " JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
             " WHERE ch.doc_id = ? ORDER BY ch.ordinal",
             (doc_id,),
         ).fetchall()
-        return [ChunkRecord(*r) for r in rows]
+        return [_record(r) for r in rows]
 
     def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
         return self._chunks_before(

@@ -55,7 +55,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     page_start INTEGER,
     page_end INTEGER,
     content_hash TEXT NOT NULL,
-    has_vector INTEGER NOT NULL DEFAULT 0
+    has_vector INTEGER NOT NULL DEFAULT 0,
+    boxes TEXT
 );
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks(doc_id);
 -- deleting a parent checks its chunks (ON DELETE CASCADE): without this, a scan of all chunks
@@ -78,14 +79,20 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 
 def apply_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(f"BEGIN IMMEDIATE;{SCHEMA}COMMIT;")
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(documents)")}
-    if "pipeline" not in columns:  # a store made before the column: re-parsed on next ingest
-        try:
-            conn.execute("ALTER TABLE documents ADD COLUMN pipeline TEXT NOT NULL DEFAULT ''")
-        except sqlite3.OperationalError as exc:  # another process added it meanwhile
-            if "duplicate column" not in str(exc):
-                raise
+    # stores made before a column get it; their documents are re-parsed on next ingest
+    _add_column(conn, "documents", "pipeline", "TEXT NOT NULL DEFAULT ''")
+    _add_column(conn, "chunks", "boxes", "TEXT")  # JSON line rectangles (positions.py)
     conn.execute(
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
     )
     conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+
+
+def _add_column(conn: sqlite3.Connection, table: str, column: str, decl: str) -> None:
+    if column in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+        return
+    try:
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+    except sqlite3.OperationalError as exc:  # another process added it meanwhile
+        if "duplicate column" not in str(exc):
+            raise

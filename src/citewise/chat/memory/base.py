@@ -16,6 +16,7 @@ from typing import Any, Protocol, Self, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
+from citewise.positions import LineBox, box_of
 
 DEFAULT_TTL_SECONDS = 24 * 3600
 SESSION_ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,128}")
@@ -48,6 +49,28 @@ class TurnSource:
     page: int | None
     section: str
     chunk_id: int
+    quote: str = ""
+    doc_hash: str = ""  # the cited file's kept original (web UI)
+    boxes: tuple[LineBox, ...] = ()  # the quote's lines on PDF pages, as cited
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "page": self.page,
+            "section": self.section,
+            "chunk_id": self.chunk_id,
+            "quote": self.quote,
+            "doc_hash": self.doc_hash or None,
+            "boxes": [b.to_json() for b in self.boxes],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TurnSource:
+        boxes = tuple(box_of(b) for b in data.get("boxes") or ())
+        return cls(
+            str(data["source"]), data.get("page"), str(data["section"]), int(data["chunk_id"]),
+            str(data.get("quote") or ""), str(data.get("doc_hash") or ""), boxes,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,15 +93,7 @@ class Turn:
                 "answer": self.answer,
                 "intent": self.intent,
                 "rewritten_query": self.rewritten_query,
-                "sources": [
-                    {
-                        "source": s.source,
-                        "page": s.page,
-                        "section": s.section,
-                        "chunk_id": s.chunk_id,
-                    }
-                    for s in self.sources
-                ],
+                "sources": [s.to_json() for s in self.sources],
                 "created_at": self.created_at,
             },
             ensure_ascii=False,
@@ -93,10 +108,7 @@ class Turn:
             answer=str(data["answer"]),
             intent=str(data["intent"]),
             rewritten_query=data.get("rewritten_query"),
-            sources=tuple(
-                TurnSource(str(s["source"]), s.get("page"), str(s["section"]), int(s["chunk_id"]))
-                for s in data.get("sources", ())
-            ),
+            sources=tuple(TurnSource.from_json(s) for s in data.get("sources", ())),
             created_at=float(data["created_at"]),
         )
 

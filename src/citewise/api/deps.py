@@ -1,0 +1,73 @@
+"""Dependencies as types: routers declare `services: ServicesDep`, `principal: PrincipalDep`
+and get the process's one `Services` and the caller resolved by `api.security`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from citewise.api.security import current_principal
+from citewise.auth.access import chat_collection, readable_collections, writable_collection
+from citewise.auth.models import Principal
+from citewise.config import Settings
+from citewise.errors import ForbiddenError, InputError
+
+__all__ = ["chat_collection"]
+from citewise.jobs.base import JobQueue
+from citewise.services import Services
+
+
+def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_jobs(request: Request) -> JobQueue:
+    jobs: JobQueue = request.app.state.jobs
+    return jobs
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+JobsDep = Annotated[JobQueue, Depends(get_jobs)]
+PrincipalDep = Annotated[Principal, Depends(current_principal)]
+
+
+def readable(
+    principal: Principal, requested: str | None, *, chat_id: str | None = None
+) -> list[str]:
+    """The collections a question of `principal` searches, in order (never empty)."""
+    names = readable_collections(principal, requested, chat_id=chat_id)
+    if not names:
+        raise ForbiddenError("no readable collection")
+    return names
+
+
+def writable(principal: Principal, requested: str | None) -> str:
+    return writable_collection(principal, requested)
+
+
+def session_key(principal: Principal, session_id: str | None) -> str | None:
+    """The memory key of a caller's session: callers never share a session id space.
+    Local (no-auth) callers use the plain id, so the CLI's sessions are the same."""
+    if session_id is None or principal.via == "local":
+        return session_id
+    return f"u{principal.user_id}.{session_id}"
+
+
+def public_session(principal: Principal, key: str) -> str:
+    if principal.via == "local":
+        return key
+    return key.removeprefix(f"u{principal.user_id}.")
+
+
+def check_chat_id(chat_id: str) -> str:
+    if not 1 <= len(chat_id) <= 64 or not all(c.isalnum() or c in "-_." for c in chat_id):
+        raise InputError("chat ids use letters, digits, '-', '_' or '.' (1-64 chars)")
+    return chat_id

@@ -1,0 +1,83 @@
+"""The chat routes (Axiom's API): one answer, a streamed answer, a chat's own documents,
+and a session's history."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from fastapi import APIRouter
+
+from citewise.api.deps import (
+    ServicesDep,
+    check_chat_id,
+    public_session,
+    readable,
+    session_key,
+)
+from citewise.api.schemas import AnswerModel, ChatRequest, HistoryResponse
+from citewise.api.security import Reader
+from citewise.api.sse import SSE_DOC, event_stream, reported
+from citewise.auth.models import Principal
+
+router = APIRouter(prefix="/chat", tags=["chat"])
+
+
+def _session(principal: Principal, given: str | None) -> tuple[str, str]:
+    """(public id, memory key); a new conversation gets a fresh id."""
+    public = given or uuid.uuid4().hex[:12]
+    key = session_key(principal, public)
+    assert key is not None
+    return public, key
+
+
+@router.post("/", response_model=AnswerModel)
+def chat(body: ChatRequest, principal: Reader, services: ServicesDep) -> AnswerModel:
+    """One complete answer (`citewise ask --json`)."""
+    public, key = _session(principal, body.session_id)
+    answer = services.ask(
+        body.message, session_id=key, collections=readable(principal, body.collection)
+    )
+    return AnswerModel.of(answer, public)
+
+
+@router.post("/stream", responses=SSE_DOC)
+def chat_stream(body: ChatRequest, principal: Reader, services: ServicesDep) -> object:
+    """Server-sent events: `status`, `token` (deltas), `sources`, `citation`, `done`
+    (the whole answer, as `POST /chat/`), or `error`."""
+    public, key = _session(principal, body.session_id)
+    flow = services.stream(
+        body.message, session_id=key, collections=readable(principal, body.collection)
+    )
+    return event_stream(reported(flow), public)
+
+
+@router.post("/{chat_id}/stream", responses=SSE_DOC)
+def chat_scoped_stream(
+    chat_id: str, body: ChatRequest, principal: Reader, services: ServicesDep
+) -> object:
+    """As `/chat/stream`, answering from the documents uploaded to this chat first."""
+    public, key = _session(principal, body.session_id or chat_id)
+    check_chat_id(chat_id)
+    collections = readable(principal, body.collection, chat_id=chat_id)
+    flow = services.stream(body.message, session_id=key, collections=collections)
+    return event_stream(reported(flow), public)
+
+
+@router.get("/history/{session_id}", response_model=HistoryResponse)
+def history(session_id: str, principal: Reader, services: ServicesDep) -> HistoryResponse:
+    key = session_key(principal, session_id)
+    assert key is not None
+    turns = services.history(key)
+    public = public_session(principal, key)
+    return HistoryResponse(
+        session_id=public,
+        turns=[{**json.loads(t.to_json()), "session_id": public} for t in turns],
+    )
+
+
+@router.delete("/history/{session_id}", status_code=204)
+def delete_history(session_id: str, principal: Reader, services: ServicesDep) -> None:
+    key = session_key(principal, session_id)
+    assert key is not None
+    services.delete_session(key)

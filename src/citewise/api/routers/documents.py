@@ -1,0 +1,195 @@
+"""Documents of a collection: list, upload (a background job), per-file status, delete,
+re-ingest; and the same for the documents of one chat."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from fastapi import APIRouter, Request, Response
+from starlette.datastructures import UploadFile
+
+from citewise.api.deps import (
+    JobsDep,
+    ServicesDep,
+    chat_collection,
+    check_chat_id,
+    readable,
+    writable,
+)
+from citewise.api.schemas import DocumentList, DocumentModel
+from citewise.api.security import Reader, Writer
+from citewise.api.uploads import MAX_FILES, StagedFile, limited_request, new_job_id, stage_file
+from citewise.auth.models import Principal
+from citewise.errors import InputError, NotFoundError
+from citewise.jobs import JobQueue, UploadJob
+from citewise.jobs.base import FileStatus, JobState, JobStatus
+from citewise.services import Services
+
+router = APIRouter(tags=["documents"])
+
+
+def uploads_dir(services: Services, collection: str) -> Path:
+    return services.settings.data_dir / "uploads" / collection
+
+
+async def accept_upload(
+    request: Request, principal: Principal, services: Services, jobs: JobQueue, collection: str
+) -> JobStatus:
+    """Stages every file of a multipart body (field `files`, or any file field), skips
+    those whose content the collection already holds, queues the rest."""
+    limit = services.settings.max_upload_bytes
+    body = limited_request(request, limit)
+    job_id = new_job_id()
+    folder = uploads_dir(services, collection) / ".staging" / job_id
+    staged: list[StagedFile] = []
+    try:
+        async with body.form(max_files=MAX_FILES, max_part_size=limit) as form:
+            parts = [v for _, v in form.multi_items() if isinstance(v, UploadFile)]
+            if not parts:
+                raise InputError("no file in the upload (send multipart/form-data `files`)")
+            for part in parts:
+                staged.append(await stage_file(part, folder))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    statuses: list[FileStatus] = []
+    to_ingest: list[tuple[str, str]] = []
+    for f in staged:
+        same = services.find_by_hash(collection, f.content_hash)
+        if same is not None:
+            reason = f"the same content is already in '{collection}' as {same.source}"
+            statuses.append(FileStatus(f.name, "duplicate", reason, same.chunk_count, size=f.size))
+            f.path.unlink()
+        else:
+            statuses.append(FileStatus(f.name, size=f.size))
+            to_ingest.append((f.name, f.content_hash))
+    state: JobState = "queued" if to_ingest else "done"
+    initial = JobStatus(job_id, principal.user_id, collection, state, tuple(statuses))
+    job = UploadJob(job_id, principal.user_id, collection, str(folder), tuple(to_ingest),
+                    str(uploads_dir(services, collection)))  # fmt: skip
+    jobs.submit(job, initial)
+    return initial
+
+
+def _job_response(status: JobStatus, response: Response) -> dict[str, object]:
+    response.status_code = 202
+    response.headers["Location"] = f"/jobs/{status.job_id}"
+    return status.to_json()
+
+
+@router.get("/documents", response_model=DocumentList)
+def list_documents(
+    principal: Reader, services: ServicesDep, collection: str | None = None
+) -> DocumentList:
+    name = readable(principal, collection)[0]
+    return DocumentList(
+        collection=name, documents=[DocumentModel.of(d) for d in services.documents(name)]
+    )
+
+
+@router.post("/documents", status_code=202)
+async def upload_documents(
+    request: Request,
+    response: Response,
+    principal: Writer,
+    services: ServicesDep,
+    jobs: JobsDep,
+    collection: str | None = None,
+) -> dict[str, object]:
+    """Multipart upload; answers 202 with the job (`GET /jobs/{id}` follows it)."""
+    target = writable(principal, collection)
+    status = await accept_upload(request, principal, services, jobs, target)
+    return _job_response(status, response)
+
+
+@router.get("/documents/{source:path}", response_model=DocumentModel)
+def get_document(
+    source: str, principal: Reader, services: ServicesDep, collection: str | None = None
+) -> DocumentModel:
+    return DocumentModel.of(services.document(readable(principal, collection)[0], source))
+
+
+@router.delete("/documents/{source:path}", status_code=204)
+def delete_document(
+    source: str, principal: Writer, services: ServicesDep, collection: str | None = None
+) -> None:
+    target = writable(principal, collection)
+    services.delete(target, source)
+    (uploads_dir(services, target) / Path(source).name).unlink(missing_ok=True)
+
+
+@router.post("/documents/{source:path}/reingest", status_code=202)
+def reingest_document(
+    source: str,
+    response: Response,
+    principal: Writer,
+    services: ServicesDep,
+    jobs: JobsDep,
+    collection: str | None = None,
+) -> dict[str, object]:
+    """Parses the kept upload again (after an upgrade or a settings change)."""
+    target = writable(principal, collection)
+    doc = services.document(target, source)
+    kept = uploads_dir(services, target) / Path(doc.source).name
+    if not kept.is_file():
+        raise NotFoundError(f"no uploaded file kept for '{source}': upload it again")
+    job_id = new_job_id()
+    folder = uploads_dir(services, target) / ".staging" / job_id
+    folder.mkdir(parents=True)
+    shutil.copy2(kept, folder / kept.name)
+    initial = JobStatus(job_id, principal.user_id, target, "queued",
+                        (FileStatus(kept.name, size=kept.stat().st_size),))  # fmt: skip
+    jobs.submit(
+        UploadJob(job_id, principal.user_id, target, str(folder),
+                  ((kept.name, doc.content_hash),), str(kept.parent)),
+        initial,
+    )  # fmt: skip
+    return _job_response(initial, response)
+
+
+# -- documents of one chat (visible in that chat only) ----------------------------------
+
+
+@router.post("/chat/{chat_id}/documents", status_code=202)
+async def upload_chat_documents(
+    chat_id: str,
+    request: Request,
+    response: Response,
+    principal: Writer,
+    services: ServicesDep,
+    jobs: JobsDep,
+) -> dict[str, object]:
+    status = await accept_upload(
+        request, principal, services, jobs, chat_collection(principal, check_chat_id(chat_id))
+    )
+    return _job_response(status, response)
+
+
+@router.get("/chat/{chat_id}/documents", response_model=DocumentList)
+def list_chat_documents(chat_id: str, principal: Reader, services: ServicesDep) -> DocumentList:
+    name = chat_collection(principal, check_chat_id(chat_id))
+    return DocumentList(
+        collection=name, documents=[DocumentModel.of(d) for d in services.documents(name)]
+    )
+
+
+@router.delete("/chat/{chat_id}/documents", status_code=204)
+def delete_chat_documents(
+    chat_id: str, principal: Writer, services: ServicesDep, source: str | None = None
+) -> None:
+    """Removes one document (`?source=`) or, without it, every document of the chat."""
+    name = chat_collection(principal, check_chat_id(chat_id))
+    sources = [source] if source else [d.source for d in services.documents(name)]
+    for s in sources:
+        services.delete(name, s)
+        (uploads_dir(services, name) / Path(s).name).unlink(missing_ok=True)
+
+
+@router.delete("/chat/{chat_id}/documents/{source:path}", status_code=204)
+def delete_chat_document(
+    chat_id: str, source: str, principal: Writer, services: ServicesDep
+) -> None:
+    name = chat_collection(principal, check_chat_id(chat_id))
+    services.delete(name, source)
+    (uploads_dir(services, name) / Path(source).name).unlink(missing_ok=True)

@@ -1,0 +1,41 @@
+"""Liveness and what the process runs on; conversation sessions of the caller."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from citewise import __version__
+from citewise.api.deps import JobsDep, ServicesDep, public_session, session_key
+from citewise.api.schemas import HealthResponse, SessionModel
+from citewise.api.security import Reader
+from citewise.chat.memory.base import redact_url
+from citewise.services import store_url
+
+router = APIRouter(tags=["service"])
+
+
+@router.get("/health", response_model=HealthResponse)
+def health(services: ServicesDep, jobs: JobsDep) -> HealthResponse:
+    services.store.collections()  # the store answers
+    s = services.settings
+    return HealthResponse(
+        status="ok", version=__version__, store=redact_url(store_url(s)).split("://")[0],
+        llm=services.llm_name, embedder=s.embedder, jobs=jobs.name,
+    )  # fmt: skip
+
+
+@router.get("/sessions", response_model=list[SessionModel])
+def sessions(principal: Reader, services: ServicesDep) -> list[SessionModel]:
+    """The caller's live conversations, most recent first."""
+    prefix = session_key(principal, "")
+    return [
+        SessionModel(
+            session_id=public_session(principal, i.session_id),
+            turns=i.turns,
+            created_at=i.created_at,
+            updated_at=i.updated_at,
+            expires_at=i.expires_at,
+        )
+        for i in services.memory.sessions()
+        if principal.via == "local" or (prefix and i.session_id.startswith(prefix))
+    ]

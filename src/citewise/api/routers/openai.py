@@ -1,0 +1,149 @@
+"""The OpenAI-compatible face: `/v1/models` (one model per collection the caller may read)
+and `/v1/chat/completions` (streaming too). The conversation comes from the messages;
+citations are `[n]` in the text and a `citations` list on the response / final chunk."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from fastapi.sse import EventSourceResponse
+from pydantic import BaseModel
+
+from citewise.api.deps import ServicesDep, readable, session_key
+from citewise.api.schemas import CitationModel
+from citewise.api.security import Reader
+from citewise.api.sse import STREAM_HEADERS, iterate_in_thread, reported
+from citewise.auth.access import readable_collections
+from citewise.auth.models import Principal
+from citewise.chat.memory import Turn
+from citewise.errors import InputError, NotFoundError
+from citewise.services import Services, final_answer
+from citewise.types import Answer, Done, ErrorEvent, Event, Token
+
+router = APIRouter(prefix="/v1", tags=["openai"])
+DEFAULT_MODEL = "citewise"
+
+
+class ChatMessage(BaseModel):
+    role: Literal["system", "user", "assistant", "tool", "developer"]
+    content: str | list[dict[str, Any]] | None = None
+
+
+class CompletionRequest(BaseModel):
+    model: str = DEFAULT_MODEL
+    messages: list[ChatMessage]
+    stream: bool = False
+    # accepted for compatibility; the answer comes from the documents either way
+    temperature: float | None = None
+    max_tokens: int | None = None
+    user: str | None = None
+
+
+def _text(message: ChatMessage) -> str:
+    if isinstance(message.content, list):
+        return " ".join(str(p.get("text", "")) for p in message.content if p.get("type") == "text")
+    return message.content or ""
+
+
+def _collections(principal: Principal, model: str) -> list[str]:
+    if model == DEFAULT_MODEL:
+        return readable(principal, None)
+    if model not in readable_collections(principal, None) and not principal.may_read(model):
+        raise NotFoundError(f"no model {model!r}: GET /v1/models lists the collections")
+    return readable(principal, model)
+
+
+def _conversation(services: Services, key: str, messages: list[ChatMessage]) -> str:
+    """Loads the earlier user/assistant pairs into a throwaway session; returns the last
+    user message (the question)."""
+    turns = [m for m in messages if m.role in ("user", "assistant")]
+    if not turns or turns[-1].role != "user":
+        raise InputError("the last message must be the user's question")
+    question = _text(turns[-1])
+    pending: str | None = None
+    for m in turns[:-1]:
+        if m.role == "user":
+            pending = _text(m)
+        elif pending is not None:
+            services.memory.append(
+                Turn(session_id=key, question=pending, answer=_text(m), intent="question")
+            )
+            pending = None
+    return question
+
+
+def _citations(answer: Answer) -> list[dict[str, Any]]:
+    return [CitationModel.of(c).model_dump() for c in answer.citations]
+
+
+@router.get("/models")
+def models(principal: Reader) -> dict[str, object]:
+    now = int(time.time())
+    return {
+        "object": "list",
+        "data": [
+            {"id": name, "object": "model", "created": now, "owned_by": "citewise"}
+            for name in readable_collections(principal, None)
+        ],
+    }
+
+
+@router.post("/chat/completions", response_model=None)
+def chat_completions(
+    body: CompletionRequest, principal: Reader, services: ServicesDep
+) -> dict[str, object] | EventSourceResponse:
+    collections = _collections(principal, body.model)
+    key = session_key(principal, f"v1-{uuid.uuid4().hex[:16]}")
+    assert key is not None
+    try:
+        question = _conversation(services, key, body.messages)
+        flow = services.stream(question, session_id=key, collections=collections)
+    except BaseException:
+        services.memory.delete(key)
+        raise
+    cid, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
+    if not body.stream:
+        try:
+            answer = final_answer(flow)
+        finally:
+            services.memory.delete(key)
+        return {
+            "id": cid, "object": "chat.completion", "created": created, "model": body.model,
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": answer.answer}}],
+            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+            "citations": _citations(answer),
+        }  # fmt: skip
+    return EventSourceResponse(
+        _chunks(flow, services, key, cid, created, body.model), headers=STREAM_HEADERS
+    )
+
+
+async def _chunks(
+    flow: Iterator[Event], services: Services, key: str, cid: str, created: int, model: str
+) -> AsyncIterator[bytes]:
+    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+        data = {"id": cid, "object": "chat.completion.chunk", "created": created,
+                "model": model, "choices": [{"index": 0, "delta": delta,
+                                             "finish_reason": finish}], **extra}  # fmt: skip
+        return f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+    yield chunk({"role": "assistant", "content": ""})
+    try:
+        async for event in iterate_in_thread(reported(flow)):
+            if isinstance(event, Token):
+                yield chunk({"content": event.text})
+            elif isinstance(event, Done):
+                yield chunk({}, "stop", citations=_citations(event.answer))
+            elif isinstance(event, ErrorEvent):
+                error = {"error": {"message": event.message, "type": event.kind}}
+                yield f"data: {json.dumps(error)}\n\n".encode()
+                return
+        yield b"data: [DONE]\n\n"
+    finally:
+        services.memory.delete(key)

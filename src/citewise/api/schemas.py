@@ -1,0 +1,125 @@
+"""Response and request models of the HTTP API: the JSON contracts of `citewise ask --json`,
+`search --json` and `docs ls --json` (README), the Axiom chat routes and the Node pipeline's
+`/api/query`, as pydantic models so OpenAPI documents them."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from citewise.types import Answer, Citation, DocumentInfo, Hit
+
+
+class HitModel(BaseModel):
+    rank: int
+    source: str
+    page: int | None
+    section: str
+    chunk_id: int
+    score: float
+    text: str
+
+    @classmethod
+    def of(cls, hit: Hit) -> HitModel:
+        return cls.model_validate(hit.to_json())
+
+
+class CitationModel(BaseModel):
+    n: int
+    source: str
+    page: int | None
+    section: str
+    chunk_id: int
+    quote: str
+
+    @classmethod
+    def of(cls, citation: Citation) -> CitationModel:
+        return cls.model_validate(citation.to_json())
+
+
+class AnswerModel(BaseModel):
+    """`citewise ask --json`."""
+
+    answer: str
+    intent: str
+    citations: list[CitationModel]
+    sources: list[HitModel]
+    grounded: bool
+    confidence: Literal["high", "medium", "low", "none"]
+    session_id: str
+    timings_ms: dict[str, float]
+    rewritten_query: str | None = None
+    related_docs: list[str] = []
+
+    @classmethod
+    def of(cls, answer: Answer, session_id: str) -> AnswerModel:
+        data = answer.to_json()
+        data["session_id"] = session_id
+        return cls.model_validate(data)
+
+
+class ChatRequest(BaseModel):
+    message: str = Field(min_length=1, description="The question or chat message.")
+    session_id: str | None = Field(default=None, description="Continues a conversation.")
+    collection: str | None = Field(default=None, description="Defaults to the caller's own.")
+
+
+class SearchResponse(BaseModel):
+    query: str
+    hits: list[HitModel]
+    timings_ms: dict[str, float]
+
+
+class DocumentModel(BaseModel):
+    """`citewise docs ls --json`, one document."""
+
+    source: str
+    title: str
+    format: str
+    category: str
+    tags: list[str]
+    pages: int | None
+    chunks: int
+    status: str
+    content_hash: str
+    ingested_at: float
+    size: int
+
+    @classmethod
+    def of(cls, doc: DocumentInfo) -> DocumentModel:
+        from citewise.cli_render import document_json
+
+        return cls.model_validate({**document_json(doc), "size": doc.size})
+
+
+class DocumentList(BaseModel):
+    collection: str
+    documents: list[DocumentModel]
+
+
+class HistoryResponse(BaseModel):
+    session_id: str
+    turns: list[dict[str, Any]]  # each as the memory keeps it (`Turn.to_json`)
+
+
+class SessionModel(BaseModel):
+    session_id: str
+    turns: int
+    created_at: float
+    updated_at: float
+    expires_at: float | None
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"]
+    version: str
+    store: str
+    llm: str
+    embedder: str
+    jobs: str
+
+
+class ErrorResponse(BaseModel):
+    error: str
+    type: str

@@ -1,0 +1,73 @@
+"""FastAPI dependencies for who is calling: `current_principal` and `require_scope(scope)`.
+
+`install_auth(app, settings)` (called once by `create_app`) keeps an `AuthService` on
+`app.state.auth` and adds the /auth, /admin and /collections routers. A credential is a JWT
+from POST /auth/token or an API key (`cwk_…`), sent as `Authorization: Bearer …` (what
+OpenAI clients send) or as `X-API-Key`. Without one, a loopback server that does not require
+auth treats the caller as the local admin; otherwise 401. Failures raise the error tree
+(`AuthError` 401, `ForbiddenError` 403, `RateLimitedError` 429 with Retry-After), which
+`create_app` maps to responses. Routes pick their collections with
+`citewise.auth.access.readable_collections(principal, requested)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.security import APIKeyHeader, OAuth2PasswordBearer
+
+from citewise.auth.models import SCOPES, Principal
+from citewise.auth.service import AuthService
+from citewise.config import Settings
+from citewise.errors import ForbiddenError
+
+oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/auth/token", auto_error=False)
+api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False)
+
+
+def install_auth(app: FastAPI, settings: Settings, service: AuthService | None = None) -> None:
+    from citewise.api.routers import admin, auth, collections
+
+    app.state.auth = service or AuthService(settings)
+    app.include_router(auth.router)
+    app.include_router(admin.router)
+    app.include_router(collections.router)
+
+
+def get_auth(request: Request) -> AuthService:
+    service = getattr(request.app.state, "auth", None)
+    if not isinstance(service, AuthService):
+        raise RuntimeError("create_app must call citewise.api.security.install_auth")
+    return service
+
+
+def current_principal(
+    request: Request,
+    auth: Annotated[AuthService, Depends(get_auth)],
+    bearer: Annotated[str | None, Depends(oauth2_scheme)],
+    api_key: Annotated[str | None, Depends(api_key_header)],
+) -> Principal:
+    principal = auth.authenticate(bearer or api_key)  # AuthError → 401, RateLimited → 429
+    request.state.principal = principal
+    return principal
+
+
+def require_scope(scope: str) -> Callable[[Principal], Principal]:
+    """A dependency: the caller, if its credential carries `scope` (read, write, admin)."""
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}: one of {', '.join(SCOPES)}")
+
+    def dependency(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+        if scope not in principal.scopes:
+            raise ForbiddenError(f"this credential lacks the '{scope}' scope")
+        return principal
+
+    return dependency
+
+
+CurrentPrincipal = Annotated[Principal, Depends(current_principal)]
+Reader = Annotated[Principal, Depends(require_scope("read"))]
+Writer = Annotated[Principal, Depends(require_scope("write"))]
+Admin = Annotated[Principal, Depends(require_scope("admin"))]

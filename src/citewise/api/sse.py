@@ -1,0 +1,85 @@
+"""The one place that knows SSE: the chat flow's typed events as `text/event-stream`.
+
+The flow is a blocking iterator; each step runs in a worker thread. When the client goes
+away the response task is cancelled and the flow is closed, so generation stops."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import anyio
+from fastapi.sse import EventSourceResponse, format_sse_event
+
+from citewise.api.schemas import AnswerModel, CitationModel, HitModel
+from citewise.errors import CitewiseError
+from citewise.types import CitationEvent, Done, ErrorEvent, Event, Sources, Status, Token
+
+log = logging.getLogger(__name__)
+# for OpenAPI: these routes answer with an event stream
+SSE_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/event-stream": {}}, "description": "server-sent events"}
+}
+STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def event_payload(event: Event, public_session: str) -> tuple[str, dict[str, Any]]:
+    """(SSE event name, JSON data) of one flow event."""
+    if isinstance(event, Status):
+        return "status", {"stage": event.stage, "message": event.message}
+    if isinstance(event, Token):
+        return "token", {"text": event.text}
+    if isinstance(event, Sources):
+        return "sources", {"sources": [HitModel.of(h).model_dump() for h in event.hits]}
+    if isinstance(event, CitationEvent):
+        return "citation", CitationModel.of(event.citation).model_dump()
+    if isinstance(event, Done):
+        return "done", AnswerModel.of(event.answer, public_session).model_dump()
+    if isinstance(event, ErrorEvent):
+        return "error", {"error": event.message, "type": event.kind}
+    raise TypeError(f"not a flow event: {event!r}")
+
+
+def encode(name: str | None, data: dict[str, Any] | str) -> bytes:
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    return format_sse_event(data_str=text, event=name)
+
+
+async def iterate_in_thread(flow: Iterator[Any]) -> AsyncIterator[Any]:
+    """Steps a blocking iterator in worker threads; closes it when the consumer stops
+    (client disconnect, cancellation) so the work behind it stops too."""
+    done = object()
+    try:
+        while True:
+            item = await anyio.to_thread.run_sync(next, flow, done)
+            if item is done:
+                return
+            yield item
+    finally:
+        close: Callable[[], None] | None = getattr(flow, "close", None)
+        if close is not None:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(close)
+
+
+def event_stream(flow: Iterator[Event], public_session: str) -> EventSourceResponse:
+    async def body() -> AsyncIterator[bytes]:
+        async for event in iterate_in_thread(flow):
+            name, data = event_payload(event, public_session)
+            yield encode(name, data)
+
+    return EventSourceResponse(body(), headers=STREAM_HEADERS)
+
+
+def reported(flow: Iterator[Event]) -> Iterator[Event]:
+    """The flow yields an `ErrorEvent` before it re-raises one of ours: on a stream that
+    event is the report, and the stream ends. Anything else is logged and reported."""
+    try:
+        yield from flow
+    except CitewiseError:
+        return
+    except Exception as exc:
+        log.exception("the answer flow failed")
+        yield ErrorEvent(f"internal error ({type(exc).__name__})", type(exc).__name__)

@@ -1,0 +1,113 @@
+// One answer's text: Markdown rendered and sanitized, its [n] markers turned into buttons
+// that show the cited quote, source, section and page on hover or focus and open the source.
+import { useEffect, useRef } from 'preact/hooks';
+import { marked } from 'marked';
+import DOMPurify from 'dompurify';
+import { html } from './html.js';
+
+const MARKER = /\[(\d{1,3})\]/g;
+const NOT_AN_ANSWER = new Set(['greeting', 'gratitude', 'garbage', 'off_topic', 'command', 'tool']);
+
+export function citationLabel(c) {
+  const where = [c.source, c.page ? `page ${c.page}` : '', c.section].filter(Boolean);
+  return where.join(' · ');
+}
+
+function tipFor(c) {
+  const tip = document.createElement('span');
+  tip.className = 'tip';
+  tip.setAttribute('role', 'tooltip');
+  if (!c) {
+    tip.textContent = 'source not received yet';
+    return tip;
+  }
+  const quote = document.createElement('q');
+  quote.textContent = c.quote;
+  const where = document.createElement('span');
+  where.className = 'where';
+  where.textContent = citationLabel(c);
+  tip.append(quote, where);
+  return tip;
+}
+
+function markCitations(root, byN) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.parentElement?.closest('code, pre, a') && MARKER.test(n.data)) texts.push(n);
+    MARKER.lastIndex = 0;
+  }
+  for (const node of texts) {
+    const frag = document.createDocumentFragment();
+    let last = 0;
+    for (const m of node.data.matchAll(MARKER)) {
+      frag.append(node.data.slice(last, m.index));
+      const n = Number(m[1]);
+      const c = byN.get(n);
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'cite';
+      button.dataset.n = String(n);
+      button.setAttribute('aria-label', c ? `Source ${n}: ${citationLabel(c)}` : `Source ${n}`);
+      button.append(`[${n}]`, tipFor(c));
+      frag.append(button);
+      last = m.index + m[0].length;
+    }
+    frag.append(node.data.slice(last));
+    node.replaceWith(frag);
+  }
+}
+
+export function AnswerText({ text, citations, onOpen }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const byN = new Map(citations.map((c) => [c.n, c]));
+    const fragment = DOMPurify.sanitize(marked.parse(text || ''), { RETURN_DOM_FRAGMENT: true });
+    markCitations(fragment, byN);
+    el.replaceChildren(fragment);
+  }, [text, citations]);
+  const onClick = (e) => {
+    const button = e.target.closest('button.cite');
+    if (!button) return;
+    const c = citations.find((x) => x.n === Number(button.dataset.n));
+    if (c) onOpen(c);
+  };
+  return html`<div class="answer-text" ref=${ref} onClick=${onClick}></div>`;
+}
+
+// "Not in your documents" is said plainly; otherwise the confidence.
+export function Verdict({ turn }) {
+  if (turn.streaming || turn.error || !turn.done) return null;
+  if (NOT_AN_ANSWER.has(turn.intent)) return null;
+  if (turn.confidence === 'none' || (!turn.citations.length && !turn.grounded)) {
+    return html`<p class="verdict none" role="note">Not in your documents: no passage supports an answer.</p>`;
+  }
+  return html`<p class="verdict ${turn.confidence}">Confidence: <strong>${turn.confidence}</strong>
+    ${turn.grounded ? '' : ' · not every sentence is supported by a source'}</p>`;
+}
+
+export function copyText(turn) {
+  const lines = [turn.answer.trim()];
+  if (turn.citations.length) {
+    lines.push('', 'Sources:');
+    for (const c of turn.citations) lines.push(`[${c.n}] ${citationLabel(c)}${c.quote ? ` — “${c.quote}”` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+export async function copyToClipboard(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  }
+}

@@ -1,0 +1,172 @@
+// The chat: a conversation's turns, the answer streaming in, stop, copy, follow-ups in the
+// same session, the session list, and the source panel a citation opens.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, enc, events } from './api.js';
+import { AnswerText, Verdict, copyText, copyToClipboard } from './answer.js';
+import { html } from './html.js';
+import { SessionList, setTitle, titleOf } from './sessions.js';
+import { SourcePanel } from './viewer.js';
+
+function turnOfHistory(t) {
+  const citations = (t.sources || []).map((s, i) => ({ n: s.n ?? i + 1, ...s }));
+  return {
+    question: t.question, answer: t.answer, intent: t.intent, citations,
+    confidence: citations.length ? null : 'none', grounded: citations.length > 0,
+    done: true, fromHistory: true,
+  };
+}
+
+export function Chat({ me, collection }) {
+  const [sessions, setSessions] = useState([]);
+  const [current, setCurrent] = useState(null);
+  const [turns, setTurns] = useState([]);
+  const [question, setQuestion] = useState('');
+  const [error, setError] = useState('');
+  const [source, setSource] = useState(null);
+  const [showList, setShowList] = useState(false);
+  const abort = useRef(null);
+  const end = useRef(null);
+  const streaming = turns.some((t) => t.streaming);
+
+  const loadSessions = useCallback(async () => {
+    try { setSessions(await api('/sessions')); } catch (err) { setError(err.message); }
+  }, []);
+  useEffect(() => { loadSessions(); }, [loadSessions]);
+  useEffect(() => { end.current?.scrollIntoView({ block: 'end' }); }, [turns]);
+
+  const open = async (id) => {
+    setShowList(false);
+    setSource(null);
+    setError('');
+    try {
+      const hist = await api(`/chat/history/${enc(id)}`);
+      setTurns(hist.turns.map(turnOfHistory));
+      setCurrent(id);
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+
+  const fresh = () => {
+    abort.current?.abort();
+    setCurrent(null);
+    setTurns([]);
+    setSource(null);
+    setShowList(false);
+  };
+
+  const remove = async (id) => {
+    if (!confirm('Delete this conversation and its history?')) return;
+    try {
+      await api(`/chat/history/${enc(id)}`, { method: 'DELETE' });
+      setTitle(me.username, id, '');
+      if (id === current) fresh();
+      loadSessions();
+    } catch (err) { setError(err.message); }
+  };
+
+  const update = (i, change) => setTurns((ts) => ts.map((t, j) => (j === i ? { ...t, ...change(t) } : t)));
+
+  const ask = async (e) => {
+    e.preventDefault();
+    const text = question.trim();
+    if (!text || streaming) return;
+    setQuestion('');
+    setError('');
+    const i = turns.length;
+    setTurns((ts) => [...ts, { question: text, answer: '', citations: [], streaming: true, status: 'Thinking…' }]);
+    const controller = new AbortController();
+    abort.current = controller;
+    let session = current;
+    try {
+      const body = { message: text, session_id: current || undefined, collection: collection || undefined };
+      for await (const { event, data } of events('/chat/stream', { method: 'POST', json: body, signal: controller.signal })) {
+        if (event === 'status') update(i, () => ({ status: data.message }));
+        else if (event === 'token') update(i, (t) => ({ answer: t.answer + data.text, status: '' }));
+        else if (event === 'citation') update(i, (t) => ({ citations: [...t.citations.filter((c) => c.n !== data.n), data] }));
+        else if (event === 'error') update(i, () => ({ error: data.error || 'the answer failed', streaming: false, status: '' }));
+        else if (event === 'done') {
+          session = data.session_id;
+          update(i, (t) => ({
+            answer: data.answer, intent: data.intent, confidence: data.confidence, grounded: data.grounded,
+            citations: mergeCitations(t.citations, data.citations), streaming: false, done: true, status: '',
+          }));
+        }
+      }
+      update(i, (t) => (t.streaming ? { streaming: false, status: '', error: t.error || 'the answer stream ended early' } : {}));
+    } catch (err) {
+      if (err.name === 'AbortError') update(i, () => ({ streaming: false, stopped: true, status: '' }));
+      else update(i, () => ({ streaming: false, error: err.message, status: '' }));
+    } finally {
+      abort.current = null;
+    }
+    if (session && session !== current) {
+      if (!titleOf(me.username, session)) setTitle(me.username, session, text);
+      setCurrent(session);
+    }
+    loadSessions();
+  };
+
+  const stop = () => abort.current?.abort();
+
+  return html`
+    <div class=${`chat-layout ${source ? 'with-source' : ''} ${showList ? 'list-open' : ''}`}>
+      <aside class="sidebar" aria-label="Conversations">
+        <${SessionList} user=${me.username} sessions=${sessions} current=${current}
+          onSelect=${open} onNew=${fresh} onDelete=${remove} onRenamed=${loadSessions} />
+      </aside>
+      <section class="conversation" aria-label="Conversation">
+        <button type="button" class="ghost list-toggle" onClick=${() => setShowList(!showList)}
+          aria-expanded=${showList}>☰ Conversations</button>
+        ${error && html`<p class="error" role="alert">${error}</p>`}
+        <ol class="turns" aria-live="polite">
+          ${!turns.length && html`<li class="hint">Ask a question about the documents in <strong>${collection || 'your collection'}</strong>. Answers cite the passages they come from.</li>`}
+          ${turns.map((t, i) => html`<${TurnView} key=${i} turn=${t} onOpen=${setSource} />`)}
+          <li ref=${end} class="end" aria-hidden="true"></li>
+        </ol>
+        <form class="composer" onSubmit=${ask}>
+          <label class="sr-only" for="question">Your question</label>
+          <textarea id="question" rows="2" value=${question} placeholder="Ask about your documents…"
+            onInput=${(e) => setQuestion(e.target.value)}
+            onKeyDown=${(e) => { if (e.key === 'Enter' && !e.shiftKey) ask(e); }}></textarea>
+          ${streaming
+            ? html`<button type="button" class="stop" onClick=${stop}>Stop generating</button>`
+            : html`<button type="submit" class="primary" disabled=${!question.trim()}>Ask</button>`}
+        </form>
+      </section>
+      ${source && html`<${SourcePanel} citation=${source} onClose=${() => setSource(null)} />`}
+    </div>`;
+}
+
+function mergeCitations(streamed, final) {
+  const byN = new Map(streamed.map((c) => [c.n, c]));
+  return (final || []).map((c) => ({ ...byN.get(c.n), ...c, boxes: c.boxes?.length ? c.boxes : byN.get(c.n)?.boxes }));
+}
+
+function TurnView({ turn, onOpen }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    setCopied(await copyToClipboard(copyText(turn)));
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return html`
+    <li class="turn">
+      <p class="question"><span class="sr-only">You asked: </span>${turn.question}</p>
+      <article class=${`answer ${turn.streaming ? 'streaming' : ''}`} aria-busy=${turn.streaming ? 'true' : 'false'}>
+        ${turn.status && html`<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>${turn.status}</p>`}
+        <${AnswerText} text=${turn.answer} citations=${turn.citations} onOpen=${onOpen} />
+        ${turn.error && html`<p class="error" role="alert">${turn.error}</p>`}
+        ${turn.stopped && html`<p class="note">Stopped.</p>`}
+        <${Verdict} turn=${turn} />
+        ${turn.citations.length > 0 && html`
+          <ol class="sources" aria-label="Sources">
+            ${[...turn.citations].sort((a, b) => a.n - b.n).map((c) => html`
+              <li key=${c.n}><button type="button" class="source-link" onClick=${() => onOpen(c)}>
+                [${c.n}] ${c.source}${c.page ? `, page ${c.page}` : ''}</button>
+                ${c.section && html`<span class="section"> — ${c.section}</span>`}</li>`)}
+          </ol>`}
+        ${!turn.streaming && turn.answer && html`
+          <button type="button" class="ghost small copy" onClick=${copy}>${copied ? 'Copied' : 'Copy answer with sources'}</button>`}
+      </article>
+    </li>`;
+}

@@ -1,0 +1,169 @@
+// The source panel a citation opens: a PDF at its page with the cited lines marked from the
+// rectangles taken at ingest (kept with the citation), or a passage shown in its context
+// with the quote marked. pdf.js is loaded only when a PDF is first opened.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, enc, hasToken } from './api.js';
+import { citationLabel } from './answer.js';
+import { html } from './html.js';
+
+const PDFJS = '/ui/vendor/pdfjs';
+let pdfjsReady = null;
+
+function loadPdfjs() {
+  if (!pdfjsReady) {
+    pdfjsReady = (async () => {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = `${PDFJS}/pdf_viewer.css`;
+      document.head.append(link);
+      const lib = await import(`${PDFJS}/pdf.min.mjs`);
+      lib.GlobalWorkerOptions.workerSrc = `${PDFJS}/pdf.worker.min.mjs`;
+      globalThis.pdfjsLib = lib; // pdf_viewer.mjs reads it
+      const viewer = await import(`${PDFJS}/pdf_viewer.mjs`);
+      return { lib, viewer };
+    })();
+    pdfjsReady.catch(() => { pdfjsReady = null; });
+  }
+  return pdfjsReady;
+}
+
+const isPdf = (c) => (c.format ? c.format === 'pdf' : /\.pdf$/i.test(c.source));
+
+export function SourcePanel({ citation, onClose }) {
+  const [located, setLocated] = useState(null);
+  const [error, setError] = useState('');
+  const closeRef = useRef(null);
+
+  useEffect(() => {
+    setLocated(null);
+    setError('');
+    closeRef.current?.focus();
+    if (citation.doc_hash && (citation.boxes?.length || !isPdf(citation))) {
+      setLocated(citation);
+      return;
+    }
+    // a citation that came without its place: ask where the passage is
+    api(`/ui-api/citations/${citation.chunk_id}?quote=${enc(citation.quote || '')}`)
+      .then((where) => setLocated({ ...citation, ...where, page: citation.page ?? where.page }))
+      .catch((err) => setError(err.message));
+  }, [citation]);
+
+  const onKey = (e) => { if (e.key === 'Escape') onClose(); };
+  return html`
+    <aside class="source-panel" aria-label="Source" onKeyDown=${onKey}>
+      <header>
+        <h2>[${citation.n}] ${citation.source}</h2>
+        <button type="button" class="ghost" ref=${closeRef} onClick=${onClose} aria-label="Close the source">✕</button>
+      </header>
+      <p class="where">${citationLabel(citation)}</p>
+      ${citation.quote && html`<blockquote class="quote">${citation.quote}</blockquote>`}
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      ${located && (isPdf(located)
+        ? html`<${PdfView} citation=${located} />`
+        : html`<${PassageView} citation=${located} />`)}
+      ${!located && !error && html`<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>Opening…</p>`}
+    </aside>`;
+}
+
+function PdfView({ citation }) {
+  const container = useRef(null);
+  const [state, setState] = useState({ loading: true, error: '' });
+  const boxes = citation.boxes || [];
+  const page = boxes.length ? boxes[0][0] : citation.page || 1;
+
+  useEffect(() => {
+    let doc = null;
+    let cancelled = false;
+    (async () => {
+      try {
+        const { lib, viewer: v } = await loadPdfjs();
+        if (cancelled) return;
+        const eventBus = new v.EventBus();
+        const linkService = new v.PDFLinkService({ eventBus });
+        const el = container.current;
+        const pdfViewer = new v.PDFViewer({ container: el, viewer: el.firstElementChild, eventBus, linkService });
+        linkService.setViewer(pdfViewer);
+        eventBus.on('pagesinit', () => {
+          pdfViewer.currentScaleValue = 'page-width';
+          pdfViewer.currentPageNumber = page;
+        });
+        eventBus.on('pagerendered', ({ pageNumber, source }) => {
+          markBoxes(source, boxes.filter((b) => b[0] === pageNumber), pageNumber === page);
+        });
+        const headers = hasToken() ? { Authorization: `Bearer ${localStorage.getItem('citewise.token')}` } : {};
+        doc = await lib.getDocument({
+          url: `/ui-api/files/${citation.doc_hash}`, httpHeaders: headers,
+          standardFontDataUrl: `${PDFJS}/standard_fonts/`,
+        }).promise;
+        if (cancelled) { doc.destroy(); return; }
+        pdfViewer.setDocument(doc);
+        linkService.setDocument(doc);
+        setState({ loading: false, error: '' });
+      } catch (err) {
+        if (!cancelled) setState({ loading: false, error: `cannot show this PDF: ${err.message || err}` });
+      }
+    })();
+    return () => { cancelled = true; doc?.destroy(); };
+  }, [citation]);
+
+  return html`
+    <div class="pdf-frame">
+      ${state.loading && html`<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>Loading the PDF…</p>`}
+      ${state.error && html`<p class="error" role="alert">${state.error}</p>`}
+      ${!boxes.length && !state.error && html`<p class="note">This passage has no recorded position; the page is shown.</p>`}
+      <div class="pdf-container" ref=${container} tabindex="0" aria-label="PDF page ${page}" data-page=${page}>
+        <div class="pdfViewer"></div>
+      </div>
+    </div>`;
+}
+
+// Boxes are [page, x0, y0, x1, y1] in PDF points (origin bottom-left): both corners go
+// through the page view's viewport (6.x has no convertToViewportRectangle).
+function markBoxes(pageView, boxes, scroll) {
+  pageView.div.querySelectorAll('.cw-highlight').forEach((el) => el.remove());
+  let first = null;
+  for (const [, x0, y0, x1, y1] of boxes) {
+    const [ax, ay] = pageView.viewport.convertToViewportPoint(x0, y0);
+    const [bx, by] = pageView.viewport.convertToViewportPoint(x1, y1);
+    const mark = document.createElement('div');
+    mark.className = 'cw-highlight';
+    Object.assign(mark.style, {
+      left: `${Math.min(ax, bx)}px`, top: `${Math.min(ay, by)}px`,
+      width: `${Math.abs(bx - ax)}px`, height: `${Math.abs(by - ay)}px`,
+    });
+    pageView.div.append(mark);
+    first = first || mark;
+  }
+  if (scroll && first) first.scrollIntoView({ block: 'center' });
+}
+
+function PassageView({ citation }) {
+  const [passage, setPassage] = useState(null);
+  const [error, setError] = useState('');
+  const mark = useRef(null);
+  useEffect(() => {
+    setPassage(null);
+    api(`/ui-api/passages/${citation.chunk_id}`).then(setPassage).catch((err) => setError(err.message));
+  }, [citation]);
+  useEffect(() => { mark.current?.scrollIntoView({ block: 'center' }); }, [passage]);
+  if (error) return html`<p class="error" role="alert">${error}</p>`;
+  if (!passage) return html`<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>Loading the passage…</p>`;
+  const [pre, hit, post] = splitQuote(passage.text, citation.quote || '');
+  return html`
+    <div class="passage" tabindex="0">
+      ${passage.section && html`<p class="section">${passage.section}${passage.page ? ` · slide/page ${passage.page}` : ''}</p>`}
+      ${passage.before.map((t) => html`<p class="context">${t}</p>`)}
+      <p class="cited">${pre}<mark ref=${mark}>${hit}</mark>${post}</p>
+      ${passage.after.map((t) => html`<p class="context">${t}</p>`)}
+    </div>`;
+}
+
+// The quote's place in the text, spacing ignored; the whole text when it is not there.
+function splitQuote(text, quote) {
+  const words = quote.trim().replace(/[….]+$/, '').split(/\s+/).filter(Boolean);
+  if (!words.length) return ['', text, ''];
+  const pattern = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+');
+  const m = new RegExp(pattern, 'i').exec(text);
+  if (!m) return ['', text, ''];
+  return [text.slice(0, m.index), m[0], text.slice(m.index + m[0].length)];
+}

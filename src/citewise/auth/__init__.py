@@ -1,0 +1,1 @@
+"""Users, API keys, groups, collection grants and rate limits."""

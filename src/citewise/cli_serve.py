@@ -1,0 +1,95 @@
+"""`citewise serve` (the HTTP API, optionally following a folder) and `citewise watch`."""
+
+from __future__ import annotations
+
+import ipaddress
+import threading
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from citewise.cli import Collection, DataDir, _run, app
+
+Watch = Annotated[
+    Path | None, typer.Option("--watch", help="Keep the collection in step with this folder.")
+]
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Bind address; auth is required unless loopback.")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    watch: Watch = None,
+    log_level: Annotated[str, typer.Option(help="debug | info | warning")] = "info",
+    data_dir: DataDir = None,
+    collection: Collection = None,
+) -> None:
+    """Serve the HTTP API (OpenAPI at /docs, OpenAI-compatible at /v1)."""
+    import uvicorn
+
+    from citewise.api import create_app
+    from citewise.api.observability import configure_logging
+    from citewise.config import load_settings
+    from citewise.services import Services
+
+    def action() -> None:
+        settings = load_settings(data_dir=data_dir, collection=collection, host=host)
+        configure_logging(settings, log_level.upper())
+        services = Services(settings)
+        stop = threading.Event()
+        watcher = None
+        if watch is not None:
+            from citewise.watch import FolderWatch
+
+            watcher = threading.Thread(
+                target=FolderWatch(services, watch, settings.collection).run,
+                args=(stop,), name="citewise-watch", daemon=True,
+            )  # fmt: skip
+            watcher.start()
+        try:
+            uvicorn.run(
+                create_app(settings, services=services), host=host, port=port,
+                log_level=log_level, access_log=False, timeout_graceful_shutdown=10,
+            )  # fmt: skip
+        finally:
+            stop.set()
+            if watcher is not None:
+                watcher.join(timeout=10)
+            services.close()
+
+    _run(False, action)
+
+
+@app.command("watch")
+def watch_cmd(
+    folder: Annotated[Path, typer.Argument(help="The folder to follow.")],
+    data_dir: DataDir = None,
+    collection: Collection = None,
+) -> None:
+    """Ingest a folder, then follow it: added files are ingested, changed ones replaced,
+    deleted ones removed (Ctrl-C stops)."""
+    from citewise.config import load_settings
+    from citewise.services import Services
+    from citewise.watch import FolderWatch
+
+    def action() -> None:
+        settings = load_settings(data_dir=data_dir, collection=collection)
+        services = Services(settings)
+        try:
+            FolderWatch(services, folder, settings.collection, echo=True).run(threading.Event())
+        finally:
+            services.close()
+
+    _run(False, action)

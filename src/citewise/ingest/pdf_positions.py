@@ -1,0 +1,144 @@
+"""Line rectangles of each chunk of a PDF, from pypdfium2's character boxes: at ingest, so
+citations can mark the cited lines on the page (see `citewise.positions`).
+
+A chunk's text is found on its pages by its letters and digits in order (the parser
+re-joins hyphenated words, drops running headers and normalizes spaces): windows of the
+chunk are looked up one after another from where the previous one ended, so one dropped
+header or footer costs a window, not the chunk.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from citewise.positions import LineBox, alnum_index
+from citewise.types import Child
+
+log = logging.getLogger(__name__)
+WINDOW = 24  # letters and digits per lookup: long enough to be unique on a page
+# pdfium ends a line hyphenated across a break with U+FFFE (or 0x02) instead of a newline
+_LINE_BREAK = re.compile("\r\n|\r|\n|\ufffe|\x02")
+
+
+@dataclass(slots=True)
+class _Page:
+    number: int
+    textpage: Any
+    alnum: str
+    offsets: list[int]  # text index of each alnum char
+    lines: list[tuple[int, int]]  # text index ranges of the page's lines
+
+
+def chunk_line_boxes(path: Path, children: Sequence[Child]) -> list[tuple[LineBox, ...]]:
+    """For each child, its lines' rectangles (empty when its text is not found)."""
+    try:
+        pdf = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError:
+        return [() for _ in children]
+    try:
+        pages: dict[int, _Page] = {}
+        return [_boxes(pdf, pages, child) for child in children]
+    finally:
+        for page in pages.values():
+            page.textpage.close()
+        pdf.close()
+
+
+def _page(pdf: Any, pages: dict[int, _Page], number: int) -> _Page | None:
+    if number not in pages:
+        if not 1 <= number <= len(pdf):
+            return None
+        textpage = pdf[number - 1].get_textpage()
+        text: str = textpage.get_text_range()
+        alnum, offsets = alnum_index(text)
+        lines, start = [], 0
+        for match in (*_LINE_BREAK.finditer(text), None):
+            end = match.start() if match else len(text)
+            if end > start:
+                lines.append((start, end))
+            start = match.end() if match else len(text)
+        pages[number] = _Page(number, textpage, alnum, offsets, lines)
+    return pages[number]
+
+
+def _boxes(pdf: Any, pages: dict[int, _Page], child: Child) -> tuple[LineBox, ...]:
+    if child.page_start is None:
+        return ()
+    last = child.page_end or child.page_start
+    found = [p for n in range(child.page_start, last + 1) if (p := _page(pdf, pages, n))]
+    chunk, chunk_offsets = alnum_index(child.text)
+    boxes: list[LineBox] = []
+    at = 0  # next alnum char of the chunk to find
+    for page in found:
+        matched: dict[int, int] = {}  # page text index -> chunk text offset
+        cursor = 0
+        while at < len(chunk):
+            window = chunk[at : at + WINDOW]
+            hit = page.alnum.find(window, cursor)
+            if hit < 0:
+                if len(window) < WINDOW // 2 or not _tail_elsewhere(page, chunk, at):
+                    break  # the rest of the chunk is on the next page
+                at += WINDOW
+                continue
+            run = 0
+            while (at + run < len(chunk) and hit + run < len(page.alnum)
+                   and chunk[at + run] == page.alnum[hit + run]):  # fmt: skip
+                matched[page.offsets[hit + run]] = chunk_offsets[at + run]
+                run += 1
+            at += run
+            cursor = hit + run
+        boxes.extend(_line_boxes(page, matched))
+    return tuple(boxes)
+
+
+def _tail_elsewhere(page: _Page, chunk: str, at: int) -> bool:
+    """Whether some later window of the chunk is still on this page (the missing window
+    was text the parser dropped or changed, not the page's end)."""
+    for later in range(at + WINDOW, len(chunk), WINDOW):
+        if page.alnum.find(chunk[later : later + WINDOW]) >= 0:
+            return True
+    return False
+
+
+def _line_boxes(page: _Page, matched: dict[int, int]) -> list[LineBox]:
+    if not matched:
+        return []
+    out: list[LineBox] = []
+    indices = sorted(matched)
+    i = 0
+    for start, end in page.lines:
+        on_line = []
+        while i < len(indices) and indices[i] < end:
+            if indices[i] >= start:
+                on_line.append(indices[i])
+            i += 1
+        if on_line:
+            rect = _rect(page.textpage, on_line[0], on_line[-1])
+            if rect is not None:
+                x0, y0, x1, y1 = rect
+                first, last = matched[on_line[0]], matched[on_line[-1]]
+                out.append(LineBox(page.number, x0, y0, x1, y1, first, last + 1))
+    return out
+
+
+def _rect(
+    textpage: Any, first_text: int, last_text: int
+) -> tuple[float, float, float, float] | None:
+    """The union of pdfium's rectangles over a line's characters (text indices)."""
+    first = pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, first_text)
+    last = pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, last_text)
+    if first < 0 or last < first:
+        return None
+    rects = [textpage.get_rect(i) for i in range(textpage.count_rects(first, last - first + 1))]
+    if not rects:
+        return None
+    left, bottom, right, top = zip(*rects, strict=True)
+    return (min(left), min(bottom), max(right), max(top))

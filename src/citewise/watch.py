@@ -1,0 +1,84 @@
+"""Keeping a collection in step with a folder: added files are ingested, changed ones
+replaced, deleted ones removed. Changes are debounced by watchfiles; each batch runs the
+ordinary ingest of the folder (unchanged files are skipped by their content hash), so the
+per-file statuses are the ones `citewise ingest` reports."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from watchfiles import Change, DefaultFilter, watch
+
+from citewise.errors import CitewiseError, InputError, NotFoundError
+from citewise.ingest.parsers import is_supported
+from citewise.services import Services
+from citewise.types import FileOutcome
+
+log = logging.getLogger(__name__)
+DEBOUNCE_MS = 800
+
+
+class FolderWatch:
+    def __init__(
+        self,
+        services: Services,
+        folder: Path,
+        collection: str,
+        *,
+        echo: bool = False,
+        on_batch: Callable[[list[FileOutcome]], None] | None = None,
+        debounce_ms: int = DEBOUNCE_MS,
+    ) -> None:
+        self.folder = folder.expanduser().resolve()
+        if not self.folder.is_dir():
+            raise InputError(f"not a folder: {folder}")
+        self.services = services
+        self.collection = collection
+        self.echo = echo
+        self.on_batch = on_batch
+        self.debounce_ms = debounce_ms
+
+    def run(self, stop: threading.Event) -> None:
+        """Syncs once, then follows the folder until `stop` is set."""
+        self._report(self.sync())
+        for changes in watch(
+            self.folder,
+            watch_filter=DefaultFilter(),
+            debounce=self.debounce_ms,
+            stop_event=stop,
+            rust_timeout=500,
+            yield_on_timeout=False,
+        ):
+            deleted = {Path(p) for kind, p in changes if kind == Change.deleted}
+            try:
+                self._report(self.sync(deleted))
+            except CitewiseError as exc:  # the next change tries again
+                log.error("watch %s: %s", self.folder, exc)
+
+    def sync(self, deleted: set[Path] | None = None) -> list[FileOutcome]:
+        """Removes the documents of deleted files, then ingests the folder."""
+        outcomes: list[FileOutcome] = []
+        for path in sorted(deleted or ()):
+            if path.exists() or not is_supported(path):
+                continue
+            source = path.relative_to(self.folder).as_posix()
+            try:
+                self.services.delete(self.collection, source)
+            except NotFoundError:
+                continue
+            outcomes.append(FileOutcome(source, "pruned", "file deleted"))
+        report = self.services.ingest([self.folder], collection=self.collection)
+        outcomes.extend(o for o in report.outcomes if o.status != "unchanged")
+        return outcomes
+
+    def _report(self, outcomes: list[FileOutcome]) -> None:
+        for o in outcomes:
+            line = f"{o.status:<9} {o.source}" + (f" ({o.reason})" if o.reason else "")
+            log.info("watch: %s", line)
+            if self.echo:
+                print(line, flush=True)
+        if self.on_batch is not None:
+            self.on_batch(outcomes)

@@ -1,0 +1,54 @@
+"""A client that goes away stops the generation: the flow behind the stream is closed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import httpx
+
+from citewise.types import Event, Status, Token
+from http_server import running
+
+
+def test_closing_the_stream_closes_the_answer_flow(tmp_path: Path) -> None:
+    from citewise.api import create_app
+    from citewise.config import load_settings
+    from citewise.services import Services
+
+    produced: list[int] = []
+    closed = threading.Event()
+
+    class SlowServices(Services):
+        def stream(
+            self, question: str, *, session_id: str | None, collections: Sequence[str]
+        ) -> Iterator[Event]:
+            def flow() -> Iterator[Event]:
+                try:
+                    yield Status("generate", "writing")
+                    for i in range(1000):
+                        produced.append(i)
+                        yield Token(f"word{i} ")
+                        time.sleep(0.01)
+                finally:
+                    closed.set()
+
+            return flow()
+
+    settings = load_settings(data_dir=tmp_path / "data", embedder="hashing")
+    services = SlowServices(settings)
+    with running(create_app(settings, services=services)) as url:
+        with (
+            httpx.Client(base_url=url, timeout=30) as client,
+            client.stream("POST", "/chat/stream", json={"message": "tell me"}) as r,
+        ):
+            for line in r.iter_lines():
+                if line.startswith("event: token"):
+                    break  # leaving the block closes the connection
+        assert closed.wait(10), "the flow kept running after the client left"
+        stopped_at = len(produced)
+        time.sleep(0.3)
+        assert len(produced) == stopped_at < 1000
+    services.close()

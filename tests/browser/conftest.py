@@ -1,0 +1,114 @@
+"""A real `citewise serve` on 127.0.0.1 (a subprocess, stopped by its PID) with two users,
+and headless Debian chromium driven by Playwright (never `playwright install`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from http_server import free_port
+
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+# bytes (400 KiB): the tests' documents are far smaller, the "too large" file is not
+UPLOAD_LIMIT = 400 * 1024
+PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-22"}
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    data_dir: Path
+    env: dict[str, str]
+
+    def token(self, user: str) -> str:
+        got = httpx.post(
+            f"{self.url}/auth/token", data={"username": user, "password": PASSWORDS[user]}
+        )
+        got.raise_for_status()
+        return str(got.json()["access_token"])
+
+
+def _citewise(env: dict[str, str], *args: str, stdin: str = "") -> None:
+    exe = Path(sys.executable).with_name("citewise")
+    subprocess.run([str(exe), *args], input=stdin, env=env, check=True, capture_output=True,
+                   text=True, timeout=120)  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    data = tmp_path_factory.mktemp("browser") / "data"
+    env = {
+        **os.environ,
+        "CITEWISE_DATA_DIR": str(data),
+        "CITEWISE_EMBEDDER": "hashing",
+        "CITEWISE_AUTH_REQUIRED": "1",
+        "CITEWISE_MAX_UPLOAD_BYTES": str(UPLOAD_LIMIT),
+        "CITEWISE_RATE_LIMIT": "",
+    }
+    for user, password in PASSWORDS.items():
+        _citewise(env, "users", "create", user, "--password-stdin", stdin=password + "\n")
+    port = free_port()
+    log = (data / "serve.log").open("w")
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("citewise")), "serve", "--port", str(port)],
+        env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"serve did not start: {(data / 'serve.log').read_text()[-2000:]}")
+        time.sleep(0.2)
+    try:
+        yield Server(url, data, env)
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (install.sh installs it)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh browser context (no login kept); its screenshot is saved after the test."""
+    context = browser.new_context(viewport={"width": 1366, "height": 860})  # type: ignore[attr-defined]
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=False)
+    context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"

@@ -1,0 +1,211 @@
+"""The web UI in headless chromium against a real `citewise serve`: log in, upload and see
+documents become ready, ask and watch the answer stream with citations, open a PDF citation
+at its page with the quoted words marked, reopen an old answer after a reload, tenants kept
+apart, and a too-large upload explained. Screenshots: tests/artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from browser.conftest import UPLOAD_LIMIT, Server
+from browser.documents import heron_pdf, kingfisher_docx, too_large
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration]
+QUESTION = "How many days do grey heron eggs take to hatch?"
+READY_SECONDS = 90_000  # ms
+
+
+def login(page: Any, server: Server, user: str) -> None:
+    from browser.conftest import PASSWORDS
+
+    page.goto(server.url + "/")
+    page.get_by_label("User name").fill(user)
+    page.get_by_label("Password").fill(PASSWORDS[user])
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("link", name="Documents").wait_for()
+
+
+def ensure_documents(server: Server, tmp: Path) -> None:
+    """Alice's two documents, uploaded through the API when a test runs alone."""
+    headers = {"Authorization": f"Bearer {server.token('alice')}"}
+    listed = httpx.get(f"{server.url}/documents", headers=headers).json()["documents"]
+    have = {d["source"] for d in listed if d["status"] == "ready"}
+    for path in (heron_pdf(tmp / "herons.pdf"), kingfisher_docx(tmp / "kingfishers.docx")):
+        if path.name not in have:
+            with path.open("rb") as fh:
+                httpx.post(f"{server.url}/documents", headers=headers,
+                           files={"files": (path.name, fh)}).raise_for_status()  # fmt: skip
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        listed = httpx.get(f"{server.url}/documents", headers=headers).json()["documents"]
+        if sum(d["status"] == "ready" for d in listed) >= 2:
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"documents not ready: {listed}")
+
+
+def ask(page: Any, question: str) -> Any:
+    page.get_by_label("Your question").fill(question)
+    page.get_by_role("button", name="Ask").click()
+    answer = page.locator("li.turn").last.locator("article.answer")
+    answer.locator("button.cite").first.wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => !document.querySelector('article.answer[aria-busy=\"true\"]')", timeout=60_000
+    )
+    return answer
+
+
+# Whether every text-layer span holding one of `words` on PDF page `n` lies under a mark.
+_OVERLAP_JS = """([n, words]) => {
+  const pageDiv = document.querySelector(`.pdfViewer .page[data-page-number="${n}"]`);
+  if (!pageDiv) return false;
+  const rects = (sel) => [...pageDiv.querySelectorAll(sel)];
+  const marks = rects('.cw-highlight').map(e => e.getBoundingClientRect());
+  const spans = rects('.textLayer span')
+    .filter(s => words.some(w => s.textContent.includes(w)))
+    .map(s => s.getBoundingClientRect());
+  const hit = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  return marks.length > 0 && spans.length > 0 && spans.every(s => marks.some(m => hit(m, s)));
+}"""
+
+
+def highlight_overlaps_words(page: Any, page_number: int, words: list[str]) -> bool:
+    return bool(page.evaluate(_OVERLAP_JS, [page_number, words]))
+
+
+def open_pdf_citation(page: Any, answer: Any) -> None:
+    answer.locator("ol.sources button", has_text="herons.pdf").first.click()
+    page.locator(".pdfViewer .page[data-page-number='2'] .cw-highlight").first.wait_for(
+        timeout=30_000
+    )
+    page.locator(".pdfViewer .page[data-page-number='2'] .textLayer span").first.wait_for(
+        timeout=30_000
+    )
+
+
+def test_login_then_upload_a_pdf_and_a_docx_that_become_ready(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    login(page, server, "alice")
+    page.get_by_role("link", name="Documents").click()
+    pdf, docx = heron_pdf(tmp_path / "herons.pdf"), kingfisher_docx(tmp_path / "kingfishers.docx")
+    page.get_by_label("Choose files to upload").set_input_files([str(pdf), str(docx)])
+    for name in ("herons.pdf", "kingfishers.docx"):
+        row = page.locator(f"li.upload[data-name='{name}']")
+        row.locator(".stage", has_text="ready").wait_for(timeout=READY_SECONDS)
+    for name in ("herons.pdf", "kingfishers.docx"):
+        cell = page.locator(f"tr[data-source='{name}'] td.status-cell")
+        cell.filter(has_text="ready").wait_for(timeout=READY_SECONDS)
+    page.get_by_label("Search by name").fill("king")
+    assert page.locator("table.doc-table tbody tr[data-source]").count() == 1
+
+
+def test_an_answer_streams_with_citations_and_a_pdf_citation_marks_the_quoted_words(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    ensure_documents(server, tmp_path)
+    login(page, server, "alice")
+    page.evaluate("""() => { const orig = window.fetch;
+        window.fetch = async (...a) => { const r = await orig(...a);
+          if (String(a[0]).includes('/chat/stream')) window.__streamed = true; return r; }; }""")
+    answer = ask(page, QUESTION)
+    assert page.evaluate("window.__streamed") is True
+    assert "twenty-five days" in answer.locator(".answer-text").inner_text()
+    marker = answer.locator("button.cite").first
+    marker.focus()
+    tip = marker.locator(".tip")
+    assert tip.is_visible() and "herons.pdf" in tip.inner_text() and "page 2" in tip.inner_text()
+    open_pdf_citation(page, answer)
+    assert page.locator(".pdf-container").get_attribute("data-page") == "2"
+    assert highlight_overlaps_words(page, 2, ["twenty-five", "incubation"])
+    # the quote's line only: not the lines around it
+    assert not highlight_overlaps_words(page, 2, ["clutch"])
+    assert not highlight_overlaps_words(page, 2, ["chicks leave"])
+
+
+def test_after_a_reload_an_old_answers_citation_opens_at_its_place(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    ensure_documents(server, tmp_path)
+    login(page, server, "alice")
+    ask(page, QUESTION)
+    page.reload()
+    located: list[str] = []  # the citation's place must come from the stored history
+    page.on("request", lambda r: located.append(r.url) if "/ui-api/citations/" in r.url else None)
+    page.get_by_role("button", name="New conversation").wait_for()
+    page.locator(".sessions button.open").first.click()
+    answer = page.locator("li.turn").first.locator("article.answer")
+    answer.locator("button.cite").first.wait_for()
+    assert "twenty-five" in answer.locator("button.cite .tip").first.inner_text()
+    open_pdf_citation(page, answer)
+    assert highlight_overlaps_words(page, 2, ["twenty-five"])
+    assert not highlight_overlaps_words(page, 2, ["clutch"])
+    assert located == []
+
+
+def test_a_second_user_sees_none_of_the_first_users_documents(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    ensure_documents(server, tmp_path)
+    alice = {"Authorization": f"Bearer {server.token('alice')}"}
+    docs = httpx.get(f"{server.url}/documents", headers=alice).json()["documents"]
+    pdf_hash = next(d["content_hash"] for d in docs if d["source"] == "herons.pdf")
+    login(page, server, "bob")
+    page.get_by_role("link", name="Documents").click()
+    page.get_by_text("No documents yet.").wait_for()
+    assert page.locator("table.doc-table").inner_text().count("herons") == 0
+    page.get_by_role("link", name="Chat").click()
+    page.get_by_label("Your question").fill(QUESTION)
+    page.get_by_role("button", name="Ask").click()
+    page.wait_for_function(
+        "() => !document.querySelector('article.answer[aria-busy=\"true\"]')", timeout=60_000
+    )
+    text = page.locator("li.turn").last.inner_text()
+    assert "twenty-five" not in text and "herons.pdf" not in text
+    bob = {"Authorization": f"Bearer {server.token('bob')}"}
+    assert httpx.get(f"{server.url}/ui-api/files/{pdf_hash}", headers=bob).status_code == 404
+    chunk = httpx.post(f"{server.url}/chat/", headers=alice, json={"message": QUESTION}).json()
+    chunk_id = chunk["citations"][0]["chunk_id"]
+    for path in (f"/ui-api/passages/{chunk_id}", f"/ui-api/citations/{chunk_id}"):
+        assert httpx.get(server.url + path, headers=bob).status_code == 404
+
+
+def test_a_too_large_upload_says_the_limit(page: Any, server: Server, tmp_path: Path) -> None:
+    login(page, server, "alice")
+    page.get_by_role("link", name="Documents").click()
+    big = too_large(tmp_path / "big.txt", UPLOAD_LIMIT + 50_000)
+    page.get_by_label("Choose files to upload").set_input_files(str(big))
+    row = page.locator("li.upload[data-name='big.txt']")
+    row.locator(".reason").wait_for(timeout=30_000)
+    assert "failed" in row.locator(".stage").inner_text()
+    message = row.locator(".reason").inner_text()
+    assert "limit" in message and ("400 KiB" in message or "400.0 KB" in message), message
+    assert page.locator("li.upload progress").count() == 0  # no spinner left running
+
+
+def test_phone_width_in_dark_mode_keeps_the_chat_usable(
+    browser: Any, server: Server, request: pytest.FixtureRequest
+) -> None:
+    from browser.conftest import SCREENSHOTS
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    page = context.new_page()
+    try:
+        login(page, server, "alice")
+        page.get_by_label("Your question").wait_for()
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+        bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert bg == "rgb(20, 23, 29)"
+        page.get_by_role("button", name="☰ Conversations").click()
+        page.get_by_role("button", name="New conversation").wait_for()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"))
+    finally:
+        context.close()

@@ -1,0 +1,88 @@
+"""Line rectangles of PDF chunks, taken at ingest from a PDF drawn with reportlab."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.pdfgen import canvas
+
+from citewise.app import Assistant
+from citewise.ingest.originals import original_path
+from citewise.ingest.pdf_positions import chunk_line_boxes
+from citewise.positions import LineBox, boxes_for_quote, decode_boxes, encode_boxes
+from citewise.types import Child
+
+LINES_P2 = [
+    "Herons wade through the shallow marsh at dawn, hunting",
+    "small fish with sudden strikes of the bill. The grey",
+    "heron nests in tall trees in colonies called heronries,",
+    "returning to the same infor-",
+    "mation-rich sites every spring.",
+]
+
+
+def _pdf(path: Path) -> Path:
+    """Two pages with a running header; page 2 holds five body lines from y=700 down."""
+    c = canvas.Canvas(str(path))
+    for page in (1, 2):
+        c.setFont("Helvetica", 9)
+        c.drawString(72, 805, "Field Notes — Wading Birds")
+        c.setFont("Helvetica", 11)
+        lines = ["Egrets are slender white birds of warm wetlands."] if page == 1 else LINES_P2
+        for i, line in enumerate(lines):
+            c.drawString(72, 700 - 14 * i, line)
+        c.showPage()
+    c.save()
+    return path
+
+
+def _child(text: str, page: int) -> Child:
+    return Child(0, 0, text, text, "", page, page, "h")
+
+
+def test_a_chunk_gets_one_box_per_line_in_pdf_points(tmp_path: Path) -> None:
+    pdf = _pdf(tmp_path / "birds.pdf")
+    text = " ".join(LINES_P2).replace("infor- mation", "information")
+    (boxes,) = chunk_line_boxes(pdf, [_child(text, 2)])
+    assert [b.page for b in boxes] == [2] * 5
+    for i, box in enumerate(boxes):
+        baseline = 700 - 14 * i
+        assert box.y0 <= baseline + 1 and box.y1 >= baseline + 6  # the line's glyphs
+        assert 71 <= box.x0 <= 74 and box.x1 > 200
+    assert text[boxes[2].start : boxes[2].end].startswith("heron nests")
+
+
+def test_a_quote_keeps_only_its_lines(tmp_path: Path) -> None:
+    pdf = _pdf(tmp_path / "birds.pdf")
+    text = " ".join(LINES_P2).replace("infor- mation", "information")
+    (boxes,) = chunk_line_boxes(pdf, [_child(text, 2)])
+    quote = "The grey heron nests in tall trees in colonies called heronries"
+    kept = boxes_for_quote(boxes, text, quote)
+    assert [round(b.y0) for b in kept] == [round(boxes[1].y0), round(boxes[2].y0)]
+    assert boxes_for_quote(boxes, text, "words found nowhere") == list(boxes)
+
+
+def test_text_not_on_the_page_gets_no_boxes(tmp_path: Path) -> None:
+    pdf = _pdf(tmp_path / "birds.pdf")
+    (boxes,) = chunk_line_boxes(pdf, [_child("Penguins cannot fly but they swim well.", 1)])
+    assert boxes == ()
+
+
+def test_boxes_round_trip_through_their_json() -> None:
+    boxes = (LineBox(3, 72.0, 690.5, 300.25, 702.0, 0, 40),)
+    assert decode_boxes(encode_boxes(boxes)) == boxes
+    assert decode_boxes(None) == ()
+
+
+def test_ingest_stores_boxes_with_chunks_and_keeps_the_original(tmp_path: Path) -> None:
+    pdf = _pdf(tmp_path / "docs" / "birds.pdf") if (tmp_path / "docs").mkdir() is None else None
+    assert pdf is not None
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        a.ingest([tmp_path / "docs"])
+        (doc,) = a.documents()
+        chunks = a.store.document_chunks(doc.doc_id)
+        boxed = [c for c in chunks if c.boxes]
+        assert boxed and all(c.doc_hash == doc.content_hash for c in chunks)
+        assert any(b.page == 2 for c in boxed for b in c.boxes)
+        kept = original_path(a.settings.originals_dir, doc.content_hash)
+        assert kept is not None and kept.read_bytes() == pdf.read_bytes()
