@@ -67,6 +67,7 @@ class ChatAssistant:
             self.llm,
             context_tokens=s.context_tokens,
             abstain_threshold=s.abstain_threshold,
+            llm_budget_s=s.llm_answer_budget,
         )
 
     def close(self) -> None:
