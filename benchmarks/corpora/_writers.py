@@ -80,9 +80,7 @@ def write_pdf(path: Path, title: str, items: Sequence[Item]) -> None:
         else:
             story.append(Paragraph(html.escape(text), style[kind]))
         story.append(Spacer(1, 4))
-    doc = SimpleDocTemplate(
-        str(path), pagesize=A4, title=title, author="", creator="", invariant=1
-    )
+    doc = SimpleDocTemplate(str(path), pagesize=A4, title=title, author="", creator="", invariant=1)
     doc.build(story)
 
 
@@ -195,7 +193,7 @@ def text_items(text: str) -> list[Item]:
 
 
 def _reads_as_title(line: str) -> bool:
-    if len(line) > 75 or line.endswith((",", ";", ":", ".")) and not _HEADING_NUMBER.match(line):
+    if len(line) > 75 or (line.endswith((",", ";", ":", ".")) and not _HEADING_NUMBER.match(line)):
         return False
     words = line.split()
     return len(words) <= 12 and (line[0].isupper() or line[0].isdigit() or line[0] == '"')

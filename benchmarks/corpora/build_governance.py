@@ -46,16 +46,10 @@ def contract_slides(text: str) -> list[tuple[str, list[str], str]]:
         title = ""
         tail: list[str] = []
 
-        def flush() -> None:
-            if title:
-                body = squash(" ".join(clause))
-                first, *rest = _SENTENCE_END.split(body, maxsplit=1)
-                slides.append((f"{section}: {title}", [first], " ".join(rest)))
-
         for line in lines[1:]:
             m = _CLAUSE.match(line)
             if m:
-                flush()
+                slides.extend(_clause_slide(section, title, clause))
                 title, clause = f"{m.group(1)}. {m.group(2).strip()}", []
             elif title and line.startswith("       "):
                 clause.append(line)
@@ -63,21 +57,36 @@ def contract_slides(text: str) -> list[tuple[str, list[str], str]]:
                 tail.append(line)
             else:
                 tail.append("\n")
-        flush()
+        slides.extend(_clause_slide(section, title, clause))
         about = [squash(p) for p in re.split(r"\n\s*\n", "\n".join(tail)) if p.strip()]
         if about:
             slides.append((f"About the {section}", about[:1], " ".join(about[1:])))
     return slides
 
 
+def _clause_slide(section: str, title: str, clause: list[str]) -> list[tuple[str, list[str], str]]:
+    """A clause's slide: its first sentence on the slide, the rest in the notes."""
+    if not title:
+        return []
+    body = squash(" ".join(clause))
+    first, *rest = _SENTENCE_END.split(body, maxsplit=1)
+    return [(f"{section}: {title}", [first], " ".join(rest))]
+
+
 def build(out: Path) -> None:
     constitution = read_text(SRC / "constitution.txt.gz")
-    write_pdf(out / "constitution.pdf", "Constitution for the Debian Project", text_items(constitution))
-    write_pptx(out / "social-contract.pptx", contract_slides(read_text(SRC / "social-contract.txt.gz")))
+    write_pdf(
+        out / "constitution.pdf", "Constitution for the Debian Project", text_items(constitution)
+    )
+    write_pptx(
+        out / "social-contract.pptx", contract_slides(read_text(SRC / "social-contract.txt.gz"))
+    )
     manifesto = read_text(SRC / "debian-manifesto.gz")
     write_docx(out / "manifesto.docx", "The Debian Linux Manifesto", text_items(manifesto))
     bugs = read_text(SRC / "bug-reporting.txt.gz")
-    write_html(out / "bug-reporting.html", "How to report a bug in Debian", text_items(bugs), site="Debian")
+    write_html(
+        out / "bug-reporting.html", "How to report a bug in Debian", text_items(bugs), site="Debian"
+    )
     write_markdown(out / "mailing-lists.md", text_items(read_text(SRC / "mailing-lists.txt.gz")))
 
 
