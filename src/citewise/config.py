@@ -65,6 +65,10 @@ class Settings(BaseSettings):
     )
     context_tokens: int = 1800
     abstain_threshold: float = 0.5
+    profile: str = Field(
+        default="general",
+        description="genre rules: general | api_reference | cli_options | software_docs",
+    )
 
     # Conversation memory.
     memory: str = Field(default="sqlite", description="sqlite | redis://HOST:PORT/DB")

@@ -263,7 +263,7 @@ def test_a_question_about_an_option_is_answered_from_its_entry(tmp_path: Path) -
         " the program finishes.\n- --verbose: Print more details.\n\n"
         "A leak is only counted as an error if --leak-check=full is given on the command line.\n"
     )
-    with Assistant(data_dir=tmp_path / "data") as a:
+    with Assistant(data_dir=tmp_path / "data", profile="software_docs") as a:
         a.ingest([docs])
         chat = ChatAssistant(a)
         try:

@@ -22,6 +22,7 @@ from citewise.answer.grounding import check_answer
 from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE, styled_question
 from citewise.answer.units import norm_sentence
 from citewise.embed.base import Embedder
+from citewise.extractive.rules import RulePack, rule_pack
 from citewise.llm.base import LLM
 from citewise.retrieve.hybrid import HybridRetriever
 from citewise.retrieve.rerank import Reranker, select_passages
@@ -88,6 +89,7 @@ class DocumentAnswerer:
         context_tokens: int = 1800,
         abstain_threshold: float = 0.5,
         llm_budget_s: float = DEFAULT_BUDGET_S,
+        rules: RulePack | None = None,
     ) -> None:
         self.store = store
         self.embedder_factory = embedder_factory
@@ -97,6 +99,7 @@ class DocumentAnswerer:
         self.context_tokens = context_tokens
         self.abstain_threshold = abstain_threshold
         self.llm_budget_s = llm_budget_s
+        self.rules = rules or rule_pack(None)
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         timings = req.timings_ms
@@ -109,7 +112,7 @@ class DocumentAnswerer:
             ranked = interleave(lists)
         kind = req.kind
         subject = definition_subject(req.question)
-        if subject:
+        if subject and self.rules.entry_headings:
             ranked = promote_definitions(self._with_openings(ranked, subject, req), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
@@ -130,6 +133,7 @@ class DocumentAnswerer:
             already_said=norm_sentence(req.already_said),
             said_mode="prefer" if req.style == "simple" else "exclude",
             length_penalty=SIMPLE_LENGTH_PENALTY if req.style == "simple" else 0.0,
+            rules=self.rules,
         )
         if req.style == "deep":
             opts = replace(opts, relative_floor=DEEP_RELATIVE_FLOOR)

@@ -41,6 +41,7 @@ class RetrievalOptions:
     # made dev answers worse, since those entries rank well already
     entry_k: int = 10
     entry_weight: float = 2.0
+    entries: bool = True  # the rule pack decides (`RulePack.option_items`)
 
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
@@ -94,7 +95,8 @@ class HybridRetriever:
             depth = opts.vector_k if mode == "hybrid" else max(k, opts.vector_k)
             rankings["vector"] = self._store.vector_search(vec, flt, depth)
             timings["vector"] = _ms(t)
-        if mode in ("hybrid", "keyword") and (options := command_options(query)):
+        options = command_options(query) if opts.entries else []
+        if mode in ("hybrid", "keyword") and options:
             t = time.perf_counter()
             rankings["entries"] = self._entries(options, flt, rankings)
             timings["entries"] = _ms(t)
