@@ -227,7 +227,7 @@ def _fall_back(
     passages_too: bool = True,
 ) -> Generator[Status, None, Generated]:
     text = extractive().strip()
-    report = check_answer(text, passages) if text else None
+    report = None if is_decline(text) else check_answer(text, passages)
     if report is not None and _has_claim(report):
         yield Status("fallback", f"showing the extractive answer: {reason}")
         return Generated(report.supported_text, report, draft, Fallback("extractive", reason))
