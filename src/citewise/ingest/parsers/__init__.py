@@ -42,7 +42,9 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 #    below a PDF outline's entries deepen its section paths
 # 4: Markdown HTML comments left out; links whose text is a code span become their text
 # 5: Texinfo page headers ("Next: …, Up: … [Contents][Index]") left out of HTML
-PARSER_VERSION = 5
+# 6: page furniture of documentation generators (DocBook "Prev | Up | Next" tables, javadoc
+#    bars, pager lines, breadcrumbs, pydoc's index cell) left out of HTML
+PARSER_VERSION = 6
 
 
 class Parser(Protocol):
