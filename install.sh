@@ -6,8 +6,9 @@ cd "$(dirname "$0")"
 
 if command -v apt-get >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  # python3.11-doc is the development corpus for `citewise eval` and the slow tests.
-  pkgs=(python3.11-doc redis-server chromium tesseract-ocr fonts-dejavu-core)
+  # python3.11-doc is the development corpus for `citewise eval` and the slow tests;
+  # doc-debian and debian-policy are the sources of the check sets (benchmarks/corpora).
+  pkgs=(python3.11-doc redis-server chromium tesseract-ocr fonts-dejavu-core doc-debian debian-policy)
   missing=()
   for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
   if [ ${#missing[@]} -gt 0 ]; then

@@ -10,6 +10,7 @@ from typing import Any
 from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
 from citewise.errors import NotFoundError
+from citewise.extractive.rules import rule_pack
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
 from citewise.retrieve.hybrid import HybridRetriever, RetrievalOptions
@@ -83,6 +84,7 @@ class Assistant:
                 max_query_chars=s.max_query_chars,
                 max_per_document=s.max_per_document,
                 release_notes_factor=s.release_notes_factor,
+                entries=rule_pack(s.profile).option_items,
             ),
         )
 

@@ -39,6 +39,9 @@ def render_stream(events: Iterable[Event], console: Console, *, show_status: boo
 
 
 def render_answer(answer: Answer, console: Console) -> None:
+    if answer.fallback is not None:  # the reader must know this is not the model's answer
+        shown = "the extractive answer" if answer.fallback.used == "extractive" else "passages"
+        console.print(f"[yellow]({shown}: {answer.fallback.reason})[/yellow]", highlight=False)
     console.print(answer.answer, highlight=False, soft_wrap=True)
     if answer.citations:
         console.print()

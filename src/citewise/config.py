@@ -65,11 +65,18 @@ class Settings(BaseSettings):
     llm_base_url: str | None = None
     llm_api_key: str | None = None
     llm_timeout: float = 120.0
+    # Seconds for one LLM answer (first attempt, stricter retries and judge calls): a retry
+    # that would not finish within it is skipped and the unsupported sentences dropped.
+    llm_answer_budget: float = Field(default=45.0, gt=0)
     reranker: str = Field(
         default="rescore", description="rescore | none | cross-encoder:PATH | llm"
     )
     context_tokens: int = 1800
     abstain_threshold: float = 0.5
+    profile: str = Field(
+        default="general",
+        description="genre rules: general | api_reference | cli_options | software_docs",
+    )
 
     # Conversation memory.
     memory: str = Field(default="sqlite", description="sqlite | redis://HOST:PORT/DB")

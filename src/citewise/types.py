@@ -311,6 +311,18 @@ class Citation:
 
 
 @dataclass(frozen=True, slots=True)
+class Fallback:
+    """Why an answer is not the LLM's own: `used` is "extractive" (the extractive answer) or
+    "passages" (the best passages' opening sentences); `reason` says what happened."""
+
+    used: Literal["extractive", "passages"]
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"used": self.used, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     answer: str
     intent: str
@@ -322,6 +334,7 @@ class Answer:
     timings_ms: Mapping[str, float]
     rewritten_query: str | None = None
     related_docs: tuple[str, ...] = ()
+    fallback: Fallback | None = None  # set when the LLM's answer could not be used
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -335,6 +348,7 @@ class Answer:
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
             "rewritten_query": self.rewritten_query,
             "related_docs": list(self.related_docs),
+            "fallback": self.fallback.to_json() if self.fallback else None,
         }
 
 

@@ -77,7 +77,9 @@ def answerer(**options: object) -> tuple[ExtractiveAnswerer, BagOfWordsEmbedder]
     return ExtractiveAnswerer(emb, ExtractiveOptions(**options)), emb  # type: ignore[arg-type]
 
 
-def one_sentence_answer(question: str, text: str, section: str = "Guide > Intro") -> str:
+def one_sentence_answer(
+    question: str, text: str, section: str = "Guide > Intro", **options: object
+) -> str:
     """The one-sentence answer to `question` from a single passage holding `text`."""
-    a, _ = answerer(max_sentences=1)
+    a, _ = answerer(max_sentences=1, **options)
     return a.answer(question, [passage(1, text, section=section)]).text

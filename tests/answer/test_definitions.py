@@ -13,6 +13,7 @@ from citewise.answer.definitions import (
     subject_heading,
 )
 from citewise.answer.sentences import stem
+from citewise.extractive.rules.packs import API_REFERENCE
 from citewise.types import Hit
 
 
@@ -74,7 +75,13 @@ def test_an_entry_that_never_names_its_subject_answers_what_it_does() -> None:
         source="library/test.html",
         section="test > Helpers",
     )
-    a, emb = answerer(max_sentences=1, rank_weight=0.0, document_weight=0.0, definition_weight=0.0)
+    a, emb = answerer(
+        max_sentences=1,
+        rank_weight=0.0,
+        document_weight=0.0,
+        definition_weight=0.0,
+        rules=API_REFERENCE,
+    )
     r = a.answer("What does shutil.rmtree() do?", [mention, entry])
     assert emb.batches == [4]  # three sentences and the framed one, in one batch
     # scored as "shutil.rmtree(path): Delete …", the heading it stands under
@@ -147,5 +154,7 @@ def test_what_documents_an_option_ranks_first_for_a_question_about_it() -> None:
 
 def test_a_terse_entry_opening_answers_what_the_entry_does() -> None:
     text = "Kills the child. On Windows kill() is an alias for terminate()."
-    answer = one_sentence_answer("What does Popen.kill() do?", text, "subprocess > Popen.kill()")
+    answer = one_sentence_answer(
+        "What does Popen.kill() do?", text, "subprocess > Popen.kill()", rules=API_REFERENCE
+    )
     assert answer == "Popen.kill(): Kills the child [1]."

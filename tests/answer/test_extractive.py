@@ -12,6 +12,7 @@ from citewise.answer.extractive_options import (
     ExtractiveOptions,
 )
 from citewise.answer.grounding import check_answer
+from citewise.extractive.rules.packs import API_REFERENCE
 
 LOGGING = passage(
     1,
@@ -343,9 +344,9 @@ def test_version_notes_yield_to_the_current_value_unless_changes_are_asked_for()
         source="library/pickle.html",
     )
     question = "What is the default pickle protocol version value?"
-    unpenalised, _ = answerer(max_sentences=1, version_note_penalty=0.0)
+    unpenalised, _ = answerer(max_sentences=1, version_note_penalty=0.0, rules=API_REFERENCE)
     assert unpenalised.answer(question, [notes]).text.startswith("Changed in version 3.10")
-    a, _ = answerer(max_sentences=1)
+    a, _ = answerer(max_sentences=1, rules=API_REFERENCE)
     assert a.answer(question, [notes]).text.startswith("The default protocol version is 4")
     changed = a.answer("What changed in the default pickle protocol version value?", [notes])
     assert changed.text.startswith("Changed in version 3.10")
@@ -353,8 +354,8 @@ def test_version_notes_yield_to_the_current_value_unless_changes_are_asked_for()
 
 def test_version_notes_in_other_spellings_yield_too() -> None:
     question = "What is the default pickle protocol version value?"
-    a, _ = answerer(max_sentences=1)
-    unpenalised, _ = answerer(max_sentences=1, version_note_penalty=0.0)
+    a, _ = answerer(max_sentences=1, rules=API_REFERENCE)
+    unpenalised, _ = answerer(max_sentences=1, version_note_penalty=0.0, rules=API_REFERENCE)
     current = "The default protocol version is 4 for pickle."
     node = passage(
         1, f"Added in: v8.2.0 the default pickle protocol version is now used. {current}"

@@ -7,6 +7,7 @@ from citewise.answer.grounding import (
     UNSUPPORTED_BELOW,
     check_answer,
     check_sentence,
+    invented_values,
 )
 
 LOGGING = passage(
@@ -121,3 +122,11 @@ def test_value_named_in_the_cited_section_heading_counts_as_present() -> None:
     assert check_sentence("Section 2.1.5: the default encoding is UTF-8 [1].", [p]).missing == (
         "2.1.5",
     )
+
+
+def test_invented_values_names_a_value_absent_from_the_sentences_own_passage() -> None:
+    cited = {1: LOGGING.context, 2: PICKLE.context}
+    assert invented_values("The default protocol is 4 [2]. The level is WARNING [1].", cited) == []
+    assert invented_values("The default protocol is 4 [1].", cited) == ["4"]
+    assert invented_values("Version 3.4 added it.", cited) == []  # no marker: all cited
+    assert invented_values("It needs Python 3.9 [2].", cited) == ["3.9"]

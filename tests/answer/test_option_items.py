@@ -9,6 +9,7 @@ from fake_embedder import answerer
 
 from citewise.answer.definitions import defines
 from citewise.answer.option_items import option_item, option_item_start, prefer_option_items
+from citewise.extractive.rules.packs import CLI_OPTIONS
 
 OPTIONS = (
     "Each option of the tool, such as the -k option, comes before the file names.\n"
@@ -50,7 +51,7 @@ def test_the_options_own_item_is_preferred_when_it_clears_the_threshold() -> Non
 
 
 def test_a_question_about_an_option_is_answered_by_its_item_alone() -> None:
-    a, _ = answerer()
+    a, _ = answerer(rules=CLI_OPTIONS)
     r = a.answer("What does the -k option do?", [passage(1, OPTIONS)])
     assert r.text == (
         "-k --keep: Keep (don't delete) input files during compression or decompression [1]."

@@ -121,11 +121,15 @@ def test_grounding_check_catches_a_value_the_cited_passage_does_not_state(
 
         server.script(
             wire.stream(["Tokens expire after 48 hours [1]."]),
-            wire.completion("They expire after 48 hours [1]."),
-            wire.completion("Tokens last 48 hours [1]."),
+            wire.completion("They expire after 48 hours [1]."),  # no progress: no 3rd try
         )
         answer = _llm_chat(assistant, wire).ask("How long are API tokens valid?")
-        assert answer.answer == NOT_FOUND and answer.citations == ()
+        # everything the model wrote was dropped: the extractive answer, marked, not NOT_FOUND
+        assert "12 hours" in answer.answer and "48" not in answer.answer
+        assert answer.citations and answer.citations[0].source == "reference/api.html"
+        assert answer.fallback is not None and answer.fallback.used == "extractive"
+        assert answer.to_json()["fallback"] == answer.fallback.to_json()
+        assert answer.timings_ms["llm_fallback"] == 1.0 and len(server.requests) == 4
     finally:
         wire.close()
         server.close()
@@ -259,7 +263,7 @@ def test_a_question_about_an_option_is_answered_from_its_entry(tmp_path: Path) -
         " the program finishes.\n- --verbose: Print more details.\n\n"
         "A leak is only counted as an error if --leak-check=full is given on the command line.\n"
     )
-    with Assistant(data_dir=tmp_path / "data") as a:
+    with Assistant(data_dir=tmp_path / "data", profile="software_docs") as a:
         a.ingest([docs])
         chat = ChatAssistant(a)
         try:

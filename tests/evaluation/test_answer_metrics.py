@@ -60,3 +60,31 @@ def test_chit_chat_scores_the_intent_and_any_citation() -> None:
                          [], [], "gratitude", 1.0)  # fmt: skip
     row = summarize_answers([ok, wrong])["greeting/garbage/off_topic"]
     assert row["intent_ok"] == 1 and row["cited_anything"] == 1
+
+
+def _sourced(text: str, passages: list[str]) -> Answer:
+    hits = tuple(
+        Hit(i + 1, i, 1, "a.html", "a", None, None, "", 1.0, p, i) for i, p in enumerate(passages)
+    )
+    cites = (Citation(1, "a.html", None, "", 0, "quote"),)
+    return Answer(text, "question", cites, hits, True, "high", "s", {})
+
+
+def test_passage_ceiling_looks_at_the_first_and_the_first_three_sources() -> None:
+    answer = _sourced("It depends [1].", ["No value here.", "Also none.", "The default is 4 MB."])
+    result = score_answer("x", "lookup", answer, ["4mb"], [Gold("a.html", "q")], "", 1.0)
+    assert result.must_contain == 0.0
+    assert result.first_passage is False
+    assert result.first_three is True
+    assert result.answer_chars == len("It depends [1].")
+    first = score_answer("y", "lookup", _sourced("4 MB [1].", ["Up to 4,096 kB or 4 MB."]),
+                         ["4mb", "4096kb"], [Gold("a.html", "q")], "", 1.0)  # fmt: skip
+    summary = summarize_answers([result, first])["lookup"]
+    assert summary["first_passage"] == 0.5
+    assert summary["first3"] == 1.0
+
+
+def test_passage_ceiling_is_left_out_for_questions_without_strings() -> None:
+    result = score_answer("u", "unanswerable", _sourced("No [1].", ["x"]), [], [], "", 1.0)
+    assert result.first_passage is None
+    assert "first_passage" not in summarize_answers([result])["unanswerable"]

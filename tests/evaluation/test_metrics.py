@@ -81,3 +81,15 @@ def test_load_items_reads_turns_and_reports_bad_lines(tmp_path: Path) -> None:
     path.write_text('{"id": 1}\n')
     with pytest.raises(InputError, match=r"set\.jsonl:1"):
         load_items(path)
+
+
+def test_items_fall_in_a_stable_half_unless_their_split_says_otherwise(tmp_path: Path) -> None:
+    path = tmp_path / "set.jsonl"
+    rows = [{"id": f"q{i}", "type": "lookup", "question": "?", "gold": []} for i in range(40)]
+    rows[0]["split"] = "tune"
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    items = load_items(path)
+    halves = [item.half for item in items]
+    assert halves == [item.half for item in load_items(path)]
+    assert items[0].half == "tune"
+    assert {"tune", "test"} == set(halves[1:])

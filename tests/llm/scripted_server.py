@@ -92,14 +92,17 @@ class _Server(ThreadingHTTPServer):
 
 
 class ScriptedServer:
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
+        """`port` 0 takes a free one; a given port lets a test bring a "crashed" server back
+        where its clients expect it."""
         self.requests: list[Request] = []
         self.unexpected: list[Request] = []
         self._replies: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._httpd = _Server(("127.0.0.1", 0), self._handler())
-        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        self._httpd = _Server(("127.0.0.1", port), self._handler())
+        self.port = int(self._httpd.server_address[1])
+        self.url = f"http://127.0.0.1:{self.port}"
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )

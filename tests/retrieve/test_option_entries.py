@@ -46,7 +46,7 @@ def test_a_query_naming_an_option_ranks_its_entry_first(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "cli.md").write_text(CLI)
-    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing", profile="cli_options") as a:
         a.ingest([docs])
         retriever = a.retriever()
         hits = retriever.search("What does the -m option do?", k=3, flt=SearchFilter()).hits
@@ -70,7 +70,7 @@ def test_of_several_entries_for_an_option_the_one_on_the_page_search_finds_ranks
         "## Interpreter options\n\nEach interpreter option changes how the interpreter starts.\n\n"
         "## -m module\n\nRun the named module.\n"
     )
-    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing", profile="cli_options") as a:
         a.ingest([docs])
         query = "What does the interpreter option -m do?"
         hits = a.retriever().search(query, k=5, flt=SearchFilter()).hits

@@ -108,7 +108,8 @@ class ExtractiveAnswerer:
             return abstain("no usable sentence")
         # the question's own subject frames a few candidates: embedded in the same batch
         subject = definition_subject(question)
-        framed = framed_by_subject(subject, cands) if subject else {}
+        entries = opts.rules.entry_headings
+        framed = framed_by_subject(subject, cands) if subject and entries else {}
         texts = [c.text for c in cands] + [framed_text(cands[i], h) for i, h in framed.items()]
         batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
         vectors = batch[: len(cands)]
@@ -131,7 +132,7 @@ class ExtractiveAnswerer:
             return evidence >= opts.threshold and evidence - x.position >= floor
 
         fits = prefer_places(question, fits, answers)
-        if subject:
+        if subject and opts.rules.option_items:
             fits = prefer_option_items(subject[-1], fits, answers)
         best = fits[0] if fits else None
         if best is None:
@@ -151,7 +152,8 @@ class ExtractiveAnswerer:
             ]
         else:
             extra = self._extra(scored, best, relative=not reading_on)
-            if subject and subject[-1].startswith("-"):  # an option: its own item only
+            option = subject and subject[-1].startswith("-")
+            if option and opts.rules.option_items:  # an option: its own item only
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
         return compose(picks[: opts.max_sentences], split, plain, evidence)
@@ -167,7 +169,11 @@ class ExtractiveAnswerer:
         exclude = bool(said) and self.options.said_mode == "exclude"
         min_words = self.options.min_words
         captions = "example" in question.lower()
-        openings = entry_openings(definition_subject(question), passages)
+        openings = (
+            entry_openings(definition_subject(question), passages)
+            if self.options.rules.entry_headings
+            else set()
+        )
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             sentences = split[p.n]
@@ -211,16 +217,17 @@ class ExtractiveAnswerer:
         subject = definition_subject(question)
         key = key_terms(question)
         framed: dict[int, str] = {}
-        if subject:
+        entries = opts.rules.entry_headings
+        if subject and entries:
             framing = framing or self._framing(subject, cands)
             framed = framing.headings
             cands, vectors = framing.applied(cands, vectors)
-        elif key:
+        elif key and entries:
             cands = with_entry_words(key, cands)
         weights = term_weights(without_setting(question) if subject else question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
-        notes_count = asks_about_change(question)
-        history = asks_about_history(question)
+        notes_count = asks_about_change(question) or not opts.rules.version_notes
+        history = asks_about_history(question) or not opts.rules.version_notes
         share = document_share(cands)
         out = []
         for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):

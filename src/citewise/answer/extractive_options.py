@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
+
+from citewise.extractive.rules import RulePack, rule_pack
 
 # Calibrated on the dev set (Python 3.11 docs, hybrid and keyword-only retrieval, bundled
 # MiniLM, weights below): after the key-term and focus checks, the best sentence of every
@@ -79,3 +81,5 @@ class ExtractiveOptions:
     length_penalty: float = 0.0
     short_words: int = 20
     max_embed_chars: int = 300
+    # the genre rules in use (`citewise.extractive.rules`): none by default
+    rules: RulePack = field(default_factory=lambda: rule_pack(None))

@@ -3,14 +3,23 @@
 The first attempt streams its tokens as it is written. Its sentences are then checked against
 the passages they cite (`grounding.check_answer`, with the LLM as judge for the uncertain
 ones). If any is unsupported the answer is regenerated with a stricter prompt naming the
-failing sentences, at most `MAX_RETRIES` times; whatever still fails is dropped. The final
-text is what the `Done` event carries, so a client that rendered the streamed draft replaces
-it with the verified answer.
+failing sentences, at most `max_retries` times, and only while a retry can help: it must fit
+the answer's time budget (judged by how long the last attempt took) and the previous retry must
+have reduced the unsupported sentences. Whatever still fails is dropped. The final text is what
+the `Done` event carries, so a client that rendered the streamed draft replaces it with the
+verified answer.
+
+`answer_with_fallback` wraps this for the answer flow: when the LLM fails (down, timed out,
+malformed reply, stream cut) or the check drops every sentence it wrote, the reader gets the
+extractive answer (asked for on demand), else the best passages' opening sentences, marked by
+a `Fallback` saying why, never a false "not in the documents".
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+import logging
+import time
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 
 from citewise.answer.context import render_context
@@ -23,31 +32,76 @@ from citewise.answer.prompts import (
     retry_prompt,
     system_prompt,
 )
+from citewise.answer.sentences import (
+    attach_marker,
+    content_words,
+    split_sentences,
+    strip_citation_marks,
+)
 from citewise.llm.base import LLM, LLMError, Message
-from citewise.types import Passage, Status, Token
+from citewise.types import Fallback, Passage, Status, Token
+
+log = logging.getLogger("citewise.answer")
 
 MAX_ANSWER_TOKENS = 600
+DEFAULT_BUDGET_S = 45.0  # one answer's generation, retries and judge calls together
+PASSAGE_FALLBACK_COUNT = 2  # passages quoted when neither the LLM nor extraction answers
+PASSAGE_FALLBACK_CHARS = 300
+
+Clock = Callable[[], float]
+# The seam to the extractive answerer: its answer text for the same question and passages
+# ("" when it has none), computed only when the LLM's answer cannot be used.
+ExtractiveText = Callable[[], str]
 
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """The verified answer text (unsupported sentences dropped) and how it was reached."""
+    """The verified answer text (unsupported sentences dropped) and how it was reached.
+    `retried` counts the unsupported sentences sent back for a stricter retry; `dropped`
+    those removed from the final attempt; `stopped` why retries ended early ("budget",
+    "no progress" or "")."""
 
     text: str
     report: GroundingReport
     attempts: int
     declined: bool  # the model said the passages do not contain the answer
+    retried: int = 0
+    dropped: int = 0
+    stopped: str = ""
+
+    @property
+    def kept(self) -> int:
+        """Claims (sentences with content words) of the final text that passed the check."""
+        ok = [s for s in self.report.sentences if s.verdict != "unsupported"]
+        return sum(1 for s in ok if _is_claim(s.sentence))
+
+
+@dataclass(frozen=True, slots=True)
+class Generated:
+    """What the answer flow shows: the text, its grounding report, the LLM's draft (None when
+    the LLM failed before one was finished) and the fallback used, if any."""
+
+    text: str
+    report: GroundingReport
+    draft: Draft | None
+    fallback: Fallback | None
 
 
 class LLMSentenceJudge:
-    """`grounding.LLMJudge` backed by the configured LLM in JSON mode. A failing call is
-    'could not decide' (the sentence stays uncertain), never a crash."""
+    """`grounding.LLMJudge` backed by the configured LLM in JSON mode. A failing call, or one
+    past the deadline, is 'could not decide' (the sentence stays uncertain), never a crash."""
 
-    def __init__(self, llm: LLM) -> None:
+    def __init__(self, llm: LLM, *, deadline: float = float("inf"), clock: Clock = time.monotonic):
         self.llm = llm
         self.failures = 0
+        self.skipped = 0
+        self.deadline = deadline
+        self._clock = clock
 
     def judge(self, sentence: str, evidence: str) -> bool | None:
+        if self._clock() >= self.deadline:
+            self.skipped += 1
+            return None
         try:
             reply = self.llm.complete(
                 [Message("user", judge_prompt(sentence, evidence))], json_mode=True, max_tokens=20
@@ -58,22 +112,44 @@ class LLMSentenceJudge:
         return parse_judgement(reply.text)
 
 
+def retry_stop_reason(
+    *,
+    elapsed_s: float,
+    last_attempt_s: float,
+    budget_s: float,
+    unsupported_now: int,
+    unsupported_before: int | None,
+) -> str:
+    """Why another attempt cannot help ("" when it may): it would not finish within the
+    budget if it took as long as the last one, or the last retry removed no unsupported
+    sentence."""
+    if unsupported_before is not None and unsupported_now >= unsupported_before:
+        return "no progress"
+    if elapsed_s + last_attempt_s > budget_s:
+        return "budget"
+    return ""
+
+
 def generate_verified(
     llm: LLM,
     question: str,
     passages: Sequence[Passage],
     *,
     max_retries: int = MAX_RETRIES,
+    budget_s: float = DEFAULT_BUDGET_S,
+    clock: Clock = time.monotonic,
 ) -> Generator[Status | Token, None, Draft]:
-    """Yields `Token`s of the first attempt and `Status` events; returns the `Draft`."""
+    """Yields `Token`s of the first attempt and `Status` events; returns the `Draft`.
+    Raises `LLMError` when an attempt fails."""
+    started = clock()
     context = render_context(passages)
-    judge = LLMSentenceJudge(llm)
+    judge = LLMSentenceJudge(llm, deadline=started + budget_s, clock=clock)
     prompt = answer_prompt(question, context)
-    text = ""
     report: GroundingReport | None = None
-    attempts = 0
-    for attempt in range(max_retries + 1):
-        attempts = attempt + 1
+    retried, stopped, before = 0, "", None
+    attempt = 0
+    while True:
+        attempt_started = clock()
         messages = [Message("system", system_prompt()), Message("user", prompt)]
         if attempt == 0:
             parts: list[str] = []
@@ -85,14 +161,111 @@ def generate_verified(
             yield Status("retry", f"retrying with a stricter prompt ({attempt}/{max_retries})")
             text = llm.complete(messages, max_tokens=MAX_ANSWER_TOKENS).text.strip()
         if is_decline(text):
-            return Draft(NOT_FOUND, check_answer("", passages), attempts, declined=True)
+            return Draft(NOT_FOUND, check_answer("", passages), attempt + 1, True, retried)
         yield Status("verify", "checking every sentence against its passage")
         report = check_answer(text, passages, judge)
-        if not report.unsupported:
+        failing = report.unsupported
+        if not failing or attempt >= max_retries:
             break
-        prompt = retry_prompt(question, context, report.unsupported)
-    assert report is not None
-    return Draft(report.supported_text, report, attempts, declined=False)
+        now = clock()
+        stopped = retry_stop_reason(
+            elapsed_s=now - started,
+            last_attempt_s=now - attempt_started,
+            budget_s=budget_s,
+            unsupported_now=len(failing),
+            unsupported_before=before,
+        )
+        if stopped:
+            yield Status("verify", f"not retrying ({stopped}): dropping unsupported sentences")
+            break
+        retried += len(failing)
+        before = len(failing)
+        prompt = retry_prompt(question, context, failing)
+        attempt += 1
+    dropped = len(report.unsupported)
+    return Draft(report.supported_text, report, attempt + 1, False, retried, dropped, stopped)
+
+
+def answer_with_fallback(
+    llm: LLM,
+    question: str,
+    passages: Sequence[Passage],
+    extractive: ExtractiveText,
+    *,
+    max_retries: int = MAX_RETRIES,
+    budget_s: float = DEFAULT_BUDGET_S,
+    clock: Clock = time.monotonic,
+) -> Generator[Status | Token, None, Generated]:
+    """The LLM's verified answer, or a marked fallback (see the module docstring). A model
+    that declines falls back to the extractive answer only when there is one: passages the
+    relevance check let through but neither answerer can use are "not in the documents"."""
+    try:
+        draft = yield from generate_verified(
+            llm, question, passages, max_retries=max_retries, budget_s=budget_s, clock=clock
+        )
+    except LLMError as exc:
+        return (yield from _fall_back(passages, extractive, f"the LLM failed: {exc}", None))
+    if draft.declined:
+        reason = "the model found no answer in the passages"
+        extracted = yield from _fall_back(passages, extractive, reason, draft, passages_too=False)
+        return extracted
+    if not _has_claim(draft.report):
+        reason = (
+            f"the grounding check dropped every sentence the model wrote "
+            f"({draft.dropped} after {draft.attempts} attempts)"
+        )
+        return (yield from _fall_back(passages, extractive, reason, draft))
+    return Generated(draft.text, draft.report, draft, None)
+
+
+def _fall_back(
+    passages: Sequence[Passage],
+    extractive: ExtractiveText,
+    reason: str,
+    draft: Draft | None,
+    *,
+    passages_too: bool = True,
+) -> Generator[Status, None, Generated]:
+    text = extractive().strip()
+    report = None if is_decline(text) else check_answer(text, passages)
+    if report is not None and _has_claim(report):
+        yield Status("fallback", f"showing the extractive answer: {reason}")
+        return Generated(report.supported_text, report, draft, Fallback("extractive", reason))
+    quoted = passage_excerpts(passages) if passages_too else ""
+    if not quoted:
+        declined = check_answer("", passages)
+        return Generated(NOT_FOUND, declined, draft, None)
+    yield Status("fallback", f"showing the most relevant passages: {reason}")
+    return Generated(quoted, check_answer(quoted, passages), draft, Fallback("passages", reason))
+
+
+def record_generation(timings: dict[str, float], made: Generated) -> None:
+    """What generation did, in the answer's timings (the trace its JSON carries): attempts,
+    the model's sentences kept, dropped and sent back for a retry, and a fallback (logged)."""
+    if made.draft is not None:
+        timings["attempts"] = float(made.draft.attempts)
+        timings["llm_sentences_kept"] = float(made.draft.kept)
+        timings["llm_sentences_dropped"] = float(made.draft.dropped)
+        timings["llm_sentences_retried"] = float(made.draft.retried)
+    if made.fallback is not None:
+        timings["llm_fallback"] = 1.0
+        log.warning("showing the %s answer: %s", made.fallback.used, made.fallback.reason)
+
+
+def passage_excerpts(
+    passages: Sequence[Passage],
+    count: int = PASSAGE_FALLBACK_COUNT,
+    max_chars: int = PASSAGE_FALLBACK_CHARS,
+) -> str:
+    """The first sentence that makes a claim from each of the first `count` passages,
+    verbatim with its `[n]` marker, one a line ("" when none has one)."""
+    lines: list[str] = []
+    for p in passages[:count]:
+        first = next((s for s in split_sentences(p.context) if _is_claim(s)), "")
+        if first:
+            cut = first if len(first) <= max_chars else first[:max_chars].rsplit(" ", 1)[0] + " …"
+            lines.append(attach_marker(cut, [p.n]))
+    return "\n".join(lines)
 
 
 def is_decline(text: str) -> bool:
@@ -102,3 +275,12 @@ def is_decline(text: str) -> bool:
         return True
     probe = NOT_FOUND.lower().strip(" .")
     return norm.startswith(probe) or (len(norm) < 120 and "do not contain" in norm)
+
+
+def _is_claim(sentence: str) -> bool:
+    return bool(content_words(strip_citation_marks(sentence)))
+
+
+def _has_claim(report: GroundingReport) -> bool:
+    """Whether a sentence that states something passed the check."""
+    return any(_is_claim(s.sentence) for s in report.sentences if s.verdict != "unsupported")

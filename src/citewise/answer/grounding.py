@@ -10,7 +10,7 @@ without one they count as weakly supported.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -152,3 +152,17 @@ def _drop(text: str, sentences: Sequence[str]) -> str:
             text = text[:at] + text[end:]
     lines = [" ".join(line.split()) for line in text.splitlines()]
     return "\n".join(line for line in lines if line).strip()
+
+
+def invented_values(answer_text: str, cited: Mapping[int, str]) -> list[str]:
+    """Values (numbers, identifiers, quoted literals) a final answer states that none of the
+    passages its sentence cites contains; `cited` maps each `[n]` of the answer to that
+    passage's text (with its title and section). A sentence without a marker is held to all
+    the cited passages together. Empty for an answer that invents nothing."""
+    out: list[str] = []
+    everything = Evidence.of(cited.values())
+    for sentence in split_sentences(answer_text):
+        numbers = [r.n for r in parse_references(sentence) if r.n is not None and r.n in cited]
+        ev = Evidence.of(cited[n] for n in numbers) if numbers else everything
+        out += missing_values(strip_citation_marks(sentence), ev)
+    return list(dict.fromkeys(out))

@@ -26,6 +26,7 @@ from citewise.chat.summarize import maybe_summarize, recent_context
 from citewise.chat.summarizing import stream_summary
 from citewise.chat.tools import detect_tool, run_tool
 from citewise.errors import CitewiseError, InputError, NotFoundError
+from citewise.extractive.rules import rule_pack
 from citewise.llm import LLM, create_llm
 from citewise.retrieve.hybrid import validate_query
 from citewise.retrieve.rerank import create_reranker
@@ -67,6 +68,8 @@ class ChatAssistant:
             self.llm,
             context_tokens=s.context_tokens,
             abstain_threshold=s.abstain_threshold,
+            llm_budget_s=s.llm_answer_budget,
+            rules=rule_pack(s.profile),
         )
 
     def close(self) -> None:

@@ -2,6 +2,8 @@
 conversations turn by turn in one session, and scores what a user sees.
 
 - must_contain: the answer, lowercased without whitespace and commas, contains every string;
+- passage ceiling: the same test on the answer's sources as the flow ranked them, the first
+  passage alone and the first three together (what the answer could have said);
 - citation precision: cited passages from a gold file / all citations; recall: gold files cited;
 - unanswerable: abstentions, and answers that state a concrete value anyway;
 - chit-chat: the intent is right and nothing is cited;
@@ -44,6 +46,9 @@ class AnswerResult:
     states_value: bool
     intent_ok: bool | None
     retrieval_hit5: bool | None  # conversations: the last turn's sources hold a gold file
+    first_passage: bool | None  # items with must_contain strings: the first source holds them
+    first_three: bool | None  # … the first three sources together hold them
+    answer_chars: int
     latency_ms: float
     rewritten_query: str | None
 
@@ -55,6 +60,12 @@ def squash(text: str) -> str:
 def contains_all(answer: str, wanted: Sequence[str]) -> bool:
     body = squash(answer)
     return all(squash(w) in body for w in wanted)
+
+
+def passages_contain(passages: Sequence[str], wanted: Sequence[str]) -> bool:
+    """Every wanted string occurs in one of the passages (must_contain's normalisation)."""
+    bodies = [squash(p) for p in passages]
+    return all(any(squash(w) in body for body in bodies) for w in wanted)
 
 
 def states_value(answer: str) -> bool:
@@ -70,6 +81,8 @@ def score_answer(item_id: str, kind: str, answer: Answer, want: Sequence[str],
     cited_sources = [c.source for c in answer.citations]
     cited_gold = sum(1 for s in cited_sources if s in gold_files)
     covered = len(gold_files & set(cited_sources)) / len(gold_files) if gold_files else 0.0
+    texts = [h.text for h in answer.sources]
+    ceiling = bool(want)
     hit5 = None
     if kind == "conversation":
         hit5 = any(h.source in gold_files for h in answer.sources[:5])
@@ -86,6 +99,9 @@ def score_answer(item_id: str, kind: str, answer: Answer, want: Sequence[str],
         states_value=not abstained and states_value(answer.answer),
         intent_ok=(answer.intent == expect_intent) if expect_intent else None,
         retrieval_hit5=hit5,
+        first_passage=passages_contain(texts[:1], want) if ceiling else None,
+        first_three=passages_contain(texts[:3], want) if ceiling else None,
+        answer_chars=len(answer.answer),
         latency_ms=ms,
         rewritten_query=answer.rewritten_query,
     )
@@ -134,6 +150,15 @@ def summarize_answers(results: Sequence[AnswerResult]) -> dict[str, dict[str, fl
         if intents:
             row["intent_ok"] = sum(1 for ok in intents if ok)
             row["cited_anything"] = sum(1 for r in rows if r.cited)
+        for name_, values in (
+            ("first_passage", [r.first_passage for r in rows if r.first_passage is not None]),
+            ("first3", [r.first_three for r in rows if r.first_three is not None]),
+        ):
+            if values:
+                row[name_] = _mean(1.0 if v else 0.0 for v in values)
+        answered = [r.answer_chars for r in rows if not r.abstained]
+        if answered:
+            row["answer_chars"] = _mean(answered)
         hits = [r.retrieval_hit5 for r in rows if r.retrieval_hit5 is not None]
         if hits:
             row["last_turn_file@5"] = _mean(1.0 if h else 0.0 for h in hits)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,15 @@ class EvalItem:
     turns: tuple[Turn, ...] = ()
     style: str = ""
     expect_intent: str = ""
+    split: str = ""  # "tune" or "test"; empty: decided by `half`
+
+    @property
+    def half(self) -> str:
+        """The item's half of its set: its `split`, else "test" when the SHA-1 of its id is
+        odd and "tune" when even (stable across runs and machines)."""
+        if self.split:
+            return self.split
+        return "test" if int(hashlib.sha1(self.id.encode()).hexdigest(), 16) % 2 else "tune"
 
     @property
     def retrievable(self) -> bool:
@@ -91,6 +101,7 @@ def load_items(path: Path) -> list[EvalItem]:
                     turns=turns,
                     style=str(raw.get("style", "")),
                     expect_intent=str(raw.get("expect_intent", "")),
+                    split=str(raw.get("split", "")),
                 )
             )
         except (KeyError, TypeError, ValueError) as exc:

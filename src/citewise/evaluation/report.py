@@ -31,16 +31,22 @@ def to_json(by_mode: Mapping[str, Sequence[Aggregate]]) -> dict[str, object]:
 
 
 ANSWER_COLUMNS = (
-    "n", "must_contain", "citation_precision", "citation_recall", "abstained", "states_value",
-    "intent_ok", "last_turn_file@5", "p50_ms",
+    "n", "must_contain", "first_passage", "first3", "citation_precision", "citation_recall",
+    "abstained", "states_value", "intent_ok", "last_turn_file@5", "answer_chars", "p50_ms",
 )  # fmt: skip
+
+
+_HEADERS = {
+    "must_contain": "must", "first_passage": "pass@1", "first3": "pass@3",
+    "citation_precision": "cite prec", "citation_recall": "cite rec", "answer_chars": "chars",
+}  # fmt: skip
 
 
 def render_answer_table(summary: Mapping[str, Mapping[str, float]], console: Console) -> None:
     table = Table(title="answers (full flow)", show_edge=False)
     table.add_column("group")
     for col in ANSWER_COLUMNS:
-        table.add_column(col.replace("citation_", "cite "), justify="right")
+        table.add_column(_HEADERS.get(col, col), justify="right")
     for group, row in summary.items():
         table.add_row(group, *(_cell(row.get(col)) for col in ANSWER_COLUMNS))
     console.print(table)

@@ -45,7 +45,9 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 # 5: Texinfo page headers ("Next: …, Up: … [Contents][Index]") left out of HTML
 # 6: a PDF page whose every line looks like a running header or footer keeps its lines;
 #    PDF pages without a text layer and DOCX files of images are read by OCR
-PARSER_VERSION = 6
+# 7: page furniture of documentation generators (DocBook "Prev | Up | Next" tables, javadoc
+#    bars, pager lines, breadcrumbs, pydoc's index cell) left out of HTML
+PARSER_VERSION = 7
 
 
 class Parser(Protocol):

@@ -101,7 +101,7 @@ def _link_dense(el: Element, share: float = 0.7) -> bool:
 def _pager(el: Element) -> bool:
     """A page header of links to the next, previous and parent pages, as Texinfo writes it:
     <div class="header"><p>Next: <a rel="next">…</a>, Up: <a rel="up">…</a> [Contents]…"""
-    if any(el.iter(*HEADINGS)):
+    if any(True for _ in el.iter(*HEADINGS)):
         return False
     rels = {(a.get("rel") or "").lower() for a in el.iter("a")}
     return bool(rels & _PAGER_RELS) and _link_dense(el, 0.5)

@@ -1,4 +1,5 @@
-"""HTML parser: the main content of a page (navigation, sidebars and footers dropped) as
+"""HTML parser: the main content of a page (navigation, sidebars, footers and the page
+furniture of documentation generators dropped, see citewise.ingest.boilerplate) as
 paragraphs, lists, code and tables under the h1–h6 heading path; Sphinx API entries
 (`<dl><dt id=…>`) extend the path for the blocks of their definition.
 
@@ -14,6 +15,7 @@ import re
 import lxml.etree
 
 from citewise.errors import CorruptDocumentError, NoTextError
+from citewise.ingest.boilerplate import boilerplate_elements, remove_keeping_tail
 from citewise.ingest.parsers._common import HeadingStack, clean, clean_code, finish, stem
 from citewise.ingest.parsers._common import list_block as make_list_block
 from citewise.ingest.parsers._common import table_block as make_table_block
@@ -220,6 +222,14 @@ def _direct_list(nested: Element, li: Element) -> bool:
 def parse_html(data: bytes, name: str) -> ParsedDocument:
     text = decode_html(data, name)
     try:
+        return _parse(text, drop_boilerplate=True, name=name)
+    except NoTextError:
+        # dropping page furniture must never empty a page: keep its text then
+        return _parse(text, drop_boilerplate=False, name=name)
+
+
+def _parse(text: str, *, drop_boilerplate: bool, name: str) -> ParsedDocument:
+    try:
         # a parser per call: lxml parser objects must not be shared between threads
         parser = lxml.etree.HTMLParser(remove_comments=True, remove_pis=True)
         root = lxml.etree.fromstring(text, parser)
@@ -227,8 +237,12 @@ def parse_html(data: bytes, name: str) -> ParsedDocument:
         raise CorruptDocumentError(f"the HTML cannot be parsed ({exc})") from exc
     if root is None:
         raise NoTextError(NO_TEXT)
+    content = main_content(root)
+    if drop_boilerplate:
+        for element in boilerplate_elements(content):
+            remove_keeping_tail(element)
     walker = _Walker()
-    walker.walk(main_content(root))
+    walker.walk(content)
     walker.flush_lead()
     return finish(
         title=page_title(root) or walker.first_h1 or stem(name),

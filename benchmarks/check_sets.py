@@ -1,0 +1,279 @@
+"""Runs every check set through the full answer flow and prints one table per set and half:
+answer must_contain, the passage ceiling (the answer's first source, and first three, hold
+must_contain), citation precision, abstention and invented values on unanswerable questions,
+and the mean answer length in characters.
+
+    python benchmarks/check_sets.py --data-dir DIR                 # every set, tuning halves
+    python benchmarks/check_sets.py --data-dir DIR --half test     # what to report
+    python benchmarks/check_sets.py --data-dir DIR --sets licences,dev --half all --json
+
+Sets: dev (shared/eval/dev.jsonl over the Python 3.11 docs), the check sets in
+benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing) and
+the older answer-only sets in benchmarks/questions/ ({"q", "must"} lines, no gold: their
+citation precision is blank). Each corpus is ingested into its own store under
+DIR/eval/<folder>-<hash> (the store `citewise eval` uses), reused when unchanged.
+Halves: an item's `split`, else the parity of the SHA-1 of its id (docs/check-sets.md).
+Tune on `tune`; look at `test` only to report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from citewise.evaluation.answers import AnswerResult, run_answers
+from citewise.evaluation.dataset import EvalItem, load_items
+from citewise.evaluation.harness import eval_data_dir
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+sys.path.insert(0, str(HERE / "corpora"))
+from _writers import default_root  # noqa: E402
+
+
+def _dev_set() -> Path:
+    for cand in (
+        os.environ.get("CITEWISE_DEV_SET", ""),
+        REPO.parent / "shared" / "eval" / "dev.jsonl",
+        Path("/work/shared/eval/dev.jsonl"),
+    ):
+        if cand and Path(cand).is_file():
+            return Path(cand)
+    return REPO.parent / "shared" / "eval" / "dev.jsonl"
+
+
+def _built(name: str) -> Callable[[], Path]:
+    def corpus() -> Path:
+        out = default_root() / name
+        if not out.is_dir():
+            script = HERE / "corpora" / f"build_{name}.py"
+            subprocess.run([sys.executable, str(script), "--out", str(out)], check=True)
+        return out
+
+    return corpus
+
+
+def _copied(name: str, copies: Sequence[tuple[str, str]]) -> Callable[[], Path]:
+    """A corpus folder assembled from installed files: (source file or folder, target dir)."""
+
+    def corpus() -> Path:
+        out = default_root() / name
+        if not out.is_dir():
+            for source, target in copies:
+                dest = out / target
+                dest.mkdir(parents=True, exist_ok=True)
+                src = Path(source)
+                if src.is_dir():
+                    shutil.copytree(src, dest, dirs_exist_ok=True)
+                else:
+                    shutil.copy(src, dest / src.name)
+        return out
+
+    return corpus
+
+
+def _fixed(path: Path) -> Callable[[], Path]:
+    return lambda: path
+
+
+def _nodejs() -> Path:
+    out = default_root() / "nodejs_api"
+    if not out.is_dir():
+        out.mkdir(parents=True)
+        for md in sorted(Path("/usr/share/doc/nodejs/api").glob("*.md")):
+            if md.name != "all.md":
+                shutil.copy(md, out / md.name)
+    return out
+
+
+@dataclass(frozen=True)
+class CheckSet:
+    name: str
+    questions: Path
+    corpus: Callable[[], Path]
+    legacy: bool = False
+
+
+LEGACY = HERE / "questions"
+SETS: tuple[CheckSet, ...] = (
+    CheckSet("dev", _dev_set(), _fixed(PYTHON_DOCS)),
+    CheckSet("licences", HERE / "check_sets/licences.jsonl", _built("licences")),
+    CheckSet("governance", HERE / "check_sets/governance.jsonl", _built("governance")),
+    CheckSet("policy", HERE / "check_sets/policy.jsonl", _built("policy")),
+    CheckSet("python_a", LEGACY / "python_lookups_a.jsonl", _fixed(PYTHON_DOCS), True),
+    CheckSet("python_b", LEGACY / "python_lookups_b.jsonl", _fixed(PYTHON_DOCS), True),
+    CheckSet(
+        "valgrind", LEGACY / "valgrind_manual.jsonl",
+        _fixed(Path("/usr/share/doc/valgrind/html")), True,
+    ),
+    CheckSet(
+        "pdf_specs", LEGACY / "pdf_specs.jsonl",
+        _copied("pdf_specs", [
+            ("/usr/share/doc/libtasn1-doc/libtasn1.pdf", "."),
+            ("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf", "."),
+        ]), True,
+    ),
+    CheckSet("nodejs", LEGACY / "nodejs_api.jsonl", _nodejs, True),
+    CheckSet(
+        "gnu_tools", LEGACY / "gnu_tools.jsonl",
+        _copied("gnu_tools", [
+            ("/usr/share/doc/bc/bc.html", "bc"), ("/usr/share/doc/bzip2/manual.html", "bzip2"),
+            ("/usr/share/doc/time/time.html", "time"), ("/usr/share/doc/libffi8/html", "libffi"),
+            ("/usr/share/doc/python3-pip/html", "pip"),
+        ]), True,
+    ),
+)  # fmt: skip
+
+
+def legacy_items(name: str, path: Path) -> list[EvalItem]:
+    """{"q", "must", "unanswerable"} lines as lookups and unanswerable items without gold."""
+    items = []
+    for i, line in enumerate(x for x in path.read_text().splitlines() if x.strip()):
+        raw = json.loads(line)
+        kind = "unanswerable" if raw.get("unanswerable") else "lookup"
+        items.append(EvalItem(f"{name}-{i:03d}", kind, raw["q"], "", tuple(raw["must"]), ()))
+    return items
+
+
+GROUPS = (
+    ("answerable", ("lookup", "multi", "compare")),
+    ("lookup", ("lookup",)),
+    ("multi", ("multi",)),
+    ("compare", ("compare",)),
+    ("conversation", ("conversation",)),
+    ("summary", ("summary",)),
+    ("unanswerable", ("unanswerable",)),
+)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def table_rows(
+    results: Sequence[AnswerResult], items: dict[str, EvalItem]
+) -> dict[str, dict[str, float | None]]:
+    """Per group: n, must, pass@1, pass@3, cite precision, abstained, invented, chars."""
+    out: dict[str, dict[str, float | None]] = {}
+    for group, kinds in GROUPS:
+        rows = [r for r in results if r.type in kinds]
+        if not rows:
+            continue
+        unanswerable = group == "unanswerable"
+        with_gold = [r for r in rows if _has_gold(items[r.id])]
+        cited = sum(r.cited for r in with_gold)
+        out[group] = {
+            "n": len(rows),
+            "must": None if unanswerable else _mean([r.must_contain for r in rows]),
+            "pass@1": _mean([float(r.first_passage) for r in rows if r.first_passage is not None]),
+            "pass@3": _mean([float(r.first_three) for r in rows if r.first_three is not None]),
+            "cite_prec": (sum(r.cited_gold for r in with_gold) / cited) if cited else None,
+            "abstained": _mean([float(r.abstained) for r in rows]) if unanswerable else None,
+            "invented": float(sum(r.states_value for r in rows)) if unanswerable else None,
+            "chars": _mean([float(r.answer_chars) for r in rows if not r.abstained]),
+        }
+    return out
+
+
+def _has_gold(item: EvalItem) -> bool:
+    return bool(item.turns[-1].gold if item.turns else item.gold)
+
+
+def run_set(check: CheckSet, base: Path, halves: Sequence[str]) -> dict[str, object]:
+    from citewise.app import Assistant
+    from citewise.chat.assistant import ChatAssistant
+    from citewise.chat.memory import SQLiteMemory
+
+    if check.legacy:
+        items = legacy_items(check.name, check.questions)
+    else:
+        items = load_items(check.questions)
+    items = [i for i in items if i.half in halves]
+    corpus = check.corpus()
+    root = eval_data_dir(base, corpus)
+    with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=root) as assistant:
+        report = assistant.ingest([corpus])
+        print(f"{check.name}: {report.count('ingested')} ingested, {report.count('unchanged')} "
+              f"unchanged in {root}", file=sys.stderr)  # fmt: skip
+        chat = ChatAssistant(assistant, memory=SQLiteMemory(Path(tmp) / "memory.db"))
+        try:
+            results = run_answers(chat, items)
+        finally:
+            chat.close()
+    by_id = {i.id: i for i in items}
+    out: dict[str, object] = {}
+    for half in halves:
+        chosen = [r for r in results if by_id[r.id].half == half]
+        out[half] = {"groups": table_rows(chosen, by_id), "items": [_item(r) for r in chosen]}
+    return out
+
+
+def _item(r: AnswerResult) -> dict[str, object]:
+    return {
+        "id": r.id, "type": r.type, "must": r.must_contain, "pass@1": r.first_passage,
+        "pass@3": r.first_three, "abstained": r.abstained, "states_value": r.states_value,
+        "cited": r.cited, "cited_gold": r.cited_gold, "answer": r.answer,
+    }  # fmt: skip
+
+
+COLUMNS = ("n", "must", "pass@1", "pass@3", "cite_prec", "abstained", "invented", "chars")
+
+
+def render(name: str, half: str, groups: dict[str, dict[str, float | None]]) -> str:
+    lines = [
+        f"{name} ({half} half)",
+        "  " + f"{'group':<13}" + "".join(f"{c:>10}" for c in COLUMNS),
+    ]
+    for group, row in groups.items():
+        cells = "".join(f"{_cell(c, row.get(c)):>10}" for c in COLUMNS)
+        lines.append("  " + f"{group:<13}" + cells)
+    return "\n".join(lines)
+
+
+def _cell(column: str, value: float | None) -> str:
+    if value is None:
+        return "–"
+    if column in ("n", "invented", "chars"):
+        return f"{value:.0f}"
+    return f"{value:.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=Path, required=True, help="base of the eval stores")
+    parser.add_argument("--half", choices=("tune", "test", "all"), default="tune")
+    parser.add_argument("--sets", default="", help="comma-separated names (default: all)")
+    parser.add_argument("--json", action="store_true", help="print JSON (with per-item rows)")
+    args = parser.parse_args()
+    wanted = [s for s in args.sets.split(",") if s]
+    unknown = set(wanted) - {s.name for s in SETS}
+    if unknown:
+        parser.error(f"unknown sets: {', '.join(sorted(unknown))}")
+    halves = ("tune", "test") if args.half == "all" else (args.half,)
+    payload: dict[str, object] = {}
+    for check in SETS:
+        if wanted and check.name not in wanted:
+            continue
+        result = run_set(check, args.data_dir, halves)
+        payload[check.name] = result
+        if not args.json:
+            for half in halves:
+                part = result[half]
+                assert isinstance(part, dict)
+                print(render(check.name, half, part["groups"]), flush=True)
+                print()
+    if args.json:
+        print(json.dumps(payload, indent=1, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""Generation: verified drafts, retries bounded by a time budget and by progress, and the
+fallback to the extractive answer (or the passages) when the model's answer cannot be used."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator, Sequence
+from typing import TypeVar
+
+from answer_factories import passage
+
+from citewise.answer.generate import (
+    Generated,
+    LLMSentenceJudge,
+    answer_with_fallback,
+    generate_verified,
+    passage_excerpts,
+    record_generation,
+    retry_stop_reason,
+)
+from citewise.answer.prompts import NOT_FOUND
+from citewise.llm.base import Completion, LLMConnectionError, LLMResponseError, Message
+from citewise.types import Status, Token
+from fake_llm import FakeLLM
+
+T = TypeVar("T")
+
+TOKENS = passage(
+    1,
+    "Send the token in the Authorization header as a bearer token. Tokens expire after 12 hours.",
+    source="reference/api.html",
+)
+LIMITS = passage(
+    2,
+    "Uploads larger than 25 MB are rejected with status 413. The default request timeout "
+    "is 30 seconds.",
+    source="reference/limits.txt",
+)
+PASSAGES = [TOKENS, LIMITS]
+EXTRACTIVE = "Tokens expire after 12 hours [1]."
+
+
+def run(gen: Generator[Status | Token, None, T]) -> tuple[list[Status | Token], T]:
+    """All events of a generation generator and the value it returns."""
+    events: list[Status | Token] = []
+    while True:
+        try:
+            events.append(next(gen))
+        except StopIteration as stop:
+            return events, stop.value
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SlowLLM(FakeLLM):
+    """A FakeLLM whose every call takes `seconds` on the given clock."""
+
+    def __init__(self, clock: Clock, seconds: float, *replies: str | Exception) -> None:
+        super().__init__(*replies)
+        self.clock, self.seconds = clock, seconds
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        json_mode: bool = False,
+    ) -> Completion:
+        self.clock.now += self.seconds
+        return super().complete(messages, json_mode=json_mode)
+
+
+class CutStream(FakeLLM):
+    """Streams a few deltas, then fails as a dropped connection would."""
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        json_mode: bool = False,
+    ) -> Iterator[str]:
+        yield "Tokens expire "
+        raise LLMResponseError("connection dropped after 14 chars of streamed output")
+
+
+def test_retry_stops_when_it_would_not_fit_the_budget_or_made_no_progress() -> None:
+    fits = {"elapsed_s": 10.0, "last_attempt_s": 10.0, "budget_s": 45.0}
+    assert retry_stop_reason(**fits, unsupported_now=2, unsupported_before=None) == ""
+    assert retry_stop_reason(**fits, unsupported_now=1, unsupported_before=2) == ""
+    assert retry_stop_reason(**fits, unsupported_now=2, unsupported_before=2) == "no progress"
+    late = {"elapsed_s": 30.0, "last_attempt_s": 20.0, "budget_s": 45.0}
+    assert retry_stop_reason(**late, unsupported_now=2, unsupported_before=None) == "budget"
+
+
+def test_supported_answer_streams_and_is_kept_in_one_attempt() -> None:
+    events, draft = run(generate_verified(FakeLLM(EXTRACTIVE), "How long?", PASSAGES))
+    assert "".join(e.text for e in events if isinstance(e, Token)) == EXTRACTIVE
+    assert draft.text == EXTRACTIVE and draft.attempts == 1
+    assert (draft.kept, draft.dropped, draft.retried) == (1, 0, 0)
+
+
+def test_retry_that_would_overrun_the_budget_is_skipped() -> None:
+    clock = Clock()
+    llm = SlowLLM(clock, 30.0, "Tokens expire after 48 hours [1].", EXTRACTIVE)
+    events, draft = run(generate_verified(llm, "How long?", PASSAGES, budget_s=45.0, clock=clock))
+    assert draft.attempts == 1 and draft.stopped == "budget" and len(llm.calls) == 1
+    assert draft.dropped == 1 and draft.text == ""
+    assert any(isinstance(e, Status) and "budget" in e.message for e in events)
+
+
+def test_retries_stop_when_a_retry_removes_no_unsupported_sentence() -> None:
+    wrong = "Tokens expire after 48 hours [1]."
+    llm = FakeLLM(wrong, "They expire after 48 hours [1].", EXTRACTIVE)
+    _, draft = run(generate_verified(llm, "How long?", PASSAGES, max_retries=5))
+    assert draft.attempts == 2 and draft.stopped == "no progress"
+    assert draft.retried == 1 and draft.dropped == 1
+
+
+def test_judge_past_its_deadline_does_not_call_the_llm() -> None:
+    clock = Clock()
+    llm = FakeLLM('{"supported": true}')
+    judge = LLMSentenceJudge(llm, deadline=10.0, clock=clock)
+    assert judge.judge("a claim", "evidence") is True
+    clock.now = 10.0
+    assert judge.judge("a claim", "evidence") is None
+    assert judge.skipped == 1 and len(llm.calls) == 1
+
+
+def test_everything_dropped_falls_back_to_the_extractive_answer_marked_as_such() -> None:
+    wrong = "Tokens expire after 48 hours [1]."
+    asked: list[bool] = []
+
+    def extractive() -> str:
+        asked.append(True)
+        return EXTRACTIVE
+
+    events, made = run(
+        answer_with_fallback(FakeLLM(wrong), "How long?", PASSAGES, extractive, max_retries=1)
+    )
+    assert made.text == EXTRACTIVE and made.text != NOT_FOUND
+    assert made.fallback is not None and made.fallback.used == "extractive"
+    assert "dropped every sentence" in made.fallback.reason
+    assert made.draft is not None and made.draft.dropped == 1
+    assert asked == [True]
+    assert any(isinstance(e, Status) and e.stage == "fallback" for e in events)
+
+
+def test_a_kept_answer_never_asks_for_the_extractive_one() -> None:
+    def extractive() -> str:
+        raise AssertionError("the fallback was computed for a supported answer")
+
+    _, made = run(answer_with_fallback(FakeLLM(EXTRACTIVE), "How long?", PASSAGES, extractive))
+    assert made.fallback is None and made.text == EXTRACTIVE
+
+
+def test_without_an_extractive_answer_the_passages_are_shown() -> None:
+    wrong = "Tokens expire after 48 hours [1]."
+    _, made = run(
+        answer_with_fallback(FakeLLM(wrong), "How long?", PASSAGES, lambda: "", max_retries=0)
+    )
+    assert made.fallback is not None and made.fallback.used == "passages"
+    assert made.text.splitlines() == [
+        "Send the token in the Authorization header as a bearer token [1].",
+        "Uploads larger than 25 MB are rejected with status 413 [2].",
+    ]
+    assert made.report.grounded
+
+
+def test_llm_failures_fall_back_with_the_error_as_reason() -> None:
+    down = FakeLLM(LLMConnectionError("cannot connect to LLM server at http://127.0.0.1:9"))
+    _, made = run(answer_with_fallback(down, "How long?", PASSAGES, lambda: EXTRACTIVE))
+    assert made.draft is None and made.text == EXTRACTIVE
+    assert made.fallback is not None and "cannot connect" in made.fallback.reason
+
+    events, made = run(answer_with_fallback(CutStream(), "How long?", PASSAGES, lambda: EXTRACTIVE))
+    assert [e.text for e in events if isinstance(e, Token)] == ["Tokens expire "]
+    assert made.text == EXTRACTIVE
+    assert made.fallback is not None and "dropped" in made.fallback.reason
+
+
+def test_a_declining_model_gets_the_extractive_answer_only_when_there_is_one() -> None:
+    _, made = run(
+        answer_with_fallback(FakeLLM(NOT_FOUND), "How long?", PASSAGES, lambda: EXTRACTIVE)
+    )
+    assert made.text == EXTRACTIVE and made.fallback is not None
+    _, made = run(answer_with_fallback(FakeLLM(NOT_FOUND), "How long?", PASSAGES, lambda: ""))
+    assert made.text == NOT_FOUND and made.fallback is None
+
+
+def test_generation_figures_and_the_fallback_are_recorded_in_the_timings() -> None:
+    timings: dict[str, float] = {}
+    wrong = "Tokens expire after 48 hours [1]."
+    _, made = run(
+        answer_with_fallback(
+            FakeLLM(wrong), "How long?", PASSAGES, lambda: EXTRACTIVE, max_retries=0
+        )
+    )
+    record_generation(timings, made)
+    assert timings["llm_fallback"] == 1.0 and timings["llm_sentences_dropped"] == 1.0
+    assert timings["attempts"] == 1.0 and timings["llm_sentences_kept"] == 0.0
+    assert isinstance(made, Generated)
+
+
+def test_passage_excerpts_cut_long_sentences_at_a_word() -> None:
+    long = passage(1, "word " * 100 + "end.")
+    assert passage_excerpts([long], max_chars=40) == "word " * 8 + "… [1]"
