@@ -80,7 +80,8 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         CREATE INDEX chunks_by_doc ON chunks (doc_id, ordinal);
         CREATE INDEX chunks_by_parent ON chunks (parent_id, ordinal);
-        CREATE INDEX chunks_by_collection ON chunks (collection_id);
+        -- a collection's BM25 statistics from the index alone
+        CREATE INDEX chunks_by_collection ON chunks (collection_id) INCLUDE (n_tokens);
         CREATE INDEX chunks_missing_vector ON chunks (id) WHERE NOT has_vector;
         CREATE INDEX chunks_keywords ON chunks USING gin (tsv);
         """,

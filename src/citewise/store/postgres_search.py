@@ -20,33 +20,30 @@ from citewise.types import Candidate, SearchFilter
 # BM25 as SQLite FTS5's bm25() computes it: per term, idf = ln((N - df + .5) / (df + .5))
 # (at least 1e-6) times f (k1 + 1) / (f + k1 (1 - b + b |D| / avgdl)), where f counts the
 # term's occurrences weighted by field and |D| is the chunk's token count. N, df and avgdl
-# are the collection's.
+# are the collection's. One pass: the chunks holding any term (GIN), each chunk's tsvector
+# read once for both the document frequencies and the scores.
 _BM25 = """
-WITH stats AS (
+WITH stats AS MATERIALIZED (
     SELECT count(*)::float8 AS n, coalesce(avg(n_tokens), 1)::float8 AS avgdl
     FROM chunks WHERE collection_id = %(cid)s
-), terms AS (
-    SELECT t.term, greatest(ln((s.n - t.df + 0.5) / (t.df + 0.5)), 1e-6) AS idf
-    FROM stats s, LATERAL (
-        SELECT term, (SELECT count(*) FROM chunks c WHERE c.collection_id = %(cid)s
-                      AND c.tsv @@ quote_literal(term)::tsquery)::float8 AS df
-        FROM unnest(%(terms)s::text[]) AS term
-    ) t
-), hits AS (
-    SELECT ch.id, ch.tsv, ch.n_tokens FROM chunks ch JOIN documents d ON d.id = ch.doc_id
-    WHERE ch.tsv @@ %(query)s::tsquery AND ch.collection_id = %(cid)s {where}
+), matches AS MATERIALIZED (
+    SELECT ch.id, ch.doc_id, ch.n_tokens, u.lexeme,
+           (SELECT sum(CASE w WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s ELSE %(wd)s END)
+            FROM unnest(u.weights) AS w)::float8 AS f
+    FROM chunks ch CROSS JOIN LATERAL unnest(ch.tsv) AS u(lexeme, positions, weights)
+    WHERE ch.tsv @@ %(query)s::tsquery AND ch.collection_id = %(cid)s
+      AND u.lexeme = ANY(%(terms)s::text[])
+), idf AS MATERIALIZED (
+    SELECT m.lexeme, greatest(ln((s.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
+    FROM matches m CROSS JOIN stats s GROUP BY m.lexeme, s.n
 )
-SELECT h.id,
-       sum(t.idf * f.f * (%(k1)s + 1)
-           / (f.f + %(k1)s * (1 - %(b)s + %(b)s * h.n_tokens / s.avgdl))) AS score
-FROM hits h CROSS JOIN stats s
-CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
-JOIN terms t ON t.term = u.lexeme
-CROSS JOIN LATERAL (
-    SELECT sum(CASE w WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s ELSE %(wd)s END)::float8 AS f
-    FROM unnest(u.weights) AS w
-) f
-GROUP BY h.id ORDER BY score DESC, h.id LIMIT %(k)s
+SELECT m.id,
+       sum(i.idf * m.f * (%(k1)s + 1)
+           / (m.f + %(k1)s * (1 - %(b)s + %(b)s * m.n_tokens / s.avgdl))) AS score
+FROM matches m JOIN idf i ON i.lexeme = m.lexeme JOIN documents d ON d.id = m.doc_id
+CROSS JOIN stats s
+WHERE true {where}
+GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(k)s
 """
 
 # the iterative scan may return rows slightly out of order: re-sorted by the caller
