@@ -136,6 +136,7 @@ def part_synthetic(server: PostgresServer, args: argparse.Namespace) -> dict[str
     from pgvector.psycopg import register_vector
 
     from citewise.store.postgres import PostgresStore
+    from citewise.store.postgres_schema import partition_sql
     from citewise.types import SearchFilter
 
     n, colls, dim = args.chunks, args.collections, args.dim
@@ -156,6 +157,8 @@ def part_synthetic(server: PostgresServer, args: argparse.Namespace) -> dict[str
             with cur.copy("COPY collections (id, name, created_at) FROM STDIN") as cp:
                 for c in range(colls):
                     cp.write_row((c + 1, f"c{c:03}", 0.0))
+            for c in range(colls):
+                cur.execute(partition_sql(c + 1))  # as the store does for a new collection
             with cur.copy(
                 "COPY documents (id, collection_id, source, title, format, content_hash, mtime,"
                 " size, status, chunk_count, ingested_at) FROM STDIN"
@@ -201,7 +204,10 @@ def part_synthetic(server: PostgresServer, args: argparse.Namespace) -> dict[str
         conn.execute("CREATE INDEX vectors_hnsw ON vectors USING hnsw (embedding vector_ip_ops)")
         build_s = time.perf_counter() - t
         conn.execute("ANALYZE")
-        size = conn.execute("SELECT pg_relation_size('vectors_hnsw')").fetchone()
+        size = conn.execute(
+            "SELECT sum(pg_relation_size(inhrelid)) FROM pg_inherits"
+            " WHERE inhparent = 'vectors_hnsw'::regclass"
+        ).fetchone()
     log(f"HNSW built in {build_s:.0f} s")
     by_coll = {c: np.flatnonzero(owner == c) for c in range(colls)}
     picks = rng.integers(0, n, size=args.queries)

@@ -21,7 +21,7 @@ from psycopg_pool import ConnectionPool
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
 from citewise.store.postgres_reads import DOC_COLUMNS, PostgresReads, doc_info
-from citewise.store.postgres_schema import migrate
+from citewise.store.postgres_schema import migrate, partition_sql
 from citewise.store.postgres_search import PostgresSearch
 from citewise.store.postgres_text import tsvector_literal
 from citewise.types import DocumentInfo, NewDocument
@@ -75,11 +75,13 @@ class PostgresStore(PostgresReads, PostgresSearch):
         row = conn.execute("SELECT id FROM collections WHERE name = %s", (name,)).fetchone()
         if row is not None or not create:
             return None if row is None else int(row[0])
-        conn.execute(
+        created = conn.execute(
             "INSERT INTO collections(name, created_at) VALUES (%s, %s)"
-            " ON CONFLICT (name) DO NOTHING",
+            " ON CONFLICT (name) DO NOTHING RETURNING id",
             (name, time.time()),
-        )
+        ).fetchone()
+        if created is not None:
+            conn.execute(partition_sql(int(created[0])))
         return self._collection_id(conn, name)
 
     # -- documents -------------------------------------------------------------------
@@ -223,7 +225,8 @@ class PostgresStore(PostgresReads, PostgresSearch):
                 " SELECT ch.id, ch.collection_id, v.embedding"
                 " FROM unnest(%s::bigint[], %s::vector[]) AS v(chunk_id, embedding)"
                 " JOIN chunks ch ON ch.id = v.chunk_id"  # chunks deleted meanwhile drop out
-                " ON CONFLICT (chunk_id) DO UPDATE SET embedding = excluded.embedding",
+                " ON CONFLICT (collection_id, chunk_id)"
+                " DO UPDATE SET embedding = excluded.embedding",
                 (ids, [np.ascontiguousarray(v, dtype=np.float32) for v in vectors]),
             )
             conn.execute("UPDATE chunks SET has_vector = true WHERE id = ANY(%s)", (ids,))
