@@ -22,7 +22,7 @@ from citewise.embed.base import Vectors
 from citewise.errors import StoreError
 from citewise.store.postgres_reads import DOC_COLUMNS, PostgresReads, doc_info
 from citewise.store.postgres_schema import migrate, partition_sql
-from citewise.store.postgres_search import PostgresSearch
+from citewise.store.postgres_search import PostgresSearch, configure_search
 from citewise.store.postgres_text import tsvector_literal
 from citewise.types import DocumentInfo, NewDocument
 
@@ -34,6 +34,7 @@ _EMBEDDER_LOCK = 0x63697465776974
 class PostgresStore(PostgresReads, PostgresSearch):
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
+        self._collection_ids: dict[str, int] = {}
         try:
             with psycopg.connect(url, autocommit=True) as conn:
                 migrate(conn)
@@ -42,7 +43,7 @@ class PostgresStore(PostgresReads, PostgresSearch):
                 min_size=1,
                 max_size=max(1, pool_size),
                 kwargs={"autocommit": True},
-                configure=register_vector,
+                configure=_configure,
                 open=True,
                 name="citewise-store",
             )
@@ -278,6 +279,11 @@ class PostgresStore(PostgresReads, PostgresSearch):
             ).fetchone()
         assert row is not None
         return dict(zip(("documents", "parents", "chunks", "vectors"), map(int, row), strict=True))
+
+
+def _configure(conn: Conn) -> None:
+    register_vector(conn)
+    configure_search(conn)
 
 
 def _safe(url: str) -> str:

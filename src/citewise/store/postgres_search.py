@@ -55,12 +55,25 @@ ORDER BY v.embedding <#> %(q)s LIMIT %(k)s
 """
 
 
-class PostgresSearch:
-    """Mixed into `PostgresStore`, which owns the pool. `ef_search` is HNSW's candidate
-    list size per query (at least twice the depth asked for)."""
+def configure_search(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+    """Session settings of every pooled connection: iterative HNSW scans (a filter cannot
+    starve the result) with `EF_SEARCH` candidates."""
+    conn.execute(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', false),"
+        " set_config('hnsw.ef_search', %s, false)",
+        (str(EF_SEARCH),),
+    )
 
-    ef_search: int = 100
-    max_scan_tuples: int = 20000
+
+EF_SEARCH = 100  # HNSW's candidate list per query; a deeper search asks for 2k
+
+
+class PostgresSearch:
+    """Mixed into `PostgresStore`, which owns the pool and `_collection_ids` (name → id; a
+    collection keeps its id for the life of the database)."""
+
+    ef_search: int = EF_SEARCH
+    _collection_ids: dict[str, int]
 
     def _conn(self) -> AbstractContextManager[psycopg.Connection[tuple[Any, ...]]]:
         raise NotImplementedError
@@ -69,9 +82,13 @@ class PostgresSearch:
         self, conn: psycopg.Connection[tuple[Any, ...]], flt: SearchFilter
     ) -> tuple[int | None, str, dict[str, object]]:
         """The collection id and the filter's SQL over `d` (documents), with its params."""
-        row = conn.execute(
-            "SELECT id FROM collections WHERE name = %s", (flt.collection,)
-        ).fetchone()
+        cid = self._collection_ids.get(flt.collection)
+        if cid is None:
+            row = conn.execute(
+                "SELECT id FROM collections WHERE name = %s", (flt.collection,)
+            ).fetchone()
+            if row is not None:
+                cid = self._collection_ids[flt.collection] = int(row[0])
         sql = " AND d.status <> 'staged'"
         params: dict[str, object] = {}
         if flt.sources:
@@ -83,7 +100,7 @@ class PostgresSearch:
         if flt.tags:
             sql += " AND d.tags @> %(f_tags)s::text[]"
             params["f_tags"] = list(flt.tags)
-        return (None if row is None else int(row[0])), sql, params
+        return cid, sql, params
 
     def keyword_search(self, terms: Sequence[str], flt: SearchFilter, k: int) -> list[Candidate]:
         tokens = search_terms(terms)
@@ -107,20 +124,17 @@ class PostgresSearch:
         if k < 1:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        with self._conn() as conn, conn.transaction():
+        with self._conn() as conn:
             cid, where, params = self._scope(conn, flt)
             if cid is None:
                 return []
-            conn.execute(
-                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-                " set_config('hnsw.ef_search', %s, true),"
-                " set_config('hnsw.max_scan_tuples', %s, true)",
-                (str(max(self.ef_search, 2 * k)), str(self.max_scan_tuples)),
-            )
-            rows = conn.execute(
-                _NEAREST.format(where=where),
-                {**params, "cid": cid, "q": q, "k": k},
-            ).fetchall()
+            sql, args = _NEAREST.format(where=where), {**params, "cid": cid, "q": q, "k": k}
+            if 2 * k <= self.ef_search:
+                rows = conn.execute(sql, args).fetchall()
+            else:
+                with conn.transaction():
+                    conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(2 * k),))
+                    rows = conn.execute(sql, args).fetchall()
         ranked = sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda r: (-r[1], r[0]))
         return [Candidate(c, i + 1, s) for i, (c, s) in enumerate(ranked)]
 
