@@ -270,14 +270,17 @@ def _start_redis(work: Path) -> tuple[subprocess.Popen[bytes], str]:
 def _corpus_subset(corpus: Path, limit: int, work: Path) -> Path:
     if limit <= 0:
         return corpus
+    from citewise.ingest.discovery import discover
     from citewise.ingest.parsers import is_supported
 
-    files = sorted(p for p in corpus.rglob("*") if p.is_file() and is_supported(p))[:limit]
+    candidates, _ = discover([corpus], is_supported)  # what an ingest of the corpus reads
     subset = work / "worker-corpus"
-    for f in files:
-        target = subset / f.relative_to(corpus)
+    ordered = sorted(candidates, key=lambda c: c.source)
+    step = max(1, len(ordered) // limit)
+    for cand in ordered[::step][:limit]:  # spread over the corpus
+        target = subset / cand.source
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(f, target)
+        shutil.copy2(cand.path, target)
     return subset
 
 
@@ -345,7 +348,8 @@ def part_workers(server: PostgresServer, args: argparse.Namespace, work: Path) -
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    return {"runs": runs, "speedup": round(runs[0]["seconds"] / runs[1]["seconds"], 3)}
+    speedup = runs[0]["seconds"] / runs[1]["seconds"] if runs[1]["seconds"] else None
+    return {"runs": runs, "speedup": None if speedup is None else round(speedup, 3)}
 
 
 def main() -> None:
@@ -358,7 +362,9 @@ def main() -> None:
     p.add_argument("--collections", type=int, default=100)
     p.add_argument("--dim", type=int, default=384)
     p.add_argument("--queries", type=int, default=200)
-    p.add_argument("--worker-files", type=int, default=0, help="first N files (0: all)")
+    p.add_argument(
+        "--worker-files", type=int, default=0, help="N files spread over the corpus (0: all)"
+    )
     p.add_argument("--out", type=Path)
     args = p.parse_args()
     parts = args.parts.split(",")
