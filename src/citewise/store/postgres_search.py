@@ -20,33 +20,30 @@ from citewise.types import Candidate, SearchFilter
 # BM25 as SQLite FTS5's bm25() computes it: per term, idf = ln((N - df + .5) / (df + .5))
 # (at least 1e-6) times f (k1 + 1) / (f + k1 (1 - b + b |D| / avgdl)), where f counts the
 # term's occurrences weighted by field and |D| is the chunk's token count. N, df and avgdl
-# are the collection's.
+# are the collection's. One pass: the chunks holding any term (GIN), each chunk's tsvector
+# read once for both the document frequencies and the scores.
 _BM25 = """
-WITH stats AS (
+WITH stats AS MATERIALIZED (
     SELECT count(*)::float8 AS n, coalesce(avg(n_tokens), 1)::float8 AS avgdl
     FROM chunks WHERE collection_id = %(cid)s
-), terms AS (
-    SELECT t.term, greatest(ln((s.n - t.df + 0.5) / (t.df + 0.5)), 1e-6) AS idf
-    FROM stats s, LATERAL (
-        SELECT term, (SELECT count(*) FROM chunks c WHERE c.collection_id = %(cid)s
-                      AND c.tsv @@ quote_literal(term)::tsquery)::float8 AS df
-        FROM unnest(%(terms)s::text[]) AS term
-    ) t
-), hits AS (
-    SELECT ch.id, ch.tsv, ch.n_tokens FROM chunks ch JOIN documents d ON d.id = ch.doc_id
-    WHERE ch.tsv @@ %(query)s::tsquery AND ch.collection_id = %(cid)s {where}
+), matches AS MATERIALIZED (
+    SELECT ch.id, ch.doc_id, ch.n_tokens, u.lexeme,
+           (SELECT sum(CASE w WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s ELSE %(wd)s END)
+            FROM unnest(u.weights) AS w)::float8 AS f
+    FROM chunks ch CROSS JOIN LATERAL unnest(ch.tsv) AS u(lexeme, positions, weights)
+    WHERE ch.tsv @@ %(query)s::tsquery AND ch.collection_id = %(cid)s
+      AND u.lexeme = ANY(%(terms)s::text[])
+), idf AS MATERIALIZED (
+    SELECT m.lexeme, greatest(ln((s.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
+    FROM matches m CROSS JOIN stats s GROUP BY m.lexeme, s.n
 )
-SELECT h.id,
-       sum(t.idf * f.f * (%(k1)s + 1)
-           / (f.f + %(k1)s * (1 - %(b)s + %(b)s * h.n_tokens / s.avgdl))) AS score
-FROM hits h CROSS JOIN stats s
-CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
-JOIN terms t ON t.term = u.lexeme
-CROSS JOIN LATERAL (
-    SELECT sum(CASE w WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s ELSE %(wd)s END)::float8 AS f
-    FROM unnest(u.weights) AS w
-) f
-GROUP BY h.id ORDER BY score DESC, h.id LIMIT %(k)s
+SELECT m.id,
+       sum(i.idf * m.f * (%(k1)s + 1)
+           / (m.f + %(k1)s * (1 - %(b)s + %(b)s * m.n_tokens / s.avgdl))) AS score
+FROM matches m JOIN idf i ON i.lexeme = m.lexeme JOIN documents d ON d.id = m.doc_id
+CROSS JOIN stats s
+WHERE true {where}
+GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(k)s
 """
 
 # the iterative scan may return rows slightly out of order: re-sorted by the caller
@@ -58,12 +55,25 @@ ORDER BY v.embedding <#> %(q)s LIMIT %(k)s
 """
 
 
-class PostgresSearch:
-    """Mixed into `PostgresStore`, which owns the pool. `ef_search` is HNSW's candidate
-    list size per query (at least twice the depth asked for)."""
+def configure_search(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+    """Session settings of every pooled connection: iterative HNSW scans (a filter cannot
+    starve the result) with `EF_SEARCH` candidates."""
+    conn.execute(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', false),"
+        " set_config('hnsw.ef_search', %s, false)",
+        (str(EF_SEARCH),),
+    )
 
-    ef_search: int = 100
-    max_scan_tuples: int = 20000
+
+EF_SEARCH = 100  # HNSW's candidate list per query; a deeper search asks for 2k
+
+
+class PostgresSearch:
+    """Mixed into `PostgresStore`, which owns the pool and `_collection_ids` (name → id; a
+    collection keeps its id for the life of the database)."""
+
+    ef_search: int = EF_SEARCH
+    _collection_ids: dict[str, int]
 
     def _conn(self) -> AbstractContextManager[psycopg.Connection[tuple[Any, ...]]]:
         raise NotImplementedError
@@ -72,9 +82,13 @@ class PostgresSearch:
         self, conn: psycopg.Connection[tuple[Any, ...]], flt: SearchFilter
     ) -> tuple[int | None, str, dict[str, object]]:
         """The collection id and the filter's SQL over `d` (documents), with its params."""
-        row = conn.execute(
-            "SELECT id FROM collections WHERE name = %s", (flt.collection,)
-        ).fetchone()
+        cid = self._collection_ids.get(flt.collection)
+        if cid is None:
+            row = conn.execute(
+                "SELECT id FROM collections WHERE name = %s", (flt.collection,)
+            ).fetchone()
+            if row is not None:
+                cid = self._collection_ids[flt.collection] = int(row[0])
         sql = " AND d.status <> 'staged'"
         params: dict[str, object] = {}
         if flt.sources:
@@ -86,7 +100,7 @@ class PostgresSearch:
         if flt.tags:
             sql += " AND d.tags @> %(f_tags)s::text[]"
             params["f_tags"] = list(flt.tags)
-        return (None if row is None else int(row[0])), sql, params
+        return cid, sql, params
 
     def keyword_search(self, terms: Sequence[str], flt: SearchFilter, k: int) -> list[Candidate]:
         tokens = search_terms(terms)
@@ -110,20 +124,17 @@ class PostgresSearch:
         if k < 1:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        with self._conn() as conn, conn.transaction():
+        with self._conn() as conn:
             cid, where, params = self._scope(conn, flt)
             if cid is None:
                 return []
-            conn.execute(
-                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-                " set_config('hnsw.ef_search', %s, true),"
-                " set_config('hnsw.max_scan_tuples', %s, true)",
-                (str(max(self.ef_search, 2 * k)), str(self.max_scan_tuples)),
-            )
-            rows = conn.execute(
-                _NEAREST.format(where=where),
-                {**params, "cid": cid, "q": q, "k": k},
-            ).fetchall()
+            sql, args = _NEAREST.format(where=where), {**params, "cid": cid, "q": q, "k": k}
+            if 2 * k <= self.ef_search:
+                rows = conn.execute(sql, args).fetchall()
+            else:
+                with conn.transaction():
+                    conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(2 * k),))
+                    rows = conn.execute(sql, args).fetchall()
         ranked = sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda r: (-r[1], r[0]))
         return [Candidate(c, i + 1, s) for i, (c, s) in enumerate(ranked)]
 
