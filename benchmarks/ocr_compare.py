@@ -24,9 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from ingest.scans import scanned_page  # noqa: E402
-
-from citewise.ingest.parsers.ocr import ENGINES, OcrEngine  # noqa: E402
+from citewise.ingest.parsers.ocr import ENGINES, OcrEngine
+from ingest.scans import scanned_page
 
 TEXT = [
     "Section 4.2 Nesting colonies and their survey",
