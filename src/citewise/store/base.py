@@ -60,7 +60,17 @@ class Store(Protocol):
         """(chunk_id, embed_text) of chunks with no vector yet, ascending id > after_id."""
         ...
 
-    def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None: ...
+    def put_vectors(
+        self,
+        chunk_ids: Sequence[int],
+        vectors: Vectors,
+        embedder: str,
+        *,
+        texts: Sequence[str] | None = None,
+    ) -> None:
+        """With `texts` (the embedded texts), a vector is kept only where the chunk still
+        holds that text: a chunk deleted meanwhile may have handed its id to a new one."""
+        ...
 
     def finalize(self) -> list[int]:
         """Promotes fully embedded documents to ready; returns their ids."""

@@ -214,16 +214,27 @@ class SQLiteStore(ChunkReads):
         row = self._conn.execute("SELECT count(*) FROM chunks WHERE has_vector = 0").fetchone()
         return int(row[0])
 
-    def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None:
-        if len(chunk_ids) != vectors.shape[0]:
-            raise StoreError("put_vectors: ids and vectors differ in length")
+    def put_vectors(
+        self,
+        chunk_ids: Sequence[int],
+        vectors: Vectors,
+        embedder: str,
+        *,
+        texts: Sequence[str] | None = None,
+    ) -> None:
+        if len(chunk_ids) != vectors.shape[0] or (
+            texts is not None and len(texts) != len(chunk_ids)
+        ):
+            raise StoreError("put_vectors: ids, vectors and texts differ in length")
         with self._tx() as conn:
             self._check_embedder(embedder, record=True)
-            for chunk_id, vec in zip(chunk_ids, vectors, strict=True):
+            for i, (chunk_id, vec) in enumerate(zip(chunk_ids, vectors, strict=True)):
                 row = conn.execute(
-                    "SELECT collection_id FROM chunks WHERE id = ?", (chunk_id,)
+                    "SELECT collection_id, embed_text FROM chunks WHERE id = ?", (chunk_id,)
                 ).fetchone()
                 if row is None:  # deleted meanwhile (a concurrent rm or replace)
+                    continue
+                if texts is not None and row[1] != texts[i]:  # its id went to a new chunk
                     continue
                 conn.execute(
                     "INSERT OR REPLACE INTO vectors(chunk_id, collection_id, vec) VALUES (?,?,?)",
