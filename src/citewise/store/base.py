@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Protocol
 
 from citewise.embed.base import Vectors
@@ -38,7 +39,13 @@ class Store(Protocol):
 
     def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
         """Inserts a version. With `replaces`, it is staged until `finalize()` swaps it in;
-        without, it is visible to keyword search at once."""
+        without, it is visible to keyword search at once. Another process may have stored
+        the source meanwhile: the same version is not added twice (its id is returned), and
+        a different one becomes a staged replacement of the live version."""
+        ...
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Reads inside see one consistent state of the store (one search's queries)."""
         ...
 
     def delete_document(self, doc_id: int) -> None:

@@ -98,9 +98,45 @@ class SQLiteStore(ChunkReads):
     def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
         return self._find(collection, source, ("staged",))
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one state of the store (a WAL read transaction), so a replace
+        committed meanwhile cannot remove chunks a ranking already named."""
+        if self._conn.in_transaction:
+            yield
+            return
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
+    def _settle(self, cid: int, new: NewDocument, replaces: int | None) -> tuple[int | None, int]:
+        """What another process did to this source since the caller looked decides: the same
+        version stored already (its id, nothing to add), or the live version to replace.
+        Older staged versions give way. Returns (replaces, existing id or 0)."""
+        rows = self._conn.execute(
+            "SELECT id, content_hash, pipeline, status FROM documents"
+            " WHERE collection_id = ? AND source = ? ORDER BY id",
+            (cid, new.source),
+        ).fetchall()
+        for doc_id, digest, pipeline, _ in rows:
+            if digest == new.content_hash and pipeline == new.pipeline:
+                return replaces, int(doc_id)
+        live = [int(r[0]) for r in rows if r[3] != "staged"]
+        for doc_id, *_rest, status in rows:
+            if status == "staged":
+                self._delete(int(doc_id))
+        return (live[0] if live else None), 0
+
     def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
         with self._tx() as conn:
             cid = self._collection_id(new.collection, create=True)
+            assert cid is not None
+            replaces, existing = self._settle(cid, new, replaces)
+            if existing:
+                return existing
             cur = conn.execute(
                 "INSERT INTO documents(collection_id, source, title, format, category, tags,"
                 " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
