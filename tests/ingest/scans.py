@@ -23,11 +23,16 @@ def scanned_page(
     size: int = 36,
     skew: float = 0.0,
     noise: int = 0,
+    blur: float = 0.0,
+    jpeg: int = 0,
     page: tuple[int, int] = A4_AT_200_DPI,
 ) -> Image.Image:
-    """A white page with `lines` set in `font`, optionally rotated by `skew` degrees and
-    speckled with `noise` random dark dots (seeded: the same page every time)."""
+    """A white page with `lines` set in `font`, optionally rotated by `skew` degrees,
+    speckled with `noise` random dark dots (seeded: the same page every time), blurred by a
+    Gaussian of radius `blur` and saved once as a JPEG of quality `jpeg`."""
     import random
+
+    from PIL import ImageFilter
 
     image = Image.new("L", page, 255)
     draw = ImageDraw.Draw(image)
@@ -42,6 +47,12 @@ def scanned_page(
         draw.point((rng.randrange(page[0]), rng.randrange(page[1])), fill=rng.randrange(90))
     if skew:
         image = image.rotate(skew, expand=False, fillcolor=255, resample=Image.Resampling.BICUBIC)
+    if blur:
+        image = image.filter(ImageFilter.GaussianBlur(blur))
+    if jpeg:
+        lossy = io.BytesIO()
+        image.save(lossy, format="JPEG", quality=jpeg)
+        image = Image.open(io.BytesIO(lossy.getvalue())).convert("L")
     return image
 
 

@@ -268,8 +268,9 @@ class _EmbedWorker(threading.Thread):
                     continue
             embedder = embedder or self._embedder_factory()
             ids = [cid for cid, _ in batch]
-            vectors = embedder.embed_documents([text for _, text in batch])
-            store.put_vectors(ids, vectors, embedder.name)
+            texts = [text for _, text in batch]
+            vectors = embedder.embed_documents(texts)
+            store.put_vectors(ids, vectors, embedder.name, texts=texts)
             store.finalize()
             self.embedded += len(ids)
             total = self.embedded + store.count_missing_vectors()

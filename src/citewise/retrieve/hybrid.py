@@ -88,6 +88,13 @@ class HybridRetriever:
     def search(
         self, query: str, *, k: int = 10, mode: SearchMode = "hybrid", flt: SearchFilter
     ) -> SearchResult:
+        # one snapshot for every read: a replace committing meanwhile cannot lose the hits
+        with self._store.snapshot():
+            return self._search(query, k=k, mode=mode, flt=flt)
+
+    def _search(
+        self, query: str, *, k: int = 10, mode: SearchMode = "hybrid", flt: SearchFilter
+    ) -> SearchResult:
         opts = self.options
         query = validate_query(query, opts.max_query_chars)
         if k < 1:

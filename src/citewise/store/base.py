@@ -13,6 +13,7 @@ Genre-specific lookups are not part of it: see `store.genre.GenreLookups`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Protocol
 
 from citewise.embed.base import Vectors
@@ -36,7 +37,13 @@ class Store(Protocol):
 
     def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
         """Inserts a version. With `replaces`, it is staged until `finalize()` swaps it in;
-        without, it is visible to keyword search at once."""
+        without, it is visible to keyword search at once. Another process may have stored
+        the source meanwhile: the same version is not added twice (its id is returned), and
+        a different one becomes a staged replacement of the live version."""
+        ...
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Reads inside see one consistent state of the store (one search's queries)."""
         ...
 
     def delete_document(self, doc_id: int) -> None:
@@ -60,7 +67,17 @@ class Store(Protocol):
 
     def count_missing_vectors(self) -> int: ...
 
-    def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None: ...
+    def put_vectors(
+        self,
+        chunk_ids: Sequence[int],
+        vectors: Vectors,
+        embedder: str,
+        *,
+        texts: Sequence[str] | None = None,
+    ) -> None:
+        """With `texts` (the embedded texts), a vector is kept only where the chunk still
+        holds that text: a chunk deleted meanwhile may have handed its id to a new one."""
+        ...
 
     def finalize(self) -> list[int]:
         """Promotes fully embedded documents to ready; returns their ids."""

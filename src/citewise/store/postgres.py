@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -213,24 +213,45 @@ class PostgresStore(PostgresReads, PostgresSearch):
             row = conn.execute("SELECT count(*) FROM chunks WHERE NOT has_vector").fetchone()
         return int(row[0]) if row else 0
 
-    def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None:
-        if len(chunk_ids) != vectors.shape[0]:
-            raise StoreError("put_vectors: ids and vectors differ in length")
+    def put_vectors(
+        self,
+        chunk_ids: Sequence[int],
+        vectors: Vectors,
+        embedder: str,
+        *,
+        texts: Sequence[str] | None = None,
+    ) -> None:
+        if len(chunk_ids) != vectors.shape[0] or (
+            texts is not None and len(texts) != len(chunk_ids)
+        ):
+            raise StoreError("put_vectors: ids, vectors and texts differ in length")
         if not chunk_ids:
             return
         with self._tx() as conn:
             self._check_embedder(conn, embedder, int(vectors.shape[1]))
             ids = [int(c) for c in chunk_ids]
-            conn.execute(
+            # with texts, a vector lands only where the chunk still holds the embedded text
+            same_text = " AND ch.embed_text = v.text" if texts is not None else ""
+            rows = conn.execute(
                 "INSERT INTO vectors(chunk_id, collection_id, embedding)"
                 " SELECT ch.id, ch.collection_id, v.embedding"
-                " FROM unnest(%s::bigint[], %s::vector[]) AS v(chunk_id, embedding)"
-                " JOIN chunks ch ON ch.id = v.chunk_id"  # chunks deleted meanwhile drop out
-                " ON CONFLICT (collection_id, chunk_id)"
-                " DO UPDATE SET embedding = excluded.embedding",
-                (ids, [np.ascontiguousarray(v, dtype=np.float32) for v in vectors]),
-            )
-            conn.execute("UPDATE chunks SET has_vector = true WHERE id = ANY(%s)", (ids,))
+                " FROM unnest(%s::bigint[], %s::vector[], %s::text[]) AS v(chunk_id, embedding, text)"
+                " JOIN chunks ch ON ch.id = v.chunk_id"
+                + same_text  # deleted chunks drop out
+                + " ON CONFLICT (collection_id, chunk_id)"
+                " DO UPDATE SET embedding = excluded.embedding RETURNING chunk_id",
+                (
+                    ids,
+                    [np.ascontiguousarray(v, dtype=np.float32) for v in vectors],
+                    list(texts) if texts is not None else [""] * len(ids),
+                ),
+            ).fetchall()
+            kept = [int(r[0]) for r in rows]
+            conn.execute("UPDATE chunks SET has_vector = true WHERE id = ANY(%s)", (kept,))
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Each PostgreSQL search is one statement, so it already reads one snapshot."""
+        return nullcontext()
 
     def _check_embedder(self, conn: Conn, embedder: str, dim: int) -> None:
         """The first embedder fixes the vectors' dimension and builds the HNSW index; any

@@ -119,9 +119,45 @@ class SQLiteStore(ChunkReads):
     def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
         return self._find(collection, source, ("staged",))
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one state of the store (a WAL read transaction), so a replace
+        committed meanwhile cannot remove chunks a ranking already named."""
+        if self._conn.in_transaction:
+            yield
+            return
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
+    def _settle(self, cid: int, new: NewDocument, replaces: int | None) -> tuple[int | None, int]:
+        """What another process did to this source since the caller looked decides: the same
+        version stored already (its id, nothing to add), or the live version to replace.
+        Older staged versions give way. Returns (replaces, existing id or 0)."""
+        rows = self._conn.execute(
+            "SELECT id, content_hash, pipeline, status FROM documents"
+            " WHERE collection_id = ? AND source = ? ORDER BY id",
+            (cid, new.source),
+        ).fetchall()
+        for doc_id, digest, pipeline, _ in rows:
+            if digest == new.content_hash and pipeline == new.pipeline:
+                return replaces, int(doc_id)
+        live = [int(r[0]) for r in rows if r[3] != "staged"]
+        for doc_id, *_rest, status in rows:
+            if status == "staged":
+                self._delete(int(doc_id))
+        return (live[0] if live else None), 0
+
     def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
         with self._tx() as conn:
             cid = self._collection_id(new.collection, create=True)
+            assert cid is not None
+            replaces, existing = self._settle(cid, new, replaces)
+            if existing:
+                return existing
             cur = conn.execute(
                 "INSERT INTO documents(collection_id, source, title, format, category, tags,"
                 " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
@@ -242,16 +278,27 @@ class SQLiteStore(ChunkReads):
         row = self._conn.execute("SELECT count(*) FROM chunks WHERE has_vector = 0").fetchone()
         return int(row[0])
 
-    def put_vectors(self, chunk_ids: Sequence[int], vectors: Vectors, embedder: str) -> None:
-        if len(chunk_ids) != vectors.shape[0]:
-            raise StoreError("put_vectors: ids and vectors differ in length")
+    def put_vectors(
+        self,
+        chunk_ids: Sequence[int],
+        vectors: Vectors,
+        embedder: str,
+        *,
+        texts: Sequence[str] | None = None,
+    ) -> None:
+        if len(chunk_ids) != vectors.shape[0] or (
+            texts is not None and len(texts) != len(chunk_ids)
+        ):
+            raise StoreError("put_vectors: ids, vectors and texts differ in length")
         with self._tx() as conn:
             self._check_embedder(embedder, record=True)
-            for chunk_id, vec in zip(chunk_ids, vectors, strict=True):
+            for i, (chunk_id, vec) in enumerate(zip(chunk_ids, vectors, strict=True)):
                 row = conn.execute(
-                    "SELECT collection_id FROM chunks WHERE id = ?", (chunk_id,)
+                    "SELECT collection_id, embed_text FROM chunks WHERE id = ?", (chunk_id,)
                 ).fetchone()
                 if row is None:  # deleted meanwhile (a concurrent rm or replace)
+                    continue
+                if texts is not None and row[1] != texts[i]:  # its id went to a new chunk
                     continue
                 conn.execute(
                     "INSERT OR REPLACE INTO vectors(chunk_id, collection_id, vec) VALUES (?,?,?)",

@@ -1,0 +1,141 @@
+"""Peak memory and outcome of ingesting hostile files, one case per process, then all of them
+together in one folder (the acceptance case: a DOCX that inflates to 1 GB among good files).
+
+    .venv/bin/python benchmarks/hostile_input.py [--json benchmarks/results/hostile_input.json]
+        [--src DIR]   # measure another checkout's citewise (e.g. the code before hardening)
+
+Files come from tests/hardening/hostile_files.py. Each case runs `Assistant.ingest` on a
+folder holding just that file, in a fresh process with the hashing embedder (the embedder
+is not what is measured); peak RSS is the child's ru_maxrss. "baseline" is one small good
+file: the cost of Python, citewise and its parsers before any hostile input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from hardening.hostile_files import hostile_folder  # noqa: E402
+
+CHILD = """
+import json, resource, sys, time
+from citewise.app import Assistant
+started = time.perf_counter()
+with Assistant(data_dir=sys.argv[2], embedder="hashing") as a:
+    report = a.ingest([sys.argv[1]])
+print(json.dumps({
+    "outcomes": [[o.source, o.status, o.reason] for o in report.outcomes],
+    "seconds": time.perf_counter() - started,
+    "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}))
+"""
+CASES = {
+    "baseline": ["otters.md"],
+    "zip bomb DOCX (1 MB -> 1 GB)": ["bomb.docx"],
+    "zip bomb, lying headers (300 MB)": ["liar.docx"],
+    "70,000-member DOCX": ["swarm.docx"],
+    "HTML nested 50,000 deep": ["deep.html"],
+    "200 MB text file": ["huge.log"],
+    "2,000-page PDF": ["ledger.pdf"],
+    "PDF with a 6000x6000 image": ["poster.pdf"],
+    "cp1252 text": ["menu.txt"],
+    "text named .pdf": ["image.pdf"],
+    "control characters in name": ["we\x1bird\nname.txt"],
+    "symlink loop": ["loop-a.txt", "loop-b.txt"],
+}
+
+
+def run_case(folder: Path, data: Path, src: Path) -> dict[str, object]:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    run = subprocess.run(
+        [sys.executable, "-c", CHILD, str(folder), str(data)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    if run.returncode != 0:
+        return {"error": run.stderr.strip().splitlines()[-1:], "exit": run.returncode}
+    result: dict[str, object] = json.loads(run.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _isolate(files: Path, names: list[str], target: Path) -> None:
+    target.mkdir(parents=True)
+    for name in names:
+        source = files / name
+        if source.is_symlink():
+            (target / name).symlink_to(os.readlink(source))
+        else:
+            shutil.copy2(source, target / name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--src", type=Path, default=ROOT / "src")
+    args = parser.parse_args()
+    results: dict[str, dict[str, object]] = {}
+    with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
+        work = Path(tmp)
+        started = time.perf_counter()
+        hostile_folder(work / "all")
+        print(f"made the files in {time.perf_counter() - started:.1f} s", flush=True)
+        for i, (label, names) in enumerate(CASES.items()):
+            folder = work / f"case{i}"
+            _isolate(work / "all", names, folder)
+            results[label] = run_case(folder, work / f"data{i}", args.src)
+            shutil.rmtree(folder)
+            _print(label, results[label])
+        results["whole folder"] = run_case(work / "all", work / "data-all", args.src)
+        _print("whole folder", results["whole folder"])
+    print()
+    print("| case | outcome | peak RSS MB | seconds |")
+    print("| --- | --- | --- | --- |")
+    for label, result in results.items():
+        print(f"| {label} | {_outcome(result)} | {_num(result, 'peak_mb')} | "
+              f"{_num(result, 'seconds')} |")  # fmt: skip
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+def _outcome(result: dict[str, object]) -> str:
+    if "error" in result:
+        return f"crashed: {result['error']}"
+    outcomes = result["outcomes"]
+    assert isinstance(outcomes, list)
+    if len(outcomes) > 2:
+        counts: dict[str, int] = {}
+        for _, status, _ in outcomes:
+            counts[status] = counts.get(status, 0) + 1
+        return ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    return "; ".join(f"{status}: {reason}" if reason else status for _, status, reason in outcomes)
+
+
+def _num(result: dict[str, object], key: str) -> str:
+    value = result.get(key)
+    return (
+        f"{value:.0f}"
+        if isinstance(value, float) and key == "peak_mb"
+        else (f"{value:.1f}" if isinstance(value, float) else "-")
+    )
+
+
+def _print(label: str, result: dict[str, object]) -> None:
+    print(f"{label:36} {_num(result, 'peak_mb'):>6} MB  {_outcome(result)[:110]}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""kill -9 of an ingest at 20 points — while parsing, before the commit of a document's
+insert, of a batch of vectors, of the swap of a replacement, of a prune — leaves a store
+whose tables and indexes agree, and the next run completes it."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from hardening.consistency import index_problems, table_problems, vector_problems, write_file
+
+pytestmark = pytest.mark.slow
+
+KILLS = 20
+PHASES = ("parse", "insert", "embed", "swap", "prune")
+
+# The child ingests with --prune and stops, frozen, at the n-th occurrence of its phase:
+# inside a parse, or inside an open write transaction just before its COMMIT. It then tells
+# the parent, which kills it with SIGKILL.
+CHILD = textwrap.dedent(
+    """
+    import sys, threading, time
+    from pathlib import Path
+    import citewise.ingest.parsers as parsers
+    import citewise.ingest.pipeline as pipeline
+    from citewise.app import Assistant
+    from citewise.store.sqlite import SQLiteStore
+
+    corpus, data, marker, phase, nth = sys.argv[1:6]
+    nth = int(nth)
+    pipeline.EMBED_BATCH = 4  # several batches per run
+    seen = {"n": 0}
+    local = threading.local()
+
+    def reached(name):
+        if name != phase:
+            return
+        seen["n"] += 1
+        if seen["n"] == nth:
+            Path(marker).write_text(name)
+            time.sleep(60)  # frozen here until killed
+
+    parse_file = parsers.parse_file
+    def slow_parse(*args, **kwargs):
+        reached("parse")
+        return parse_file(*args, **kwargs)
+    parsers.parse_file = slow_parse
+
+    class Conn:
+        def __init__(self, conn):
+            self._conn = conn
+        def __getattr__(self, name):
+            return getattr(self._conn, name)
+        def execute(self, sql, *args):
+            if sql == "BEGIN IMMEDIATE":
+                local.deleted = False
+            elif sql.startswith("DELETE FROM documents"):
+                local.deleted = True
+            elif sql == "COMMIT":
+                step = getattr(local, "step", None)
+                if step == "finalize" and local.deleted:
+                    reached("swap")
+                elif step in ("insert", "embed", "prune"):
+                    reached(step)
+            return self._conn.execute(sql, *args)
+
+    def tagged(method, step):
+        def run(self, *args, **kwargs):
+            local.step = step
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                local.step = None
+        return run
+
+    init = SQLiteStore.__init__
+    def wrapped_init(self, path):
+        init(self, path)
+        self._conn = Conn(self._conn)
+    SQLiteStore.__init__ = wrapped_init
+    SQLiteStore.add_document = tagged(SQLiteStore.add_document, "insert")
+    SQLiteStore.put_vectors = tagged(SQLiteStore.put_vectors, "embed")
+    SQLiteStore.finalize = tagged(SQLiteStore.finalize, "finalize")
+    prune = pipeline._prune
+    def tagged_prune(*args, **kwargs):
+        local.step = "prune"
+        try:
+            return prune(*args, **kwargs)
+        finally:
+            local.step = None
+    pipeline._prune = tagged_prune
+
+    with Assistant(data_dir=data, embedder="hashing") as a:
+        a.ingest([corpus], prune=True)
+    """
+)
+
+
+def _mutate(corpus: Path, versions: dict[int, int], rng: random.Random, next_index: int) -> int:
+    """Two files edited (replacements), one removed (a prune), one added."""
+    present = sorted(versions)
+    for index in rng.sample(present, 2):
+        versions[index] += 1
+        write_file(corpus, index, versions[index])
+    gone = rng.choice([i for i in present if i in versions])
+    (corpus / f"note{gone:03d}.md").unlink()
+    del versions[gone]
+    versions[next_index] = 0
+    write_file(corpus, next_index, 0)
+    return next_index + 1
+
+
+def _expected(versions: dict[int, int]) -> dict[str, str]:
+    from hardening.consistency import word_for
+
+    return {f"note{i:03d}.md": word_for(f"{i:03d}", v) for i, v in versions.items()}
+
+
+def _run_child(corpus: Path, data: Path, marker: Path, phase: str, nth: int) -> bool:
+    """Runs one ingest; True if it was killed at its point, False if it finished first."""
+    marker.unlink(missing_ok=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(corpus), str(data), str(marker), phase, str(nth)],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while child.poll() is None and time.monotonic() < deadline:
+            if marker.exists():
+                os.kill(child.pid, signal.SIGKILL)
+                break
+            time.sleep(0.02)
+    finally:
+        if child.poll() is None and not marker.exists():
+            os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=30)
+    if marker.exists():
+        assert child.returncode == -signal.SIGKILL
+        return True
+    assert child.returncode == 0, f"the ingest failed on its own (exit {child.returncode})"
+    return False
+
+
+def test_twenty_kills_leave_a_consistent_store_that_the_next_run_completes(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(20)
+    corpus, data, marker = tmp_path / "docs", tmp_path / "data", tmp_path / "marker"
+    corpus.mkdir()
+    versions = {i: 0 for i in range(12)}
+    for i in versions:
+        write_file(corpus, i, 0)
+    next_index = len(versions)
+    kills: list[str] = []
+    attempts = 0
+    while len(kills) < KILLS and attempts < KILLS * 2:
+        attempts += 1
+        phase = PHASES[len(kills) % len(PHASES)]
+        next_index = _mutate(corpus, versions, rng, next_index)
+        if _run_child(corpus, data, marker, phase, rng.randint(1, 2)):
+            kills.append(phase)
+            db = data / "citewise.db"
+            problems = table_problems(db) + vector_problems(db) + index_problems(data)
+            assert not problems, f"after kill {len(kills)} ({phase}): {problems}"
+    assert len(kills) == KILLS, f"only {len(kills)} kills landed: {kills}"
+    assert {p: kills.count(p) for p in PHASES} == dict.fromkeys(PHASES, KILLS // len(PHASES))
+
+    # the next, uninterrupted run completes: exactly the files' current versions, all ready
+    from citewise.app import Assistant
+
+    with Assistant(data_dir=data, embedder="hashing") as a:
+        a.ingest([corpus], prune=True)
+        assert all(d.status == "ready" for d in a.documents())
+    assert table_problems(data / "citewise.db") == []
+    assert vector_problems(data / "citewise.db") == []
+    assert index_problems(data, _expected(versions)) == []
