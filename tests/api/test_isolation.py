@@ -19,7 +19,7 @@ from citewise.auth.passwords import hash_password
 from citewise.auth.store_sharing import AuthStore
 
 pytestmark = pytest.mark.integration
-FACTS_PER_TENANT = 18  # each asked by the other tenant through 5 routes: 180 probes
+FACTS_PER_TENANT = 18  # each asked by the other tenant through 6 routes: 216 probes
 OWN_CHECKS = 6
 TENANTS = ("tenant-a", "tenant-b")
 SYLLABLES = [
@@ -143,6 +143,8 @@ def _ask(client: httpx.Client, route: str, question: str, session: str) -> str:
         reply = client.post(route, json={"message": question, "session_id": session})
     elif route == "/api/query":
         reply = client.post(route, json={"query": question})
+    elif route == "/search":
+        reply = client.get(route, params={"q": question})
     else:
         messages = [{"role": "user", "content": question}]
         stream = route.endswith("#stream")
@@ -157,6 +159,7 @@ def _ask(client: httpx.Client, route: str, question: str, session: str) -> str:
 # the SSE faces too: a stream is read to its end and searched like a body
 ROUTES = (
     "/chat/", "/chat/stream", "/api/query", "/v1/chat/completions", "/v1/chat/completions#stream",
+    "/search",
 )  # fmt: skip
 
 
@@ -229,6 +232,8 @@ def test_the_same_session_id_is_a_different_conversation_per_client(world: World
     reply = httpx.get(f"{url}/chat/history/same-id", headers=world.headers["tenant-b"])
     text = json.dumps(reply.json()) if reply.status_code == 200 else reply.text
     assert a_fact.device.lower() not in text.lower() and a_fact.value not in text
+    listed = httpx.get(f"{url}/sessions", headers=world.headers["tenant-b"]).json()
+    assert "same-id" not in [s["session_id"] for s in listed]
 
 
 def _wait_for_job(client: httpx.Client, job_id: str) -> dict[str, object]:
@@ -264,6 +269,9 @@ def test_chat_documents_are_seen_in_that_chat_only(world: World) -> None:
             assert reply.status_code == 200, reply.text
             assert "80417" not in reply.text and "locker.md" not in reply.text, path
         assert bert.get("/chat/c1/documents").json()["documents"] == []
+        job = uploaded.json()["job_id"]
+        assert bert.get(f"/jobs/{job}").status_code == 404  # its file names are alice's
+        assert job not in bert.get("/jobs").text
 
 
 def test_a_client_cannot_upload_into_another_tenants_collection(world: World) -> None:
