@@ -182,3 +182,25 @@ def test_admin_shares_a_tenant_collection_with_a_group(server: LiveServer) -> No
         f"{url}/api/query", headers=bob, json={"query": "x", "collection": "user-root"}
     )
     assert reply.status_code == 403
+
+
+def test_admin_manages_users_and_the_last_admin_stays(server: LiveServer) -> None:
+    url, root = server.url, _bearer(_token(server, "root", "root-password"))
+    made = httpx.post(
+        f"{url}/admin/users", headers=root,
+        json={"username": "temp", "password": "temp-password", "is_admin": True},
+    )  # fmt: skip
+    assert made.status_code == 201 and made.json()["home_collection"] == "user-temp"
+    duplicate = httpx.post(
+        f"{url}/admin/users", headers=root, json={"username": "TEMP", "password": "x" * 8}
+    )
+    assert duplicate.status_code == 400
+    temp = _bearer(_token(server, "temp", "temp-password"))
+    assert httpx.delete(f"{url}/admin/users/root", headers=temp).status_code == 200
+    last = httpx.patch(f"{url}/admin/users/temp", headers=temp, json={"is_admin": False})
+    assert last.status_code == 400 and "last admin" in last.text
+    assert httpx.get(f"{url}/auth/me", headers=root).status_code == 401  # its user is gone
+    renamed = httpx.patch(f"{url}/admin/users/temp", headers=temp, json={"password": "new-pass-1"})
+    assert renamed.status_code == 200
+    assert httpx.get(f"{url}/auth/me", headers=temp).status_code == 401  # older token void
+    assert httpx.delete(f"{url}/admin/users/nobody", headers=root).status_code == 401
