@@ -170,11 +170,18 @@ def main() -> None:
                 except httpx.TransportError:
                     time.sleep(0.2)
             httpx.post(f"{url}/chat/", json={"message": qs[0]}, timeout=120)  # warm-up
+            one = []  # one client, one question at a time: the latency without queueing
+            for q in qs[: args.cli_questions]:
+                started = time.perf_counter()
+                httpx.post(f"{url}/chat/", json={"message": q}, timeout=120).raise_for_status()
+                one.append((time.perf_counter() - started) * 1000)
+            print(f"serve, one client: p50 {statistics.median(one):.0f} ms", file=sys.stderr)
             result = asyncio.run(load(url, qs, args.clients, args.seconds, server.pid))
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=60)
-    figures = {"store": store, "cli_ask": cli, "serve": result,
+    figures = {"store": store, "cli_ask": cli,
+               "serve_one_client_p50_ms": round(statistics.median(one), 1), "serve": result,
                "cpu_count": os.cpu_count(), "load_avg_1m": os.getloadavg()[0]}  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(figures, indent=2) + "\n")
