@@ -172,3 +172,9 @@ def test_chat_documents_are_answered_in_their_chat_only(client: httpx.Client) ->
     assert "4711" not in plain["answer"]
     assert client.delete("/chat/c42/documents", params={"source": "door.txt"}).status_code == 204
     assert client.get("/chat/c42/documents").json()["documents"] == []
+
+
+def test_a_collection_name_that_is_a_path_is_refused(client: httpx.Client) -> None:
+    r = upload(client, "x.txt", b"Text.\n\nSome words here.\n", collection="..")
+    assert r.status_code == 400 and "invalid collection" in r.json()["error"]
+    assert client.get("/documents", params={"collection": "../x"}).status_code == 400
