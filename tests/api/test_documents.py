@@ -178,3 +178,11 @@ def test_a_collection_name_that_is_a_path_is_refused(client: httpx.Client) -> No
     r = upload(client, "x.txt", b"Text.\n\nSome words here.\n", collection="..")
     assert r.status_code == 400 and "invalid collection" in r.json()["error"]
     assert client.get("/documents", params={"collection": "../x"}).status_code == 400
+
+
+def test_a_document_ingested_from_a_folder_has_no_upload_to_reingest(
+    client: httpx.Client,
+) -> None:
+    assert client.get("/documents/guides/logging.md").json()["status"] == "ready"
+    r = client.post("/documents/guides/logging.md/reingest")
+    assert r.status_code == 404 and "upload it again" in r.json()["error"]
