@@ -186,3 +186,15 @@ def test_a_document_ingested_from_a_folder_has_no_upload_to_reingest(
     assert client.get("/documents/guides/logging.md").json()["status"] == "ready"
     r = client.post("/documents/guides/logging.md/reingest")
     assert r.status_code == 404 and "upload it again" in r.json()["error"]
+
+
+def test_a_chats_documents_are_removed_one_by_path_or_all_at_once(client: httpx.Client) -> None:
+    files = [("files", ("one.txt", b"One.\n\nThe red key opens the shed.\n")),
+             ("files", ("two.txt", b"Two.\n\nThe blue key opens the garage.\n"))]  # fmt: skip
+    wait_for(client, client.post("/chat/c7/documents", files=files).json()["job_id"])
+    assert client.delete("/chat/c7/documents/one.txt").status_code == 204
+    assert [d["source"] for d in client.get("/chat/c7/documents").json()["documents"]] == [
+        "two.txt"
+    ]
+    assert client.delete("/chat/c7/documents").status_code == 204
+    assert client.get("/chat/c7/documents").json()["documents"] == []
