@@ -86,3 +86,11 @@ def test_ingest_stores_boxes_with_chunks_and_keeps_the_original(tmp_path: Path) 
         assert any(b.page == 2 for c in boxed for b in c.boxes)
         kept = original_path(a.settings.originals_dir, doc.content_hash)
         assert kept is not None and kept.read_bytes() == pdf.read_bytes()
+
+
+def test_a_citation_carries_its_boxes_as_page_and_corners() -> None:
+    from citewise.positions import box_of
+
+    box = LineBox(2, 72.5, 690.0, 300.0, 702.0, 10, 50)
+    assert box.to_json() == {"page": 2, "x0": 72.5, "y0": 690.0, "x1": 300.0, "y1": 702.0}
+    assert box_of(box.to_json()) == LineBox(2, 72.5, 690.0, 300.0, 702.0)

@@ -47,7 +47,7 @@ class LocatedCitation(BaseModel):
     format: str
     page: int | None
     doc_hash: str
-    boxes: list[list[float]]
+    boxes: list[dict[str, float]]  # page, x0, y0, x1, y1 in PDF points
 
 
 class Passage(BaseModel):

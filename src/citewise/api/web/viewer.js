@@ -48,9 +48,13 @@ export function SourcePanel({ citation, onClose }) {
       .catch((err) => setError(err.message));
   }, [citation]);
 
-  const onKey = (e) => { if (e.key === 'Escape') onClose(); };
+  useEffect(() => {
+    const onKey = (e) => { if (e.key === 'Escape') onClose(); };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return html`
-    <aside class="source-panel" aria-label="Source" onKeyDown=${onKey}>
+    <aside class="source-panel" aria-label="Source">
       <header>
         <h2>[${citation.n}] ${citation.source}</h2>
         <button type="button" class="ghost" ref=${closeRef} onClick=${onClose} aria-label="Close the source">✕</button>
@@ -69,7 +73,7 @@ function PdfView({ citation }) {
   const container = useRef(null);
   const [state, setState] = useState({ loading: true, error: '' });
   const boxes = citation.boxes || [];
-  const page = boxes.length ? boxes[0][0] : citation.page || 1;
+  const page = boxes.length ? boxes[0].page : citation.page || 1;
 
   useEffect(() => {
     let doc = null;
@@ -88,7 +92,7 @@ function PdfView({ citation }) {
           pdfViewer.currentPageNumber = page;
         });
         eventBus.on('pagerendered', ({ pageNumber, source }) => {
-          markBoxes(source, boxes.filter((b) => b[0] === pageNumber), pageNumber === page);
+          markBoxes(source, boxes.filter((b) => b.page === pageNumber), pageNumber === page);
         });
         const headers = hasToken() ? { Authorization: `Bearer ${localStorage.getItem('citewise.token')}` } : {};
         doc = await lib.getDocument({
@@ -117,12 +121,12 @@ function PdfView({ citation }) {
     </div>`;
 }
 
-// Boxes are [page, x0, y0, x1, y1] in PDF points (origin bottom-left): both corners go
+// Boxes are {page, x0, y0, x1, y1} in PDF points (origin bottom-left): both corners go
 // through the page view's viewport (6.x has no convertToViewportRectangle).
 function markBoxes(pageView, boxes, scroll) {
   pageView.div.querySelectorAll('.cw-highlight').forEach((el) => el.remove());
   let first = null;
-  for (const [, x0, y0, x1, y1] of boxes) {
+  for (const { x0, y0, x1, y1 } of boxes) {
     const [ax, ay] = pageView.viewport.convertToViewportPoint(x0, y0);
     const [bx, by] = pageView.viewport.convertToViewportPoint(x1, y1);
     const mark = document.createElement('div');
