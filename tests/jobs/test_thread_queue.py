@@ -67,3 +67,11 @@ def test_a_failed_replacement_keeps_the_old_version_whole(
     after = services.document("default", "notes.txt")
     assert after.content_hash == before.content_hash  # the store still holds v1 ...
     assert (tmp_path / "kept" / "notes.txt").read_bytes() == v1  # ... and so does the kept file
+
+
+def test_a_new_queue_clears_what_an_earlier_process_staged(services: Services) -> None:
+    stale = services.settings.data_dir / "uploads" / "default" / ".staging" / "old-job"
+    stale.mkdir(parents=True)
+    (stale / "half.txt").write_text("half")
+    create_job_queue("thread", services).close()
+    assert not stale.exists()
