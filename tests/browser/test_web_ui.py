@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser.conftest import UPLOAD_LIMIT, Server
+from browser.conftest import SCREENSHOTS, UPLOAD_LIMIT, Server
 from browser.documents import DOCX_FACT, heron_pdf, kingfisher_docx, too_large
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
@@ -192,8 +192,6 @@ def test_a_too_large_upload_says_the_limit(page: Any, server: Server, tmp_path: 
 def test_phone_width_in_dark_mode_keeps_the_chat_usable(
     browser: Any, server: Server, request: pytest.FixtureRequest
 ) -> None:
-    from browser.conftest import SCREENSHOTS
-
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
     page = context.new_page()
     try:
@@ -226,6 +224,8 @@ def test_a_docx_citation_shows_the_passage_with_the_quote_marked_and_copies_with
     answer.get_by_role("button", name="Copy answer with sources").click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert "one metre" in copied and "Sources:" in copied and "[1] kingfishers.docx" in copied
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "docx-passage-in-context.png"))
     page.keyboard.press("Escape")
     assert page.locator(".source-panel").count() == 0
 
