@@ -112,6 +112,10 @@ class Services:
     def llm_name(self) -> str:
         return self.settings.llm or "extractive"
 
+    def warm_up(self) -> None:
+        """Loads the embedder before the first question needs it."""
+        self.assistant.embedder().embed_query("warm up")
+
     def close(self) -> None:
         self.chat.close()
         self.assistant.close()

@@ -198,3 +198,22 @@ def test_a_chats_documents_are_removed_one_by_path_or_all_at_once(client: httpx.
     ]
     assert client.delete("/chat/c7/documents").status_code == 204
     assert client.get("/chat/c7/documents").json()["documents"] == []
+
+
+def test_an_uploaded_pdf_is_cited_at_its_page(client: httpx.Client) -> None:
+    import io
+
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    pdf = canvas.Canvas(buf)
+    pdf.drawString(72, 720, "Cover page of the facilities handbook.")
+    pdf.showPage()
+    pdf.drawString(72, 720, "The rooftop garden closes at seven in the evening.")
+    pdf.save()
+    job = wait_for(client, upload(client, "handbook.pdf", buf.getvalue()).json()["job_id"])
+    assert job["files"][0]["stage"] == "done"  # type: ignore[index]
+    assert client.get("/documents/handbook.pdf").json()["pages"] == 2
+    body = client.post("/chat/", json={"message": "When does the rooftop garden close?"}).json()
+    assert body["citations"][0]["source"] == "handbook.pdf"
+    assert body["citations"][0]["page"] == 2

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -48,6 +49,7 @@ def create_app(
         svc.on_answer = record_answer
         app.state.services = svc
         app.state.jobs = create_job_queue(settings.jobs, svc)
+        await anyio.to_thread.run_sync(svc.warm_up)
         try:
             yield
         finally:
