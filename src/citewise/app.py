@@ -141,7 +141,7 @@ class Assistant:
                 overlap=s.child_overlap,
                 min_child_tokens=s.min_child_tokens,
             ),
-            originals_dir=s.originals_dir,
+            originals_dir=s.originals_dir if s.keep_originals else None,
         )
         return run_ingest(job, self._open_store, self.embedder, progress)
 

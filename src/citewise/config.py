@@ -70,6 +70,7 @@ class Settings(BaseSettings):
 
     # Ingest limits.
     max_file_bytes: int = 100 * 2**20
+    keep_originals: bool = True  # a copy of each ingested file, for the web UI's viewer
 
     # HTTP service (`citewise serve`, the API and its workers).
     store: str | None = Field(
