@@ -11,6 +11,7 @@ from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
 from citewise.errors import NotFoundError
 from citewise.ingest.chunking import ChunkingOptions
+from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
 from citewise.retrieve.hybrid import HybridRetriever, RetrievalOptions
 from citewise.store.sqlite import SQLiteStore
@@ -171,4 +172,10 @@ class Assistant:
         staged = self.store.find_staged(coll, source)
         if staged is not None:
             self.store.delete_document(staged.doc_id)
+        if not any(
+            d.content_hash == doc.content_hash
+            for c in self.store.collections()
+            for d in self.store.list_documents(c)
+        ):  # a deleted document's kept copy goes too, unless another document has its bytes
+            forget_original(self.settings.originals_dir, doc.content_hash)
         return doc

@@ -94,3 +94,16 @@ def test_a_citation_carries_its_boxes_as_page_and_corners() -> None:
     box = LineBox(2, 72.5, 690.0, 300.0, 702.0, 10, 50)
     assert box.to_json() == {"page": 2, "x0": 72.5, "y0": 690.0, "x1": 300.0, "y1": 702.0}
     assert box_of(box.to_json()) == LineBox(2, 72.5, 690.0, 300.0, 702.0)
+
+
+def test_deleting_a_document_removes_its_kept_original(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    _pdf(tmp_path / "docs" / "birds.pdf")
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        a.ingest([tmp_path / "docs"])
+        a.ingest([tmp_path / "docs"], collection="other")
+        doc = a.delete("birds.pdf")
+        kept = original_path(a.settings.originals_dir, doc.content_hash)
+        assert kept is not None and kept.exists()  # the other collection still holds it
+        a.delete("birds.pdf", collection="other")
+        assert not kept.exists()
