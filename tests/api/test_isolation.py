@@ -85,6 +85,13 @@ def _made_up_facts() -> dict[str, list[Fact]]:
     }
 
 
+HANDBOOK = (
+    "# Pumps\n\nEvery pump is calibrated in kilopascals by the site engineer. "
+    "The engineer Ravenholt signs every calibration sheet.\n"
+)
+COMMON = "# Valves\n\nThe common valve torque is 5127 newton metres for every site.\n"
+
+
 @dataclass(frozen=True)
 class World:
     server: LiveServer
@@ -104,12 +111,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
                     f"# {fact.device} pump\n\n{fact.sentence} It is checked every spring.\n",
                     encoding="utf-8",
                 )
+            if tenant == "tenant-a":  # a passage the global collection holds too
+                (folder / "torque.md").write_text(COMMON, encoding="utf-8")
             assistant.ingest([folder], collection=tenant)
         shared = tmp_path_factory.mktemp("global")
-        (shared / "handbook.md").write_text(
-            "# Pumps\n\nEvery pump is calibrated in kilopascals by the site engineer.\n",
-            encoding="utf-8",
-        )
+        (shared / "handbook.md").write_text(HANDBOOK, encoding="utf-8")
+        (shared / "torque-global.md").write_text(COMMON, encoding="utf-8")
         assistant.ingest([shared], collection="default")
     store = AuthStore(data / "citewise.db")
     for tenant, user in zip(TENANTS, ("alice", "bert"), strict=True):
@@ -283,3 +290,17 @@ def test_a_client_cannot_upload_into_another_tenants_collection(world: World) ->
             files={"files": ("planted.md", b"# Planted\n\nPlanted text for tenant b.\n")},
         )  # fmt: skip
         assert reply.status_code == 403, reply.text
+
+
+@pytest.mark.parametrize("tenant", TENANTS)
+def test_a_question_searches_the_own_collection_then_the_global_one(
+    world: World, tenant: str
+) -> None:
+    with httpx.Client(base_url=world.server.url, headers=world.headers[tenant], timeout=60) as c:
+        for route in ("/chat/", "/api/query", "/v1/chat/completions"):
+            body = _ask(c, route, "Who signs every calibration sheet?", session="global")
+            assert "Ravenholt" in body, f"{route}: {body[:300]}"
+        hits = c.get("/search", params={"q": "common valve torque newton metres"}).json()["hits"]
+    torque = [h["source"] for h in hits if "5127" in h["text"]]
+    # the same passage in both: once, from the client's own collection when it has it
+    assert torque == (["torque.md"] if tenant == "tenant-a" else ["torque-global.md"])
