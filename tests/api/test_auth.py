@@ -139,6 +139,13 @@ def test_keys_without_the_scope_and_users_without_the_role_get_403(server: LiveS
     assert httpx.get(f"{url}/admin/users", headers=admin_read).status_code == 403
     users = httpx.get(f"{url}/admin/users", headers=_bearer(root)).json()
     assert [u["username"] for u in users] == ["bob", "root"]
+    bobs = _key(server, bob, ["read"])
+    listed = httpx.get(f"{url}/admin/users/bob/keys", headers=_bearer(root)).json()
+    assert bobs["key_id"] in [k["key_id"] for k in listed]
+    path = f"{url}/admin/users/bob/keys/{bobs['key_id']}"
+    assert httpx.delete(path, headers=admin_read).status_code == 403
+    assert httpx.delete(path, headers=_bearer(root)).json()["revoked"]
+    assert httpx.get(f"{url}/auth/me", headers=_bearer(bobs["key"])).status_code == 401
 
 
 def test_requests_over_the_rate_limit_get_429_with_retry_after(server: LiveServer) -> None:
