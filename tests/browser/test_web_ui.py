@@ -127,6 +127,10 @@ def test_an_answer_streams_with_citations_and_a_pdf_citation_marks_the_quoted_wo
     # the quote's line only: not the lines around it
     assert not highlight_overlaps_words(page, 2, ["clutch"])
     assert not highlight_overlaps_words(page, 2, ["chicks leave"])
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "pdf-citation-highlight.png"))
+    page.keyboard.press("Escape")  # closing the viewer releases the document cleanly
+    page.locator(".source-panel").wait_for(state="detached")
 
 
 def test_after_a_reload_an_old_answers_citation_opens_at_its_place(

@@ -76,7 +76,7 @@ function PdfView({ citation }) {
   const page = boxes.length ? boxes[0].page : citation.page || 1;
 
   useEffect(() => {
-    let doc = null;
+    let task = null;
     let cancelled = false;
     (async () => {
       try {
@@ -95,11 +95,12 @@ function PdfView({ citation }) {
           markBoxes(source, boxes.filter((b) => b.page === pageNumber), pageNumber === page);
         });
         const headers = hasToken() ? { Authorization: `Bearer ${localStorage.getItem('citewise.token')}` } : {};
-        doc = await lib.getDocument({
+        task = lib.getDocument({
           url: `/ui-api/files/${citation.doc_hash}`, httpHeaders: headers,
           standardFontDataUrl: `${PDFJS}/standard_fonts/`,
-        }).promise;
-        if (cancelled) { doc.destroy(); return; }
+        });
+        const doc = await task.promise;
+        if (cancelled) return;
         pdfViewer.setDocument(doc);
         linkService.setDocument(doc);
         setState({ loading: false, error: '' });
@@ -107,7 +108,7 @@ function PdfView({ citation }) {
         if (!cancelled) setState({ loading: false, error: `cannot show this PDF: ${err.message || err}` });
       }
     })();
-    return () => { cancelled = true; doc?.destroy(); };
+    return () => { cancelled = true; task?.destroy(); };
   }, [citation]);
 
   return html`
