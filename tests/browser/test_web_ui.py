@@ -189,8 +189,28 @@ def test_a_too_large_upload_says_the_limit(page: Any, server: Server, tmp_path: 
     row.locator(".reason").wait_for(timeout=30_000)
     assert "failed" in row.locator(".stage").inner_text()
     message = row.locator(".reason").inner_text()
-    assert "limit" in message and ("400 KiB" in message or "400.0 KB" in message), message
+    assert "limit" in message and "400 KiB" in message, message
+    assert page.get_by_text("Up to 400 KiB per file.").count() == 1
     assert page.locator("li.upload progress").count() == 0  # no spinner left running
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 200)
+    page.get_by_label("Choose files to upload").set_input_files(str(broken))
+    row = page.locator("li.upload[data-name='broken.pdf']")
+    row.locator(".stage", has_text="failed").wait_for(timeout=60_000)
+    assert row.locator(".reason").inner_text().strip()  # the parser's reason, shown
+    assert page.locator("li.upload progress").count() == 0
+
+
+def test_stop_generating_ends_a_pending_answer(page: Any, server: Server) -> None:
+    login(page, server, "alice")
+    page.route("**/chat/stream", lambda route: None)  # the answer never comes
+    page.get_by_label("Your question").fill(QUESTION)
+    page.get_by_role("button", name="Ask").click()
+    page.get_by_role("button", name="Stop generating").click()
+    page.locator("li.turn .note", has_text="Stopped.").wait_for()
+    assert page.locator("article.answer[aria-busy='true']").count() == 0
+    assert page.locator("li.turn .spinner").count() == 0
+    assert page.get_by_role("button", name="Ask").count() == 1
 
 
 def test_phone_width_in_dark_mode_keeps_the_chat_usable(
