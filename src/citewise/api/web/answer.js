@@ -84,6 +84,7 @@ export function Verdict({ turn }) {
   if (turn.confidence === 'none' || (!turn.citations.length && !turn.grounded)) {
     return html`<p class="verdict none" role="note">Not in your documents: no passage supports an answer.</p>`;
   }
+  if (!turn.confidence) return null; // a turn from the history: its confidence is not kept
   return html`<p class="verdict ${turn.confidence}">Confidence: <strong>${turn.confidence}</strong>
     ${turn.grounded ? '' : ' · not every sentence is supported by a source'}</p>`;
 }
