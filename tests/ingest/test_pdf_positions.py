@@ -107,3 +107,21 @@ def test_deleting_a_document_removes_its_kept_original(tmp_path: Path) -> None:
         assert kept is not None and kept.exists()  # the other collection still holds it
         a.delete("birds.pdf", collection="other")
         assert not kept.exists()
+
+
+def test_a_pdf_stored_before_positions_gets_them_on_the_next_ingest(tmp_path: Path) -> None:
+    import sqlite3
+
+    (tmp_path / "docs").mkdir()
+    _pdf(tmp_path / "docs" / "birds.pdf")
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        a.ingest([tmp_path / "docs"])
+        old_key = a.documents()[0].pipeline.split("; positions")[0]
+    with sqlite3.connect(tmp_path / "data" / "citewise.db") as db:  # as an older citewise left it
+        db.execute("UPDATE chunks SET boxes = NULL")
+        db.execute("UPDATE documents SET pipeline = ?", (old_key,))
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        report = a.ingest([tmp_path / "docs"])
+        assert [o.status for o in report.outcomes] == ["replaced"]
+        (doc,) = a.documents()
+        assert any(c.boxes for c in a.store.document_chunks(doc.doc_id))
