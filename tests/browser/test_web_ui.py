@@ -104,6 +104,31 @@ def test_login_then_upload_a_pdf_and_a_docx_that_become_ready(
         cell.filter(has_text="ready").wait_for(timeout=READY_SECONDS)
     page.get_by_label("Search by name").fill("king")
     assert page.locator("table.doc-table tbody tr[data-source]").count() == 1
+    page.get_by_label("Search by name").fill("")
+
+
+def test_a_document_is_reingested_and_another_deleted(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    ensure_documents(server, tmp_path)
+    page.on("dialog", lambda d: d.accept())
+    login(page, server, "alice")
+    page.get_by_role("link", name="Documents").click()
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nEgrets follow cattle to catch the insects they stir up.\n")
+    page.get_by_label("Choose files to upload").set_input_files(str(notes))
+    row = page.locator("tr[data-source='notes.md']")
+    row.locator("td.status-cell", has_text="ready").wait_for(timeout=READY_SECONDS)
+    row.get_by_role("button", name="Delete").click()
+    row.wait_for(state="detached")
+    docx = page.locator("tr[data-source='kingfishers.docx']")
+    docx.get_by_role("button", name="Re-ingest").click()
+    job = page.locator("li.upload[data-name='kingfishers.docx']").first
+    job.locator(".stage", has_text="ready").wait_for(timeout=READY_SECONDS)
+    docx.locator("td.status-cell", has_text="ready").wait_for(timeout=READY_SECONDS)
+    headers = {"Authorization": f"Bearer {server.token('alice')}"}
+    listed = httpx.get(f"{server.url}/documents", headers=headers).json()["documents"]
+    assert {d["source"] for d in listed} == {"herons.pdf", "kingfishers.docx"}
 
 
 def test_an_answer_streams_with_citations_and_a_pdf_citation_marks_the_quoted_words(
