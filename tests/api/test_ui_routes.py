@@ -75,3 +75,11 @@ def test_unknown_passages_and_files_are_404(client: httpx.Client) -> None:
 
 def test_the_ui_learns_the_upload_limit(client: httpx.Client) -> None:
     assert client.get("/ui-api/config").json() == {"max_upload_bytes": 64 * 1024}
+
+
+def test_static_files_go_out_gzipped_when_the_browser_accepts_it(client: httpx.Client) -> None:
+    packed = client.get("/ui/vendor/pdfjs/pdf.worker.min.mjs", headers={"accept-encoding": "gzip"})
+    assert packed.headers["content-encoding"] == "gzip"
+    assert int(packed.headers["content-length"]) < len(packed.content) / 2
+    plain = client.get("/ui/app.js", headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in plain.headers and "import" in plain.text
