@@ -106,16 +106,24 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
-    """A fresh browser context (no login kept); its screenshot is saved after the test."""
+def page(browser: object, server: Server, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh browser context (no login kept); its screenshot is saved after the test. The
+    page may fetch nothing from anywhere but the server, and raise no uncaught error."""
     context = browser.new_context(  # type: ignore[attr-defined]
         viewport={"width": 1366, "height": 860}, permissions=["clipboard-read", "clipboard-write"]
     )
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    foreign: list[str] = []
+    pg.on("request", lambda r: foreign.append(r.url) if _foreign(r.url, server.url) else None)
     yield pg
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=False)
     context.close()
     assert not errors, f"uncaught errors in the page: {errors}"
+    assert not foreign, f"requests to other origins: {foreign}"
+
+
+def _foreign(url: str, origin: str) -> bool:
+    return url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(origin + "/")
