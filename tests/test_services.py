@@ -60,3 +60,22 @@ def test_questions_go_to_the_first_readable_collection_with_documents(tmp_path: 
     with pytest.raises(NotFoundError):
         services.history("s1")
     services.close()
+
+
+def test_a_question_searches_the_own_collection_then_the_global_one(tmp_path: Path) -> None:
+    services = Services(load_settings(data_dir=tmp_path / "data", embedder="hashing"))
+    services.ingest([write_corpus(tmp_path / "docs")], collection="global")
+    own = write_corpus(
+        tmp_path / "own", {"boats.md": "# Boats\n\nThe request boat leaves at noon.\n"}
+    )
+    services.ingest([own], collection="user-a")
+    answer = services.ask(
+        "What is the default request timeout?", session_id=None,
+        collections=["user-a", "global"],
+    )  # fmt: skip
+    assert "30 seconds" in answer.answer  # the own collection has documents, not this answer
+    hits = services.search("request", k=10, collections=["user-a", "global"]).hits
+    assert hits[0].source == "boats.md"  # own first
+    assert "reference/limits.txt" in [h.source for h in hits]
+    assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
+    services.close()

@@ -12,6 +12,7 @@ from citewise.embed.base import Embedder
 from citewise.errors import NotFoundError
 from citewise.extractive.rules import rule_pack
 from citewise.ingest.chunking import ChunkingOptions
+from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
 from citewise.retrieve.hybrid import HybridRetriever, RetrievalOptions
 from citewise.store.base import Store
@@ -143,7 +144,7 @@ class Assistant:
                 overlap=s.child_overlap,
                 min_child_tokens=s.min_child_tokens,
             ),
-            originals_dir=s.originals_dir,
+            originals_dir=s.originals_dir if s.keep_originals else None,
         )
         return run_ingest(job, self._open_store, self.embedder, progress)
 
@@ -173,4 +174,10 @@ class Assistant:
         staged = self.store.find_staged(coll, source)
         if staged is not None:
             self.store.delete_document(staged.doc_id)
+        if not any(
+            d.content_hash == doc.content_hash
+            for c in self.store.collections()
+            for d in self.store.list_documents(c)
+        ):  # a deleted document's kept copy goes too, unless another document has its bytes
+            forget_original(self.settings.originals_dir, doc.content_hash)
         return doc

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from citewise.cli import Collection, DataDir, JsonFlag, _assistant, _run, app
+from citewise.cli import Collection, DataDir, JsonFlag, _run, app
 
 history_app = typer.Typer(help="List, show or delete conversation sessions.", no_args_is_help=True)
 app.add_typer(history_app, name="history")
@@ -23,14 +23,15 @@ EXIT_WORDS = {"exit", "quit", ":q", "bye"}
 
 @contextmanager
 def _chat(data_dir: Path | None, collection: str | None) -> Iterator[Any]:
-    from citewise.chat.assistant import ChatAssistant
+    """The conversation of the composition root the HTTP API uses too."""
+    from citewise.config import load_settings
+    from citewise.services import Services
 
-    with _assistant(data_dir, collection) as assistant:
-        chat = ChatAssistant(assistant)
-        try:
-            yield chat
-        finally:
-            chat.close()
+    services = Services(load_settings(data_dir=data_dir, collection=collection))
+    try:
+        yield services.chat
+    finally:
+        services.close()
 
 
 @app.command()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import threading
 from pathlib import Path
 from typing import Annotated
@@ -14,15 +13,6 @@ from citewise.cli import Collection, DataDir, _run, app
 Watch = Annotated[
     Path | None, typer.Option("--watch", help="Keep the collection in step with this folder.")
 ]
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @app.command()
@@ -41,12 +31,16 @@ def serve(
 
     from citewise.api import create_app
     from citewise.api.observability import configure_logging
+    from citewise.auth.service import auth_required
+    from citewise.cli_render import err_console
     from citewise.config import load_settings
     from citewise.services import Services
 
     def action() -> None:
         settings = load_settings(data_dir=data_dir, collection=collection, host=host)
         configure_logging(settings, log_level.upper())
+        guard = "credentials required" if auth_required(settings) else "no login (loopback)"
+        err_console.print(f"citewise on http://{host}:{port} — {guard}; API docs at /docs")
         services = Services(settings)
         stop = threading.Event()
         watcher = None

@@ -90,6 +90,7 @@ class Settings(BaseSettings):
         default="tesseract",
         description="OCR for scanned pages and images: tesseract | rapidocr | none",
     )
+    keep_originals: bool = True  # a copy of each ingested file, for the web UI's viewer
 
     # HTTP service (`citewise serve`, the API and its workers).
     jobs: str = Field(default="thread", description="thread | redis://HOST:PORT/DB")

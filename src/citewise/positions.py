@@ -9,7 +9,7 @@ A chunk's `LineBox` also knows which characters of the chunk's text its line hol
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -23,8 +23,9 @@ class LineBox:
     start: int = 0  # chunk text offsets of the line's characters
     end: int = 0
 
-    def to_json(self) -> list[float]:
-        return [self.page, self.x0, self.y0, self.x1, self.y1]
+    def to_json(self) -> dict[str, float]:
+        """As citations carry it: the page and the corners in PDF points."""
+        return {"page": self.page, "x0": self.x0, "y0": self.y0, "x1": self.x1, "y1": self.y1}
 
 
 def encode_boxes(boxes: Sequence[LineBox]) -> str:
@@ -40,8 +41,12 @@ def decode_boxes(text: str | None) -> tuple[LineBox, ...]:
     return tuple(box_of(row) for row in json.loads(text))
 
 
-def box_of(row: Sequence[float]) -> LineBox:
-    """A box from its JSON row: [page, x0, y0, x1, y1] or with [start, end] after."""
+def box_of(row: Sequence[float] | Mapping[str, float]) -> LineBox:
+    """A box from its JSON: a citation's {"page", "x0", …} or the store's row
+    [page, x0, y0, x1, y1, start, end]."""
+    if isinstance(row, Mapping):
+        x0, y0, x1, y1 = (float(row[k]) for k in ("x0", "y0", "x1", "y1"))
+        return LineBox(int(row["page"]), x0, y0, x1, y1)
     x0, y0, x1, y1 = (float(v) for v in row[1:5])
     start, end = (int(v) for v in row[5:7]) if len(row) >= 7 else (0, 0)
     return LineBox(int(row[0]), x0, y0, x1, y1, start, end)

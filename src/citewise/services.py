@@ -15,10 +15,19 @@ from citewise.config import Settings
 from citewise.errors import NotFoundError
 from citewise.ingest.pipeline import IngestProgress
 from citewise.llm import LLM
+from citewise.retrieve.priority import search_collections
 from citewise.store.base import Store
 from citewise.store.registry import STORES, StoreFactory
 from citewise.store.registry import open_store as open_store_url
-from citewise.types import Answer, DocumentInfo, Done, Event, IngestReport, SearchResult
+from citewise.types import (
+    Answer,
+    DocumentInfo,
+    Done,
+    Event,
+    IngestReport,
+    SearchFilter,
+    SearchResult,
+)
 
 
 def register_store(scheme: str, factory: StoreFactory) -> None:
@@ -77,6 +86,10 @@ class Services:
     def llm_name(self) -> str:
         return self.settings.llm or "extractive"
 
+    def warm_up(self) -> None:
+        """Loads the embedder before the first question needs it."""
+        self.assistant.embedder().embed_query("warm up")
+
     def close(self) -> None:
         self.chat.close()
         self.assistant.close()
@@ -84,8 +97,8 @@ class Services:
     # -- answers ---------------------------------------------------------------------
 
     def answer_collection(self, collections: Sequence[str]) -> str:
-        """The collection a question is answered from: the first readable one that holds
-        documents (the caller's own before the global one), else the first."""
+        """The collection whose documents a question's titles and summaries come from: the
+        first readable one that holds documents (the caller's own before the global one)."""
         if not collections:
             raise NotFoundError("no collection is readable for this caller")
         for name in collections:
@@ -96,10 +109,12 @@ class Services:
     def stream(
         self, question: str, *, session_id: str | None, collections: Sequence[str]
     ) -> Iterator[Event]:
-        """The chat flow's events; validation errors raise before the first event."""
+        """The chat flow's events; validation errors raise before the first event. Every
+        collection is searched, in order, merged with each passage once."""
         flow = self.chat.stream(
-            question, session_id=session_id, collection=self.answer_collection(collections)
-        )
+            question, session_id=session_id, collection=self.answer_collection(collections),
+            also=collections,
+        )  # fmt: skip
         return flow if self.on_answer is None else self._observed(flow, self.on_answer)
 
     @staticmethod
@@ -113,7 +128,13 @@ class Services:
         return final_answer(self.stream(question, session_id=session_id, collections=collections))
 
     def search(self, query: str, *, k: int, collections: Sequence[str]) -> SearchResult:
-        return self.assistant.search(query, k=k, collection=self.answer_collection(collections))
+        """Each collection searched in the store, merged in order, each passage once."""
+        if not collections:
+            raise NotFoundError("no collection is readable for this caller")
+        return search_collections(
+            lambda flt: self.assistant.search(query, k=k, collection=flt.collection),
+            collections, SearchFilter(collection=collections[0]), k,
+        )  # fmt: skip
 
     # -- documents -------------------------------------------------------------------
 

@@ -139,6 +139,13 @@ def test_keys_without_the_scope_and_users_without_the_role_get_403(server: LiveS
     assert httpx.get(f"{url}/admin/users", headers=admin_read).status_code == 403
     users = httpx.get(f"{url}/admin/users", headers=_bearer(root)).json()
     assert [u["username"] for u in users] == ["bob", "root"]
+    bobs = _key(server, bob, ["read"])
+    listed = httpx.get(f"{url}/admin/users/bob/keys", headers=_bearer(root)).json()
+    assert bobs["key_id"] in [k["key_id"] for k in listed]
+    path = f"{url}/admin/users/bob/keys/{bobs['key_id']}"
+    assert httpx.delete(path, headers=admin_read).status_code == 403
+    assert httpx.delete(path, headers=_bearer(root)).json()["revoked"]
+    assert httpx.get(f"{url}/auth/me", headers=_bearer(bobs["key"])).status_code == 401
 
 
 def test_requests_over_the_rate_limit_get_429_with_retry_after(server: LiveServer) -> None:
@@ -182,3 +189,25 @@ def test_admin_shares_a_tenant_collection_with_a_group(server: LiveServer) -> No
         f"{url}/api/query", headers=bob, json={"query": "x", "collection": "user-root"}
     )
     assert reply.status_code == 403
+
+
+def test_admin_manages_users_and_the_last_admin_stays(server: LiveServer) -> None:
+    url, root = server.url, _bearer(_token(server, "root", "root-password"))
+    made = httpx.post(
+        f"{url}/admin/users", headers=root,
+        json={"username": "temp", "password": "temp-password", "is_admin": True},
+    )  # fmt: skip
+    assert made.status_code == 201 and made.json()["home_collection"] == "user-temp"
+    duplicate = httpx.post(
+        f"{url}/admin/users", headers=root, json={"username": "TEMP", "password": "x" * 8}
+    )
+    assert duplicate.status_code == 400
+    temp = _bearer(_token(server, "temp", "temp-password"))
+    assert httpx.delete(f"{url}/admin/users/root", headers=temp).status_code == 200
+    last = httpx.patch(f"{url}/admin/users/temp", headers=temp, json={"is_admin": False})
+    assert last.status_code == 400 and "last admin" in last.text
+    assert httpx.get(f"{url}/auth/me", headers=root).status_code == 401  # its user is gone
+    renamed = httpx.patch(f"{url}/admin/users/temp", headers=temp, json={"password": "new-pass-1"})
+    assert renamed.status_code == 200
+    assert httpx.get(f"{url}/auth/me", headers=temp).status_code == 401  # older token void
+    assert httpx.delete(f"{url}/admin/users/nobody", headers=root).status_code == 401

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import httpx
+import pytest
 
 from citewise.types import Event, Status, Token
 from http_server import running
@@ -51,4 +52,33 @@ def test_closing_the_stream_closes_the_answer_flow(tmp_path: Path) -> None:
         stopped_at = len(produced)
         time.sleep(0.3)
         assert len(produced) == stopped_at < 1000
+    services.close()
+
+
+def test_a_quiet_stream_sends_keepalive_comments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citewise.api import create_app, sse
+    from citewise.config import load_settings
+    from citewise.services import Services
+
+    monkeypatch.setattr(sse, "PING_SECONDS", 0.1)
+
+    class QuietServices(Services):
+        def stream(
+            self, question: str, *, session_id: str | None, collections: Sequence[str]
+        ) -> Iterator[Event]:
+            def flow() -> Iterator[Event]:
+                time.sleep(0.8)  # a slow first token, as from a loaded LLM
+                yield Token("late")
+
+            return flow()
+
+    settings = load_settings(data_dir=tmp_path / "data", embedder="hashing")
+    services = QuietServices(settings)
+    with running(create_app(settings, services=services)) as url:
+        r = httpx.post(f"{url}/chat/stream", json={"message": "tell me"}, timeout=30)
+    lines = r.text.splitlines()
+    assert ": ping" in lines
+    assert lines.index(": ping") < lines.index("event: token")
     services.close()

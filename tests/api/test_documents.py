@@ -172,3 +172,48 @@ def test_chat_documents_are_answered_in_their_chat_only(client: httpx.Client) ->
     assert "4711" not in plain["answer"]
     assert client.delete("/chat/c42/documents", params={"source": "door.txt"}).status_code == 204
     assert client.get("/chat/c42/documents").json()["documents"] == []
+
+
+def test_a_collection_name_that_is_a_path_is_refused(client: httpx.Client) -> None:
+    r = upload(client, "x.txt", b"Text.\n\nSome words here.\n", collection="..")
+    assert r.status_code == 400 and "invalid collection" in r.json()["error"]
+    assert client.get("/documents", params={"collection": "../x"}).status_code == 400
+
+
+def test_a_document_ingested_from_a_folder_has_no_upload_to_reingest(
+    client: httpx.Client,
+) -> None:
+    assert client.get("/documents/guides/logging.md").json()["status"] == "ready"
+    r = client.post("/documents/guides/logging.md/reingest")
+    assert r.status_code == 404 and "upload it again" in r.json()["error"]
+
+
+def test_a_chats_documents_are_removed_one_by_path_or_all_at_once(client: httpx.Client) -> None:
+    files = [("files", ("one.txt", b"One.\n\nThe red key opens the shed.\n")),
+             ("files", ("two.txt", b"Two.\n\nThe blue key opens the garage.\n"))]  # fmt: skip
+    wait_for(client, client.post("/chat/c7/documents", files=files).json()["job_id"])
+    assert client.delete("/chat/c7/documents/one.txt").status_code == 204
+    assert [d["source"] for d in client.get("/chat/c7/documents").json()["documents"]] == [
+        "two.txt"
+    ]
+    assert client.delete("/chat/c7/documents").status_code == 204
+    assert client.get("/chat/c7/documents").json()["documents"] == []
+
+
+def test_an_uploaded_pdf_is_cited_at_its_page(client: httpx.Client) -> None:
+    import io
+
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    pdf = canvas.Canvas(buf)
+    pdf.drawString(72, 720, "Cover page of the facilities handbook.")
+    pdf.showPage()
+    pdf.drawString(72, 720, "The rooftop garden closes at seven in the evening.")
+    pdf.save()
+    job = wait_for(client, upload(client, "handbook.pdf", buf.getvalue()).json()["job_id"])
+    assert job["files"][0]["stage"] == "done"  # type: ignore[index]
+    assert client.get("/documents/handbook.pdf").json()["pages"] == 2
+    body = client.post("/chat/", json={"message": "When does the rooftop garden close?"}).json()
+    assert body["citations"][0]["source"] == "handbook.pdf"
+    assert body["citations"][0]["page"] == 2

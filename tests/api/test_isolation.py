@@ -19,7 +19,7 @@ from citewise.auth.passwords import hash_password
 from citewise.auth.store_sharing import AuthStore
 
 pytestmark = pytest.mark.integration
-FACTS_PER_TENANT = 18  # each asked by the other tenant through 3 routes: 108 probes
+FACTS_PER_TENANT = 18  # each asked by the other tenant through 6 routes: 216 probes
 OWN_CHECKS = 6
 TENANTS = ("tenant-a", "tenant-b")
 SYLLABLES = [
@@ -85,6 +85,13 @@ def _made_up_facts() -> dict[str, list[Fact]]:
     }
 
 
+HANDBOOK = (
+    "# Pumps\n\nEvery pump is calibrated in kilopascals by the site engineer. "
+    "The engineer Ravenholt signs every calibration sheet.\n"
+)
+COMMON = "# Valves\n\nThe common valve torque is 5127 newton metres for every site.\n"
+
+
 @dataclass(frozen=True)
 class World:
     server: LiveServer
@@ -104,12 +111,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
                     f"# {fact.device} pump\n\n{fact.sentence} It is checked every spring.\n",
                     encoding="utf-8",
                 )
+            if tenant == "tenant-a":  # a passage the global collection holds too
+                (folder / "torque.md").write_text(COMMON, encoding="utf-8")
             assistant.ingest([folder], collection=tenant)
         shared = tmp_path_factory.mktemp("global")
-        (shared / "handbook.md").write_text(
-            "# Pumps\n\nEvery pump is calibrated in kilopascals by the site engineer.\n",
-            encoding="utf-8",
-        )
+        (shared / "handbook.md").write_text(HANDBOOK, encoding="utf-8")
+        (shared / "torque-global.md").write_text(COMMON, encoding="utf-8")
         assistant.ingest([shared], collection="default")
     store = AuthStore(data / "citewise.db")
     for tenant, user in zip(TENANTS, ("alice", "bert"), strict=True):
@@ -139,19 +146,28 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 def _ask(client: httpx.Client, route: str, question: str, session: str) -> str:
     """The whole response body of one route, as text."""
-    if route == "/chat/":
+    if route in ("/chat/", "/chat/stream"):
         reply = client.post(route, json={"message": question, "session_id": session})
     elif route == "/api/query":
         reply = client.post(route, json={"query": question})
+    elif route == "/search":
+        reply = client.get(route, params={"q": question})
     else:
+        messages = [{"role": "user", "content": question}]
+        stream = route.endswith("#stream")
         reply = client.post(
-            route, json={"model": "citewise", "messages": [{"role": "user", "content": question}]}
+            route.removesuffix("#stream"),
+            json={"model": "citewise", "messages": messages, "stream": stream},
         )
     assert reply.status_code == 200, f"{route}: {reply.status_code} {reply.text[:300]}"
     return reply.text
 
 
-ROUTES = ("/chat/", "/api/query", "/v1/chat/completions")
+# the SSE faces too: a stream is read to its end and searched like a body
+ROUTES = (
+    "/chat/", "/chat/stream", "/api/query", "/v1/chat/completions", "/v1/chat/completions#stream",
+    "/search",
+)  # fmt: skip
 
 
 def _other(tenant: str) -> str:
@@ -169,7 +185,9 @@ def test_no_client_ever_receives_another_tenants_passages_or_document_names(
         for i, fact in enumerate(foreign):
             for route in ROUTES:
                 body = _ask(c, route, fact.question, session=f"probe-{i}").lower()
-                leaked = sorted(m for m in foreign_markers if m in body)
+                # the question's own names may be echoed back (status events, rewrites)
+                asked = {fact.device.lower(), fact.place.lower()}
+                leaked = sorted(m for m in foreign_markers - asked if m in body)
                 assert not leaked, f"{tenant} got {leaked} through {route} for {fact.question!r}"
                 probes += 1
         for route in ROUTES:  # the document list command names documents
@@ -221,6 +239,8 @@ def test_the_same_session_id_is_a_different_conversation_per_client(world: World
     reply = httpx.get(f"{url}/chat/history/same-id", headers=world.headers["tenant-b"])
     text = json.dumps(reply.json()) if reply.status_code == 200 else reply.text
     assert a_fact.device.lower() not in text.lower() and a_fact.value not in text
+    listed = httpx.get(f"{url}/sessions", headers=world.headers["tenant-b"]).json()
+    assert "same-id" not in [s["session_id"] for s in listed]
 
 
 def _wait_for_job(client: httpx.Client, job_id: str) -> dict[str, object]:
@@ -256,6 +276,9 @@ def test_chat_documents_are_seen_in_that_chat_only(world: World) -> None:
             assert reply.status_code == 200, reply.text
             assert "80417" not in reply.text and "locker.md" not in reply.text, path
         assert bert.get("/chat/c1/documents").json()["documents"] == []
+        job = uploaded.json()["job_id"]
+        assert bert.get(f"/jobs/{job}").status_code == 404  # its file names are alice's
+        assert job not in bert.get("/jobs").text
 
 
 def test_a_client_cannot_upload_into_another_tenants_collection(world: World) -> None:
@@ -267,3 +290,17 @@ def test_a_client_cannot_upload_into_another_tenants_collection(world: World) ->
             files={"files": ("planted.md", b"# Planted\n\nPlanted text for tenant b.\n")},
         )  # fmt: skip
         assert reply.status_code == 403, reply.text
+
+
+@pytest.mark.parametrize("tenant", TENANTS)
+def test_a_question_searches_the_own_collection_then_the_global_one(
+    world: World, tenant: str
+) -> None:
+    with httpx.Client(base_url=world.server.url, headers=world.headers[tenant], timeout=60) as c:
+        for route in ("/chat/", "/api/query", "/v1/chat/completions"):
+            body = _ask(c, route, "Who signs every calibration sheet?", session="global")
+            assert "Ravenholt" in body, f"{route}: {body[:300]}"
+        hits = c.get("/search", params={"q": "common valve torque newton metres"}).json()["hits"]
+    torque = [h["source"] for h in hits if "5127" in h["text"]]
+    # the same passage in both: once, from the client's own collection when it has it
+    assert torque == (["torque.md"] if tenant == "tenant-a" else ["torque-global.md"])

@@ -144,6 +144,7 @@ def test_requested_collection_needs_a_right_and_chat_documents_come_first(
     auth.store.update_user("bob", home_collection="acme")
     auth.store.set_member("acme", "bob", member=False)  # bob leaves the tenant
     bob = auth.from_token(auth.issue_token(auth.store.user("bob")))
+    assert bob.home_collection == ""  # so no route falls back to it
     assert readable_collections(bob, None) == ["default"]
     with pytest.raises(ForbiddenError):
         writable_collection(bob, None)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
@@ -21,7 +21,7 @@ from http_server import free_port
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 # bytes (400 KiB): the tests' documents are far smaller, the "too large" file is not
 UPLOAD_LIMIT = 400 * 1024
-PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-22"}
+PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-22", "root": "root-password-333"}
 
 
 @dataclass(frozen=True)
@@ -29,13 +29,16 @@ class Server:
     url: str
     data_dir: Path
     env: dict[str, str]
+    tokens: dict[str, str] = field(default_factory=dict)
 
     def token(self, user: str) -> str:
-        got = httpx.post(
-            f"{self.url}/auth/token", data={"username": user, "password": PASSWORDS[user]}
-        )
-        got.raise_for_status()
-        return str(got.json()["access_token"])
+        if user not in self.tokens:
+            got = httpx.post(
+                f"{self.url}/auth/token", data={"username": user, "password": PASSWORDS[user]}
+            )
+            got.raise_for_status()
+            self.tokens[user] = str(got.json()["access_token"])
+        return self.tokens[user]
 
 
 def _citewise(env: dict[str, str], *args: str, stdin: str = "") -> None:
@@ -54,9 +57,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "CITEWISE_AUTH_REQUIRED": "1",
         "CITEWISE_MAX_UPLOAD_BYTES": str(UPLOAD_LIMIT),
         "CITEWISE_RATE_LIMIT": "",
+        "CITEWISE_LOGIN_RATE_LIMIT": "1000/minute",  # every test logs in through the page
     }
     for user, password in PASSWORDS.items():
-        _citewise(env, "users", "create", user, "--password-stdin", stdin=password + "\n")
+        admin = ["--admin"] if user == "root" else []
+        _citewise(env, "users", "create", user, *admin, "--password-stdin", stdin=password + "\n")
     port = free_port()
     log = (data / "serve.log").open("w")
     proc = subprocess.Popen(
@@ -101,14 +106,24 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
-    """A fresh browser context (no login kept); its screenshot is saved after the test."""
-    context = browser.new_context(viewport={"width": 1366, "height": 860})  # type: ignore[attr-defined]
+def page(browser: object, server: Server, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh browser context (no login kept); its screenshot is saved after the test. The
+    page may fetch nothing from anywhere but the server, and raise no uncaught error."""
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 1366, "height": 860}, permissions=["clipboard-read", "clipboard-write"]
+    )
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    foreign: list[str] = []
+    pg.on("request", lambda r: foreign.append(r.url) if _foreign(r.url, server.url) else None)
     yield pg
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=False)
     context.close()
     assert not errors, f"uncaught errors in the page: {errors}"
+    assert not foreign, f"requests to other origins: {foreign}"
+
+
+def _foreign(url: str, origin: str) -> bool:
+    return url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(origin + "/")

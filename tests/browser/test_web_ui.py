@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from browser.conftest import UPLOAD_LIMIT, Server
-from browser.documents import heron_pdf, kingfisher_docx, too_large
+from browser.conftest import SCREENSHOTS, UPLOAD_LIMIT, Server
+from browser.documents import DOCX_FACT, heron_pdf, kingfisher_docx, too_large
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 QUESTION = "How many days do grey heron eggs take to hatch?"
@@ -104,6 +104,31 @@ def test_login_then_upload_a_pdf_and_a_docx_that_become_ready(
         cell.filter(has_text="ready").wait_for(timeout=READY_SECONDS)
     page.get_by_label("Search by name").fill("king")
     assert page.locator("table.doc-table tbody tr[data-source]").count() == 1
+    page.get_by_label("Search by name").fill("")
+
+
+def test_a_document_is_reingested_and_another_deleted(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    ensure_documents(server, tmp_path)
+    page.on("dialog", lambda d: d.accept())
+    login(page, server, "alice")
+    page.get_by_role("link", name="Documents").click()
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nEgrets follow cattle to catch the insects they stir up.\n")
+    page.get_by_label("Choose files to upload").set_input_files(str(notes))
+    row = page.locator("tr[data-source='notes.md']")
+    row.locator("td.status-cell", has_text="ready").wait_for(timeout=READY_SECONDS)
+    row.get_by_role("button", name="Delete").click()
+    row.wait_for(state="detached")
+    docx = page.locator("tr[data-source='kingfishers.docx']")
+    docx.get_by_role("button", name="Re-ingest").click()
+    job = page.locator("li.upload[data-name='kingfishers.docx']").first
+    job.locator(".stage", has_text="ready").wait_for(timeout=READY_SECONDS)
+    docx.locator("td.status-cell", has_text="ready").wait_for(timeout=READY_SECONDS)
+    headers = {"Authorization": f"Bearer {server.token('alice')}"}
+    listed = httpx.get(f"{server.url}/documents", headers=headers).json()["documents"]
+    assert {d["source"] for d in listed} == {"herons.pdf", "kingfishers.docx"}
 
 
 def test_an_answer_streams_with_citations_and_a_pdf_citation_marks_the_quoted_words(
@@ -127,6 +152,10 @@ def test_an_answer_streams_with_citations_and_a_pdf_citation_marks_the_quoted_wo
     # the quote's line only: not the lines around it
     assert not highlight_overlaps_words(page, 2, ["clutch"])
     assert not highlight_overlaps_words(page, 2, ["chicks leave"])
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "pdf-citation-highlight.png"))
+    page.keyboard.press("Escape")  # closing the viewer releases the document cleanly
+    page.locator(".source-panel").wait_for(state="detached")
 
 
 def test_after_a_reload_an_old_answers_citation_opens_at_its_place(
@@ -185,15 +214,33 @@ def test_a_too_large_upload_says_the_limit(page: Any, server: Server, tmp_path: 
     row.locator(".reason").wait_for(timeout=30_000)
     assert "failed" in row.locator(".stage").inner_text()
     message = row.locator(".reason").inner_text()
-    assert "limit" in message and ("400 KiB" in message or "400.0 KB" in message), message
+    assert "limit" in message and "400 KiB" in message, message
+    assert page.get_by_text("Up to 400 KiB per file.").count() == 1
     assert page.locator("li.upload progress").count() == 0  # no spinner left running
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 200)
+    page.get_by_label("Choose files to upload").set_input_files(str(broken))
+    row = page.locator("li.upload[data-name='broken.pdf']")
+    row.locator(".stage", has_text="failed").wait_for(timeout=60_000)
+    assert row.locator(".reason").inner_text().strip()  # the parser's reason, shown
+    assert page.locator("li.upload progress").count() == 0
+
+
+def test_stop_generating_ends_a_pending_answer(page: Any, server: Server) -> None:
+    login(page, server, "alice")
+    page.route("**/chat/stream", lambda route: None)  # the answer never comes
+    page.get_by_label("Your question").fill(QUESTION)
+    page.get_by_role("button", name="Ask").click()
+    page.get_by_role("button", name="Stop generating").click()
+    page.locator("li.turn .note", has_text="Stopped.").wait_for()
+    assert page.locator("article.answer[aria-busy='true']").count() == 0
+    assert page.locator("li.turn .spinner").count() == 0
+    assert page.get_by_role("button", name="Ask").count() == 1
 
 
 def test_phone_width_in_dark_mode_keeps_the_chat_usable(
     browser: Any, server: Server, request: pytest.FixtureRequest
 ) -> None:
-    from browser.conftest import SCREENSHOTS
-
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
     page = context.new_page()
     try:
@@ -203,9 +250,88 @@ def test_phone_width_in_dark_mode_keeps_the_chat_usable(
         assert overflow <= 0
         bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert bg == "rgb(20, 23, 29)"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}-chat.png"))
         page.get_by_role("button", name="☰ Conversations").click()
         page.get_by_role("button", name="New conversation").wait_for()
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"))
     finally:
         context.close()
+
+
+def test_a_docx_citation_shows_the_passage_with_the_quote_marked_and_copies_with_sources(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    ensure_documents(server, tmp_path)
+    login(page, server, "alice")
+    answer = ask(page, "How long is the nesting tunnel that a kingfisher digs?")
+    answer.locator("ol.sources button", has_text="kingfishers.docx").first.click()
+    mark = page.locator(".source-panel .passage mark")
+    mark.wait_for()
+    assert "nesting tunnel up to one metre" in mark.inner_text()
+    assert DOCX_FACT.split(" up to")[0] in page.locator(".source-panel .passage").inner_text()
+    answer.get_by_role("button", name="Copy answer with sources").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert "one metre" in copied and "Sources:" in copied and "[1] kingfishers.docx" in copied
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "docx-passage-in-context.png"))
+    page.keyboard.press("Escape")
+    assert page.locator(".source-panel").count() == 0
+
+
+def test_api_keys_are_made_with_scopes_and_expiry_and_revoked(page: Any, server: Server) -> None:
+    page.on("dialog", lambda d: d.accept())
+    login(page, server, "alice")
+    page.get_by_role("link", name="API keys").click()
+    page.get_by_label("Name").fill("nightly sync")
+    page.get_by_label("write").check()
+    page.get_by_label("Expires after (days)").fill("30")
+    page.get_by_role("button", name="Create key").click()
+    key = page.locator(".made code.secret").inner_text().strip()
+    row = page.locator("tr", has_text="nightly sync")
+    assert "read, write" in row.inner_text() and "never" not in row.inner_text()
+    me = httpx.get(f"{server.url}/auth/me", headers={"Authorization": f"Bearer {key}"})
+    assert me.status_code == 200 and me.json()["username"] == "alice"
+    row.get_by_role("button", name="Revoke").click()
+    row.get_by_text("revoked").wait_for()
+    after = httpx.get(f"{server.url}/auth/me", headers={"Authorization": f"Bearer {key}"})
+    assert after.status_code == 401
+
+
+def test_the_admin_page_lists_users_and_creates_one(page: Any, server: Server) -> None:
+    login(page, server, "root")
+    page.get_by_role("link", name="Admin").click()
+    users = page.locator("table").first
+    users.get_by_role("cell", name="alice", exact=True).wait_for()
+    assert users.get_by_role("cell", name="bob", exact=True).count() == 1
+    form = page.locator("form", has=page.get_by_role("button", name="Create user"))
+    form.get_by_label("User name").fill("carol")
+    form.get_by_label("Password").fill("carol-password-4444")
+    form.get_by_role("button", name="Create user").click()
+    users.get_by_role("cell", name="carol", exact=True).wait_for()
+    got = httpx.post(f"{server.url}/auth/token",
+                     data={"username": "carol", "password": "carol-password-4444"})  # fmt: skip
+    assert got.status_code == 200
+
+
+def test_a_conversation_is_renamed_and_deleted(page: Any, server: Server, tmp_path: Path) -> None:
+    ensure_documents(server, tmp_path)
+    page.on("dialog", lambda d: d.accept())
+    login(page, server, "alice")
+    ask(page, "Where do kingfishers hunt from?")
+    entry = page.locator(".sessions li", has_text="Where do kingfishers hunt from?")
+    entry.get_by_role("button", name="Rename").click()
+    page.get_by_label("Conversation name").fill("Kingfisher questions")
+    page.get_by_role("button", name="Save").click()
+    renamed = page.locator(".sessions li", has_text="Kingfisher questions")
+    renamed.wait_for()
+    before = len(_sessions(server))
+    renamed.get_by_role("button", name="Delete").click()
+    renamed.wait_for(state="detached")
+    assert len(_sessions(server)) == before - 1
+
+
+def _sessions(server: Server) -> list[dict[str, Any]]:
+    got = httpx.get(f"{server.url}/sessions",
+                    headers={"Authorization": f"Bearer {server.token('alice')}"})  # fmt: skip
+    return list(got.json())

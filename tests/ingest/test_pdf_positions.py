@@ -86,3 +86,42 @@ def test_ingest_stores_boxes_with_chunks_and_keeps_the_original(tmp_path: Path) 
         assert any(b.page == 2 for c in boxed for b in c.boxes)
         kept = original_path(a.settings.originals_dir, doc.content_hash)
         assert kept is not None and kept.read_bytes() == pdf.read_bytes()
+
+
+def test_a_citation_carries_its_boxes_as_page_and_corners() -> None:
+    from citewise.positions import box_of
+
+    box = LineBox(2, 72.5, 690.0, 300.0, 702.0, 10, 50)
+    assert box.to_json() == {"page": 2, "x0": 72.5, "y0": 690.0, "x1": 300.0, "y1": 702.0}
+    assert box_of(box.to_json()) == LineBox(2, 72.5, 690.0, 300.0, 702.0)
+
+
+def test_deleting_a_document_removes_its_kept_original(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    _pdf(tmp_path / "docs" / "birds.pdf")
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        a.ingest([tmp_path / "docs"])
+        a.ingest([tmp_path / "docs"], collection="other")
+        doc = a.delete("birds.pdf")
+        kept = original_path(a.settings.originals_dir, doc.content_hash)
+        assert kept is not None and kept.exists()  # the other collection still holds it
+        a.delete("birds.pdf", collection="other")
+        assert not kept.exists()
+
+
+def test_a_pdf_stored_before_positions_gets_them_on_the_next_ingest(tmp_path: Path) -> None:
+    import sqlite3
+
+    (tmp_path / "docs").mkdir()
+    _pdf(tmp_path / "docs" / "birds.pdf")
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        a.ingest([tmp_path / "docs"])
+        old_key = a.documents()[0].pipeline.split("; positions")[0]
+    with sqlite3.connect(tmp_path / "data" / "citewise.db") as db:  # as an older citewise left it
+        db.execute("UPDATE chunks SET boxes = NULL")
+        db.execute("UPDATE documents SET pipeline = ?", (old_key,))
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        report = a.ingest([tmp_path / "docs"])
+        assert [o.status for o in report.outcomes] == ["replaced"]
+        (doc,) = a.documents()
+        assert any(c.boxes for c in a.store.document_chunks(doc.doc_id))

@@ -1,4 +1,5 @@
-"""Merging per-collection results: the client's collection first, each passage once."""
+"""Merging per-collection results: one ranking by score, the client's collection first on
+ties and duplicates, each passage once."""
 
 from __future__ import annotations
 
@@ -8,20 +9,26 @@ from citewise.retrieve.priority import merge_by_priority, search_collections
 from citewise.types import Hit, SearchFilter
 
 
-def _hit(chunk_id: int, text: str, rank: int = 1) -> Hit:
+def _hit(chunk_id: int, text: str, score: float) -> Hit:
     return Hit(
-        rank=rank, chunk_id=chunk_id, doc_id=chunk_id, source=f"d{chunk_id}.md", title="",
-        page=None, page_end=None, section="", score=1.0, text=text, parent_id=chunk_id,
+        rank=1, chunk_id=chunk_id, doc_id=chunk_id, source=f"d{chunk_id}.md", title="",
+        page=None, page_end=None, section="", score=score, text=text, parent_id=chunk_id,
     )  # fmt: skip
 
 
-def test_earlier_collection_comes_first_and_duplicates_are_dropped() -> None:
-    own = [_hit(1, "Alpha  beta."), _hit(2, "Gamma.")]
-    shared = [_hit(3, "alpha beta."), _hit(4, "Delta.")]
+def test_duplicates_are_kept_once_as_the_own_collections_copy() -> None:
+    own = [_hit(1, "Alpha  beta.", 0.5), _hit(2, "Gamma.", 0.4)]
+    shared = [_hit(3, "alpha beta.", 0.9), _hit(4, "Delta.", 0.4)]
     merged = merge_by_priority([own, shared], k=10)
-    assert [h.chunk_id for h in merged] == [1, 2, 4]
+    assert [(h.chunk_id, h.score) for h in merged] == [(1, 0.9), (2, 0.4), (4, 0.4)]
     assert [h.rank for h in merged] == [1, 2, 3]
     assert [h.chunk_id for h in merge_by_priority([own, shared], k=2)] == [1, 2]
+
+
+def test_a_strong_global_passage_outranks_weak_own_ones() -> None:
+    own = [_hit(i, f"own {i}", 0.1) for i in range(1, 11)]
+    shared = [_hit(99, "the global answer", 0.8)]
+    assert merge_by_priority([own, shared], k=10)[0].chunk_id == 99
 
 
 def test_each_collection_is_searched_in_the_store(assistant: object, tmp_path: Path) -> None:

@@ -3,13 +3,12 @@ work; the error tree maps to HTTP statuses here, in one place."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -17,6 +16,7 @@ from prometheus_client import make_asgi_app
 
 from citewise import __version__
 from citewise.api.observability import RequestContext, record_answer, tracer_provider
+from citewise.api.routers import chat, documents, health, jobs, openai, query, ui
 from citewise.api.security import install_auth
 from citewise.config import Settings
 from citewise.errors import CitewiseError, RateLimitedError
@@ -25,16 +25,7 @@ from citewise.services import Services
 
 log = logging.getLogger(__name__)
 
-# (module, attribute) of routers; each helper's routers join when their module exists
-ROUTERS = (
-    "citewise.api.routers.health",
-    "citewise.api.routers.chat",
-    "citewise.api.routers.query",
-    "citewise.api.routers.documents",
-    "citewise.api.routers.jobs",
-    "citewise.api.routers.openai",
-    "citewise.api.routers.ui",
-)
+ROUTERS = (health, chat, query, documents, jobs, openai, ui)
 
 
 def create_app(
@@ -58,6 +49,7 @@ def create_app(
         svc.on_answer = record_answer
         app.state.services = svc
         app.state.jobs = create_job_queue(settings.jobs, svc)
+        await anyio.to_thread.run_sync(svc.warm_up)
         try:
             yield
         finally:
@@ -79,11 +71,8 @@ def create_app(
     app.add_exception_handler(CitewiseError, _citewise_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     install_auth(app, settings)  # /auth, /admin, /collections and the principal
-    for name in ROUTERS:
-        if importlib.util.find_spec(name) is None:
-            log.warning("router %s is not installed; its routes are absent", name)
-            continue
-        app.include_router(importlib.import_module(name).router)
+    for module in ROUTERS:
+        app.include_router(module.router)
     app.mount("/metrics", make_asgi_app())
     return app
 

@@ -43,14 +43,25 @@ def readable(
     principal: Principal, requested: str | None, *, chat_id: str | None = None
 ) -> list[str]:
     """The collections a question of `principal` searches, in order (never empty)."""
-    names = readable_collections(principal, requested, chat_id=chat_id)
+    names = readable_collections(principal, checked_collection(requested), chat_id=chat_id)
     if not names:
         raise ForbiddenError("no readable collection")
     return names
 
 
+def checked_collection(name: str | None) -> str | None:
+    """A collection name from a request: it also names a folder (kept uploads), so only
+    letters, digits, '-', '_' and inner dots."""
+    if name is None:
+        return None
+    ok = 0 < len(name) <= 64 and all(c.isalnum() or c in "-_." for c in name)
+    if not ok or name.startswith("."):
+        raise InputError(f"invalid collection name {name!r}")
+    return name
+
+
 def writable(principal: Principal, requested: str | None) -> str:
-    return writable_collection(principal, requested)
+    return writable_collection(principal, checked_collection(requested))
 
 
 def session_key(principal: Principal, session_id: str | None) -> str | None:

@@ -32,6 +32,8 @@ class CitationModel(BaseModel):
     section: str
     chunk_id: int
     quote: str
+    doc_hash: str | None = None  # opens the kept original (web UI)
+    boxes: list[dict[str, Any]] = []  # the quote's line rectangles on PDF pages
 
     @classmethod
     def of(cls, citation: Citation) -> CitationModel:

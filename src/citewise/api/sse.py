@@ -5,6 +5,8 @@ away the response task is cancelled and the flow is closed, so generation stops.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -18,6 +20,9 @@ from citewise.errors import CitewiseError
 from citewise.types import CitationEvent, Done, ErrorEvent, Event, Sources, Status, Token
 
 log = logging.getLogger(__name__)
+PING = object()
+PING_SECONDS = 15.0  # a comment line this often keeps proxies from closing a quiet stream
+KEEPALIVE = b": ping\n\n"
 # for OpenAPI: these routes answer with an event stream
 SSE_DOC: dict[int | str, dict[str, Any]] = {
     200: {"content": {"text/event-stream": {}}, "description": "server-sent events"}
@@ -47,26 +52,43 @@ def encode(name: str | None, data: dict[str, Any] | str) -> bytes:
     return format_sse_event(data_str=text, event=name)
 
 
-async def iterate_in_thread(flow: Iterator[Any]) -> AsyncIterator[Any]:
-    """Steps a blocking iterator in worker threads; closes it when the consumer stops
-    (client disconnect, cancellation) so the work behind it stops too."""
+async def iterate_in_thread(
+    flow: Iterator[Any], ping_every: float | None = None
+) -> AsyncIterator[Any]:
+    """Steps a blocking iterator in worker threads, yielding `PING` whenever `ping_every`
+    seconds pass without an item; closes the iterator when the consumer stops (client
+    disconnect, cancellation) so the work behind it stops too."""
     done = object()
+    step: asyncio.Task[Any] | None = None
     try:
         while True:
-            item = await anyio.to_thread.run_sync(next, flow, done)
+            step = asyncio.ensure_future(anyio.to_thread.run_sync(next, flow, done))
+            while True:
+                try:
+                    item = await asyncio.wait_for(asyncio.shield(step), ping_every)
+                    break
+                except TimeoutError:
+                    yield PING
+            step = None
             if item is done:
                 return
             yield item
     finally:
-        close: Callable[[], None] | None = getattr(flow, "close", None)
-        if close is not None:
-            with anyio.CancelScope(shield=True):
+        with anyio.CancelScope(shield=True):
+            if step is not None:  # a step still runs: the iterator is busy until it ends
+                with contextlib.suppress(Exception):
+                    await step
+            close: Callable[[], None] | None = getattr(flow, "close", None)
+            if close is not None:
                 await anyio.to_thread.run_sync(close)
 
 
 def event_stream(flow: Iterator[Event], public_session: str) -> EventSourceResponse:
     async def body() -> AsyncIterator[bytes]:
-        async for event in iterate_in_thread(flow):
+        async for event in iterate_in_thread(flow, PING_SECONDS):
+            if event is PING:
+                yield KEEPALIVE
+                continue
             name, data = event_payload(event, public_session)
             yield encode(name, data)
 

@@ -2,8 +2,8 @@
 
 Every search then runs per collection inside the store's SQL (`SearchFilter.collection`),
 so a collection left out here is never read; nothing is filtered after retrieval. A question
-searches each of the returned collections and merges the lists in this order, each passage
-once (`citewise.retrieve.priority.search_collections`), before the reranker sees the pool."""
+searches each of the returned collections and merges the lists, each passage once, the
+earlier collection winning ties (`citewise.retrieve.priority.search_collections`)."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ class User:
     home_collection: str
     created_at: float
     password_hash: str = ""
-    tokens_after: int = 0  # access tokens issued before this second are void
+    tokens_after: float = 0.0  # access tokens issued before this time are void
 
     def public(self) -> dict[str, object]:
         return {

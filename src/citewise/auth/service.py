@@ -105,13 +105,16 @@ class AuthService:
         self, user: User, scopes: frozenset[str], *, via: str, key_id: str | None = None
     ) -> Principal:
         readable, writable = self.store.rights(user.user_id)
+        is_admin = user.is_admin and ADMIN in scopes
+        # a home the user may no longer read (they left the tenant's group) is no home
+        home = user.home_collection if is_admin or user.home_collection in readable else ""
         return Principal(
             user_id=user.user_id,
             username=user.username,
-            is_admin=user.is_admin and ADMIN in scopes,
+            is_admin=is_admin,
             scopes=scopes,
             via="api_key" if via == "api_key" else "password",
-            home_collection=user.home_collection,
+            home_collection=home,
             global_collection=self.global_collection,
             readable=readable | {self.global_collection},
             writable=writable,

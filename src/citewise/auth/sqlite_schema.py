@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS auth_users (
     is_admin INTEGER NOT NULL DEFAULT 0,
     home_collection TEXT NOT NULL,
     created_at REAL NOT NULL,
-    tokens_after INTEGER NOT NULL DEFAULT 0
+    tokens_after REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS auth_groups (
     group_id TEXT PRIMARY KEY,
@@ -70,9 +70,7 @@ def apply_schema(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(auth_users)")}
     if "tokens_after" not in columns:  # a store made before the column
         try:
-            conn.execute(
-                "ALTER TABLE auth_users ADD COLUMN tokens_after INTEGER NOT NULL DEFAULT 0"
-            )
+            conn.execute("ALTER TABLE auth_users ADD COLUMN tokens_after REAL NOT NULL DEFAULT 0")
         except sqlite3.OperationalError as exc:  # another process added it meanwhile
             if "duplicate column" not in str(exc):
                 raise

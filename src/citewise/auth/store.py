@@ -162,7 +162,7 @@ class UserStore(AuthStoreBase):
             if password_hash is not None:  # tokens issued before stop working
                 conn.execute(
                     "UPDATE auth_users SET password_hash = ?, tokens_after = ? WHERE user_id = ?",
-                    (password_hash, int(time.time()), user.user_id),
+                    (password_hash, time.time(), user.user_id),
                 )
             if is_admin is not None:
                 conn.execute(
@@ -241,7 +241,7 @@ def _user(row: tuple[object, ...]) -> User:
     return User(
         user_id=str(user_id), username=str(username), is_admin=bool(is_admin),
         home_collection=str(home), created_at=float(str(created)),
-        password_hash=str(password_hash), tokens_after=int(str(tokens_after)),
+        password_hash=str(password_hash), tokens_after=float(str(tokens_after)),
     )  # fmt: skip
 
 

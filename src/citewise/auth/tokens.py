@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import time
@@ -60,7 +61,7 @@ class TokenCodec:
         issued = time.time() if now is None else now
         claims = {
             "sub": user_id,
-            "iat": int(issued),
+            "iat": math.floor(issued * 1000) / 1000,  # sub-second: see User.tokens_after
             "exp": int(issued + self.ttl_seconds),
             "typ": "access",
         }

@@ -25,6 +25,7 @@ from citewise.embed.base import Embedder
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.llm.base import LLM
 from citewise.retrieve.hybrid import HybridRetriever
+from citewise.retrieve.priority import search_collections
 from citewise.retrieve.rerank import Reranker, select_passages
 from citewise.store.base import Store
 from citewise.store.genre import documents_titled
@@ -66,6 +67,8 @@ class AnswerRequest:
     timings_ms: dict[str, float] = field(default_factory=dict)
     parts: tuple[str, ...] = ()  # sub-questions of a multi-part or comparison question
     already_said: str = ""  # the previous answer: "tell me more" avoids it, "simplify" keeps to it
+    # searched in this order (own before global), merged, each passage once; () = flt's only
+    collections: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +179,13 @@ class DocumentAnswerer:
     def _ranked(self, query: str, req: AnswerRequest) -> list[Hit]:
         timings = req.timings_ms
         t = time.perf_counter()
-        found = self.retriever.search(query, k=CANDIDATES, flt=req.flt)
+        if len(req.collections) > 1:
+            found = search_collections(
+                lambda flt: self.retriever.search(query, k=CANDIDATES, flt=flt),
+                req.collections, req.flt, CANDIDATES,
+            )  # fmt: skip
+        else:
+            found = self.retriever.search(query, k=CANDIDATES, flt=req.flt)
         for key, value in found.timings_ms.items():
             if key != "total":
                 timings[f"search_{key}"] = timings.get(f"search_{key}", 0.0) + value

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from citewise.answer.question import carry_subject
@@ -76,33 +76,47 @@ class ChatAssistant:
         self.memory.close()
 
     def ask(
-        self, question: str, *, session_id: str | None = None, collection: str | None = None
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        collection: str | None = None,
+        also: Sequence[str] = (),
     ) -> Answer:
         answer: Answer | None = None
-        for event in self.stream(question, session_id=session_id, collection=collection):
+        for event in self.stream(question, session_id=session_id, collection=collection, also=also):
             if isinstance(event, Done):
                 answer = event.answer
         assert answer is not None
         return answer
 
     def stream(
-        self, question: str, *, session_id: str | None = None, collection: str | None = None
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        collection: str | None = None,
+        also: Sequence[str] = (),
     ) -> Iterator[Event]:
         """Validation errors raise before anything is yielded; a failure later in the flow
-        is yielded as an `ErrorEvent` and re-raised. `collection` defaults to the
-        assistant's."""
+        is yielded as an `ErrorEvent` and re-raised. `collection` (default: the assistant's)
+        is searched first, then the collections in `also`, merged with each passage once."""
         started = time.perf_counter()
         s = self.assistant.settings
         text = validate_query(question, s.max_query_chars)
         sid = validate_session_id(session_id) if session_id else uuid.uuid4().hex[:12]
-        return self._flow(text, sid, started, collection or self.assistant.collection)
+        primary = collection or self.assistant.collection
+        searched = tuple(dict.fromkeys((primary, *also)))
+        return self._flow(text, sid, started, searched)
 
-    def _flow(self, question: str, sid: str, started: float, collection: str) -> Iterator[Event]:
+    def _flow(
+        self, question: str, sid: str, started: float, collections: tuple[str, ...]
+    ) -> Iterator[Event]:
         try:
             summary, recent = recent_context(self.memory, sid, last=RECENT_TURNS)
             routed = self.router.route(question, has_history=bool(recent))
             final: Answer | None = None
-            for event in self._route(question, sid, routed, summary, recent, collection):
+            for event in self._route(question, sid, routed, summary, recent, collections):
                 if isinstance(event, Done):
                     final = _finish(event.answer, started)
                     yield Done(final)
@@ -121,8 +135,9 @@ class ChatAssistant:
         routed: RoutedIntent,
         summary: str | None,
         recent: list[Turn],
-        collection: str,
+        collections: tuple[str, ...],
     ) -> Iterator[Event]:
+        collection = collections[0]
         intent = routed.intent
         if routed.tool is not None and (call := detect_tool(question)) is not None:
             try:
@@ -139,7 +154,7 @@ class ChatAssistant:
         if intent in ("greeting", "gratitude", "garbage", "off_topic"):
             yield from _reply(reply_for(intent), intent, sid)
             return
-        if not self.assistant.store.has_documents(collection):
+        if not any(self.assistant.store.has_documents(c) for c in collections):
             raise NotFoundError(
                 f"no documents in collection '{collection}' yet: add some with"
                 " `citewise ingest PATH`"
@@ -167,6 +182,7 @@ class ChatAssistant:
             timings_ms={},
             already_said=recent[-1].answer if intent in STYLE_OF and recent else "",
             parts=tuple(carry_subject(list(parts))),
+            collections=collections,
         )
         if plan.kind == "summarize":
             yield from stream_summary(self.answerer, req, plan.target or question)

@@ -28,6 +28,7 @@ from citewise.types import ChunkedDocument, FileOutcome, IngestReport, NewDocume
 
 log = logging.getLogger(__name__)
 EMBED_BATCH = 256
+POSITIONS_VERSION = 1  # bump when what pdf_positions takes changes: stored PDFs are re-read
 
 
 class IngestProgress(Protocol):
@@ -103,7 +104,8 @@ def pipeline_key(chunking: ChunkingOptions) -> str:
 
     c = chunking
     sizes = f"{c.parent_chars}/{c.child_tokens}/{c.overlap}/{c.min_child_tokens}/{c.window_tokens}"
-    return f"parsers {PARSER_VERSION}; chunks {sizes}"
+    # positions: a PDF's chunks carry their line rectangles (POSITIONS_VERSION)
+    return f"parsers {PARSER_VERSION}; chunks {sizes}; positions {POSITIONS_VERSION}"
 
 
 def ingest_one(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import shutil
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -22,6 +23,9 @@ class ThreadJobQueue:
 
     def __init__(self, services: Services) -> None:
         self._services = services
+        # jobs of this backend die with their process: what an earlier one staged is stale
+        for stale in (services.settings.data_dir / "uploads").glob("*/.staging/*"):
+            shutil.rmtree(stale, ignore_errors=True)
         self._queue: queue.Queue[UploadJob | None] = queue.Queue()
         self._statuses: dict[str, JobStatus] = {}
         self._lock = threading.Lock()

@@ -1,6 +1,7 @@
 """Searching several collections in priority order (a client's own, then the global one):
 each collection is searched on its own, scoped inside the store's SQL, and the lists are
-merged with the earlier collection first and each passage kept once."""
+merged into one ranking, each passage once, the earlier collection winning ties and
+duplicates."""
 
 from __future__ import annotations
 
@@ -19,20 +20,22 @@ def passage_key(hit: Hit) -> str:
 
 
 def merge_by_priority(ranked: Sequence[Sequence[Hit]], k: int) -> list[Hit]:
-    """At most `k` hits: the first list's in their order, then the next list's, …; a passage
-    already taken from an earlier list is skipped. Ranks are renumbered from 1."""
-    merged: list[Hit] = []
-    seen: set[str] = set()
-    for hits in ranked:
-        for hit in hits:
+    """At most `k` hits of lists in priority order, best score first. Scores of one
+    retriever are comparable across collections (fused ranks, BM25 over one index,
+    cosine), so the global collection's strong passage outranks a weak one of the client's
+    own instead of never being reached. A passage in several lists is kept once, as the
+    earliest list's copy with its best score; equal scores go to the earlier list."""
+    best: dict[str, tuple[float, int, int, Hit]] = {}
+    for priority, hits in enumerate(ranked):
+        for position, hit in enumerate(hits):
             key = passage_key(hit)
-            if key in seen:
-                continue
-            seen.add(key)
-            merged.append(replace(hit, rank=len(merged) + 1))
-            if len(merged) == k:
-                return merged
-    return merged
+            kept = best.get(key)
+            if kept is None:
+                best[key] = (hit.score, priority, position, hit)
+            elif hit.score > kept[0]:
+                best[key] = (hit.score, *kept[1:])
+    order = sorted(best.values(), key=lambda e: (-e[0], e[1], e[2]))[:k]
+    return [replace(hit, rank=i + 1, score=score) for i, (score, _, _, hit) in enumerate(order)]
 
 
 def search_collections(
@@ -42,7 +45,7 @@ def search_collections(
     k: int,
 ) -> SearchResult:
     """Runs `search` once per collection (`flt` with its collection replaced) and merges
-    the results by priority; timings are summed per stage."""
+    the results (`merge_by_priority`); timings are summed per stage."""
     results = [search(replace(flt, collection=name)) for name in collections]
     timings: dict[str, float] = {}
     for result in results:

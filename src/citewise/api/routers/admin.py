@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, status
 from pydantic import BaseModel, Field
 
+from citewise.api.routers.auth import KeyOut
 from citewise.api.security import Admin, get_auth
 from citewise.auth.models import Group, User
 from citewise.auth.passwords import hash_password
@@ -93,6 +94,17 @@ def update_user(username: str, body: UserPatch, admin: Admin, auth: Auth) -> Use
 def delete_user(username: str, _: Admin, auth: Auth) -> UserOut:
     _keep_an_admin(auth, username)
     return UserOut.of(auth.store.delete_user(username))
+
+
+@router.get("/users/{username}/keys", response_model=list[KeyOut])
+def list_user_keys(username: str, _: Admin, auth: Auth) -> list[KeyOut]:
+    return [KeyOut.of(k) for k in auth.store.list_keys(auth.store.user(username).user_id)]
+
+
+@router.delete("/users/{username}/keys/{key_id}", response_model=KeyOut)
+def revoke_user_key(username: str, key_id: str, _: Admin, auth: Auth) -> KeyOut:
+    """Revokes a user's key (a lost laptop, a leaked CI secret)."""
+    return KeyOut.of(auth.store.revoke_key(auth.store.user(username).user_id, key_id))
 
 
 def _keep_an_admin(auth: AuthService, username: str) -> None:

@@ -33,6 +33,20 @@ def uploads_dir(services: Services, collection: str) -> Path:
     return services.settings.data_dir / "uploads" / collection
 
 
+def kept_upload(services: Services, collection: str, source: str) -> Path | None:
+    """The kept file of an uploaded document; documents ingested from a folder (a source
+    with a folder part) have none."""
+    if "/" in source or "\\" in source or source.startswith("."):
+        return None
+    return uploads_dir(services, collection) / source
+
+
+def forget_upload(services: Services, collection: str, source: str) -> None:
+    kept = kept_upload(services, collection, source)
+    if kept is not None:
+        kept.unlink(missing_ok=True)
+
+
 async def accept_upload(
     request: Request, principal: Principal, services: Services, jobs: JobQueue, collection: str
 ) -> JobStatus:
@@ -116,7 +130,7 @@ def delete_document(
 ) -> None:
     target = writable(principal, collection)
     services.delete(target, source)
-    (uploads_dir(services, target) / Path(source).name).unlink(missing_ok=True)
+    forget_upload(services, target, source)
 
 
 @router.post("/documents/{source:path}/reingest", status_code=202)
@@ -131,8 +145,8 @@ def reingest_document(
     """Parses the kept upload again (after an upgrade or a settings change)."""
     target = writable(principal, collection)
     doc = services.document(target, source)
-    kept = uploads_dir(services, target) / Path(doc.source).name
-    if not kept.is_file():
+    kept = kept_upload(services, target, doc.source)
+    if kept is None or not kept.is_file():
         raise NotFoundError(f"no uploaded file kept for '{source}': upload it again")
     job_id = new_job_id()
     folder = uploads_dir(services, target) / ".staging" / job_id
@@ -183,7 +197,7 @@ def delete_chat_documents(
     sources = [source] if source else [d.source for d in services.documents(name)]
     for s in sources:
         services.delete(name, s)
-        (uploads_dir(services, name) / Path(s).name).unlink(missing_ok=True)
+        forget_upload(services, name, s)
 
 
 @router.delete("/chat/{chat_id}/documents/{source:path}", status_code=204)
@@ -192,4 +206,4 @@ def delete_chat_document(
 ) -> None:
     name = chat_collection(principal, check_chat_id(chat_id))
     services.delete(name, source)
-    (uploads_dir(services, name) / Path(source).name).unlink(missing_ok=True)
+    forget_upload(services, name, source)

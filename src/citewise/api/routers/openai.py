@@ -17,7 +17,14 @@ from pydantic import BaseModel
 from citewise.api.deps import ServicesDep, readable, session_key
 from citewise.api.schemas import CitationModel
 from citewise.api.security import Reader
-from citewise.api.sse import STREAM_HEADERS, iterate_in_thread, reported
+from citewise.api.sse import (
+    KEEPALIVE,
+    PING,
+    PING_SECONDS,
+    STREAM_HEADERS,
+    iterate_in_thread,
+    reported,
+)
 from citewise.auth.access import readable_collections
 from citewise.auth.models import Principal
 from citewise.chat.memory import Turn
@@ -135,8 +142,10 @@ async def _chunks(
 
     yield chunk({"role": "assistant", "content": ""})
     try:
-        async for event in iterate_in_thread(reported(flow)):
-            if isinstance(event, Token):
+        async for event in iterate_in_thread(reported(flow), PING_SECONDS):
+            if event is PING:
+                yield KEEPALIVE
+            elif isinstance(event, Token):
                 yield chunk({"content": event.text})
             elif isinstance(event, Done):
                 yield chunk({}, "stop", citations=_citations(event.answer))

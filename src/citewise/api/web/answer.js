@@ -5,7 +5,7 @@ import { marked } from 'marked';
 import DOMPurify from 'dompurify';
 import { html } from './html.js';
 
-const MARKER = /\[(\d{1,3})\]/g;
+const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g; // [2] or [2, 3]
 const NOT_AN_ANSWER = new Set(['greeting', 'gratitude', 'garbage', 'off_topic', 'command', 'tool']);
 
 export function citationLabel(c) {
@@ -42,15 +42,16 @@ function markCitations(root, byN) {
     let last = 0;
     for (const m of node.data.matchAll(MARKER)) {
       frag.append(node.data.slice(last, m.index));
-      const n = Number(m[1]);
-      const c = byN.get(n);
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'cite';
-      button.dataset.n = String(n);
-      button.setAttribute('aria-label', c ? `Source ${n}: ${citationLabel(c)}` : `Source ${n}`);
-      button.append(`[${n}]`, tipFor(c));
-      frag.append(button);
+      for (const n of m[1].split(',').map(Number)) {
+        const c = byN.get(n);
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'cite';
+        button.dataset.n = String(n);
+        button.setAttribute('aria-label', c ? `Source ${n}: ${citationLabel(c)}` : `Source ${n}`);
+        button.append(`[${n}]`, tipFor(c));
+        frag.append(button);
+      }
       last = m.index + m[0].length;
     }
     frag.append(node.data.slice(last));
@@ -84,6 +85,7 @@ export function Verdict({ turn }) {
   if (turn.confidence === 'none' || (!turn.citations.length && !turn.grounded)) {
     return html`<p class="verdict none" role="note">Not in your documents: no passage supports an answer.</p>`;
   }
+  if (!turn.confidence) return null; // a turn from the history: its confidence is not kept
   return html`<p class="verdict ${turn.confidence}">Confidence: <strong>${turn.confidence}</strong>
     ${turn.grounded ? '' : ' · not every sentence is supported by a source'}</p>`;
 }

@@ -29,8 +29,20 @@ export function Chat({ me, collection }) {
   const streaming = turns.some((t) => t.streaming);
 
   const loadSessions = useCallback(async () => {
-    try { setSessions(await api('/sessions')); } catch (err) { setError(err.message); }
-  }, []);
+    try {
+      const list = await api('/sessions');
+      setSessions(list);
+      // a conversation started elsewhere (another browser, the API) is named by its first question
+      const untitled = list.filter((s) => !titleOf(me.username, s.session_id)).slice(0, 20);
+      if (!untitled.length) return;
+      await Promise.all(untitled.map(async (s) => {
+        const hist = await api(`/chat/history/${enc(s.session_id)}`).catch(() => null);
+        const first = hist?.turns?.[0]?.question;
+        if (first) setTitle(me.username, s.session_id, first);
+      }));
+      setSessions([...list]);
+    } catch (err) { setError(err.message); }
+  }, [me.username]);
   useEffect(() => { loadSessions(); }, [loadSessions]);
   useEffect(() => { end.current?.scrollIntoView({ block: 'end' }); }, [turns]);
 

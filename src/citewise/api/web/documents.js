@@ -9,10 +9,12 @@ const STAGE_LABEL = {
   unchanged: 'ready (unchanged)', duplicate: 'duplicate', failed: 'failed',
 };
 
+// Binary units, as the server words its limits ("400 KiB").
 export function size(bytes) {
+  const fmt = (v) => v.toFixed(1).replace(/\.0$/, '');
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  if (bytes < 1024 ** 2) return `${fmt(bytes / 1024)} KiB`;
+  return `${fmt(bytes / 1024 ** 2)} MiB`;
 }
 
 export function Documents({ me, collections, collection, onCollection }) {

@@ -48,9 +48,13 @@ export function SourcePanel({ citation, onClose }) {
       .catch((err) => setError(err.message));
   }, [citation]);
 
-  const onKey = (e) => { if (e.key === 'Escape') onClose(); };
+  useEffect(() => {
+    const onKey = (e) => { if (e.key === 'Escape') onClose(); };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return html`
-    <aside class="source-panel" aria-label="Source" onKeyDown=${onKey}>
+    <aside class="source-panel" aria-label="Source">
       <header>
         <h2>[${citation.n}] ${citation.source}</h2>
         <button type="button" class="ghost" ref=${closeRef} onClick=${onClose} aria-label="Close the source">✕</button>
@@ -69,10 +73,10 @@ function PdfView({ citation }) {
   const container = useRef(null);
   const [state, setState] = useState({ loading: true, error: '' });
   const boxes = citation.boxes || [];
-  const page = boxes.length ? boxes[0][0] : citation.page || 1;
+  const page = boxes.length ? boxes[0].page : citation.page || 1;
 
   useEffect(() => {
-    let doc = null;
+    let task = null;
     let cancelled = false;
     (async () => {
       try {
@@ -88,14 +92,15 @@ function PdfView({ citation }) {
           pdfViewer.currentPageNumber = page;
         });
         eventBus.on('pagerendered', ({ pageNumber, source }) => {
-          markBoxes(source, boxes.filter((b) => b[0] === pageNumber), pageNumber === page);
+          markBoxes(source, boxes.filter((b) => b.page === pageNumber), pageNumber === page);
         });
         const headers = hasToken() ? { Authorization: `Bearer ${localStorage.getItem('citewise.token')}` } : {};
-        doc = await lib.getDocument({
+        task = lib.getDocument({
           url: `/ui-api/files/${citation.doc_hash}`, httpHeaders: headers,
           standardFontDataUrl: `${PDFJS}/standard_fonts/`,
-        }).promise;
-        if (cancelled) { doc.destroy(); return; }
+        });
+        const doc = await task.promise;
+        if (cancelled) return;
         pdfViewer.setDocument(doc);
         linkService.setDocument(doc);
         setState({ loading: false, error: '' });
@@ -103,7 +108,7 @@ function PdfView({ citation }) {
         if (!cancelled) setState({ loading: false, error: `cannot show this PDF: ${err.message || err}` });
       }
     })();
-    return () => { cancelled = true; doc?.destroy(); };
+    return () => { cancelled = true; task?.destroy(); };
   }, [citation]);
 
   return html`
@@ -117,12 +122,12 @@ function PdfView({ citation }) {
     </div>`;
 }
 
-// Boxes are [page, x0, y0, x1, y1] in PDF points (origin bottom-left): both corners go
+// Boxes are {page, x0, y0, x1, y1} in PDF points (origin bottom-left): both corners go
 // through the page view's viewport (6.x has no convertToViewportRectangle).
 function markBoxes(pageView, boxes, scroll) {
   pageView.div.querySelectorAll('.cw-highlight').forEach((el) => el.remove());
   let first = null;
-  for (const [, x0, y0, x1, y1] of boxes) {
+  for (const { x0, y0, x1, y1 } of boxes) {
     const [ax, ay] = pageView.viewport.convertToViewportPoint(x0, y0);
     const [bx, by] = pageView.viewport.convertToViewportPoint(x1, y1);
     const mark = document.createElement('div');

@@ -1,0 +1,62 @@
+"""`citewise serve --watch DIR` as a process: the served collection follows the folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from http_server import free_port
+
+pytestmark = pytest.mark.integration
+CITEWISE = str(Path(sys.executable).parent / "citewise")
+
+
+def wait_until(check: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.2)
+
+
+def test_serve_with_watch_ingests_and_removes_files(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "first.md").write_text("# First\n\nThe kettle is descaled every March.\n")
+    port = free_port()
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen(
+        [CITEWISE, "serve", "--port", str(port), "--watch", str(folder),
+         "--data-dir", str(tmp_path / "data"), "--log-level", "warning"],
+        env={**os.environ, "CITEWISE_EMBEDDER": "hashing"}, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+
+    def sources() -> list[str]:
+        try:
+            docs = httpx.get(f"{url}/documents", timeout=5).json()["documents"]
+        except httpx.TransportError:
+            return []
+        return [d["source"] for d in docs]
+
+    try:
+        wait_until(lambda: sources() == ["first.md"])
+        (folder / "second.txt").write_text("Second\n\nThe boiler is serviced in June.\n")
+        wait_until(lambda: sources() == ["first.md", "second.txt"])
+        (folder / "first.md").unlink()
+        wait_until(lambda: sources() == ["second.txt"])
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+    assert proc.returncode is not None
