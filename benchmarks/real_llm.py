@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import sys
 import tempfile
@@ -47,6 +48,7 @@ def args() -> argparse.Namespace:
     p.add_argument("--data-dir", type=Path, required=True)
     p.add_argument("--corpus", type=Path, default=Path("/usr/share/doc/python3.11/html"))
     p.add_argument("--limit", type=int, default=0, help="first N questions (0: all)")
+    p.add_argument("--per-type", type=int, default=0, help="first N of each type (0: all)")
     p.add_argument("--budget", type=float, default=45.0, help="llm_answer_budget, seconds")
     p.add_argument("--base-url", help="a running OpenAI-compatible server (…/v1)")
     p.add_argument("--model", default="smollm2")
@@ -64,7 +66,10 @@ def run(a: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
     if not (store / "citewise.db").is_file():
         sys.exit(f"no store at {store}: run `citewise eval` over {a.corpus} first")
     items = [json.loads(line) for line in a.questions.read_text().splitlines() if line.strip()]
-    items = [q for q in items if q["type"] in TYPES][: a.limit or None]
+    items = [q for q in items if q["type"] in TYPES]
+    if a.per_type:
+        items = [q for t in TYPES for q in [q for q in items if q["type"] == t][: a.per_type]]
+    items = items[: a.limit or None]
     llm = OpenAICompatLLM(
         a.model, base_url, timeout=Timeouts(connect=2.0, read=120.0), retry=RetryPolicy(retries=1)
     )
@@ -136,6 +141,8 @@ def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main() -> None:
     a = args()
+    # a terminated run still stops the server it started (the `with` block's exit)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if a.base_url:
         rows = run(a, a.base_url)
     else:
