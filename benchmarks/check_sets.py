@@ -28,6 +28,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from citewise.evaluation.answers import AnswerResult, run_answers
 from citewise.evaluation.dataset import EvalItem, load_items
@@ -239,6 +240,18 @@ def render(name: str, half: str, groups: dict[str, dict[str, float | None]]) -> 
     return "\n".join(lines)
 
 
+def render_markdown(name: str, half: str, groups: dict[str, dict[str, float | None]]) -> str:
+    lines = [
+        f"**{name}** ({half} half)",
+        "",
+        "| group | " + " | ".join(COLUMNS) + " |",
+        "| --- |" + " --- |" * len(COLUMNS),
+    ]
+    for group, row in groups.items():
+        lines.append(f"| {group} | " + " | ".join(_cell(c, row.get(c)) for c in COLUMNS) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def _cell(column: str, value: float | None) -> str:
     if value is None:
         return "–"
@@ -249,11 +262,24 @@ def _cell(column: str, value: float | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", type=Path, required=True, help="base of the eval stores")
+    parser.add_argument("--data-dir", type=Path, help="base of the eval stores (required to run)")
     parser.add_argument("--half", choices=("tune", "test", "all"), default="tune")
     parser.add_argument("--sets", default="", help="comma-separated names (default: all)")
     parser.add_argument("--json", action="store_true", help="print JSON (with per-item rows)")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    parser.add_argument("--from-json", type=Path, help="render a saved --json run instead")
+    parser.add_argument("--summary", action="store_true", help="with --from-json: one row a set")
     args = parser.parse_args()
+    if args.from_json:
+        saved = json.loads(args.from_json.read_text())
+        if args.summary:
+            for half in ("tune", "test"):
+                print(f"{half} half\n\n{render_summary(saved, half)}")
+        else:
+            _print_tables(saved, markdown=args.markdown)
+        return
+    if args.data_dir is None:
+        parser.error("--data-dir is required")
     wanted = [s for s in args.sets.split(",") if s]
     unknown = set(wanted) - {s.name for s in SETS}
     if unknown:
@@ -266,13 +292,40 @@ def main() -> None:
         result = run_set(check, args.data_dir, halves)
         payload[check.name] = result
         if not args.json:
-            for half in halves:
-                part = result[half]
-                assert isinstance(part, dict)
-                print(render(check.name, half, part["groups"]), flush=True)
-                print()
+            _print_tables({check.name: result}, markdown=args.markdown)
     if args.json:
         print(json.dumps(payload, indent=1, ensure_ascii=False))
+
+
+SUMMARY = ("n", "must", "lookup", "pass@1", "pass@3", "cite_prec", "abstained", "invented", "chars")
+
+
+def render_summary(payload: dict[str, Any], half: str) -> str:
+    """One Markdown row per set: answerable (lookup + multi + compare) figures, lookups'
+    must_contain, and the unanswerable questions' abstention and invented values."""
+    lines = ["| set | " + " | ".join(SUMMARY) + " |", "| --- |" + " --- |" * len(SUMMARY)]
+    for name, result in payload.items():
+        if half not in result:
+            continue
+        groups = result[half]["groups"]
+        main = groups.get("answerable", {})
+        unans = groups.get("unanswerable", {})
+        row = {
+            **main,
+            "lookup": groups.get("lookup", {}).get("must"),
+            "abstained": unans.get("abstained"),
+            "invented": unans.get("invented"),
+        }
+        lines.append(f"| {name} | " + " | ".join(_cell(c, row.get(c)) for c in SUMMARY) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _print_tables(payload: dict[str, Any], *, markdown: bool) -> None:
+    for name, result in payload.items():
+        for half, part in result.items():
+            draw = render_markdown if markdown else render
+            print(draw(name, half, part["groups"]), flush=True)
+            print()
 
 
 if __name__ == "__main__":

@@ -223,7 +223,7 @@ def test_a_part_whose_best_sentence_is_below_the_threshold_gets_none() -> None:
         2, "Tuples are immutable sequences, typically used to store heterogeneous data."
     )
     question = "What is the default logging level, and are tuples mutable?"
-    flat = {"rank_weight": 0.0, "document_weight": 0.0}
+    flat = {"rank_weight": 0.0, "document_weight": 0.0, "type_weight": 0.0}
     low, _ = answerer(threshold=0.0, **flat)
     both = low.answer(question, [LOGGING, tuples])
     assert both.support[0] == both.best_score and len(both.support) == 2
@@ -366,3 +366,22 @@ def test_version_notes_in_other_spellings_yield_too() -> None:
     not_a_note = a.answer(question, [kept])
     assert not_a_note.text.startswith("Added 3 to the default")
     assert not_a_note.best_score == unpenalised.answer(question, [kept]).best_score
+
+
+def test_a_short_sentence_stating_the_value_beats_long_ones_repeating_the_question() -> None:
+    text = (
+        "The maximum size of the write buffer of the logging handler is configurable in the "
+        "handler configuration of the logging system. "
+        "The default is 10."
+    )
+    a, _ = answerer(max_sentences=2)
+    answer = a.answer("What is the default maximum size of the write buffer?", [passage(1, text)])
+    assert "The default is 10" in answer.text
+
+
+def test_a_flattened_table_row_answers_only_a_question_naming_it() -> None:
+    row = "specific_name sql_identifier routine_name character_data routine_schema"
+    prose = "The routines view lists every function the current user may call."
+    a, _ = answerer(max_sentences=1)
+    passages = [passage(1, f"{row}\n{prose}")]
+    assert "sql_identifier" not in a.answer("What does the routines view list?", passages).text

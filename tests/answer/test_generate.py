@@ -12,6 +12,7 @@ from citewise.answer.generate import (
     Generated,
     LLMSentenceJudge,
     answer_with_fallback,
+    finished_sentences,
     generate_verified,
     passage_excerpts,
     record_generation,
@@ -212,3 +213,43 @@ def test_generation_figures_and_the_fallback_are_recorded_in_the_timings() -> No
 def test_passage_excerpts_cut_long_sentences_at_a_word() -> None:
     long = passage(1, "word " * 100 + "end.")
     assert passage_excerpts([long], max_chars=40) == "word " * 8 + "… [1]"
+
+
+class TickingStream(FakeLLM):
+    """Streams `deltas`, each taking `seconds` on the clock; records whether it was closed."""
+
+    def __init__(self, clock: Clock, seconds: float, deltas: list[str]) -> None:
+        super().__init__("")
+        self.clock, self.seconds, self.deltas = clock, seconds, deltas
+        self.closed = False
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        json_mode: bool = False,
+    ) -> Iterator[str]:
+        try:
+            for d in self.deltas:
+                self.clock.now += self.seconds
+                yield d
+        finally:
+            self.closed = True
+
+
+def test_a_draft_still_streaming_when_the_budget_runs_out_is_cut_at_its_last_sentence() -> None:
+    clock = Clock()
+    deltas = ["Tokens expire after 12 hours [1]. ", "Uploads larger than ", "25 MB fail [2]."]
+    llm = TickingStream(clock, 20.0, deltas)
+    events, draft = run(generate_verified(llm, "How long?", PASSAGES, budget_s=30.0, clock=clock))
+    assert [e.text for e in events if isinstance(e, Token)] == deltas[:2]
+    assert llm.closed and draft.stopped == "budget" and draft.attempts == 1
+    assert draft.text == "Tokens expire after 12 hours [1]."
+
+
+def test_finished_sentences_drops_an_unfinished_tail() -> None:
+    assert finished_sentences("One [1]. Two is") == "One [1]."
+    assert finished_sentences("One [1]") == "One [1]"
+    assert finished_sentences("Half a sen") == ""

@@ -486,3 +486,15 @@ def test_cross_encoder_loads_a_real_local_model_and_scores_with_it(tmp_path: Pat
     assert _ids(out) != [1, 2, 3]  # the seeded model disagrees with the incoming order
     assert [h.score for h in out] == pytest.approx([float(direct[i]) for i in expected], rel=1e-4)
     assert reranker.last_fallback is None
+
+
+def test_a_rerank_result_carries_the_fallback_of_its_own_call() -> None:
+    from citewise.retrieve.rerank_base import rerank_result
+
+    class Failing(NoRerank):
+        def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:
+            self._record("scores unusable")
+            return list(hits[:k])
+
+    assert rerank_result(NoRerank(), "q", [], 3).fallback is None
+    assert rerank_result(Failing(), "q", [], 3).fallback == "scores unusable"

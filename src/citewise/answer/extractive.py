@@ -70,6 +70,8 @@ from citewise.answer.units import (
     said_before,
 )
 from citewise.embed.base import Embedder, Vectors
+from citewise.extractive.analysis import answer_type, required_terms
+from citewise.extractive.scoring import is_table_row, is_title, type_fit
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
 
@@ -96,7 +98,8 @@ class ExtractiveAnswerer:
         if not passages:
             return abstain("no passages")
         terms = analyse(question)
-        missing = [t for t in terms.key_terms if not any(mentions(p, t) for p in passages)]
+        required = required_terms(question, code_names=opts.rules.code_names)
+        missing = [t for t in required if not any(mentions(p, t) for p in passages)]
         if missing:
             return abstain(f"no passage mentions {', '.join(missing)}")
         plain: dict[int, list[str]] = {}
@@ -134,6 +137,9 @@ class ExtractiveAnswerer:
         fits = prefer_places(question, fits, answers)
         if subject and opts.rules.option_items:
             fits = prefer_option_items(subject[-1], fits, answers)
+        kind = answer_type(question, subject)
+        if kind in _MUST_STATE and not any(answers(x) for x in fits if type_fit(kind, x.text)):
+            return abstain(f"no sentence states the {kind} asked for")
         best = fits[0] if fits else None
         if best is None:
             return abstain(f"no sentence names the {head!r} asked for")
@@ -156,6 +162,8 @@ class ExtractiveAnswerer:
             if option and opts.rules.option_items:  # an option: its own item only
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
+            if (after := _stating_neighbour(question, best, scored)) and self._adds(after, picks):
+                picks.insert(1, after)
         return compose(picks[: opts.max_sentences], split, plain, evidence)
 
     def _candidates(
@@ -188,6 +196,8 @@ class ExtractiveAnswerer:
                 prose = is_prose(s, shortest) or (unit != s and is_prose(unit, min_words))
                 prose = prose and (captions or not is_caption(s))
                 prose = prose and not _speaks_of_unseen_code(sentences, i)
+                prose = prose and (not is_table_row(s) or _names_row(question, s))
+                prose = prose and not is_title(s)
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION
                     stems = frozenset(stems_of(unit))
@@ -226,6 +236,7 @@ class ExtractiveAnswerer:
             cands = with_entry_words(key, cands)
         weights = term_weights(without_setting(question) if subject else question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
+        kind = answer_type(question, subject)
         notes_count = asks_about_change(question) or not opts.rules.version_notes
         history = asks_about_history(question) or not opts.rules.version_notes
         share = document_share(cands)
@@ -251,6 +262,7 @@ class ExtractiveAnswerer:
             if any(headed_by(c.passage, t) for t in key):
                 total += opts.heading_weight
             prior = opts.document_weight * share[c.passage.hit.source]
+            prior += opts.type_weight * type_fit(kind, c.text)
             out.append(
                 ScoredSentence(
                     c.passage, c.index, c.text, c.stems, cosine, lex, total + prior, prior, position
@@ -366,6 +378,41 @@ def _in_context(
         for x in ranked
     ]
     return sorted(blended, key=lambda x: x.score, reverse=True)
+
+
+def _stating_neighbour(
+    question: str, best: ScoredSentence, scored: Sequence[ScoredSentence]
+) -> ScoredSentence | None:
+    """For a question wanting a value, number, decision, date or cause that the best sentence
+    does not state, the sentence right after it in its passage when that one does: "The
+    buffer holds the pending output." is followed by "The default is 10." (a contiguous span
+    of the passage, not a sentence stitched from elsewhere)."""
+    kind = answer_type(question, definition_subject(question))
+    if kind not in _STATED or type_fit(kind, best.text):
+        return None
+    return next(
+        (
+            x
+            for x in scored
+            if x.passage.n == best.passage.n
+            and x.index == best.index + 1
+            and type_fit(kind, x.text)
+        ),
+        None,
+    )
+
+
+_STATED = frozenset({"number", "value", "time", "reason"})
+# a question asking how many or how much is answered only by a sentence stating a quantity
+_MUST_STATE = frozenset({"number"})
+
+
+def _names_row(question: str, row: str) -> bool:
+    """Whether the question names a flattened table row's first cell or one of its cells'
+    words beyond the question's own topic: only then is the row an answer."""
+    cells = row.split()
+    asked = {w.lower().strip("?.,'\"") for w in question.split()}
+    return bool(cells) and cells[0].lower().strip(":|") in asked
 
 
 def _speaks_of_unseen_code(sentences: Sequence[str], i: int) -> bool:

@@ -81,5 +81,10 @@ class ExtractiveOptions:
     length_penalty: float = 0.0
     short_words: int = 20
     max_embed_chars: int = 300
+    # a sentence whose form fits the answer the question expects (a value, a number, a
+    # decision, a date, a cause, a place: `extractive.scoring.type_fit`) gets this much on
+    # top; like `document_weight` it picks between sentences and does not count toward the
+    # abstention threshold
+    type_weight: float = 0.1
     # the genre rules in use (`citewise.extractive.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))

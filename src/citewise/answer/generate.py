@@ -18,6 +18,7 @@ a `Fallback` saying why, never a false "not in the documents".
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,8 @@ MAX_ANSWER_TOKENS = 600
 DEFAULT_BUDGET_S = 45.0  # one answer's generation, retries and judge calls together
 PASSAGE_FALLBACK_COUNT = 2  # passages quoted when neither the LLM nor extraction answers
 PASSAGE_FALLBACK_CHARS = 300
+
+_SENTENCE_END = re.compile(r"[.!?\]](?=\s)")
 
 Clock = Callable[[], float]
 # The seam to the extractive answerer: its answer text for the same question and passages
@@ -153,10 +156,19 @@ def generate_verified(
         messages = [Message("system", system_prompt()), Message("user", prompt)]
         if attempt == 0:
             parts: list[str] = []
-            for delta in llm.stream(messages, max_tokens=MAX_ANSWER_TOKENS):
+            deltas = llm.stream(messages, max_tokens=MAX_ANSWER_TOKENS)
+            for delta in deltas:
                 parts.append(delta)
                 yield Token(delta)
+                if clock() - started >= budget_s:
+                    close = getattr(deltas, "close", None)
+                    if close is not None:
+                        close()  # ends the request: the server stops writing
+                    stopped = "budget"
+                    yield Status("verify", "the time budget ran out: keeping the sentences written")
+                    break
             text = "".join(parts).strip()
+            text = finished_sentences(text) if stopped else text
         else:
             yield Status("retry", f"retrying with a stricter prompt ({attempt}/{max_retries})")
             text = llm.complete(messages, max_tokens=MAX_ANSWER_TOKENS).text.strip()
@@ -165,7 +177,7 @@ def generate_verified(
         yield Status("verify", "checking every sentence against its passage")
         report = check_answer(text, passages, judge)
         failing = report.unsupported
-        if not failing or attempt >= max_retries:
+        if not failing or attempt >= max_retries or stopped:
             break
         now = clock()
         stopped = retry_stop_reason(
@@ -266,6 +278,15 @@ def passage_excerpts(
             cut = first if len(first) <= max_chars else first[:max_chars].rsplit(" ", 1)[0] + " …"
             lines.append(attach_marker(cut, [p.n]))
     return "\n".join(lines)
+
+
+def finished_sentences(text: str) -> str:
+    """`text` without an unfinished last sentence (a stream cut off mid-way)."""
+    stripped = text.rstrip()
+    if not stripped or stripped[-1] in ".!?)]\"'`":
+        return stripped
+    ends = [m.end() for m in _SENTENCE_END.finditer(stripped)]
+    return stripped[: ends[-1]].rstrip() if ends else ""
 
 
 def is_decline(text: str) -> bool:

@@ -57,6 +57,9 @@ _FOCUS = re.compile(
 _GENERIC_FOCUS = frozenset(
     {"value", "values", "default", "kind", "type", "name", "purpose", "meaning", "difference"}
     | {"use", "role", "result", "effect", "way", "number", "amount", "best", "main"}
+    # degrees and order say which value, not what it is of
+    | {"largest", "smallest", "maximum", "minimum", "highest", "lowest", "most", "least"}
+    | {"longest", "shortest", "first", "last", "latest", "current", "earliest", "oldest"}
 )
 
 

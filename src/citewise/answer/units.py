@@ -63,6 +63,12 @@ _OPTION_DEFAULT = re.compile(
 _ACRONYM = re.compile(r"[A-Z]{2,5}")  # a heading "FAQ" or "API" names a topic, not an entry
 # a word, capitalised or not, or an acronym ("RFC", "UUID"); not code, numbers or signatures
 _ALPHA_WORD = re.compile(r"^[(\"'“‘]?(?:[A-Za-z][a-z’'-]*|[A-Z]{2,})[,;:.!?)\"'”’]*$")
+# a number as prose states it: a year, a date's day, a version, an amount ("2022.", "1st,",
+# "1.2", "4MB", "42%")
+_PROSE_NUMBER = re.compile(
+    r"^[(\"'“‘$€£]?\d+(?:[.,]\d+)*(?:st|nd|rd|th|%|[kKMG]B)?[,;:.!?)\"'”’]*$"
+)
+MIN_PROSE_WORDS = 3  # plain words a sentence holding numbers still needs
 
 
 def lead_in_end(sentences: Sequence[str], i: int) -> int:
@@ -136,7 +142,12 @@ def is_prose(sentence: str, min_words: int) -> bool:
         return False
     if " | " in sentence:
         return False
-    return sum(1 for t in tokens if _ALPHA_WORD.match(t)) >= PROSE_SHARE * len(tokens)
+    plain = sum(1 for t in tokens if _ALPHA_WORD.match(t))
+    numbers = sum(1 for t in tokens if _PROSE_NUMBER.match(t))
+    if plain >= PROSE_SHARE * len(tokens):
+        return True
+    # "Version 1.2 ratified on October 1st, 2022.": numbers read as words in a sentence
+    return plain >= MIN_PROSE_WORDS and plain + numbers >= PROSE_SHARE * len(tokens)
 
 
 def join_marked(sentences: Sequence[str], n: int) -> str:

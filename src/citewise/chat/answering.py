@@ -20,13 +20,16 @@ from citewise.answer.extractive_options import ExtractiveOptions
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
 from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE, styled_question
+from citewise.answer.trace import Trace
 from citewise.answer.units import norm_sentence
 from citewise.embed.base import Embedder
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.llm.base import LLM
+from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.hybrid import HybridRetriever
 from citewise.retrieve.priority import search_collections
 from citewise.retrieve.rerank import Reranker, select_passages
+from citewise.retrieve.rerank_base import RerankResult, rerank_result
 from citewise.store.base import Store
 from citewise.store.genre import documents_titled
 from citewise.types import (
@@ -64,11 +67,16 @@ class AnswerRequest:
     style: Style = "normal"
     session_id: str = ""
     rewritten_query: str | None = None
-    timings_ms: dict[str, float] = field(default_factory=dict)
+    trace: Trace = field(default_factory=Trace)
     parts: tuple[str, ...] = ()  # sub-questions of a multi-part or comparison question
     already_said: str = ""  # the previous answer: "tell me more" avoids it, "simplify" keeps to it
     # searched in this order (own before global), merged, each passage once; () = flt's only
     collections: tuple[str, ...] = ()
+
+    @property
+    def timings_ms(self) -> Trace:
+        """The trace as its derived timings (setting a key records a note)."""
+        return self.trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +102,7 @@ class DocumentAnswerer:
         abstain_threshold: float = 0.5,
         llm_budget_s: float = DEFAULT_BUDGET_S,
         rules: RulePack | None = None,
+        gate: RelevanceGate | None = None,
     ) -> None:
         self.store = store
         self.embedder_factory = embedder_factory
@@ -104,33 +113,81 @@ class DocumentAnswerer:
         self.abstain_threshold = abstain_threshold
         self.llm_budget_s = llm_budget_s
         self.rules = rules or rule_pack(None)
+        self.gate = gate or RelevanceGate(store.get_vectors, code_names=self.rules.code_names)
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
-        timings = req.timings_ms
+        trace = req.trace
         yield Status("retrieve", f"searching the documents for: {req.question}")
-        ranked = self._ranked(req.question, req)
+        first = self._ranked(req.question, req)
+        ranked, fell_back = first.hits, first.fallback
         if len(req.parts) > 1:
             # each part of a multi-part question gets its own search, so one part's passages
             # do not crowd out the other's; the lists are interleaved, best first
-            lists = [ranked] + [self._ranked(part, req) for part in req.parts]
-            ranked = interleave(lists)
+            parts = [self._ranked(part, req) for part in req.parts]
+            ranked = interleave([ranked] + [r.hits for r in parts])
+            fell_back = fell_back or next((r.fallback for r in parts if r.fallback), None)
         kind = req.kind
         subject = definition_subject(req.question)
         if subject and self.rules.entry_headings:
             ranked = promote_definitions(self._with_openings(ranked, subject, req), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
-        mixed = self.reranker.last_fallback or len(req.parts) > 1  # scores not comparable
+        mixed = fell_back or len(req.parts) > 1  # scores not comparable
         threshold = 0.0 if mixed else self.reranker.select_threshold
         selected = select_passages(ranked, kind, threshold)
 
-        t = time.perf_counter()
-        passages = self._passages(selected, kind)
-        timings["assemble"] = ms_since(t)
+        with trace.span("assemble"):
+            passages = self._passages(selected, kind)
         yield Sources(tuple(p.hit for p in passages))
 
+        with trace.span("gate") as span:
+            embedder = self.embedder_factory()
+            gate = self.gate.decide(req.question, passages, embedder.embed_query(req.question))
+            span.attributes.update(relevant=float(gate.relevant), score=gate.score)
+        if not gate.relevant:
+            yield from self._nothing_found(req, ranked)
+            return
+
         t = time.perf_counter()
-        embedder = self.embedder_factory()
+        fallback = None
+        extractive = ExtractiveAnswerer(embedder, self._extractive_options(req))
+        if self.llm is not None:
+            # the LLM gets the top passages: the extractive answerer is not consulted
+            # -- llm-real (issue 23): the LLM's verified answer, else a marked fallback; the
+            # extractive answer is the seam, asked for only when the fallback needs it --
+            yield Status("generate", f"writing the answer with {self.llm.name}")
+            asked = styled_question(req.question, req.style)
+            made = yield from answer_with_fallback(
+                self.llm,
+                asked,
+                passages,
+                lambda: extractive.answer(req.question, passages).text,
+                budget_s=self.llm_budget_s,
+            )
+            generation: dict[str, float] = {}
+            record_generation(generation, made)
+            trace.update(generation)
+            text, report, fallback = made.text, made.report, made.fallback
+            # -- end llm-real --
+            relevance: Sequence[float] = [gate.score]
+        else:
+            extract = extractive.answer(req.question, passages)
+            trace.add("relevance", ms_since(t))
+            if extract.abstained:
+                yield from self._nothing_found(req, ranked)
+                return
+            text = extract.text
+            yield Token(text)
+            report = check_answer(text, passages)
+            text = report.supported_text
+            relevance = extract.support
+        trace.add("generate", ms_since(t))
+        settled = settle(text, passages, report.strengths, relevance, report.grounded)
+        for c in settled.citations:
+            yield CitationEvent(c)
+        yield Done(replace(make_answer(req, settled, ranked, threshold), fallback=fallback))
+
+    def _extractive_options(self, req: AnswerRequest) -> ExtractiveOptions:
         opts = ExtractiveOptions(
             threshold=self.abstain_threshold,
             max_sentences=STYLE_SENTENCES[req.style],
@@ -141,43 +198,18 @@ class DocumentAnswerer:
         )
         if req.style == "deep":
             opts = replace(opts, relative_floor=DEEP_RELATIVE_FLOOR)
-        extract = ExtractiveAnswerer(embedder, opts).answer(req.question, passages)
-        timings["relevance"] = ms_since(t)
-        if extract.abstained:
-            timings["abstain"] = 1.0
-            # after an answer, "tell me more" finding nothing new is not "not in the documents"
-            more = req.style == "deep" and bool(req.already_said)
-            nothing = _not_found(NOTHING_MORE if more else NOT_FOUND)
-            yield Token(nothing.text)
-            yield Done(make_answer(req, nothing, ranked))
-            return
+        return opts
 
-        t = time.perf_counter()
-        fallback = None
-        if self.llm is not None:
-            # -- llm-real (issue 23): the LLM's verified answer, else a marked fallback; the
-            # extractive answer is the seam, asked for only when the fallback needs it --
-            yield Status("generate", f"writing the answer with {self.llm.name}")
-            asked = styled_question(req.question, req.style)
-            made = yield from answer_with_fallback(
-                self.llm, asked, passages, lambda: extract.text, budget_s=self.llm_budget_s
-            )
-            record_generation(timings, made)
-            text, report, fallback = made.text, made.report, made.fallback
-            # -- end llm-real --
-        else:
-            text = extract.text
-            yield Token(text)
-            report = check_answer(text, passages)
-            text = report.supported_text
-        timings["generate"] = ms_since(t)
-        settled = settle(text, passages, report.strengths, extract.support, report.grounded)
-        for c in settled.citations:
-            yield CitationEvent(c)
-        yield Done(replace(make_answer(req, settled, ranked, threshold), fallback=fallback))
+    def _nothing_found(self, req: AnswerRequest, ranked: Sequence[Hit]) -> Iterator[Event]:
+        req.trace["abstain"] = 1.0
+        # after an answer, "tell me more" finding nothing new is not "not in the documents"
+        more = req.style == "deep" and bool(req.already_said)
+        nothing = _not_found(NOTHING_MORE if more else NOT_FOUND)
+        yield Token(nothing.text)
+        yield Done(make_answer(req, nothing, ranked))
 
-    def _ranked(self, query: str, req: AnswerRequest) -> list[Hit]:
-        timings = req.timings_ms
+    def _ranked(self, query: str, req: AnswerRequest) -> RerankResult:
+        trace = req.trace
         t = time.perf_counter()
         if len(req.collections) > 1:
             found = search_collections(
@@ -188,14 +220,14 @@ class DocumentAnswerer:
             found = self.retriever.search(query, k=CANDIDATES, flt=req.flt)
         for key, value in found.timings_ms.items():
             if key != "total":
-                timings[f"search_{key}"] = timings.get(f"search_{key}", 0.0) + value
-        timings["retrieve"] = timings.get("retrieve", 0.0) + ms_since(t)
+                trace.add(f"search_{key}", value)
+        trace.add("retrieve", ms_since(t))
         t = time.perf_counter()
-        ranked = self.reranker.rerank(query, found.hits, k=CANDIDATES)
-        timings["rerank"] = timings.get("rerank", 0.0) + ms_since(t)
-        if self.reranker.last_fallback:
-            timings["rerank_fallback"] = 1.0
-        return ranked
+        reranked = rerank_result(self.reranker, query, found.hits, k=CANDIDATES)
+        trace.add("rerank", ms_since(t))
+        if reranked.fallback:
+            trace["rerank_fallback"] = 1.0
+        return reranked
 
     def _with_openings(
         self, hits: list[Hit], subject: tuple[str, ...], req: AnswerRequest
@@ -245,7 +277,7 @@ def make_answer(
         grounded=s.grounded,
         confidence=s.confidence,
         session_id=req.session_id,
-        timings_ms=dict(req.timings_ms),
+        timings_ms=req.trace.timings_ms(),
         rewritten_query=req.rewritten_query,
         related_docs=related_docs(sources, s.citations, related_floor) if s.citations else (),
     )

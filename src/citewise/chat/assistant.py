@@ -179,7 +179,6 @@ class ChatAssistant:
             style=STYLE_OF.get(intent, "normal"),
             session_id=sid,
             rewritten_query=rewritten,
-            timings_ms={},
             already_said=recent[-1].answer if intent in STYLE_OF and recent else "",
             parts=tuple(carry_subject(list(parts))),
             collections=collections,

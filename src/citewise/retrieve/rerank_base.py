@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 from citewise.types import Hit
@@ -33,6 +33,22 @@ class Reranker(Protocol):
     def last_fallback(self) -> str | None: ...
 
     def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RerankResult:
+    """What a rerank call returns to the answer flow: the hits, and why the configured
+    reranker did not run as configured (None when it did)."""
+
+    hits: list[Hit]
+    fallback: str | None = None
+
+
+def rerank_result(reranker: Reranker, query: str, hits: Sequence[Hit], k: int) -> RerankResult:
+    """`reranker.rerank` with its fallback read in the same call: callers never consult the
+    reranker's per-thread state themselves."""
+    ranked = reranker.rerank(query, hits, k)
+    return RerankResult(ranked, reranker.last_fallback)
 
 
 class FallbackRecorder:

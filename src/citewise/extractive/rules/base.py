@@ -22,6 +22,9 @@ class RulePack:
     option_items: bool = False
     # "Changed in version 3.10: …" notes and release notes describe a thing as it was
     version_notes: bool = False
+    # CamelCase and CAPITALS words name code entities ("TaskGroup", "PYTHONPATH"): a question
+    # naming one that no passage mentions is not answered from them
+    code_names: bool = False
 
     @property
     def switches(self) -> tuple[str, ...]:

@@ -7,6 +7,6 @@ from citewise.extractive.rules.base import RulePack
 GENERAL = RulePack("general")
 # Sphinx/pydoc/javadoc/Node.js-style reference: entries under headings naming them, version
 # notes in their text
-API_REFERENCE = RulePack("api_reference", entry_headings=True, version_notes=True)
+API_REFERENCE = RulePack("api_reference", entry_headings=True, version_notes=True, code_names=True)
 # man pages, Texinfo manuals, --help output: options listed as items
 CLI_OPTIONS = RulePack("cli_options", option_items=True)
