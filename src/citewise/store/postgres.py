@@ -235,7 +235,8 @@ class PostgresStore(PostgresReads, PostgresSearch):
             rows = conn.execute(
                 "INSERT INTO vectors(chunk_id, collection_id, embedding)"
                 " SELECT ch.id, ch.collection_id, v.embedding"
-                " FROM unnest(%s::bigint[], %s::vector[], %s::text[]) AS v(chunk_id, embedding, text)"
+                " FROM unnest(%s::bigint[], %s::vector[], %s::text[])"
+                " AS v(chunk_id, embedding, text)"
                 " JOIN chunks ch ON ch.id = v.chunk_id"
                 + same_text  # deleted chunks drop out
                 + " ON CONFLICT (collection_id, chunk_id)"
