@@ -46,7 +46,7 @@ def test_extractive_answer_cites_the_passage_that_states_it(chat: ChatAssistant)
     assert {"answer", "intent", "citations", "sources", "grounded", "confidence",
             "session_id", "timings_ms"} <= set(payload)  # fmt: skip
     assert set(payload["citations"][0]) == {  # type: ignore[index]
-        "n", "source", "page", "section", "chunk_id", "quote"
+        "n", "source", "page", "section", "chunk_id", "quote", "doc_hash", "boxes"
     }  # fmt: skip
 
 

@@ -81,11 +81,10 @@ CHILD = textwrap.dedent(
                 local.step = None
         return run
 
-    init = SQLiteStore.__init__
-    def wrapped_init(self, path):
-        init(self, path)
-        self._conn = Conn(self._conn)
-    SQLiteStore.__init__ = wrapped_init
+    connect = SQLiteStore._connect
+    def wrapped_connect(self):
+        return Conn(connect(self))
+    SQLiteStore._connect = wrapped_connect
     SQLiteStore.add_document = tagged(SQLiteStore.add_document, "insert")
     SQLiteStore.put_vectors = tagged(SQLiteStore.put_vectors, "embed")
     SQLiteStore.finalize = tagged(SQLiteStore.finalize, "finalize")
