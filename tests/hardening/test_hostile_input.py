@@ -64,6 +64,29 @@ def test_parse_file_applies_the_inflated_size_limit(tmp_path: Path) -> None:
         parse_file(bomb, max_inflated_bytes=4 * 2**20)
 
 
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG that announces a huge picture in a few bytes (no pixel data follows)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body)
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IEND", b"")
+
+
+def test_image_announcing_a_billion_pixels_is_refused_before_decoding(tmp_path: Path) -> None:
+    path = tmp_path / "huge.png"
+    path.write_bytes(_png_header(40_000, 30_000))
+    with pytest.raises(TooLargeError, match="too large to decode"):
+        parse_file(path, ocr="tesseract")
+    path.write_bytes(_png_header(10_000, 9_000))  # under PIL's own limit, over ours
+    with pytest.raises(TooLargeError, match="10000 x 9000 pixels, over the limit of 80 million"):
+        parse_file(path, ocr="tesseract")
+
+
 def test_deeply_nested_html_keeps_its_shallow_text(tmp_path: Path) -> None:
     page = parse_file(deep_html(tmp_path / "deep.html", 20_000))
     assert any("wombats" in b.text for b in page.blocks)
