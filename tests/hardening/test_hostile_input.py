@@ -151,3 +151,13 @@ def test_hostile_folder_ingests_every_good_file_in_bounded_memory(tmp_path: Path
     assert result["found"]["wombats"][0] == "deep.html"
     assert result["found"]["harbour"][0] == "poster.pdf"
     assert result["peak_mb"] < 600, result["peak_mb"]
+
+
+def test_pptx_bomb_is_refused_like_a_docx_bomb(tmp_path: Path) -> None:
+    import zipfile
+
+    path = tmp_path / "deck.pptx"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("ppt/presentation.xml", b"<p:presentation/>" + b" " * (16 * 2**20))
+    with pytest.raises(TooLargeError, match="zip bomb"):
+        parse_file(path, max_inflated_bytes=4 * 2**20)
