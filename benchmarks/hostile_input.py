@@ -6,7 +6,8 @@ together in one folder (the acceptance case: a DOCX that inflates to 1 GB among 
 
 Files come from tests/hardening/hostile_files.py. Each case runs `Assistant.ingest` on a
 folder holding just that file, in a fresh process with the hashing embedder (the embedder
-is not what is measured); peak RSS is the child's VmHWM. "baseline" is one small good
+is not what is measured); peak RSS is the child's VmHWM (ru_maxrss would also count the
+RSS of the forked parent before exec). "baseline" is one small good
 file: the cost of Python, citewise and its parsers before any hostile input.
 """
 
@@ -27,12 +28,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from hardening.hostile_files import hostile_folder  # noqa: E402
 
-CHILD = """
-import json, sys, time
-def peak_mb():  # VmHWM is this process's own peak; ru_maxrss keeps the forking parent's
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
+CHILD = r"""
+import json, re, sys, time
 from citewise.app import Assistant
 started = time.perf_counter()
 with Assistant(data_dir=sys.argv[2], embedder="hashing") as a:
@@ -40,7 +37,7 @@ with Assistant(data_dir=sys.argv[2], embedder="hashing") as a:
 print(json.dumps({
     "outcomes": [[o.source, o.status, o.reason] for o in report.outcomes],
     "seconds": time.perf_counter() - started,
-    "peak_mb": peak_mb(),
+    "peak_mb": int(re.search(r"VmHWM:\s+(\d+)", open("/proc/self/status").read())[1]) / 1024,
 }))
 """
 CASES = {

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from citewise.app import Assistant
+from citewise.chat.assistant import ChatAssistant
 from hardening.consistency import index_problems, table_problems, vector_problems, write_file
 
 pytestmark = pytest.mark.slow
@@ -45,16 +47,24 @@ FLIP = textwrap.dedent(
 
 
 def _start(script: str, *args: object) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
+    # stderr to a file: a pipe nobody reads while the child runs could fill and block it
+    fd, log = tempfile.mkstemp(prefix="citewise-child-", suffix=".log")
+    child = subprocess.Popen(
         [sys.executable, "-c", script, *map(str, args)],
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-        stderr=subprocess.PIPE,
+        stderr=fd,
     )
+    os.close(fd)
+    child.log_path = log  # type: ignore[attr-defined]
+    return child
 
 
 def _finish(child: subprocess.Popen[bytes]) -> None:
-    _, err = child.communicate(timeout=300)
-    assert child.returncode == 0, err.decode()[-2000:]
+    child.wait(timeout=300)
+    log = Path(child.log_path)  # type: ignore[attr-defined]
+    err = log.read_text(errors="replace")
+    log.unlink()
+    assert child.returncode == 0, err[-2000:]
 
 
 def _corpus(root: Path, files: int) -> dict[str, str]:
@@ -77,17 +87,25 @@ def test_searches_during_an_ingest_never_fail_or_repeat_a_chunk(tmp_path: Path) 
     corpus, data = tmp_path / "docs", tmp_path / "data"
     expected = _corpus(corpus, 60)
     child = _start(INGEST, corpus, data, 1)
-    searches = 0
+    searches = questions = 0
     with Assistant(data_dir=data, embedder="hashing") as a:
-        while child.poll() is None or searches == 0:
+        chat = None
+        while child.poll() is None or (questions == 0 and child.returncode == 0):
             for mode in ("keyword", "vector", "hybrid"):
                 hits = a.search("setting of note controls", k=10, mode=mode).hits
                 ids = [h.chunk_id for h in hits]
                 assert len(ids) == len(set(ids)), mode
                 assert {h.source for h in hits} <= set(expected)
                 searches += 1
+            if a.documents():
+                chat = chat or ChatAssistant(a)
+                answer = chat.ask("What does the setting of note 3 control?", session_id="q")
+                assert {c.source for c in answer.citations} <= set(expected)
+                questions += 1
+        if chat is not None:
+            chat.close()
     _finish(child)
-    assert searches > 3
+    assert searches > 3 and questions > 0
     assert index_problems(data, expected) == []
 
 

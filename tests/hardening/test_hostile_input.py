@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -40,9 +41,17 @@ def test_archive_whose_headers_lie_is_stopped_while_inflating(tmp_path: Path) ->
         check_archive(liar.read_bytes(), SMALL)
 
 
-def test_archive_with_too_many_members_is_refused_before_listing_them(tmp_path: Path) -> None:
-    swarm = many_members_zip(tmp_path / "swarm.docx", 10_050)
-    with pytest.raises(TooLargeError, match="10051 files"):
+@pytest.mark.parametrize("members", [10_050, 70_000])  # 70,000: a ZIP64 end record
+def test_archive_with_too_many_members_is_refused_before_listing_them(
+    tmp_path: Path, members: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    swarm = many_members_zip(tmp_path / "swarm.docx", members)
+
+    def listed(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the central directory was read")
+
+    monkeypatch.setattr(zipfile.ZipFile, "__init__", listed)
+    with pytest.raises(TooLargeError, match=f"{members + 1} files"):
         parse_file(swarm)
 
 
@@ -64,6 +73,29 @@ def test_parse_file_applies_the_inflated_size_limit(tmp_path: Path) -> None:
         parse_file(bomb, max_inflated_bytes=4 * 2**20)
 
 
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG that announces a huge picture in a few bytes (no pixel data follows)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body)
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IEND", b"")
+
+
+def test_image_announcing_a_billion_pixels_is_refused_before_decoding(tmp_path: Path) -> None:
+    path = tmp_path / "huge.png"
+    path.write_bytes(_png_header(40_000, 30_000))
+    with pytest.raises(TooLargeError, match="too large to decode"):
+        parse_file(path, ocr="tesseract")
+    path.write_bytes(_png_header(10_000, 9_000))  # under PIL's own limit, over ours
+    with pytest.raises(TooLargeError, match="10000 x 9000 pixels, over the limit of 80 million"):
+        parse_file(path, ocr="tesseract")
+
+
 def test_deeply_nested_html_keeps_its_shallow_text(tmp_path: Path) -> None:
     page = parse_file(deep_html(tmp_path / "deep.html", 20_000))
     assert any("wombats" in b.text for b in page.blocks)
@@ -82,14 +114,11 @@ def test_names_with_control_characters_and_symlink_loops_are_skipped_with_reason
     assert "symlink loop" in reasons["loop-a.txt"] and "symlink loop" in reasons["loop-b.txt"]
 
 
-# The folder is ingested in a child process so its peak RSS is the ingest's alone.
+# The folder is ingested in a child process so its peak RSS is the ingest's alone: VmHWM of
+# the process image (ru_maxrss would also count the forked parent's memory before exec).
 CHILD = textwrap.dedent(
-    """
-    import json, sys
-    def peak_mb():  # VmHWM is this process's own peak; ru_maxrss keeps the forking parent's
-        for line in open("/proc/self/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
+    r"""
+    import json, re, sys
     from citewise.app import Assistant
     with Assistant(data_dir=sys.argv[2], embedder="hashing") as a:
         report = a.ingest([sys.argv[1]])
@@ -98,7 +127,7 @@ CHILD = textwrap.dedent(
     print(json.dumps({
         "outcomes": {o.source: [o.status, o.reason] for o in report.outcomes},
         "found": found,
-        "peak_mb": peak_mb(),
+        "peak_mb": int(re.search(r"VmHWM:\s+(\d+)", open("/proc/self/status").read())[1]) / 1024,
     }))
     """
 )
@@ -132,3 +161,13 @@ def test_hostile_folder_ingests_every_good_file_in_bounded_memory(tmp_path: Path
     assert result["found"]["wombats"][0] == "deep.html"
     assert result["found"]["harbour"][0] == "poster.pdf"
     assert result["peak_mb"] < 600, result["peak_mb"]
+
+
+def test_pptx_bomb_is_refused_like_a_docx_bomb(tmp_path: Path) -> None:
+    import zipfile
+
+    path = tmp_path / "deck.pptx"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("ppt/presentation.xml", b"<p:presentation/>" + b" " * (16 * 2**20))
+    with pytest.raises(TooLargeError, match="zip bomb"):
+        parse_file(path, max_inflated_bytes=4 * 2**20)

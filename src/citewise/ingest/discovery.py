@@ -13,10 +13,11 @@ from citewise.types import FileOutcome
 
 SupportCheck = Callable[[Path], bool]
 # Folders a walk does not enter: build output and tool caches, whose files duplicate or are
-# not documents (Sphinx keeps each page's source beside its HTML in _sources). Naming such a
-# folder as the ingest argument still ingests it.
+# not documents (Sphinx keeps each page's source beside its HTML in _sources, and copies of
+# its figures, which OCR would read as text, in _images). Naming such a folder as the ingest
+# argument still ingests it.
 IGNORED_DIRS = frozenset(
-    {"_sources", "_static", "__pycache__", "node_modules", "site-packages", "venv"}
+    {"_images", "_sources", "_static", "__pycache__", "node_modules", "site-packages", "venv"}
 )
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

@@ -17,6 +17,8 @@ DEFAULT_MAX_MEMBERS = 10_000
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # the fixed 30 bytes before each member
 _LOCAL_MAGIC = b"PK\x03\x04"
 _END_MAGIC = b"PK\x05\x06"
+_ZIP64_LOCATOR = b"PK\x06\x07"
+_ZIP64_END = b"PK\x06\x06"
 _END_SEARCH = 65_536 + 22  # the end record sits within the last 64 KB comment + its size
 _IN_BLOCK = 64 * 1024
 _OUT_BLOCK = 1 << 20
@@ -46,12 +48,24 @@ def check_member_count(data: bytes, limits: ArchiveLimits | None = None) -> None
     if end < 0 or end + 22 > len(data):
         return  # zipfile reports the damage itself
     (entries,) = struct.unpack_from("<H", data, end + 10)
-    # 0xFFFF: a ZIP64 archive, whose count lives elsewhere; the central directory is then
-    # bounded by the file size limit
-    if entries != 0xFFFF and entries > limits.max_members:
+    if entries == 0xFFFF:  # a ZIP64 archive: the count is in its own end record
+        entries = _zip64_entries(data, end)
+    if entries > limits.max_members:
         raise TooLargeError(
             f"the archive holds {entries} files, over the limit of {limits.max_members}"
         )
+
+
+def _zip64_entries(data: bytes, end: int) -> int:
+    """The member count of a ZIP64 end record, located just before the classic one."""
+    locator = end - 20
+    if locator < 0 or data[locator : locator + 4] != _ZIP64_LOCATOR:
+        return 0
+    (record,) = struct.unpack_from("<Q", data, locator + 8)
+    if record + 40 > len(data) or data[record : record + 4] != _ZIP64_END:
+        return 0
+    (entries,) = struct.unpack_from("<Q", data, record + 32)
+    return int(entries)
 
 
 def check_archive(data: bytes, limits: ArchiveLimits | None = None) -> None:

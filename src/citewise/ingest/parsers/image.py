@@ -5,6 +5,7 @@ that holds no text."""
 from __future__ import annotations
 
 import io
+import warnings
 from collections.abc import Iterator
 
 from PIL import Image, ImageSequence, UnidentifiedImageError
@@ -16,7 +17,7 @@ from citewise.ingest.parsers.ocr import OcrEngine, bounded, get_engine, ocr_page
 from citewise.types import Block, OcrPage, ParsedDocument
 
 NO_TEXT = "OCR found no text in the image"
-MAX_DECODE_PIXELS = 200_000_000  # refused before decoding: a decompression bomb
+MAX_DECODE_PIXELS = 80_000_000  # refused before decoding: a decompression bomb
 MAX_FRAMES = 1000
 
 
@@ -32,7 +33,11 @@ def engine_or_refuse(ocr: str, what: str) -> OcrEngine:
 
 def open_image(data: bytes) -> Image.Image:
     try:
-        image = Image.open(io.BytesIO(data))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+    except Image.DecompressionBombError as exc:
+        raise TooLargeError(f"the image is too large to decode ({exc})") from exc
     except (UnidentifiedImageError, OSError) as exc:
         raise CorruptDocumentError(f"the image cannot be read ({exc})") from exc
     if image.width * image.height > MAX_DECODE_PIXELS:
@@ -49,7 +54,8 @@ def read_image(
     """One image's paragraphs (as blocks on `page`) and its OCR record (pixel boxes)."""
     try:
         image.load()
-        scaled, factor = bounded(image.convert("RGB"))
+        scaled, factor = bounded(image)
+        scaled = scaled.convert("RGB")
     except (OSError, ValueError, Image.DecompressionBombError) as exc:
         raise CorruptDocumentError(f"the image cannot be decoded ({exc})") from exc
     result = engine.read(scaled)

@@ -23,7 +23,7 @@ from citewise.types import Box, OcrPage
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-MAX_PIXELS = 40_000_000  # an image larger than this is scaled down before OCR
+MAX_PIXELS = 25_000_000  # an image larger than this is scaled down before OCR
 TESSERACT_TIMEOUT = 180.0
 _FONT_PER_BOX = 0.8  # a line box is about this much taller than its font size
 
