@@ -31,9 +31,11 @@ T = TypeVar("T")
 
 
 def _assistant(data_dir: Path | None, collection: str | None) -> Any:
-    from citewise.app import Assistant
+    """The documents side of the composition root (`services.Services`)."""
+    from citewise.config import load_settings
+    from citewise.services import Services
 
-    return Assistant(data_dir=data_dir, collection=collection)
+    return Services(load_settings(data_dir=data_dir, collection=collection)).assistant
 
 
 def _run(as_json: bool, action: Callable[[], T]) -> T:

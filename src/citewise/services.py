@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citewise.app import Assistant
 from citewise.chat.memory import Memory, Turn
@@ -28,6 +29,9 @@ from citewise.types import (
     SearchFilter,
     SearchResult,
 )
+
+if TYPE_CHECKING:
+    from citewise.chat.assistant import ChatAssistant
 
 
 def register_store(scheme: str, factory: StoreFactory) -> None:
@@ -65,14 +69,24 @@ class Services:
         llm: LLM | None = None,
         memory: Memory | None = None,
     ) -> None:
-        from citewise.chat.assistant import ChatAssistant
-
         self.settings = settings
         self.assistant = Assistant(settings=settings)
-        self.chat = ChatAssistant(self.assistant, llm=llm, memory=memory)
+        self._llm, self._memory = llm, memory
+        self._chat: ChatAssistant | None = None
+        self._chat_lock = threading.Lock()
         self._ingest_lock = threading.Lock()
         # called with every finished answer (the API records metrics and spans with it)
         self.on_answer: Callable[[Answer], None] | None = None
+
+    @property
+    def chat(self) -> ChatAssistant:
+        """The conversation flow, built on first use (ingest and search do without it)."""
+        with self._chat_lock:
+            if self._chat is None:
+                from citewise.chat.assistant import ChatAssistant
+
+                self._chat = ChatAssistant(self.assistant, llm=self._llm, memory=self._memory)
+            return self._chat
 
     @property
     def store(self) -> Store:
@@ -91,7 +105,8 @@ class Services:
         self.assistant.embedder().embed_query("warm up")
 
     def close(self) -> None:
-        self.chat.close()
+        if self._chat is not None:
+            self._chat.close()
         self.assistant.close()
 
     # -- answers ---------------------------------------------------------------------

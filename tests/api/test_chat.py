@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 
 import httpx
+import pytest
 from httpx_sse import connect_sse
+
+pytestmark = pytest.mark.integration  # a real uvicorn on 127.0.0.1
 
 
 def test_chat_answers_with_citations_from_the_documents(client: httpx.Client) -> None:

@@ -13,6 +13,8 @@ import pytest
 from citewise.types import Event, Status, Token
 from http_server import running
 
+pytestmark = pytest.mark.integration  # a real uvicorn on 127.0.0.1
+
 
 def test_closing_the_stream_closes_the_answer_flow(tmp_path: Path) -> None:
     from citewise.api import create_app

@@ -7,7 +7,10 @@ import json
 import time
 
 import httpx
+import pytest
 from httpx_sse import connect_sse
+
+pytestmark = pytest.mark.integration  # a real uvicorn on 127.0.0.1
 
 NOTE = b"# Release train\n\nThe release train leaves every second Tuesday at noon.\n"
 

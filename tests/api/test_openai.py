@@ -6,6 +6,8 @@ import httpx
 import openai
 import pytest
 
+pytestmark = pytest.mark.integration  # a real uvicorn on 127.0.0.1
+
 
 @pytest.fixture
 def oai(base_url: str, api_key: str) -> openai.OpenAI:

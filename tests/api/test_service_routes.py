@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import httpx
+import pytest
+
+pytestmark = pytest.mark.integration  # a real uvicorn on 127.0.0.1
 
 
 def test_api_query_returns_the_node_pipeline_shape(client: httpx.Client) -> None:

@@ -152,6 +152,10 @@ def test_an_answer_streams_with_citations_and_a_pdf_citation_marks_the_quoted_wo
     # the quote's line only: not the lines around it
     assert not highlight_overlaps_words(page, 2, ["clutch"])
     assert not highlight_overlaps_words(page, 2, ["chicks leave"])
+    page.get_by_role("button", name="Zoom in").click()  # marks follow the page when it re-renders
+    page.wait_for_timeout(300)
+    page.locator(".pdfViewer .page[data-page-number='2'] .cw-highlight").first.wait_for()
+    assert highlight_overlaps_words(page, 2, ["twenty-five", "incubation"])
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "pdf-citation-highlight.png"))
     page.keyboard.press("Escape")  # closing the viewer releases the document cleanly

@@ -71,6 +71,7 @@ export function SourcePanel({ citation, onClose }) {
 
 function PdfView({ citation }) {
   const container = useRef(null);
+  const viewerRef = useRef(null);
   const [state, setState] = useState({ loading: true, error: '' });
   const boxes = citation.boxes || [];
   const page = boxes.length ? boxes[0].page : citation.page || 1;
@@ -87,6 +88,7 @@ function PdfView({ citation }) {
         const el = container.current;
         const pdfViewer = new v.PDFViewer({ container: el, viewer: el.firstElementChild, eventBus, linkService });
         linkService.setViewer(pdfViewer);
+        viewerRef.current = pdfViewer;
         eventBus.on('pagesinit', () => {
           pdfViewer.currentScaleValue = 'page-width';
           pdfViewer.currentPageNumber = page;
@@ -111,7 +113,17 @@ function PdfView({ citation }) {
     return () => { cancelled = true; task?.destroy(); };
   }, [citation]);
 
+  const zoom = (factor) => {
+    const v = viewerRef.current;
+    if (v) v.currentScale = Math.min(4, Math.max(0.4, v.currentScale * factor));
+  };
   return html`
+    <div class="pdf-tools">
+      <button type="button" class="ghost small" onClick=${() => zoom(1 / 1.25)} aria-label="Zoom out">−</button>
+      <button type="button" class="ghost small" onClick=${() => zoom(1.25)} aria-label="Zoom in">+</button>
+      <button type="button" class="ghost small" onClick=${() => { if (viewerRef.current) viewerRef.current.currentScaleValue = 'page-width'; }}>Fit width</button>
+      <a class="small" href=${`/ui-api/files/${citation.doc_hash}`} onClick=${(e) => { e.preventDefault(); download(citation); }}>Download</a>
+    </div>
     <div class="pdf-frame">
       ${state.loading && html`<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>Loading the PDF…</p>`}
       ${state.error && html`<p class="error" role="alert">${state.error}</p>`}
@@ -120,6 +132,17 @@ function PdfView({ citation }) {
         <div class="pdfViewer"></div>
       </div>
     </div>`;
+}
+
+// The original with the login token (a plain link could not send it).
+async function download(citation) {
+  const headers = hasToken() ? { Authorization: `Bearer ${localStorage.getItem('citewise.token')}` } : {};
+  const res = await fetch(`/ui-api/files/${citation.doc_hash}`, { headers });
+  if (!res.ok) return;
+  const url = URL.createObjectURL(await res.blob());
+  const a = Object.assign(document.createElement('a'), { href: url, download: citation.source.split('/').pop() });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 // Boxes are {page, x0, y0, x1, y1} in PDF points (origin bottom-left): both corners go
