@@ -60,8 +60,46 @@ def log(*parts: object) -> None:
 # -- dev corpus: SQLite and PostgreSQL side by side -----------------------------------
 
 
+class CachedEmbedder:
+    """The bundled embedder with the chunk vectors of an earlier ingest of the same corpus
+    (by embedded text): an ingest then measures parsing, chunking and the store, not the
+    model, whose cost is the same for every store. Queries are embedded for real."""
+
+    def __init__(self, inner: Any, db: Path) -> None:
+        import sqlite3
+
+        self.inner = inner
+        self.name, self.dim, self.max_tokens = inner.name, inner.dim, inner.max_tokens
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        rows = conn.execute(
+            "SELECT c.embed_text, v.vec FROM chunks c JOIN vectors v ON v.chunk_id = c.id"
+        ).fetchall()
+        conn.close()
+        self.table = {t: np.frombuffer(v, dtype=np.float32) for t, v in rows}
+        self.misses = 0
+
+    def embed_documents(self, texts: Any) -> Any:
+        missing = [t for t in texts if t not in self.table]
+        if missing:
+            self.misses += len(missing)
+            for t, v in zip(missing, self.inner.embed_documents(missing), strict=True):
+                self.table[t] = v
+        return np.stack([self.table[t] for t in texts]) if texts else np.zeros((0, self.dim))
+
+    def embed_query(self, text: str) -> Any:
+        return self.inner.embed_query(text)
+
+    def count_tokens(self, text: str) -> int:
+        return int(self.inner.count_tokens(text))
+
+
 def _backend_figures(
-    store_url: str, data_dir: Path, corpus: Path, questions: Path, repeat: int
+    store_url: str,
+    data_dir: Path,
+    corpus: Path,
+    questions: Path,
+    repeat: int,
+    vectors_from: Path | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     from citewise.app import Assistant
     from citewise.chat.assistant import ChatAssistant
@@ -73,13 +111,19 @@ def _backend_figures(
 
     settings = load_settings(data_dir=data_dir, store=store_url)
     out: dict[str, Any] = {"store": store_url.split("://", 1)[0]}
-    with Assistant(settings=settings) as a:
+    embedder = None
+    if vectors_from is not None:
+        with Assistant(settings=settings) as plain:
+            embedder = CachedEmbedder(plain.embedder(), vectors_from)
+    with Assistant(settings=settings, embedder=embedder) as a:
         a.embedder()  # the model load is not ingest time
         t = time.perf_counter()
         report = a.ingest([corpus])
         out["ingest_s"] = round(time.perf_counter() - t, 1)
         out["chunks"] = a.store.stats()["chunks"]
         out["failed_files"] = report.count("failed")
+        if isinstance(embedder, CachedEmbedder):
+            out["embedded_for_real"] = embedder.misses
         log(out)
         items = load_items(questions)
         queries = [i.question for i in items if i.question.strip()]
@@ -110,12 +154,17 @@ def part_dev(server: PostgresServer, args: argparse.Namespace, work: Path) -> di
     db = server.create_database()
     rows = []
     answers = []
-    for url in (f"sqlite:///{work / 'dev-sqlite.db'}", server.url(db)):
+    urls = {"sqlite": f"sqlite:///{work / 'dev-sqlite.db'}", "postgresql": server.url(db)}
+    for url in (urls[b] for b in args.backends.split(",")):
         log("dev corpus on", url.split("://")[0])
-        figures, said = _backend_figures(url, work, args.corpus, args.questions, args.repeat)
+        figures, said = _backend_figures(
+            url, work, args.corpus, args.questions, args.repeat, args.vectors_from
+        )
         rows.append(figures)
         answers.append(said)
         log(figures)
+    if len(rows) < 2:
+        return {"backends": rows, "answers": answers[0]}
     same = [q for q in answers[0] if answers[0][q] == answers[1].get(q)]
     differ = sorted(set(answers[0]) - set(same))
     return {
@@ -365,6 +414,10 @@ def main() -> None:
     p.add_argument(
         "--worker-files", type=int, default=0, help="N files spread over the corpus (0: all)"
     )
+    p.add_argument(
+        "--vectors-from", type=Path, help="an SQLite store of the corpus: reuse its vectors"
+    )
+    p.add_argument("--backends", default="sqlite,postgresql")
     p.add_argument("--out", type=Path)
     args = p.parse_args()
     parts = args.parts.split(",")

@@ -1,6 +1,7 @@
 """What the PostgreSQL store adds to the contract: migrations applied once, and one visible
 version per source even when two writers store the same new file."""
 
+import numpy as np
 import psycopg
 import pytest
 
@@ -20,20 +21,67 @@ def test_migrations_are_recorded_and_applied_once(postgres_url: str) -> None:
         assert migrate(conn) == []
 
 
-def test_a_second_visible_version_of_a_source_is_refused(postgres_url: str) -> None:
+def test_two_writers_of_one_source_settle_on_one_visible_version(postgres_url: str) -> None:
     first, second = PostgresStore(postgres_url), PostgresStore(postgres_url)
     try:
-        first.add_document(new_document("same.txt", "Stored by the first worker."))
-        with pytest.raises(StoreError, match="concurrent writer"):
-            second.add_document(new_document("same.txt", "Stored by the second worker."))
-        assert [d.source for d in second.list_documents("default")] == ["same.txt"]
-        assert second.stats()["chunks"] == 1
+        stored = first.add_document(new_document("same.txt", "Stored by the first worker."))
+        # the same file (same hash) from a second worker that looked before the first stored
+        again = second.add_document(new_document("same.txt", "Stored by the first worker."))
+        assert again == stored and second.stats()["documents"] == 1
+        # another version becomes a staged replacement of the live one
+        newer = second.add_document(new_document("same.txt", "Edited.", digest="h2"))
+        assert second.find_staged("default", "same.txt").doc_id == newer  # type: ignore[union-attr]
+        assert [d.doc_id for d in second.list_documents("default")] == [stored]
     finally:
         first.close()
         second.close()
+
+
+def test_the_store_refuses_a_second_visible_version_itself(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url)
+    try:
+        store.add_document(new_document("one.txt", "First."))
+        with pytest.raises(StoreError, match="concurrent writer"), store._tx() as conn:
+            conn.execute(
+                "INSERT INTO documents(collection_id, source, title, format, content_hash,"
+                " mtime, size, status, chunk_count, ingested_at)"
+                " SELECT collection_id, source, title, format, 'other', 0, 0, 'ready', 0, 0"
+                " FROM documents"
+            )
+    finally:
+        store.close()
+
+
+def test_reads_in_a_snapshot_see_one_state(postgres_url: str) -> None:
+    reader, writer = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    try:
+        writer.add_document(new_document("a.txt", "Alpha text."))
+        with reader.snapshot():
+            before = reader.stats()
+            writer.add_document(new_document("b.txt", "Beta text."))
+            assert reader.stats() == before
+            assert [d.source for d in reader.list_documents("default")] == ["a.txt"]
+        assert reader.stats()["documents"] == 2
+    finally:
+        reader.close()
+        writer.close()
 
 
 def test_an_unreachable_server_is_a_store_error_without_the_password() -> None:
     with pytest.raises(StoreError, match="cannot open the PostgreSQL store") as caught:
         PostgresStore("postgresql://nobody:secret@127.0.0.1:1/none")
     assert "secret" not in str(caught.value) and "nobody@127.0.0.1:1" in str(caught.value)
+
+
+def test_a_vector_lands_only_where_the_chunk_still_holds_its_text(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url)
+    try:
+        store.add_document(new_document("a.txt", "Alpha text."))
+        ((cid, text),) = store.chunks_missing_vectors(10)
+        vec = np.ones((1, 4), np.float32) / 2
+        store.put_vectors([cid], vec, "e", texts=["something else"])
+        assert store.get_vectors([cid]) == {} and store.count_missing_vectors() == 1
+        store.put_vectors([cid], vec, "e", texts=[text])
+        assert list(store.get_vectors([cid])) == [cid] and store.count_missing_vectors() == 0
+    finally:
+        store.close()

@@ -8,9 +8,10 @@ delete change both indexes in one transaction (chunks and their vectors go toget
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,7 @@ class PostgresStore(PostgresReads, PostgresSearch):
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
         self._collection_ids: dict[str, int] = {}
+        self._local = threading.local()
         try:
             with psycopg.connect(url, autocommit=True) as conn:
                 migrate(conn)
@@ -55,13 +57,33 @@ class PostgresStore(PostgresReads, PostgresSearch):
 
     @contextmanager
     def _conn(self) -> Iterator[Conn]:
+        pinned: Conn | None = getattr(self._local, "conn", None)
         try:
+            if pinned is not None:  # inside `snapshot()` on this thread
+                yield pinned
+                return
             with self._pool.connection() as conn:
                 yield conn
         except psycopg.errors.UniqueViolation as exc:
             raise StoreError(f"a concurrent writer stored this document first: {exc}") from exc
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL store: {exc}") from exc
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside (on this thread) see one state of the store: one connection in a
+        repeatable-read transaction, so a replace committed meanwhile cannot remove chunks a
+        ranking already named."""
+        if getattr(self._local, "conn", None) is not None:
+            yield
+            return
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            self._local.conn = conn
+            try:
+                yield
+            finally:
+                self._local.conn = None
 
     @contextmanager
     def _tx(self) -> Iterator[Conn]:
@@ -103,9 +125,38 @@ class PostgresStore(PostgresReads, PostgresSearch):
     def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
         return self._find(collection, source, staged=True)
 
+    def _settle(
+        self, conn: Conn, cid: int, new: NewDocument, replaces: int | None
+    ) -> tuple[int | None, int]:
+        """What another process did to this source since the caller looked decides: the same
+        version stored already (its id, nothing to add), or the live version to replace.
+        Older staged versions give way. Returns (replaces, existing id or 0). Serialised
+        per source by an advisory lock held to the end of the transaction."""
+        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (cid, new.source))
+        rows = conn.execute(
+            "SELECT id, content_hash, pipeline, status FROM documents"
+            " WHERE collection_id = %s AND source = %s ORDER BY id",
+            (cid, new.source),
+        ).fetchall()
+        for doc_id, digest, pipeline, _ in rows:
+            if digest == new.content_hash and pipeline == new.pipeline:
+                return replaces, int(doc_id)
+        for doc_id, *_rest, status in rows:
+            if status == "staged":
+                conn.execute("DELETE FROM documents WHERE id = %s", (doc_id,))
+        live = [int(r[0]) for r in rows if r[3] != "staged"]
+        return (live[0] if live else None), 0
+
     def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
+        """Another process may have stored the source meanwhile: the same version is not
+        added twice (its id is returned), and a different one becomes a staged replacement
+        of the live version."""
         with self._tx() as conn:
             cid = self._collection_id(conn, new.collection, create=True)
+            assert cid is not None
+            replaces, existing = self._settle(conn, cid, new, replaces)
+            if existing:
+                return existing
             row = conn.execute(
                 "INSERT INTO documents(collection_id, source, title, format, category, tags,"
                 " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
@@ -221,6 +272,8 @@ class PostgresStore(PostgresReads, PostgresSearch):
         *,
         texts: Sequence[str] | None = None,
     ) -> None:
+        """With `texts` (the embedded texts), a vector is kept only where the chunk still
+        holds that text."""
         if len(chunk_ids) != vectors.shape[0] or (
             texts is not None and len(texts) != len(chunk_ids)
         ):
@@ -230,29 +283,25 @@ class PostgresStore(PostgresReads, PostgresSearch):
         with self._tx() as conn:
             self._check_embedder(conn, embedder, int(vectors.shape[1]))
             ids = [int(c) for c in chunk_ids]
-            # with texts, a vector lands only where the chunk still holds the embedded text
-            same_text = " AND ch.embed_text = v.text" if texts is not None else ""
-            rows = conn.execute(
+            conn.execute(
                 "INSERT INTO vectors(chunk_id, collection_id, embedding)"
                 " SELECT ch.id, ch.collection_id, v.embedding"
-                " FROM unnest(%s::bigint[], %s::vector[], %s::text[])"
-                " AS v(chunk_id, embedding, text)"
-                " JOIN chunks ch ON ch.id = v.chunk_id"
-                + same_text  # deleted chunks drop out
-                + " ON CONFLICT (collection_id, chunk_id)"
-                " DO UPDATE SET embedding = excluded.embedding RETURNING chunk_id",
+                " FROM unnest(%s::bigint[], %s::vector[], %s::text[]) AS v(chunk_id, embedding,"
+                " embedded) JOIN chunks ch ON ch.id = v.chunk_id"  # deleted meanwhile: dropped
+                " AND (v.embedded IS NULL OR v.embedded = ch.embed_text)"
+                " ON CONFLICT (collection_id, chunk_id)"
+                " DO UPDATE SET embedding = excluded.embedding",
                 (
                     ids,
                     [np.ascontiguousarray(v, dtype=np.float32) for v in vectors],
-                    list(texts) if texts is not None else [""] * len(ids),
+                    list(texts) if texts is not None else [None] * len(ids),
                 ),
-            ).fetchall()
-            kept = [int(r[0]) for r in rows]
-            conn.execute("UPDATE chunks SET has_vector = true WHERE id = ANY(%s)", (kept,))
-
-    def snapshot(self) -> AbstractContextManager[None]:
-        """Each PostgreSQL search is one statement, so it already reads one snapshot."""
-        return nullcontext()
+            )
+            conn.execute(
+                "UPDATE chunks SET has_vector = true WHERE id = ANY(%s) AND EXISTS"
+                " (SELECT 1 FROM vectors v WHERE v.chunk_id = chunks.id)",
+                (ids,),
+            )
 
     def _check_embedder(self, conn: Conn, embedder: str, dim: int) -> None:
         """The first embedder fixes the vectors' dimension and builds the HNSW index; any
