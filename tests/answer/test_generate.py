@@ -253,3 +253,19 @@ def test_finished_sentences_drops_an_unfinished_tail() -> None:
     assert finished_sentences("One [1]. Two is") == "One [1]."
     assert finished_sentences("One [1]") == "One [1]"
     assert finished_sentences("Half a sen") == ""
+
+
+def test_a_budget_that_runs_out_before_a_finished_sentence_says_so() -> None:
+    clock = Clock()
+    llm = TickingStream(clock, 40.0, ["Tokens expire", " after 12 hours [1]."])
+    _, made = run(
+        answer_with_fallback(
+            llm, "How long?", PASSAGES, lambda: EXTRACTIVE, budget_s=30.0, clock=clock
+        )
+    )
+    assert made.text == EXTRACTIVE and made.fallback is not None
+    assert (
+        made.fallback.reason
+        == "the time budget (30 s) ran out before the model finished a sentence"
+    )
+    assert made.draft is not None and not made.draft.declined

@@ -172,6 +172,8 @@ def generate_verified(
         else:
             yield Status("retry", f"retrying with a stricter prompt ({attempt}/{max_retries})")
             text = llm.complete(messages, max_tokens=MAX_ANSWER_TOKENS).text.strip()
+        if stopped and not text:
+            return Draft("", check_answer("", passages), attempt + 1, False, retried, 0, stopped)
         if is_decline(text):
             return Draft(NOT_FOUND, check_answer("", passages), attempt + 1, True, retried)
         yield Status("verify", "checking every sentence against its passage")
@@ -225,6 +227,8 @@ def answer_with_fallback(
         reason = (
             f"the grounding check dropped every sentence the model wrote "
             f"({draft.dropped} after {draft.attempts} attempts)"
+            if draft.dropped
+            else f"the time budget ({budget_s:g} s) ran out before the model finished a sentence"
         )
         return (yield from _fall_back(passages, extractive, reason, draft))
     return Generated(draft.text, draft.report, draft, None)
