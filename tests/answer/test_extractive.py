@@ -385,3 +385,10 @@ def test_a_flattened_table_row_answers_only_a_question_naming_it() -> None:
     a, _ = answerer(max_sentences=1)
     passages = [passage(1, f"{row}\n{prose}")]
     assert "sql_identifier" not in a.answer("What does the routines view list?", passages).text
+
+
+def test_a_flattened_table_row_answers_a_question_naming_one_of_its_cells() -> None:
+    row = "Platform: Windows; Shell: cmd.exe; Command to activate: Scripts\\activate.bat"
+    a, _ = answerer(max_sentences=1)
+    answer = a.answer("How do I activate the environment on Windows?", [passage(1, row)])
+    assert "activate.bat" in answer.text

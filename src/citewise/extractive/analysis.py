@@ -63,9 +63,9 @@ _VALUE = re.compile(
 )
 
 
-# a name spelt as code (dotted, snake_case, a call, an option) or a version: documents that
-# discuss it spell it the same way
-_CODE_SPELLING = re.compile(r"[._(]|^-|\d\.\d")
+# a name spelt as code (dotted, snake_case, a call, an option, a long CamelCase or CAPITALS
+# word such as PYTHONMAXRECURSION) or a version: documents that discuss it spell it the same way
+_CODE_SPELLING = re.compile(r"[._(]|^-|\d\.\d|^\w{8,}$")
 
 
 def required_terms(question: str, *, code_names: bool = False) -> tuple[str, ...]:
