@@ -163,7 +163,8 @@ class ExtractiveAnswerer:
             if option and opts.rules.option_items:  # an option: its own item only
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
-            if (after := _stating_neighbour(question, best, scored)) and self._adds(after, picks):
+            after = _stating_neighbour(question, best, scored) if opts.stated_neighbour else None
+            if after is not None and self._adds(after, picks):
                 picks.insert(1, after)
         return compose(picks[: opts.max_sentences], split, plain, evidence)
 
