@@ -392,3 +392,15 @@ def test_a_flattened_table_row_answers_a_question_naming_one_of_its_cells() -> N
     a, _ = answerer(max_sentences=1)
     answer = a.answer("How do I activate the environment on Windows?", [passage(1, row)])
     assert "activate.bat" in answer.text
+
+
+def test_the_sentence_after_the_best_joins_it_when_only_it_states_the_value() -> None:
+    text = (
+        "The retry limit of the upload client controls how often an upload is repeated. "
+        "It is 5. Uploads are logged."
+    )
+    question = "What is the retry limit of the upload client?"
+    on, _ = answerer(max_sentences=2, stated_neighbour=True, min_words=2)
+    off, _ = answerer(max_sentences=2, min_words=2)
+    assert "It is 5" in on.answer(question, [passage(1, text)]).text
+    assert "It is 5" not in off.answer(question, [passage(1, text)]).text

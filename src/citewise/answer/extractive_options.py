@@ -91,7 +91,8 @@ class ExtractiveOptions:
     # questions use words their answers do not, and it refused them (docs/answer-quality.md)
     unseen_word_penalty: float = 0.0
     # the sentence right after the best one joins it when only that one states the value,
-    # number, date or cause asked for (a contiguous span of the passage)
-    stated_neighbour: bool = True
+    # number, date or cause asked for (a contiguous span of the passage). Off: it moved no
+    # tuning half's answer, and extra value-bearing sentences risk stating values
+    stated_neighbour: bool = False
     # the genre rules in use (`citewise.extractive.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))
