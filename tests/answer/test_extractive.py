@@ -385,3 +385,22 @@ def test_a_flattened_table_row_answers_only_a_question_naming_it() -> None:
     a, _ = answerer(max_sentences=1)
     passages = [passage(1, f"{row}\n{prose}")]
     assert "sql_identifier" not in a.answer("What does the routines view list?", passages).text
+
+
+def test_a_flattened_table_row_answers_a_question_naming_one_of_its_cells() -> None:
+    row = "Platform: Windows; Shell: cmd.exe; Command to activate: Scripts\\activate.bat"
+    a, _ = answerer(max_sentences=1)
+    answer = a.answer("How do I activate the environment on Windows?", [passage(1, row)])
+    assert "activate.bat" in answer.text
+
+
+def test_the_sentence_after_the_best_joins_it_when_only_it_states_the_value() -> None:
+    text = (
+        "The retry limit of the upload client controls how often an upload is repeated. "
+        "It is 5. Uploads are logged."
+    )
+    question = "What is the retry limit of the upload client?"
+    on, _ = answerer(max_sentences=2, stated_neighbour=True, min_words=2)
+    off, _ = answerer(max_sentences=2, min_words=2)
+    assert "It is 5" in on.answer(question, [passage(1, text)]).text
+    assert "It is 5" not in off.answer(question, [passage(1, text)]).text

@@ -162,17 +162,24 @@ def test_a_kept_answer_never_asks_for_the_extractive_one() -> None:
     assert made.fallback is None and made.text == EXTRACTIVE
 
 
-def test_without_an_extractive_answer_the_passages_are_shown() -> None:
-    wrong = "Tokens expire after 48 hours [1]."
-    _, made = run(
-        answer_with_fallback(FakeLLM(wrong), "How long?", PASSAGES, lambda: "", max_retries=0)
-    )
+def test_a_failed_llm_without_an_extractive_answer_shows_the_passages() -> None:
+    down = FakeLLM(LLMConnectionError("cannot connect to LLM server at http://127.0.0.1:9"))
+    _, made = run(answer_with_fallback(down, "How long?", PASSAGES, lambda: ""))
     assert made.fallback is not None and made.fallback.used == "passages"
     assert made.text.splitlines() == [
         "Send the token in the Authorization header as a bearer token [1].",
         "Uploads larger than 25 MB are rejected with status 413 [2].",
     ]
     assert made.report.grounded
+
+
+def test_all_dropped_without_an_extractive_answer_is_not_in_the_documents() -> None:
+    wrong = "Tokens expire after 48 hours [1]."
+    _, made = run(
+        answer_with_fallback(FakeLLM(wrong), "How long?", PASSAGES, lambda: "", max_retries=0)
+    )
+    assert made.text == NOT_FOUND and made.fallback is None
+    assert made.draft is not None and made.draft.dropped == 1
 
 
 def test_llm_failures_fall_back_with_the_error_as_reason() -> None:
@@ -253,3 +260,19 @@ def test_finished_sentences_drops_an_unfinished_tail() -> None:
     assert finished_sentences("One [1]. Two is") == "One [1]."
     assert finished_sentences("One [1]") == "One [1]"
     assert finished_sentences("Half a sen") == ""
+
+
+def test_a_budget_that_runs_out_before_a_finished_sentence_says_so() -> None:
+    clock = Clock()
+    llm = TickingStream(clock, 40.0, ["Tokens expire", " after 12 hours [1]."])
+    _, made = run(
+        answer_with_fallback(
+            llm, "How long?", PASSAGES, lambda: EXTRACTIVE, budget_s=30.0, clock=clock
+        )
+    )
+    assert made.text == EXTRACTIVE and made.fallback is not None
+    assert (
+        made.fallback.reason
+        == "the time budget (30 s) ran out before the model finished a sentence"
+    )
+    assert made.draft is not None and not made.draft.declined

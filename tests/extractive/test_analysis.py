@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.extractive.analysis import analyse_question, answer_type
+from citewise.extractive.analysis import analyse_question, answer_type, required_terms
 from citewise.extractive.scoring import is_table_row, is_title, type_fit
 
 
@@ -57,3 +57,9 @@ def test_a_title_left_in_the_text_is_told_from_a_sentence() -> None:
     assert is_title("Appendix The Debian Manifesto")
     assert not is_title("The Debian Linux Manifesto was written by Ian Murdock.")
     assert not is_title("the manifesto was written in 1993")
+
+
+def test_names_spelt_as_code_are_required_and_acronyms_only_with_code_names() -> None:
+    question = "Does the BSD licence or os.path.join need PYTHONMAXRECURSION?"
+    assert set(required_terms(question)) == {"os.path.join", "pythonmaxrecursion"}
+    assert "bsd" in required_terms(question, code_names=True)

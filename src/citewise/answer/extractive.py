@@ -54,7 +54,7 @@ from citewise.answer.question import (
     mentions,
     stating_what_is_asked,
 )
-from citewise.answer.sentences import split_labelled
+from citewise.answer.sentences import content_words, split_labelled, topic_stem
 from citewise.answer.subjects import (
     Framing,
     entry_openings,
@@ -122,6 +122,7 @@ class ExtractiveAnswerer:
         penalty = MISSING_NAME_PENALTY * sum(
             1 for name in terms.names if not any(mentions(p, name) for p in passages)
         )
+        penalty += opts.unseen_word_penalty * len(unseen_words(question, passages))
         head = focus(question) if len(terms.facets) == 1 else None
         fits = [x for x in scored if head is None or head in x.stems]
         fits = stating_what_is_asked(question, fits, focused=head is not None)
@@ -162,7 +163,8 @@ class ExtractiveAnswerer:
             if option and opts.rules.option_items:  # an option: its own item only
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
-            if (after := _stating_neighbour(question, best, scored)) and self._adds(after, picks):
+            after = _stating_neighbour(question, best, scored) if opts.stated_neighbour else None
+            if after is not None and self._adds(after, picks):
                 picks.insert(1, after)
         return compose(picks[: opts.max_sentences], split, plain, evidence)
 
@@ -380,6 +382,21 @@ def _in_context(
     return sorted(blended, key=lambda x: x.score, reverse=True)
 
 
+def unseen_words(question: str, passages: Sequence[Passage]) -> list[str]:
+    """The question's content words (topic stems) that no passage holds in its text, heading
+    or title."""
+    held: set[str] = set()
+    for p in passages:
+        h = p.hit
+        held |= stems_of(f"{p.context}\n{h.section}\n{h.title}")
+    asked = dict.fromkeys(topic_stem(w) for w in content_words(question) if w not in _SHAPING)
+    return [w for w in asked if w not in held]
+
+
+# words that shape a question rather than name what it asks about
+_SHAPING = frozenset({"many", "much", "kind", "sort", "way", "ways", "happen", "happens"})
+
+
 def _stating_neighbour(
     question: str, best: ScoredSentence, scored: Sequence[ScoredSentence]
 ) -> ScoredSentence | None:
@@ -408,11 +425,12 @@ _MUST_STATE = frozenset({"number"})
 
 
 def _names_row(question: str, row: str) -> bool:
-    """Whether the question names a flattened table row's first cell or one of its cells'
-    words beyond the question's own topic: only then is the row an answer."""
-    cells = row.split()
-    asked = {w.lower().strip("?.,'\"") for w in question.split()}
-    return bool(cells) and cells[0].lower().strip(":|") in asked
+    """Whether the question names a flattened table row: its first cell, or a cell holding a
+    name or code the question spells ("Windows", "cmd.exe"). Only then is the row an answer."""
+    cells = [c.lower().strip(":|;,") for c in row.split()]
+    asked = [w.strip("?.,'\"") for w in question.split()]
+    named = {w.lower() for w in asked if w[:1].isupper() or not w.isalpha()} - {""}
+    return bool(cells) and (cells[0] in {w.lower() for w in asked} or bool(named & set(cells)))
 
 
 def _speaks_of_unseen_code(sentences: Sequence[str], i: int) -> bool:

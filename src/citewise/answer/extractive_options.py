@@ -86,5 +86,13 @@ class ExtractiveOptions:
     # top; like `document_weight` it picks between sentences and does not count toward the
     # abstention threshold
     type_weight: float = 0.1
+    # each of the question's content words that no passage holds lowers the evidence by this
+    # much ("the yearly budget" asked of documents that never mention one). Off: paraphrased
+    # questions use words their answers do not, and it refused them (docs/answer-quality.md)
+    unseen_word_penalty: float = 0.0
+    # the sentence right after the best one joins it when only that one states the value,
+    # number, date or cause asked for (a contiguous span of the passage). Off: it moved no
+    # tuning half's answer, and extra value-bearing sentences risk stating values
+    stated_neighbour: bool = False
     # the genre rules in use (`citewise.extractive.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))

@@ -11,8 +11,9 @@ verified answer.
 
 `answer_with_fallback` wraps this for the answer flow: when the LLM fails (down, timed out,
 malformed reply, stream cut) or the check drops every sentence it wrote, the reader gets the
-extractive answer (asked for on demand), else the best passages' opening sentences, marked by
-a `Fallback` saying why, never a false "not in the documents".
+extractive answer (asked for on demand), marked by a `Fallback` saying why, never a false "not
+in the documents"; when the LLM failed and there is no extractive answer either, the best
+passages' opening sentences.
 """
 
 from __future__ import annotations
@@ -172,6 +173,8 @@ def generate_verified(
         else:
             yield Status("retry", f"retrying with a stricter prompt ({attempt}/{max_retries})")
             text = llm.complete(messages, max_tokens=MAX_ANSWER_TOKENS).text.strip()
+        if stopped and not text:
+            return Draft("", check_answer("", passages), attempt + 1, False, retried, 0, stopped)
         if is_decline(text):
             return Draft(NOT_FOUND, check_answer("", passages), attempt + 1, True, retried)
         yield Status("verify", "checking every sentence against its passage")
@@ -208,9 +211,10 @@ def answer_with_fallback(
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
 ) -> Generator[Status | Token, None, Generated]:
-    """The LLM's verified answer, or a marked fallback (see the module docstring). A model
-    that declines falls back to the extractive answer only when there is one: passages the
-    relevance check let through but neither answerer can use are "not in the documents"."""
+    """The LLM's verified answer, or a marked fallback (see the module docstring). The
+    passages are shown only when the LLM failed: a model that declined, or whose every
+    sentence was dropped, falls back to the extractive answer when there is one, else to "not
+    in the documents" (neither answerer found a supported answer)."""
     try:
         draft = yield from generate_verified(
             llm, question, passages, max_retries=max_retries, budget_s=budget_s, clock=clock
@@ -225,8 +229,11 @@ def answer_with_fallback(
         reason = (
             f"the grounding check dropped every sentence the model wrote "
             f"({draft.dropped} after {draft.attempts} attempts)"
+            if draft.dropped
+            else f"the time budget ({budget_s:g} s) ran out before the model finished a sentence"
         )
-        return (yield from _fall_back(passages, extractive, reason, draft))
+        # neither answerer found a supported answer: "not in the documents" is then honest
+        return (yield from _fall_back(passages, extractive, reason, draft, passages_too=False))
     return Generated(draft.text, draft.report, draft, None)
 
 

@@ -147,6 +147,11 @@ def key_terms(question: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def versions(question: str) -> list[str]:
+    """Product versions the question names ("Python 3.13" → 3.13, "FHS 4.0" → 4.0)."""
+    return list(dict.fromkeys(m.group(1) for m in _VERSION.finditer(question)))
+
+
 def names(question: str) -> list[str]:
     """Capitalised words inside the question that are not identifiers: likely proper nouns."""
     idents = {t.lower() for t in identifiers(question)}

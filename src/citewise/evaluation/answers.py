@@ -158,7 +158,7 @@ def summarize_answers(results: Sequence[AnswerResult]) -> dict[str, dict[str, fl
                 row[name_] = _mean(1.0 if v else 0.0 for v in values)
         answered = [r.answer_chars for r in rows if not r.abstained]
         if answered:
-            row["answer_chars"] = _mean(answered)
+            row["answer_chars"] = float(round(_mean(answered)))
         hits = [r.retrieval_hit5 for r in rows if r.retrieval_hit5 is not None]
         if hits:
             row["last_turn_file@5"] = _mean(1.0 if h else 0.0 for h in hits)

@@ -49,6 +49,8 @@ def render_answer_table(summary: Mapping[str, Mapping[str, float]], console: Con
         table.add_column(_HEADERS.get(col, col), justify="right")
     for group, row in summary.items():
         table.add_row(group, *(_cell(row.get(col)) for col in ANSWER_COLUMNS))
+    if not console.is_terminal:  # piped output: readable columns rather than 80 wide
+        console = Console(file=console.file, width=max(console.width, 132))
     console.print(table)
 
 

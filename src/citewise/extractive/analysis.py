@@ -15,7 +15,7 @@ from typing import Literal
 
 from citewise.answer.definitions import definition_subject
 from citewise.answer.places import asks_place
-from citewise.answer.question import compared, facets, focus, key_terms, names
+from citewise.answer.question import compared, facets, focus, key_terms, names, versions
 
 AnswerType = Literal[
     "number",
@@ -63,16 +63,20 @@ _VALUE = re.compile(
 )
 
 
-# a name spelt as code (dotted, snake_case, a call, an option) or a version: documents that
-# discuss it spell it the same way
-_CODE_SPELLING = re.compile(r"[._(]|^-|\d\.\d")
+# a name spelt as code (dotted, snake_case, a call, an option, a long CamelCase or CAPITALS
+# word such as PYTHONMAXRECURSION) or a version: documents that discuss it spell it the same way
+_CODE_SPELLING = re.compile(r"[._(]|^-|\d\.\d|^\w{8,}$")
 
 
 def required_terms(question: str, *, code_names: bool = False) -> tuple[str, ...]:
     """The names a passage must mention to answer `question`: identifiers spelt as code and
     versions; with `code_names`, CamelCase and CAPITALS words too (in reference documentation
     they name code entities; elsewhere "GPLv3" may be written "GPL version 3")."""
-    return tuple(t for t in key_terms(question) if code_names or _CODE_SPELLING.search(t))
+    terms = key_terms(question)
+    required = tuple(t for t in terms if code_names or _CODE_SPELLING.search(t))
+    if terms and not required:  # only acronyms: the question's version is its subject again
+        required = tuple(versions(question))
+    return required
 
 
 @dataclass(frozen=True, slots=True)
