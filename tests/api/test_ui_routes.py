@@ -52,7 +52,9 @@ def test_nothing_outside_the_web_folder_is_served(client: httpx.Client) -> None:
 
 
 def test_a_citation_opens_its_passage_in_context_and_its_original(client: httpx.Client) -> None:
-    answer = client.post("/chat/", json={"message": "How often should I rotate the log files?"})
+    answer = client.post(
+        "/chat/", json={"message": "Which tool rotates the log files every night?"}
+    )
     assert answer.status_code == 200, answer.text
     cited = answer.json()["citations"][0]
     assert cited["source"] == "guides/logging.md"
