@@ -75,6 +75,13 @@ class _Context:
                 store.close()
 
 
+def upload_to_read(staged: Path, keep_dir: Path) -> Path:
+    """The staged upload, or its kept copy when an earlier attempt kept it and then failed
+    before recording its outcome (this is the retry)."""
+    kept = keep_dir / staged.name
+    return kept if not staged.exists() and kept.exists() else staged
+
+
 def keep_upload(path: Path, keep_dir: Path, *, keep: bool) -> None:
     """Moves an ingested upload to where re-ingest reads it (a failed one is removed), and
     removes its staging folder once the folder's last file is done."""
@@ -108,7 +115,9 @@ def build_worker(
     def ingest_file(
         path: str, source: str, collection: str, batch: str, keep_dir: str = ""
     ) -> None:
-        job = FileJob(path, source, collection)
+        staged = Path(path)
+        read = upload_to_read(staged, Path(keep_dir)) if keep_dir else staged
+        job = FileJob(str(read), source, collection)
         record_started(broker.client, batch, source)
         outcome = run_file_job(
             job, ctx.store(), embedder_factory, chunking=chunking,
@@ -122,8 +131,8 @@ def build_worker(
             )  # fmt: skip
         else:
             clear_dead_letter(broker.client, collection, source)
-        if keep_dir:
-            keep_upload(Path(path), Path(keep_dir), keep=outcome.status != "failed")
+        if keep_dir and read == staged:
+            keep_upload(staged, Path(keep_dir), keep=outcome.status != "failed")
         record_outcome(
             broker.client,
             batch,
