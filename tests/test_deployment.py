@@ -11,8 +11,6 @@ import yaml
 from citewise.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
-# commands that arrive with the scale-out work (the queue worker)
-LATER = {"worker"}
 
 
 def _compose() -> dict[str, object]:
@@ -65,4 +63,14 @@ def test_the_commands_the_images_run_exist() -> None:
     for service in services.values():
         command = service.get("command") or []
         if command[:1] == ["citewise"]:
-            assert command[1] in _commands() | LATER
+            assert command[1] in _commands()
+
+
+def test_the_app_hands_uploads_to_the_worker_queue() -> None:
+    services = _compose()["services"]
+    assert isinstance(services, dict)
+    app_env, worker_env = services["app"]["environment"], services["worker"]["environment"]
+    assert app_env["CITEWISE_JOBS"] == "queue"
+    assert app_env["CITEWISE_QUEUE"] == worker_env["CITEWISE_QUEUE"]
+    assert app_env["CITEWISE_QUEUE"].startswith("redis://")
+    assert services["worker"]["command"] == ["citewise", "worker"]

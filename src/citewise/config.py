@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from citewise.errors import ConfigError
@@ -34,7 +34,9 @@ class Settings(BaseSettings):
         default=None, description="sqlite:///PATH (default: the data dir's file) | postgresql://…"
     )
     store_pool_size: int = 4
-    queue: str = Field(default="", description="redis://HOST:PORT/DB for `citewise worker`")
+    queue: str = Field(
+        default="", description="redis://HOST:PORT/DB: `citewise worker` and CITEWISE_JOBS=queue"
+    )
     queue_retries: int = 3
     threads: int = 0  # 0 = one per core
 
@@ -93,7 +95,9 @@ class Settings(BaseSettings):
     keep_originals: bool = True  # a copy of each ingested file, for the web UI's viewer
 
     # HTTP service (`citewise serve`, the API and its workers).
-    jobs: str = Field(default="thread", description="thread | redis://HOST:PORT/DB")
+    # `queue`: uploads go to the workers on CITEWISE_QUEUE (a redis:// URL here is an alias
+    # that sets CITEWISE_QUEUE)
+    jobs: str = Field(default="thread", description="thread | queue | redis://HOST:PORT/DB")
     max_upload_bytes: int = 100 * 2**20  # one upload request, every file in it together
     trace_exporter: str = Field(default="none", description="none | console | otlp")
     trace_endpoint: str | None = None  # the OTLP HTTP endpoint when trace_exporter = otlp
@@ -127,6 +131,17 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         return (init_settings, env_settings, _TomlSource(settings_cls))
+
+    @model_validator(mode="after")
+    def _jobs_queue_alias(self) -> Settings:
+        if "://" in self.jobs:
+            if self.queue and self.queue != self.jobs:
+                raise ValueError(
+                    "CITEWISE_JOBS and CITEWISE_QUEUE name different queues: "
+                    "set CITEWISE_QUEUE=redis://… and CITEWISE_JOBS=queue"
+                )
+            self.queue = self.jobs
+        return self
 
     @property
     def db_path(self) -> Path:

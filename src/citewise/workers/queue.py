@@ -2,8 +2,9 @@
 the dead-letter list (the reason per file).
 
 Redis keys: dramatiq's own queue keys, `citewise:outcomes:<batch>` (a list of JSON outcomes,
-one per job when it is done for good) and `citewise:dead-letters` (a hash: one JSON record
-per collection and source that could not be ingested, with the reason).
+one per job when it is done for good), `citewise:started:<batch>` (a hash: source -> the
+worker that began it) and `citewise:dead-letters` (a hash: one JSON record per collection
+and source that could not be ingested, with the reason).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ OUTCOMES_TTL_S = 7 * 24 * 3600
 
 def outcomes_key(batch: str) -> str:
     return f"citewise:outcomes:{batch}"
+
+
+def started_key(batch: str) -> str:
+    return f"citewise:started:{batch}"
 
 
 def worker_name() -> str:
@@ -78,6 +83,14 @@ def record_outcome(client: redis.Redis, batch: str, outcome: dict[str, Any]) -> 
     key = outcomes_key(batch)
     pipe = client.pipeline()
     pipe.rpush(key, json.dumps(outcome))
+    pipe.expire(key, OUTCOMES_TTL_S)
+    pipe.execute()
+
+
+def record_started(client: redis.Redis, batch: str, source: str) -> None:
+    key = started_key(batch)
+    pipe = client.pipeline()
+    pipe.hset(key, source, worker_name())
     pipe.expire(key, OUTCOMES_TTL_S)
     pipe.execute()
 
@@ -147,12 +160,15 @@ class IngestQueue:
         return Batch(batch, tuple(c.source for c in candidates),
                      tuple(o.source for o in outcomes))  # fmt: skip
 
-    def send(self, job: FileJob, batch: str) -> None:
+    def send(self, job: FileJob, batch: str, *, keep_dir: str = "") -> None:
+        """`keep_dir`: where the worker moves the file once it is in (an upload kept for
+        re-ingest); unset, the file stays where it is."""
+        extra = {"keep_dir": keep_dir} if keep_dir else {}
         message: dramatiq.Message[Any] = dramatiq.Message(
             queue_name=QUEUE_NAME,
             actor_name=ACTOR_NAME,
             args=(),
-            kwargs={**job.as_args(), "batch": batch},
+            kwargs={**job.as_args(), "batch": batch, **extra},
             options={},
         )
         self.broker.enqueue(message)

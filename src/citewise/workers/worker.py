@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import shutil
 import signal
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import dramatiq
 
@@ -33,6 +35,7 @@ from citewise.workers.queue import (
     make_broker,
     record_dead_letter,
     record_outcome,
+    record_started,
     worker_name,
 )
 
@@ -72,6 +75,25 @@ class _Context:
                 store.close()
 
 
+def upload_to_read(staged: Path, keep_dir: Path) -> Path:
+    """The staged upload, or its kept copy when an earlier attempt kept it and then failed
+    before recording its outcome (this is the retry)."""
+    kept = keep_dir / staged.name
+    return kept if not staged.exists() and kept.exists() else staged
+
+
+def keep_upload(path: Path, keep_dir: Path, *, keep: bool) -> None:
+    """Moves an ingested upload to where re-ingest reads it (a failed one is removed), and
+    removes its staging folder once the folder's last file is done."""
+    if keep:
+        keep_dir.mkdir(parents=True, exist_ok=True)
+        shutil.move(path, keep_dir / path.name)
+    else:
+        path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # other files of the upload are still there
+        path.parent.rmdir()
+
+
 def build_worker(
     settings: Settings,
     embedder_factory: Callable[[], Embedder],
@@ -90,8 +112,13 @@ def build_worker(
         min_child_tokens=settings.min_child_tokens,
     )
 
-    def ingest_file(path: str, source: str, collection: str, batch: str) -> None:
-        job = FileJob(path, source, collection)
+    def ingest_file(
+        path: str, source: str, collection: str, batch: str, keep_dir: str = ""
+    ) -> None:
+        staged = Path(path)
+        read = upload_to_read(staged, Path(keep_dir)) if keep_dir else staged
+        job = FileJob(str(read), source, collection)
+        record_started(broker.client, batch, source)
         outcome = run_file_job(
             job, ctx.store(), embedder_factory, chunking=chunking,
             max_file_bytes=settings.max_file_bytes,
@@ -104,6 +131,8 @@ def build_worker(
             )  # fmt: skip
         else:
             clear_dead_letter(broker.client, collection, source)
+        if keep_dir and read == staged:
+            keep_upload(staged, Path(keep_dir), keep=outcome.status != "failed")
         record_outcome(
             broker.client,
             batch,

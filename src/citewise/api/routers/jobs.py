@@ -49,7 +49,8 @@ async def job_events(
     async def body() -> AsyncIterator[bytes]:
         last = ""
         while True:
-            status = jobs.status(job_id)
+            # a queue backend reads the status from Redis: off the event loop
+            status = await anyio.to_thread.run_sync(jobs.status, job_id)
             if status is None:
                 return
             data = status.to_json()
