@@ -89,13 +89,21 @@ def _citations(answer: Answer) -> list[dict[str, Any]]:
 
 
 @router.get("/models")
-def models(principal: Reader) -> dict[str, object]:
+def models(principal: Reader, services: ServicesDep) -> dict[str, object]:
+    """The caller's own and the global collection first, then every other collection it may
+    read (granted ones; for an admin, every one in the store); chats' collections are not
+    models."""
+    first = readable_collections(principal, None)
+    others = set(principal.readable) | (
+        set(services.store.collections()) if principal.is_admin else set()
+    )
+    names = first + sorted(n for n in others if n not in first and not n.startswith("chat-"))
     now = int(time.time())
     return {
         "object": "list",
         "data": [
             {"id": name, "object": "model", "created": now, "owned_by": "citewise"}
-            for name in readable_collections(principal, None)
+            for name in names
         ],
     }
 
