@@ -387,6 +387,12 @@ def _worker_run(
 
 def part_workers(server: PostgresServer, args: argparse.Namespace, work: Path) -> dict[str, Any]:
     corpus = _corpus_subset(args.corpus, args.worker_files, work)
+    if args.pin_db is not None:
+        # the database's share of the work counts against the same cores as the workers'
+        # (backends forked later inherit the postmaster's affinity)
+        pid = (server.data_dir / "postmaster.pid").read_text().split()[0]
+        subprocess.run(["taskset", "-a", "-p", "-c", args.pin_db, pid], check=True,
+                       capture_output=True)  # fmt: skip
     proc, url = _start_redis(work)
     try:
         runs = []
@@ -398,7 +404,11 @@ def part_workers(server: PostgresServer, args: argparse.Namespace, work: Path) -
         proc.terminate()
         proc.wait(timeout=30)
     speedup = runs[0]["seconds"] / runs[1]["seconds"] if runs[1]["seconds"] else None
-    return {"runs": runs, "speedup": None if speedup is None else round(speedup, 3)}
+    return {
+        "runs": runs,
+        "speedup": None if speedup is None else round(speedup, 3),
+        "db_cores": args.pin_db or "any",
+    }
 
 
 def main() -> None:
@@ -418,6 +428,7 @@ def main() -> None:
         "--vectors-from", type=Path, help="an SQLite store of the corpus: reuse its vectors"
     )
     p.add_argument("--backends", default="sqlite,postgresql")
+    p.add_argument("--pin-db", help="workers part: cores for PostgreSQL (taskset list, e.g. 0)")
     p.add_argument("--out", type=Path)
     args = p.parse_args()
     parts = args.parts.split(",")

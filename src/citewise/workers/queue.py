@@ -134,6 +134,13 @@ class DeadLetters(Middleware):
         record_outcome(self.client, kw["batch"], outcome)
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 class IngestQueue:
     """The sending side: `citewise enqueue`, the HTTP service's upload jobs."""
 
@@ -154,6 +161,8 @@ class IngestQueue:
         if not candidates and not outcomes:
             raise InputError("nothing to ingest: no files found")
         batch = uuid.uuid4().hex
+        # largest first: the batch then ends on small jobs, not one worker's big file
+        candidates.sort(key=lambda c: _size(c.path), reverse=True)
         for cand in candidates:
             job = FileJob(str(cand.path.resolve()), cand.source, collection)
             self.send(job, batch)
