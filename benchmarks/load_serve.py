@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/load_serve.py [--clients 50] [--seconds 60] [--store DIR]
 
 The store: `--store DIR` (a data dir holding citewise.db), else the dev corpus's eval store
-under ../answers-data/eval/html-*/ when present, else a store built here from a slice of the
+under ~/.citewise/eval/html-*/ when present, else a store built here from a slice of the
 Python docs (and the output says which). The store is copied first (SQLite backup API), so
 the run never writes to anyone's store. Prints a table; JSON in benchmarks/results/.
 """
@@ -31,8 +31,9 @@ import psutil
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CITEWISE = str(Path(sys.executable).parent / "citewise")
-QUESTIONS = ROOT.parent.parent / "shared" / "eval" / "dev.jsonl"
-DEV_STORES = sorted((ROOT.parent / "answers-data" / "eval").glob("html-*/citewise.db"))
+QUESTIONS = ROOT.parent / "shared" / "eval" / "dev.jsonl"  # shared/ beside the project root
+# the stores `citewise eval` builds for the dev corpus (default data dir)
+DEV_STORES = sorted((Path.home() / ".citewise" / "eval").glob("html-*/citewise.db"))
 PY_DOCS = Path("/usr/share/doc/python3.11/html")
 
 
