@@ -33,6 +33,20 @@ CHILD = textwrap.dedent(
         time.sleep(0.15)
         return parse_file(*args, **kwargs)
     parsers.parse_file = slow_parse
+    if len(sys.argv) > 2:  # hold the 3rd document's insert open until the server is gone
+        from contextlib import contextmanager
+        from pathlib import Path
+        from citewise.store.postgres import PostgresStore
+        transaction, seen, marker = PostgresStore._tx, [], Path(sys.argv[2])
+        @contextmanager
+        def held_tx(self):
+            with transaction(self) as conn:
+                yield conn
+                seen.append(1)
+                if len(seen) == 3:
+                    marker.write_text("held")
+                    time.sleep(3)
+        PostgresStore._tx = held_tx
     from citewise.cli import main
     sys.argv = ["citewise", "ingest", sys.argv[1]]
     main()
@@ -73,8 +87,12 @@ def _stored(url: str) -> int:
     return int(row[0]) if row else 0
 
 
+@pytest.mark.parametrize("inside_a_transaction", [False, True])
 def test_postgresql_restarted_mid_ingest_loses_nothing_and_recovers_without_restart(
-    tmp_path: Path, own_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    own_server: PostgresServer,
+    monkeypatch: pytest.MonkeyPatch,
+    inside_a_transaction: bool,
 ) -> None:
     url = own_server.url(own_server.create_database())
     monkeypatch.setenv("CITEWISE_STORE", url)
@@ -90,22 +108,30 @@ def test_postgresql_restarted_mid_ingest_loses_nothing_and_recovers_without_rest
         long_lived.ingest([corpus / "note000.md"])
         assert long_lived.search(f"{words['note000.md']} setting", k=3).hits  # pool in use
 
+        marker = tmp_path / "held"
+        held = [str(marker)] if inside_a_transaction else []
         child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(corpus)],
+            [sys.executable, "-c", CHILD, str(corpus), *held],
             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + 60
-        while _stored(url) < 5 and time.monotonic() < deadline and child.poll() is None:
+        while (
+            not (marker.exists() if inside_a_transaction else _stored(url) >= 5)
+            and time.monotonic() < deadline
+            and child.poll() is None
+        ):
             time.sleep(0.05)
-        assert child.poll() is None, "the ingest ended before the restart"
+        if child.poll() is not None:
+            early = child.communicate()[1][-2000:]
+            pytest.fail(f"the ingest ended before the restart: {early!r}")
         _restart(own_server, down_for=1.0)
-        out, err = child.communicate(timeout=300)
+        _, err = child.communicate(timeout=300)
         stderr = err.decode(errors="replace")
         assert "Traceback" not in stderr, stderr[-3000:]
         assert child.returncode in (0, 3), (child.returncode, stderr[-3000:])
-        print(f"ingest across the restart: exit {child.returncode}; {out.decode()[-400:]}")
+        print(f"ingest across the restart: exit {child.returncode}; {stderr.strip()[-300:]}")
         if child.returncode == 3:
             assert "PostgreSQL" in stderr, stderr[-3000:]
         assert pg_table_problems(url) + pg_vector_problems(url) == []
