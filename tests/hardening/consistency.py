@@ -103,7 +103,9 @@ def index_problems(
         docs = {d.source: d for d in a.documents()}
         if expected is not None and set(docs) != set(expected):
             problems.append(f"listing {sorted(docs)} != files {sorted(expected)}")
-        words = expected or stored or _stored_words(data)
+        words = expected if expected is not None else stored
+        if words is None:
+            words = _stored_words(data)
         for source, doc in docs.items():
             word = words.get(source)
             if word is None:
