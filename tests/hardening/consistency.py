@@ -91,16 +91,21 @@ def vector_problems(db: Path) -> list[str]:
     return [f"{len(wrong)} vectors of another text (chunks {wrong[:5]})"] if wrong else []
 
 
-def index_problems(data: Path, expected: dict[str, str] | None = None) -> list[str]:
+def index_problems(
+    data: Path, expected: dict[str, str] | None = None, *, stored: dict[str, str] | None = None
+) -> list[str]:
     """Every listed document is found by its word through keyword search (and vector search
     once ready); no hit names a document the listing lacks; no chunk comes back twice.
-    With `expected` ({source: word}), the listing must be exactly those documents."""
+    With `expected` ({source: word}), the listing must be exactly those documents; `stored`
+    gives the words otherwise (default: read from the SQLite file in `data`)."""
     problems: list[str] = []
     with Assistant(data_dir=data, embedder="hashing") as a:
         docs = {d.source: d for d in a.documents()}
         if expected is not None and set(docs) != set(expected):
             problems.append(f"listing {sorted(docs)} != files {sorted(expected)}")
-        words = expected or _stored_words(data)
+        words = expected if expected is not None else stored
+        if words is None:
+            words = _stored_words(data)
         for source, doc in docs.items():
             word = words.get(source)
             if word is None:

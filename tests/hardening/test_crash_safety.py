@@ -123,11 +123,13 @@ def _expected(versions: dict[int, int]) -> dict[str, str]:
     return {f"note{i:03d}.md": word_for(f"{i:03d}", v) for i, v in versions.items()}
 
 
-def _run_child(corpus: Path, data: Path, marker: Path, phase: str, nth: int) -> bool:
+def _run_child(
+    corpus: Path, data: Path, marker: Path, phase: str, nth: int, script: str = CHILD
+) -> bool:
     """Runs one ingest; True if it was killed at its point, False if it finished first."""
     marker.unlink(missing_ok=True)
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(corpus), str(data), str(marker), phase, str(nth)],
+        [sys.executable, "-c", script, str(corpus), str(data), str(marker), phase, str(nth)],
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
     try:

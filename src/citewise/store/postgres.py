@@ -46,6 +46,8 @@ class PostgresStore(PostgresReads, PostgresSearch):
                 max_size=max(1, pool_size),
                 kwargs={"autocommit": True},
                 configure=_configure,
+                # a connection the server dropped (restart, failover) is replaced on checkout
+                check=ConnectionPool.check_connection,
                 open=True,
                 name="citewise-store",
             )
@@ -77,13 +79,16 @@ class PostgresStore(PostgresReads, PostgresSearch):
         if getattr(self._local, "conn", None) is not None:
             yield
             return
-        with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            self._local.conn = conn
-            try:
-                yield
-            finally:
-                self._local.conn = None
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                self._local.conn = conn
+                try:
+                    yield
+                finally:
+                    self._local.conn = None
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL store: {exc}") from exc
 
     @contextmanager
     def _tx(self) -> Iterator[Conn]:

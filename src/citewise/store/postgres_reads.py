@@ -97,9 +97,12 @@ class PostgresReads:
         if not chunk_ids:
             return {}
         with self._conn() as conn:
+            # never prepared: the first embedder's ALTER to vector(dim), from any process,
+            # changes this result's type, which a prepared plan refuses
             rows = conn.execute(
                 "SELECT chunk_id, embedding FROM vectors WHERE chunk_id = ANY(%s)",
                 ([int(i) for i in chunk_ids],),
+                prepare=False,
             ).fetchall()
         return {int(r[0]): _array(r[1]) for r in rows}
 
