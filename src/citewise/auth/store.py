@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import threading
 import time
@@ -162,7 +163,8 @@ class UserStore(AuthStoreBase):
             if password_hash is not None:  # tokens issued before stop working
                 conn.execute(
                     "UPDATE auth_users SET password_hash = ?, tokens_after = ? WHERE user_id = ?",
-                    (password_hash, time.time(), user.user_id),
+                    # the resolution of a token's iat, so a token issued right after counts
+                    (password_hash, math.floor(time.time() * 1000) / 1000, user.user_id),
                 )
             if is_admin is not None:
                 conn.execute(
