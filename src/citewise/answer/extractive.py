@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
@@ -54,7 +53,15 @@ from citewise.answer.question import (
     mentions,
     stating_what_is_asked,
 )
-from citewise.answer.sentences import content_words, split_labelled, topic_stem
+from citewise.answer.sentence_fit import (
+    MUST_STATE,
+    in_context,
+    names_row,
+    speaks_of_unseen_code,
+    stating_neighbour,
+    unseen_words,
+)
+from citewise.answer.sentences import split_labelled
 from citewise.answer.subjects import (
     Framing,
     entry_openings,
@@ -64,7 +71,6 @@ from citewise.answer.subjects import (
 )
 from citewise.answer.units import (
     is_caption,
-    is_code_line,
     is_prose,
     lead_in_end,
     said_before,
@@ -139,7 +145,7 @@ class ExtractiveAnswerer:
         if subject and opts.rules.option_items:
             fits = prefer_option_items(subject[-1], fits, answers)
         kind = answer_type(question, subject)
-        if kind in _MUST_STATE and not any(answers(x) for x in fits if type_fit(kind, x.text)):
+        if kind in MUST_STATE and not any(answers(x) for x in fits if type_fit(kind, x.text)):
             return abstain(f"no sentence states the {kind} asked for")
         best = fits[0] if fits else None
         if best is None:
@@ -163,7 +169,7 @@ class ExtractiveAnswerer:
             if option and opts.rules.option_items:  # an option: its own item only
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
-            after = _stating_neighbour(question, best, scored) if opts.stated_neighbour else None
+            after = stating_neighbour(question, best, scored) if opts.stated_neighbour else None
             if after is not None and self._adds(after, picks):
                 picks.insert(1, after)
         return compose(picks[: opts.max_sentences], split, plain, evidence)
@@ -197,8 +203,8 @@ class ExtractiveAnswerer:
                 shortest = SHORT_OPENING_WORDS if (p.n, i) in openings else min_words
                 prose = is_prose(s, shortest) or (unit != s and is_prose(unit, min_words))
                 prose = prose and (captions or not is_caption(s))
-                prose = prose and not _speaks_of_unseen_code(sentences, i)
-                prose = prose and (not is_table_row(s) or _names_row(question, s))
+                prose = prose and not speaks_of_unseen_code(sentences, i)
+                prose = prose and (not is_table_row(s) or names_row(question, s))
                 prose = prose and not is_title(s)
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION
@@ -306,7 +312,7 @@ class ExtractiveAnswerer:
             head = focus(facet)
             ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
             if part and by_whole:
-                ranked = _in_context(ranked, by_whole, self.options.later_part_context)
+                ranked = in_context(ranked, by_whole, self.options.later_part_context)
             fits = [x for x in ranked if head is None or head in x.stems]
             fits = stating_what_is_asked(facet, fits)
             if not fits:
@@ -318,8 +324,7 @@ class ExtractiveAnswerer:
                 (x for x in fits if x.passage.hit.source == home and x.score >= near), fits[0]
             )
             # a part is answered only by a sentence that clears the abstention threshold on
-            # its own: below it (0.45 used to pass) a part took a glossary line about
-            # something else ("recommended alternative" → "An informal synonym for …")
+            # its own (a lower floor let a part take a glossary line about something else)
             clears = top.score - top.prior >= self.options.threshold
             if clears and self._adds(top, picks + out):
                 out.append(top)
@@ -367,73 +372,3 @@ class ExtractiveAnswerer:
             if same_doc and self._adds(cand, [best, *out]):
                 out.append(cand)
         return out
-
-
-def _in_context(
-    ranked: Sequence[ScoredSentence], by_whole: dict[tuple[int, int], float], share: float
-) -> list[ScoredSentence]:
-    """`ranked` rescored `share` by the whole question's scores, best first."""
-    blended = [
-        replace(
-            x, score=(1 - share) * x.score + share * by_whole.get((x.passage.n, x.index), x.score)
-        )
-        for x in ranked
-    ]
-    return sorted(blended, key=lambda x: x.score, reverse=True)
-
-
-def unseen_words(question: str, passages: Sequence[Passage]) -> list[str]:
-    """The question's content words (topic stems) that no passage holds in its text, heading
-    or title."""
-    held: set[str] = set()
-    for p in passages:
-        h = p.hit
-        held |= stems_of(f"{p.context}\n{h.section}\n{h.title}")
-    asked = dict.fromkeys(topic_stem(w) for w in content_words(question) if w not in _SHAPING)
-    return [w for w in asked if w not in held]
-
-
-# words that shape a question rather than name what it asks about
-_SHAPING = frozenset({"many", "much", "kind", "sort", "way", "ways", "happen", "happens"})
-
-
-def _stating_neighbour(
-    question: str, best: ScoredSentence, scored: Sequence[ScoredSentence]
-) -> ScoredSentence | None:
-    """For a question wanting a value, number, decision, date or cause that the best sentence
-    does not state, the sentence right after it in its passage when that one does: "The
-    buffer holds the pending output." is followed by "The default is 10." (a contiguous span
-    of the passage, not a sentence stitched from elsewhere)."""
-    kind = answer_type(question, definition_subject(question))
-    if kind not in _STATED or type_fit(kind, best.text):
-        return None
-    return next(
-        (
-            x
-            for x in scored
-            if x.passage.n == best.passage.n
-            and x.index == best.index + 1
-            and type_fit(kind, x.text)
-        ),
-        None,
-    )
-
-
-_STATED = frozenset({"number", "value", "time", "reason"})
-# a question asking how many or how much is answered only by a sentence stating a quantity
-_MUST_STATE = frozenset({"number"})
-
-
-def _names_row(question: str, row: str) -> bool:
-    """Whether the question names a flattened table row: its first cell, or a cell holding a
-    name or code the question spells ("Windows", "cmd.exe"). Only then is the row an answer."""
-    cells = [c.lower().strip(":|;,") for c in row.split()]
-    asked = [w.strip("?.,'\"") for w in question.split()]
-    named = {w.lower() for w in asked if w[:1].isupper() or not w.isalpha()} - {""}
-    return bool(cells) and (cells[0] in {w.lower() for w in asked} or bool(named & set(cells)))
-
-
-def _speaks_of_unseen_code(sentences: Sequence[str], i: int) -> bool:
-    """Whether sentence `i` makes sense only with code an answer cannot show: "It is not
-    clear whether foo() or bar() will be called first." after a code line."""
-    return bool(i and ANAPHOR.match(sentences[i]) and is_code_line(sentences[i - 1]))
