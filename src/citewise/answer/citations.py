@@ -19,8 +19,7 @@ from citewise.answer.sentences import split_sentences, strip_citation_marks
 from citewise.positions import boxes_for_quote
 from citewise.types import Citation, Hit, Passage
 
-# The Node pipeline started at 0.7 and lowered it to 0.5 for recall: misspelt or shortened
-# section names ("Sorting HowTo > Key functions") score 0.6–0.8, unrelated labels < 0.4.
+# Low enough for misspelt or shortened section names, above unrelated labels.
 DICE_THRESHOLD = 0.5
 MAX_QUOTE_CHARS = 300
 

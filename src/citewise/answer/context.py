@@ -32,9 +32,8 @@ ADAPTIVE_K: Mapping[str, int] = {
     "summarize": 12,
 }
 DEFAULT_K = 5
-# Hits scoring below this share of the top hit's score are dropped. RRF scores of hits found
-# by both retrievers are about twice those found by one, so 0.5 keeps every hit one
-# retriever ranked near the top and drops only the weak tail.
+# Hits scoring below this share of the top hit's score are dropped: hits found by both
+# retrievers score about twice those found by one, so this keeps one retriever's top hits.
 MIN_RELATIVE_SCORE = 0.5
 MIN_CHILD_TOKENS = 60  # a child shorter than this says too little alone: use its parent
 # a definition, comparison or multi-part question reads whole parents (budget allowing): a

@@ -7,11 +7,8 @@ from typing import Literal
 
 from citewise.extractive.rules import RulePack, rule_pack
 
-# Calibrated on the dev set (Python 3.11 docs, hybrid and keyword-only retrieval, bundled
-# MiniLM, weights below): after the key-term and focus checks, the best sentence of every
-# answerable question scored ≥ 0.504, that of every unanswerable near miss ≤ 0.488 ("Python
-# 3.5 was released on …" for a 3.13 question, "urllib.request … uses HTTP/1.1" for a pool
-# size). The boundary is thin, so it is a parameter; raise it to refuse more.
+# Between answerable questions and near misses on the dev set (docs/tuning-log.md); raise it
+# to refuse more.
 ABSTAIN_BELOW = 0.5
 # A capitalised name in the question ("with Poetry") that no passage contains lowers the best
 # score by this much: usually the documents are about something else.
@@ -22,21 +19,16 @@ MISSING_NAME_PENALTY = 0.1
 class ExtractiveOptions:
     threshold: float = ABSTAIN_BELOW
     max_sentences: int = 3
-    # sentences embedded per question, in one batch: ≈ 15–40 ms on two idle cores; 24–40
-    # made no difference to answer quality on the dev set
+    # sentences embedded per question: more cost time without better answers
     max_candidates: int = 32
-    # a grid over the dev set put cosine 0.6–0.8, lexical 0.3–0.4 on one plateau. Since the
-    # reranker orders passages well, their rank counts too: on the dev set 0.05 → 0.2 lifted
-    # lookup must_contain 0.64 → 0.68 and citation precision 0.77 → 0.79; at 0.3 and above the
-    # top passage's bonus beat the abstention threshold on unanswerable questions (7/8 → 5/8)
+    # the reranker orders passages well, so their rank counts too, but not so much that a top
+    # passage alone clears the abstention threshold (docs/tuning-log.md)
     cosine_weight: float = 0.7
     lexical_weight: float = 0.3
     rank_weight: float = 0.2
     # the best sentence must clear this share of the threshold by what it says and where it
     # stands in its document (all but its passage's rank bonus), not only by standing in the
-    # top passage: the rank bonus alone carried an exit-codes list (0.34 without it) over the
-    # threshold for an HTTP status question the documents do not answer. The weakest right
-    # answer on the dev set has 0.43; 0.76 × 0.5 = 0.38 is about halfway
+    # top passage (the rank bonus alone once carried an unrelated list over the threshold)
     content_share: float = 0.76
     # "What is X?" / "What does X do?": a sentence that defines X ("A descriptor is …", the
     # opening sentence under a heading naming X) gets this much on top
@@ -46,16 +38,13 @@ class ExtractiveOptions:
     heading_weight: float = 0.1
     # a sentence gets up to this much by the share of the other passages that come from its
     # document: the page most passages come from is usually the page about the question. It
-    # picks between sentences and does not count toward the abstention threshold: on the dev
-    # set 0.1–0.3 lifted lookup must_contain 0.73 → 0.77 and citation precision 0.76 → 0.81
+    # picks between sentences and does not count toward the abstention threshold
     document_weight: float = 0.2
     # how much lower a part's best sentence from the first pick's document may score and
     # still be preferred to another document's
     same_source_margin: float = 0.1
     # a later part of a multi-part question leans on the earlier ones ("… and in which mode
     # must *the file* be opened?"): its sentences are scored this share by the whole question
-    # (on the dev set 0.3 dropped open()'s "Modes 'r+' and 'r+b' …" from a tomllib answer:
-    # citation precision 0.784 → 0.800, every other set unchanged; 0.5 lost answers)
     later_part_context: float = 0.3
     # a runner-up for a one-part question must score this share of the best one
     relative_floor: float = 0.85

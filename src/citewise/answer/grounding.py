@@ -21,12 +21,8 @@ from citewise.types import Passage
 
 Verdict = Literal["supported", "unsupported", "uncertain"]
 
-# Thresholds on the lexical score. Axiom uses 0.8 / 0.3 on whole answers; per sentence we
-# measured on the dev set: gold-quote sentences against their own passage score 1.0; the
-# reference answers' sentences (paraphrases, some adding facts) against the gold quotes
-# score 0.12–0.69 (deciles), median 0.47; the same sentences against another question's gold
-# quotes score ≤ 0.15. So: clearly supported from 0.75 (near-verbatim), clearly not below 0.2
-# (no more overlap than an unrelated passage), in between uncertain — the judge's job.
+# Lexical score per sentence: near-verbatim is supported, no more overlap than an unrelated
+# passage is not, in between is the judge's job (measured: docs/measurements.md).
 SUPPORTED_AT = 0.75
 UNSUPPORTED_BELOW = 0.2
 WORD_WEIGHT = 0.6

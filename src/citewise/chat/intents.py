@@ -45,9 +45,7 @@ CONVERSATIONAL: frozenset[str] = frozenset({"followup", "simplify", "deepen"})
 # of bge-small (where the reference system used 0.85); see tests/chat/test_intents_minilm.py.
 DEFAULT_THRESHOLD = 0.5
 DEFAULT_MARGIN = 0.2
-# 0.45 until query and exemplar vectors were both embedded alone (deterministic int8): then
-# "Who directed Jurassic Park?" (0.41) and "Do you dream?" (0.44) fell below it, while the
-# document question nearest to an off-topic exemplar stays at 0.37 (and fails the margin)
+# below it plain off-topic questions fall; the nearest document question stays under it
 DEFAULT_OFF_TOPIC_THRESHOLD = 0.4
 
 INTENT_PROMPT = """You sort messages sent to a document question-answering assistant. The \

@@ -58,10 +58,10 @@ READ_TOKENS = SEQ_LEN - SPECIALS  # the most count_tokens() a text may have to b
 BATCH = 1  # texts per call: see "Execution" above
 WINDOW = 1024  # texts tokenised at a time: bounds memory on huge inputs
 # Calls this small are query time (an answer's candidate sentences, ~20): their vectors are
-# kept, since a follow-up weighs many of the same sentences again (dev conversations: a
-# follow-up turn's p50 158 -> 39 ms). Ingest calls are larger and not kept.
+# kept, since a follow-up weighs many of the same sentences again. Ingest calls are larger
+# and not kept.
 RECENT_CALL = 64
-RECENT_TEXTS = 4096  # ~6 MB of vectors
+RECENT_TEXTS = 4096  # a few MB of vectors
 
 IntArray = npt.NDArray[np.int64]
 

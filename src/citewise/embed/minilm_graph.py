@@ -17,8 +17,7 @@ import numpy as np
 from citewise.errors import EmbedderError
 
 EXPORT_VERSION = 1  # bump when the graph or the quantisation recipe changes
-# Worst cosine to the torch model on CHECK_TEXTS an export must reach to be accepted (a
-# broken export scores < 0.9; int8 is worst on the one-word text, ~0.985).
+# Worst cosine to the torch model on CHECK_TEXTS an export must reach to be accepted.
 VARIANTS = {"int8": 0.98, "fp32": 0.9999}
 HIDDEN, HEADS, FFN = 384, 12, 1536
 OPSET = 17
