@@ -287,7 +287,7 @@ def test_api_keys_are_made_with_scopes_and_expiry_and_revoked(page: Any, server:
     page.on("dialog", lambda d: d.accept())
     login(page, server, "alice")
     page.get_by_role("link", name="API keys").click()
-    page.get_by_label("Name").fill("nightly sync")
+    page.get_by_label("Name", exact=True).fill("nightly sync")
     page.get_by_label("write").check()
     page.get_by_label("Expires after (days)").fill("30")
     page.get_by_role("button", name="Create key").click()
