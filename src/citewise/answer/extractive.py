@@ -55,6 +55,7 @@ from citewise.answer.question import (
 )
 from citewise.answer.sentence_fit import (
     MUST_STATE,
+    anchored,
     in_context,
     names_row,
     speaks_of_unseen_code,
@@ -172,7 +173,15 @@ class ExtractiveAnswerer:
             after = stating_neighbour(question, best, scored) if opts.stated_neighbour else None
             if after is not None and self._adds(after, picks):
                 picks.insert(1, after)
-        return compose(picks[: opts.max_sentences], split, plain, evidence)
+        picks = picks[: opts.max_sentences]
+        if opts.anchor_top and not reading_on and opts.max_sentences > 1:
+            adds = [*picks]  # the picks before the anchor: it must say something new
+
+            def anchors(x: ScoredSentence) -> bool:
+                return answers(x) and self._adds(x, adds)
+
+            picks = anchored(picks, scored, passages[0], anchors, opts.max_sentences)
+        return compose(picks, split, plain, evidence)
 
     def _candidates(
         self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
@@ -359,14 +368,22 @@ class ExtractiveAnswerer:
         """Close runners-up from the best sentence's document: they often hold the detail the
         best one leaves out, and citing one document keeps the answer precise. Without
         `relative`, any runner-up above the threshold is close enough."""
-        floor = self.options.threshold
+        opts = self.options
+        floor = opts.threshold
         if relative:
-            floor = max(floor, self.options.relative_floor * best.score)
+            floor = max(floor, opts.relative_floor * best.score)
+        # the sentences next to the best one read on from it: a lower bar, and an anaphor
+        # right after it refers to it
+        near = max(opts.threshold, opts.adjacent_floor * best.score) if relative else floor
         out: list[ScoredSentence] = []
         for cand in scored:
-            if cand.score < floor or 1 + len(out) >= self.options.max_sentences:
+            if cand.score < min(floor, near) or 1 + len(out) >= opts.max_sentences:
                 break
-            if ANAPHOR.match(cand.text):
+            beside = cand.passage.n == best.passage.n and abs(cand.index - best.index) == 1
+            if cand.score < (near if beside else floor):
+                continue
+            after = beside and cand.index == best.index + 1
+            if ANAPHOR.match(cand.text) and not after:
                 continue  # out of its context, "This was the default …" misleads
             same_doc = cand.passage.hit.source == best.passage.hit.source
             if same_doc and self._adds(cand, [best, *out]):
