@@ -52,9 +52,15 @@ def serve(
                 args=(stop,), name="citewise-watch", daemon=True,
             )  # fmt: skip
             watcher.start()
+        api = create_app(settings, services=services)
+        if auth_required(settings) and not api.state.auth.store.list_users():
+            err_console.print(
+                "[yellow]No users yet, so nobody can sign in: create the first admin with "
+                "`citewise users create NAME --admin`[/yellow]"
+            )
         try:
             uvicorn.run(
-                create_app(settings, services=services), host=host, port=port,
+                api, host=host, port=port,
                 log_level=log_level, access_log=False, timeout_graceful_shutdown=10,
             )  # fmt: skip
         finally:

@@ -45,8 +45,8 @@ def test_answers_with_the_best_supported_sentence_and_its_citation() -> None:
     a, _ = answerer()
     r = a.answer("Why are my logging info messages not tracked by default?", [DICT, LOGGING])
     assert not r.abstained
-    assert r.text.startswith("The default level is WARNING")
-    assert [ref.n for ref in parse_references(r.text)] == [1]
+    assert "The default level is WARNING" in r.text
+    assert {ref.n for ref in parse_references(r.text)} == {1}
     assert r.used_passages == (LOGGING,)
     assert r.best_score >= FAKE_THRESHOLD
 
@@ -404,3 +404,16 @@ def test_the_sentence_after_the_best_joins_it_when_only_it_states_the_value() ->
     off, _ = answerer(max_sentences=2, min_words=2)
     assert "It is 5" in on.answer(question, [passage(1, text)]).text
     assert "It is 5" not in off.answer(question, [passage(1, text)]).text
+
+
+def test_the_sentence_right_after_the_best_joins_it_on_a_lower_bar() -> None:
+    text = (
+        "The pool size of the connection pool is set when the opener is made. "
+        "It is ten connections per handler unless a request asks for more. "
+        "The weight of a glob pattern is unrelated to lists."
+    )
+    question = "What is the pool size of the connection pool?"
+    near, _ = answerer(max_sentences=3, min_words=2, adjacent_floor=0.1)
+    far, _ = answerer(max_sentences=3, min_words=2, adjacent_floor=0.85)
+    assert "ten connections" in near.answer(question, [passage(1, text)]).text
+    assert "ten connections" not in far.answer(question, [passage(1, text)]).text

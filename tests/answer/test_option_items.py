@@ -8,7 +8,11 @@ from answer_factories import passage
 from fake_embedder import answerer
 
 from citewise.answer.definitions import defines
-from citewise.answer.option_items import option_item, option_item_start, prefer_option_items
+from citewise.extractive.rules.option_items import (
+    option_item,
+    option_item_start,
+    prefer_option_items,
+)
 from citewise.extractive.rules.packs import CLI_OPTIONS
 
 OPTIONS = (

@@ -60,3 +60,35 @@ def test_serve_with_watch_ingests_and_removes_files(tmp_path: Path) -> None:
             proc.wait()
         log.close()
     assert proc.returncode is not None
+
+
+def test_serve_requiring_credentials_without_users_says_how_to_create_one(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [CITEWISE, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"),
+             "--log-level", "warning"],
+            env={**os.environ, "CITEWISE_EMBEDDER": "hashing", "CITEWISE_AUTH_REQUIRED": "true"},
+            stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            wait_until(lambda: "No users yet" in log_path.read_text())
+            wait_until(lambda: _status(f"http://127.0.0.1:{port}/documents") == 401)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    assert "citewise users create NAME --admin" in " ".join(log_path.read_text().split())
+
+
+def _status(url: str) -> int:
+    try:
+        return httpx.get(url, timeout=5).status_code
+    except httpx.TransportError:
+        return 0

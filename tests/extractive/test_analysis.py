@@ -63,3 +63,12 @@ def test_names_spelt_as_code_are_required_and_acronyms_only_with_code_names() ->
     question = "Does the BSD licence or os.path.join need PYTHONMAXRECURSION?"
     assert set(required_terms(question)) == {"os.path.join", "pythonmaxrecursion"}
     assert "bsd" in required_terms(question, code_names=True)
+
+
+def test_a_procedure_question_prefers_a_sentence_that_states_a_step() -> None:
+    from citewise.extractive.scoring import type_fit
+
+    assert type_fit("procedure", "Add a line like this to your message's pseudo-headers.")
+    assert type_fit("procedure", "To send a copy elsewhere, you can use a CC header.")
+    assert type_fit("procedure", "You should mail the maintainer first.")
+    assert not type_fit("procedure", "Sometimes it is necessary to send a copy elsewhere.")

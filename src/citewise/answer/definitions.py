@@ -13,9 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from citewise.answer.option_items import option_item
 from citewise.answer.sentences import content_words, lines_of_sentences, stem
 from citewise.answer.units import entry_name, is_code_line
+from citewise.extractive.rules.option_items import option_item
 from citewise.retrieve.keyword import command_options
 from citewise.store.base import bare_title, heading_names, last_heading
 from citewise.types import DocumentInfo, Hit

@@ -15,7 +15,6 @@ sentence names, or the best score is below the threshold.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -41,12 +40,11 @@ from citewise.answer.extractive_options import (
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
-from citewise.answer.option_items import prefer_option_items, same_option_item
+from citewise.answer.part_picks import PartPicks
 from citewise.answer.places import prefer_places
 from citewise.answer.question import (
     analyse,
     clauses,
-    contrast_terms,
     focus,
     headed_by,
     key_terms,
@@ -55,20 +53,13 @@ from citewise.answer.question import (
 )
 from citewise.answer.sentence_fit import (
     MUST_STATE,
-    in_context,
+    anchored,
     names_row,
     speaks_of_unseen_code,
     stating_neighbour,
     unseen_words,
 )
 from citewise.answer.sentences import split_labelled
-from citewise.answer.subjects import (
-    Framing,
-    entry_openings,
-    framed_by_subject,
-    framed_text,
-    with_entry_words,
-)
 from citewise.answer.units import (
     is_caption,
     is_prose,
@@ -77,6 +68,15 @@ from citewise.answer.units import (
 )
 from citewise.embed.base import Embedder, Vectors
 from citewise.extractive.analysis import answer_type, required_terms
+from citewise.extractive.rules.entry_headings import (
+    Framing,
+    entry_openings,
+    framed_by_subject,
+    framed_text,
+    with_entry_words,
+)
+from citewise.extractive.rules.option_items import prefer_option_items, same_option_item
+from citewise.extractive.rules.version_notes import is_version_note
 from citewise.extractive.scoring import is_table_row, is_title, type_fit
 from citewise.retrieve.history import asks_about_change, asks_about_history, is_release_notes
 from citewise.types import Passage
@@ -85,14 +85,7 @@ CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
 
 
-# "Changed in version 3.10: …", "New in Python 3.4", "Added in: v8.2.0" (Node.js)
-_VERSION_NOTE = re.compile(
-    r"^(?:changed|new|deprecated|added|removed)(?: in| since|:)+ (?:(?:version|python) |v)?\d",
-    re.I,
-)
-
-
-class ExtractiveAnswerer:
+class ExtractiveAnswerer(PartPicks):
     def __init__(self, embedder: Embedder, options: ExtractiveOptions | None = None) -> None:
         self.embedder = embedder
         self.options = options or ExtractiveOptions()
@@ -172,7 +165,15 @@ class ExtractiveAnswerer:
             after = stating_neighbour(question, best, scored) if opts.stated_neighbour else None
             if after is not None and self._adds(after, picks):
                 picks.insert(1, after)
-        return compose(picks[: opts.max_sentences], split, plain, evidence)
+        picks = picks[: opts.max_sentences]
+        if opts.anchor_top and not reading_on and opts.max_sentences > 1:
+            adds = [*picks]  # the picks before the anchor: it must say something new
+
+            def anchors(x: ScoredSentence) -> bool:
+                return answers(x) and self._adds(x, adds)
+
+            picks = anchored(picks, scored, passages[0], anchors, opts.max_sentences)
+        return compose(picks, split, plain, evidence)
 
     def _candidates(
         self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
@@ -254,7 +255,7 @@ class ExtractiveAnswerer:
             total = opts.cosine_weight * cosine + opts.lexical_weight * lex
             position = opts.rank_weight * c.rank_bonus
             total += position
-            if not notes_count and _VERSION_NOTE.match(c.text):
+            if not notes_count and is_version_note(c.text):
                 total -= opts.version_note_penalty
             if not history and is_release_notes(c.passage.hit):
                 total -= opts.release_notes_penalty
@@ -294,79 +295,28 @@ class ExtractiveAnswerer:
         dup = any(jaccard(cand.stems, p.stems) >= self.options.near_duplicate for p in picks)
         return not same and not dup
 
-    def _facet_picks(
-        self,
-        facets: Sequence[str],
-        cands: Sequence[Candidate],
-        vectors: Vectors,
-        picks: list[ScoredSentence],
-        whole: Sequence[ScoredSentence],
-    ) -> list[ScoredSentence]:
-        """The best sentence for each part of a multi-part or comparison question; `whole`:
-        the candidates as scored against the whole question, when its later parts lean on
-        the earlier ones."""
-        out: list[ScoredSentence] = []
-        home = picks[0].passage.hit.source
-        by_whole = {(x.passage.n, x.index): x.score for x in whole}
-        for part, facet in enumerate(facets):
-            head = focus(facet)
-            ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
-            if part and by_whole:
-                ranked = in_context(ranked, by_whole, self.options.later_part_context)
-            fits = [x for x in ranked if head is None or head in x.stems]
-            fits = stating_what_is_asked(facet, fits)
-            if not fits:
-                continue
-            # the best sentence's document keeps the answer when it answers this part
-            # nearly as well: one source is easier to check than two
-            near = fits[0].score - self.options.same_source_margin
-            top = next(
-                (x for x in fits if x.passage.hit.source == home and x.score >= near), fits[0]
-            )
-            # a part is answered only by a sentence that clears the abstention threshold on
-            # its own (a lower floor let a part take a glossary line about something else)
-            clears = top.score - top.prior >= self.options.threshold
-            if clears and self._adds(top, picks + out):
-                out.append(top)
-        return out
-
-    def _contrast(self, question: str, scored: Sequence[ScoredSentence]) -> list[ScoredSentence]:
-        """A comparison is best answered by sentences that set both sides side by side, from
-        the page that does so most ("There are fundamental differences between pickle and
-        JSON: - JSON is human-readable, while pickle is not"), rather than by a definition of
-        each side from wherever it scores best. Empty when fewer than two such sentences clear
-        the threshold."""
-        terms = contrast_terms(question)
-        if terms is None:
-            return []
-        floor = self.options.threshold
-        both = [x for x in scored if x.score - x.prior >= floor and {terms[0], terms[1]} <= x.stems]
-        if len(both) < 2:
-            return []
-        by_source: dict[str, list[float]] = {}
-        for x in both:  # `scored` is best first, so each list is too
-            by_source.setdefault(x.passage.hit.source, []).append(x.score)
-        home = max(by_source, key=lambda source: sum(by_source[source][:3]))
-        out: list[ScoredSentence] = []
-        for x in both:
-            if x.passage.hit.source == home and self._adds(x, out):
-                out.append(x)
-        return out
-
     def _extra(
         self, scored: Sequence[ScoredSentence], best: ScoredSentence, *, relative: bool = True
     ) -> list[ScoredSentence]:
         """Close runners-up from the best sentence's document: they often hold the detail the
         best one leaves out, and citing one document keeps the answer precise. Without
         `relative`, any runner-up above the threshold is close enough."""
-        floor = self.options.threshold
+        opts = self.options
+        floor = opts.threshold
         if relative:
-            floor = max(floor, self.options.relative_floor * best.score)
+            floor = max(floor, opts.relative_floor * best.score)
+        # the sentences next to the best one read on from it: a lower bar, and an anaphor
+        # right after it refers to it
+        near = max(opts.threshold, opts.adjacent_floor * best.score) if relative else floor
         out: list[ScoredSentence] = []
         for cand in scored:
-            if cand.score < floor or 1 + len(out) >= self.options.max_sentences:
+            if cand.score < min(floor, near) or 1 + len(out) >= opts.max_sentences:
                 break
-            if ANAPHOR.match(cand.text):
+            beside = cand.passage.n == best.passage.n and abs(cand.index - best.index) == 1
+            if cand.score < (near if beside else floor):
+                continue
+            after = beside and cand.index == best.index + 1
+            if ANAPHOR.match(cand.text) and not after:
                 continue  # out of its context, "This was the default …" misleads
             same_doc = cand.passage.hit.source == best.passage.hit.source
             if same_doc and self._adds(cand, [best, *out]):

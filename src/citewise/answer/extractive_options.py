@@ -48,6 +48,8 @@ class ExtractiveOptions:
     later_part_context: float = 0.3
     # a runner-up for a one-part question must score this share of the best one
     relative_floor: float = 0.85
+    # … or this share, when it stands right before or after the best one in its passage
+    adjacent_floor: float = 0.75
     near_duplicate: float = 0.6  # Jaccard of stems above which two sentences say the same
     min_words: int = 4
     # what was already said, as `norm_sentence` gives it. "Tell me more" wants something new
@@ -83,5 +85,7 @@ class ExtractiveOptions:
     # number, date or cause asked for (a contiguous span of the passage). Off: it moved no
     # tuning half's answer, and extra value-bearing sentences risk stating values
     stated_neighbour: bool = False
+    # an answer drawn from other passages also quotes the top passage's best sentence
+    anchor_top: bool = True
     # the genre rules in use (`citewise.extractive.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))

@@ -5,7 +5,7 @@ cannot show, and a later part's scores blended with the whole question's."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from citewise.answer.candidates import stems_of
@@ -86,3 +86,23 @@ def speaks_of_unseen_code(sentences: Sequence[str], i: int) -> bool:
     """Whether sentence `i` makes sense only with code an answer cannot show: "It is not
     clear whether foo() or bar() will be called first." after a code line."""
     return bool(i and ANAPHOR.match(sentences[i]) and is_code_line(sentences[i - 1]))
+
+
+def anchored(
+    picks: list[ScoredSentence],
+    scored: Sequence[ScoredSentence],
+    top: Passage,
+    answers: Callable[[ScoredSentence], bool],
+    limit: int,
+) -> list[ScoredSentence]:
+    """`picks` (at most `limit` > 1) holding the top passage's best sentence when none comes
+    from it, it answers on its own and comes from the best pick's document: the passage
+    ranked first is the likeliest to hold the fact, and one document keeps citations precise."""
+    if any(x.passage.n == top.n for x in picks) or not picks:
+        return picks
+    if top.hit.source != picks[0].passage.hit.source:
+        return picks
+    mine = next((x for x in scored if x.passage.n == top.n), None)
+    if mine is None or not answers(mine):
+        return picks
+    return [*picks[: limit - 1], mine]

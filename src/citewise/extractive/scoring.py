@@ -47,12 +47,21 @@ _PERSON_STATED = re.compile(
     r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\s+[A-Z][a-z]+\b|\b(?:leader|committee|secretary|board"
     r"|maintainers?|authors?|developers?|members?|council|foundation)\b"
 )
+# a step stated: an instruction ("Add a line …", "Run …"), "you can/should …", "To do X, …"
+_PROCEDURE_STATED = re.compile(
+    r"^\W*(?:to\s+\w+\b.*,|(?:add|use|run|set|call|type|send|put|create|open|install|enter"
+    r"|select|click|choose|write|pass|specify|include|edit|make|start|remove|delete|mark|mail"
+    r"|contact|ask|submit|check|invoke|import|configure|change|copy|move|place|provide|apply"
+    r"|follow|upload|download|register|sign|log|press|append|insert|replace|tell)\b)"
+    r"|\byou\s+(?:can|should|must|may|need\s+to|have\s+to|will\s+need\s+to)\b",
+    re.I,
+)
 _LIST_STATED = re.compile(r":\s|(?:[^,]+,){2,}|^\s*[-*•]\s|\b(?:include|including|such\s+as)\b")
 
 
 def type_fit(kind: AnswerType, sentence: str) -> float:
     """1.0 when `sentence` has the form of an answer of `kind`, else 0.0; kinds without a
-    telling form (definitions, procedures, comparisons, other) fit every sentence alike."""
+    telling form (definitions, comparisons, other) fit every sentence alike."""
     if kind == "number":
         return float(bool(_NUMERAL.search(sentence)))
     if kind == "value":
@@ -67,6 +76,8 @@ def type_fit(kind: AnswerType, sentence: str) -> float:
         return float(bool(_PERSON_STATED.search(sentence)))
     if kind == "place":
         return float(names_place(sentence))
+    if kind == "procedure":
+        return float(bool(_PROCEDURE_STATED.search(sentence)))
     if kind == "list":
         return float(bool(_LIST_STATED.search(sentence)))
     return 0.0

@@ -2,7 +2,10 @@
 
 The general core works on any document. A pack switches on the rules written for one genre
 (API reference pages, command-line manuals); a profile names the packs in use
-(`CITEWISE_PROFILE`, default "general"). `rule_pack(profile)` is the registry.
+(`CITEWISE_PROFILE`, default "general"). `rule_pack(profile)` is the registry. The rules
+themselves live here beside the packs that switch them: `entry_headings` (reference entries
+named by their heading), `option_items` (command-line options as list items),
+`version_notes` ("Changed in version …").
 """
 
 from __future__ import annotations
