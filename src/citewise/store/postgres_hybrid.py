@@ -14,9 +14,9 @@ import numpy as np
 
 from citewise.store.hybrid import FusedCandidate, HybridQuery, HybridRanking
 from citewise.store.postgres_search import (
-    _BM25_CTES,
-    _BM25_RANKED,
-    _NEAREST,
+    BM25_CTES,
+    BM25_RANKED,
+    NEAREST,
     PostgresSearch,
     bm25_params,
 )
@@ -54,9 +54,9 @@ class PostgresHybrid(PostgresSearch):
             cid, where, params = self._scope(conn, flt)
             if cid is None:
                 return HybridRanking([], [], [])
-            keyword = _BM25_RANKED.format(where=where) if tokens else _NO_KEYWORDS
-            fuse = _FUSE.format(keyword=keyword, nearest=_NEAREST.format(where=where))
-            sql = f"WITH {_BM25_CTES},{fuse}" if tokens else f"WITH {fuse}"
+            keyword = BM25_RANKED.format(where=where) if tokens else _NO_KEYWORDS
+            fuse = _FUSE.format(keyword=keyword, nearest=NEAREST.format(where=where))
+            sql = f"WITH {BM25_CTES},{fuse}" if tokens else f"WITH {fuse}"
             args = {
                 **params, **(bm25_params(tokens, query.keyword_k) if tokens else {}), "cid": cid,
                 "q": q, "k_vector": max(0, query.vector_k), "rrf_k": query.rrf_k,
