@@ -39,6 +39,9 @@ class RetrievalOptions:
     entry_k: int = 10
     entry_weight: float = 2.0
     entries: bool = True  # the rule pack decides (`RulePack.option_items`)
+    # keyword + vector fused by the store in one statement when it can (`store.hybrid`);
+    # off: two searches fused here (the same result, measured by benchmarks/scale_bench.py)
+    store_fusion: bool = True
 
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
@@ -102,7 +105,9 @@ class HybridRetriever:
             raise InputError("k must be at least 1")
         started = time.perf_counter()
         sq = SourceQuery(text=query, k=k, mode=mode, flt=flt)
-        in_store = fuse_in_store(self._store, self.sources, sq, opts.rrf_k)
+        in_store = (
+            fuse_in_store(self._store, self.sources, sq, opts.rrf_k) if opts.store_fusion else None
+        )
         rankings: dict[str, list[Candidate]] = dict(in_store.rankings) if in_store else {}
         for source in self.sources:
             if source.serves(mode) and source.name not in rankings:
