@@ -9,6 +9,9 @@ redis-server) and stops it by PID. Figures are printed as JSON, never asserted.
 - dev: the corpus ingested into a fresh SQLite store and a fresh PostgreSQL database with
   the default (bundled) embedder; ingest seconds, hybrid search p50/p99, file@5 and MRR over
   the question set, and the share of questions `ask` answers identically on both.
+- hybrid: the corpus in PostgreSQL; search p50/p99 of the dev questions with keyword and
+  vector fused in one SQL statement against two searches fused in Python, and whether
+  both give the same hits.
 - synthetic: N clustered unit vectors in C collections bulk-loaded into PostgreSQL, the HNSW
   index built; per query a random collection: `vector_search` p50/p99 and recall@10 against
   exact search over that collection.
@@ -175,6 +178,103 @@ def part_dev(server: PostgresServer, args: argparse.Namespace, work: Path) -> di
         "questions": len(answers[0]),
         "different_answers": differ,
     }
+
+
+# -- hybrid: keyword + vector fused in one SQL statement or in Python --------------------
+
+
+def part_hybrid(server: PostgresServer, args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """The corpus in a fresh PostgreSQL database; each question searched by the retriever
+    with the store's one-statement fusion and with two searches fused in Python, in turn
+    (which goes first alternates), so both see the same load."""
+    from dataclasses import replace
+
+    from citewise.app import Assistant
+    from citewise.config import load_settings
+    from citewise.evaluation.dataset import load_items
+    from citewise.retrieve.hybrid import HybridRetriever
+    from citewise.types import SearchFilter
+
+    settings = load_settings(data_dir=work, store=server.url(server.create_database()))
+    out: dict[str, Any] = {}
+    with Assistant(settings=settings) as plain:
+        embedder = (
+            CachedEmbedder(plain.embedder(), args.vectors_from) if args.vectors_from else None
+        )
+    with Assistant(settings=settings, embedder=embedder) as a:
+        t = time.perf_counter()
+        a.ingest([args.corpus])
+        out["ingest_s"] = round(time.perf_counter() - t, 1)
+        out["chunks"] = a.store.stats()["chunks"]
+        log(out)
+        in_sql = a.retriever()
+        in_python = HybridRetriever(
+            a.store, a.embedder, replace(in_sql.options, store_fusion=False)
+        )
+        flt = SearchFilter(collection=settings.collection)
+        queries = [i.question for i in load_items(args.questions) if i.question.strip()]
+        for r in (in_sql, in_python):
+            r.search("warm up", k=10, flt=flt)
+        samples: dict[str, list[float]] = {"sql": [], "python": []}
+        steps: dict[str, list[float]] = {}
+        differ: list[dict[str, Any]] = []
+        same = 0
+        for n in range(args.repeat):
+            for i, q in enumerate(queries):
+                order = [("sql", in_sql), ("python", in_python)]
+                got = {}
+                for name, r in order if (i + n) % 2 == 0 else order[::-1]:
+                    t = time.perf_counter()
+                    got[name] = r.search(q, k=10, flt=flt)
+                    samples[name].append((time.perf_counter() - t) * 1000)
+                hits = [[(h.chunk_id, h.score) for h in got[k].hits] for k in ("sql", "python")]
+                same += hits[0] == hits[1]
+                if hits[0] != hits[1]:
+                    differ.append(_difference(q, hits[0], hits[1]))
+                for name, result in got.items():
+                    for step, ms in result.timings_ms.items():
+                        steps.setdefault(f"{name}:{step}", []).append(ms)
+        out["search_sql_fusion"] = percentiles(samples["sql"])
+        out["search_python_fusion"] = percentiles(samples["python"])
+        out["searches"] = len(samples["sql"])
+        out["identical_hits"] = same
+        out["differences"] = differ
+        out["step_p50_ms"] = {k: round(float(np.median(v)), 2) for k, v in sorted(steps.items())}
+        # the one statement still walks the HNSW graphs (not a scan of the vectors)
+        time.sleep(11)  # idle backends report their statistics within 10 s
+        before = _hnsw_scans(settings.store_url)
+        for q in queries:
+            in_sql.search(q, k=10, flt=flt)
+        time.sleep(11)  # idle backends report their statistics within 10 s
+        out["hnsw_scans_per_sql_search"] = (_hnsw_scans(settings.store_url) - before) / len(queries)
+    return out
+
+
+def _difference(
+    query: str, a: list[tuple[int, float]], b: list[tuple[int, float]]
+) -> dict[str, Any]:
+    """How two hit lists of one query differ: ids, order, scores."""
+    scores_a, scores_b = dict(a), dict(b)
+    common = set(scores_a) & set(scores_b)
+    return {
+        "query": query,
+        "same_ids": [c for c, _ in a] == [c for c, _ in b],
+        "same_set": set(scores_a) == set(scores_b),
+        "max_score_diff": max((abs(scores_a[c] - scores_b[c]) for c in common), default=0.0),
+    }
+
+
+def _hnsw_scans(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT coalesce(sum(s.idx_scan), 0) FROM pg_stat_user_indexes s"
+            " JOIN pg_index i ON i.indexrelid = s.indexrelid"
+            " JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam"
+            " WHERE am.amname = 'hnsw'"
+        ).fetchone()
+    return int(row[0]) if row else 0
 
 
 # -- synthetic: filtered vector search over many collections --------------------------
@@ -441,6 +541,8 @@ def main() -> None:
             log(figures["synthetic"])
         if "dev" in parts:
             figures["dev"] = part_dev(server, args, work)
+        if "hybrid" in parts:
+            figures["hybrid"] = part_hybrid(server, args, work)
         if "workers" in parts:
             figures["workers"] = part_workers(server, args, work)
     finally:

@@ -8,7 +8,7 @@ import pytest
 
 from citewise.config import load_settings
 from citewise.errors import ConfigError, NotFoundError
-from citewise.services import Services, open_store, register_store, store_url
+from citewise.services import Services, memory_url, open_store, register_store, store_url
 from citewise.store.registry import sqlite_path
 from support import write_corpus
 
@@ -26,6 +26,27 @@ def test_the_default_store_is_the_data_dirs_file(tmp_path: Path) -> None:
     store = open_store(settings)
     assert (tmp_path / "citewise.db").is_file()
     store.close()
+
+
+def test_memory_follows_a_postgresql_store_unless_a_memory_server_is_named(
+    tmp_path: Path,
+) -> None:
+    pg = "postgresql://citewise@db/citewise"
+    assert memory_url(load_settings(data_dir=tmp_path)) == "sqlite"
+    assert memory_url(load_settings(data_dir=tmp_path, store=pg)) == pg
+    redis = "redis://cache:6379/0"
+    assert memory_url(load_settings(data_dir=tmp_path, store=pg, memory=redis)) == redis
+
+
+def test_users_live_with_the_store_chosen_by_its_scheme(tmp_path: Path) -> None:
+    from citewise.auth.db import open_auth_db
+    from citewise.auth.sqlite_db import SQLiteAuthDb
+
+    db = open_auth_db(load_settings(data_dir=tmp_path))
+    assert isinstance(db, SQLiteAuthDb) and db.path == tmp_path / "citewise.db"
+    db.close()
+    with pytest.raises(ConfigError, match="sqlite://, postgresql://"):
+        open_auth_db(load_settings(data_dir=tmp_path, store="mysql://h/db"))
 
 
 def test_an_unknown_store_scheme_names_the_known_ones(tmp_path: Path) -> None:

@@ -28,10 +28,11 @@ PasswordStdin = Annotated[
 
 
 def _store(data_dir: Path | None) -> Any:
+    from citewise.auth.db import open_auth_db
     from citewise.auth.store_sharing import AuthStore
     from citewise.config import load_settings
 
-    return AuthStore(load_settings(data_dir=data_dir).db_path)
+    return AuthStore(open_auth_db(load_settings(data_dir=data_dir)))
 
 
 def _with_store(data_dir: Path | None, as_json: bool, action: Callable[[Any], Any]) -> None:

@@ -81,7 +81,10 @@ class Settings(BaseSettings):
     )
 
     # Conversation memory.
-    memory: str = Field(default="sqlite", description="sqlite | redis://HOST:PORT/DB")
+    # "sqlite" with a PostgreSQL store: the store's database (`services.memory_url`)
+    memory: str = Field(
+        default="sqlite", description="sqlite | redis://HOST:PORT/DB | postgresql://…"
+    )
     session_ttl_hours: float = 24.0
     summary_tokens: int = 1500
 
@@ -108,7 +111,8 @@ class Settings(BaseSettings):
         default="127.0.0.1", description="serve binds here; auth is on unless loopback"
     )
     auth_required: bool = False  # credentials even on loopback
-    secret_key: SecretStr | None = None  # signs tokens; unset: <data_dir>/secret_key, made once
+    # signs tokens; unset: <data_dir>/secret_key, made once (a PostgreSQL store: a row there)
+    secret_key: SecretStr | None = None
     token_minutes: float = 60.0
     rate_limit: str = "120/minute"  # per user and per API key ("" turns it off)
     login_rate_limit: str = "10/minute"  # password attempts per user name

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citewise.app import Assistant
-from citewise.chat.memory import Memory, Turn
+from citewise.chat.memory import Memory, Turn, create_memory
 from citewise.config import Settings
 from citewise.errors import NotFoundError
 from citewise.ingest.pipeline import IngestProgress
@@ -46,6 +46,25 @@ def store_url(settings: Settings) -> str:
 
 def open_store(settings: Settings) -> Store:
     return open_store_url(settings.store_url, pool_size=settings.store_pool_size)
+
+
+def is_postgres(url: str) -> bool:
+    return url.split(":", 1)[0].split("+", 1)[0].lower() in ("postgresql", "postgres")
+
+
+def memory_url(settings: Settings) -> str:
+    """`CITEWISE_MEMORY` when set to a server (Redis, another database); with the default
+    (SQLite) and a PostgreSQL store, the store's database, so every process that shares the
+    store shares the conversations."""
+    if settings.memory.strip().lower() == "sqlite" and is_postgres(settings.store_url):
+        return settings.store_url
+    return settings.memory
+
+
+def open_memory(settings: Settings) -> Memory:
+    return create_memory(
+        memory_url(settings), settings.data_dir, ttl_seconds=int(settings.session_ttl_hours * 3600)
+    )
 
 
 def final_answer(flow: Iterator[Event]) -> Answer:
@@ -85,7 +104,8 @@ class Services:
             if self._chat is None:
                 from citewise.chat.assistant import ChatAssistant
 
-                self._chat = ChatAssistant(self.assistant, llm=self._llm, memory=self._memory)
+                memory = self._memory or open_memory(self.settings)
+                self._chat = ChatAssistant(self.assistant, llm=self._llm, memory=memory)
             return self._chat
 
     @property

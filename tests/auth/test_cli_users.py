@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from typer.testing import CliRunner
 
 from citewise.auth.service import AuthService
 from citewise.cli import app
-from citewise.config import Settings
+
+if TYPE_CHECKING:
+    from auth.conftest import SettingsMaker
 
 runner = CliRunner()
 
@@ -19,7 +22,9 @@ def _run(data: Path, *args: str, stdin: str | None = None) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_first_admin_is_created_from_the_cli_and_can_log_in(tmp_path: Path) -> None:
+def test_first_admin_is_created_from_the_cli_and_can_log_in(
+    tmp_path: Path, auth_settings: SettingsMaker
+) -> None:
     code, out = _run(tmp_path, "create", "alice", "--admin", "--password-stdin",
                      stdin="alice-password\n")  # fmt: skip
     assert code == 0, out
@@ -27,22 +32,22 @@ def test_first_admin_is_created_from_the_cli_and_can_log_in(tmp_path: Path) -> N
     assert code == 2 and "already exists" in out
     code, out = _run(tmp_path, "create", "bob", "--password-stdin", stdin="short\n")
     assert code == 2 and "at least 8" in out
-    auth = AuthService(Settings(data_dir=tmp_path))
+    auth = AuthService(auth_settings())
     assert auth.login("alice", "alice-password").is_admin
     code, out = _run(tmp_path, "list", "--json")
     assert [u["username"] for u in json.loads(out)["users"]] == ["alice"]
 
 
-def test_prompted_password_is_asked_twice(tmp_path: Path) -> None:
+def test_prompted_password_is_asked_twice(tmp_path: Path, auth_settings: SettingsMaker) -> None:
     code, out = _run(tmp_path, "create", "carol", stdin="carol-password\ncarol-password\n")
     assert code == 0, out
     code, out = _run(tmp_path, "set-password", "carol", "--password-stdin", stdin="new-pass-1\n")
     assert code == 0, out
-    assert AuthService(Settings(data_dir=tmp_path)).login("carol", "new-pass-1")
+    assert AuthService(auth_settings()).login("carol", "new-pass-1")
 
 
-def test_keys_groups_and_grants_from_the_cli(tmp_path: Path) -> None:
-    auth = AuthService(Settings(data_dir=tmp_path))
+def test_keys_groups_and_grants_from_the_cli(tmp_path: Path, auth_settings: SettingsMaker) -> None:
+    auth = AuthService(auth_settings())
     auth.store.create_user("bob", "")
     code, out = _run(tmp_path, "keys", "create", "bob", "--scope", "admin")
     assert code == 2 and "no admin" in out

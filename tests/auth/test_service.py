@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from citewise.auth.access import chat_collection, readable_collections, writable_collection
 from citewise.auth.passwords import hash_password
 from citewise.auth.service import AuthService, is_loopback
-from citewise.config import Settings
 from citewise.errors import AuthError, ForbiddenError, RateLimitedError
 
+if TYPE_CHECKING:
+    from auth.conftest import SettingsMaker
 
-def _service(tmp_path: Path, **settings: object) -> AuthService:
-    made = AuthService(Settings(data_dir=tmp_path, **settings))  # type: ignore[arg-type]
+
+def _service(auth_settings: SettingsMaker, **settings: object) -> AuthService:
+    made = AuthService(auth_settings(**settings))
     # no argon2 run where the password plays no part (about a second each on 2 busy cores)
     made.store.create_user("alice", "", is_admin=True)
     made.store.create_user("bob", "")
@@ -31,22 +33,24 @@ def test_only_loopback_addresses_count_as_loopback(host: str, loopback: bool) ->
     assert is_loopback(host) is loopback
 
 
-def test_loopback_server_without_credentials_serves_the_local_admin(tmp_path: Path) -> None:
-    local = _service(tmp_path).authenticate(None)
+def test_loopback_server_without_credentials_serves_the_local_admin(
+    auth_settings: SettingsMaker,
+) -> None:
+    local = _service(auth_settings).authenticate(None)
     assert local.via == "local" and local.is_admin
     assert readable_collections(local, None) == ["default"]
 
 
 @pytest.mark.parametrize("settings", [{"host": "0.0.0.0"}, {"auth_required": True}])
 def test_credentials_are_required_off_loopback_or_when_asked(
-    tmp_path: Path, settings: dict[str, object]
+    auth_settings: SettingsMaker, settings: dict[str, object]
 ) -> None:
     with pytest.raises(AuthError, match="not authenticated"):
-        _service(tmp_path, **settings).authenticate(None)
+        _service(auth_settings, **settings).authenticate(None)
 
 
-def test_password_token_acts_as_its_user(tmp_path: Path) -> None:
-    auth = _service(tmp_path, auth_required=True)
+def test_password_token_acts_as_its_user(auth_settings: SettingsMaker) -> None:
+    auth = _service(auth_settings, auth_required=True)
     auth.store.update_user("bob", password_hash=hash_password("bob-password"))
     with pytest.raises(AuthError):
         auth.login("bob", "wrong-password")
@@ -58,8 +62,8 @@ def test_password_token_acts_as_its_user(tmp_path: Path) -> None:
     assert readable_collections(bob, None) == ["user-bob", "default"]
 
 
-def test_a_new_password_voids_older_tokens(tmp_path: Path) -> None:
-    auth = _service(tmp_path)
+def test_a_new_password_voids_older_tokens(auth_settings: SettingsMaker) -> None:
+    auth = _service(auth_settings)
     bob = auth.store.user("bob")
     old = auth.tokens.issue(bob.user_id, now=time.time() - 5)
     assert auth.authenticate(old).username == "bob"
@@ -69,8 +73,8 @@ def test_a_new_password_voids_older_tokens(tmp_path: Path) -> None:
     assert auth.authenticate(auth.issue_token(bob)).username == "bob"
 
 
-def test_password_attempts_per_user_name_are_limited(tmp_path: Path) -> None:
-    auth = _service(tmp_path, login_rate_limit="2/minute")
+def test_password_attempts_per_user_name_are_limited(auth_settings: SettingsMaker) -> None:
+    auth = _service(auth_settings, login_rate_limit="2/minute")
     auth.login_limits.hit("login:bob")
     auth.login_limits.hit("login:bob")
     with pytest.raises(RateLimitedError):
@@ -78,8 +82,8 @@ def test_password_attempts_per_user_name_are_limited(tmp_path: Path) -> None:
     auth.login_limits.hit("login:alice")
 
 
-def test_api_key_acts_as_its_user_within_its_scopes_and_role(tmp_path: Path) -> None:
-    auth = _service(tmp_path)
+def test_api_key_acts_as_its_user_within_its_scopes_and_role(auth_settings: SettingsMaker) -> None:
+    auth = _service(auth_settings)
     alice = auth.store.user("alice")
     made, _ = auth.store.create_key(alice.user_id, "", frozenset({"read", "admin"}), None)
     principal = auth.authenticate(made.key)
@@ -92,8 +96,8 @@ def test_api_key_acts_as_its_user_within_its_scopes_and_role(tmp_path: Path) -> 
     assert not auth.authenticate(made.key).is_admin
 
 
-def test_expired_revoked_and_altered_keys_are_refused(tmp_path: Path) -> None:
-    auth = _service(tmp_path)
+def test_expired_revoked_and_altered_keys_are_refused(auth_settings: SettingsMaker) -> None:
+    auth = _service(auth_settings)
     bob = auth.store.user("bob")
     made, _ = auth.store.create_key(bob.user_id, "", frozenset({"read"}), time.time() + 0.5)
     assert auth.authenticate(made.key).username == "bob"
@@ -108,8 +112,8 @@ def test_expired_revoked_and_altered_keys_are_refused(tmp_path: Path) -> None:
         auth.authenticate(other.key)
 
 
-def test_rate_limit_counts_per_user_and_per_key(tmp_path: Path) -> None:
-    auth = _service(tmp_path, rate_limit="3/minute")
+def test_rate_limit_counts_per_user_and_per_key(auth_settings: SettingsMaker) -> None:
+    auth = _service(auth_settings, rate_limit="3/minute")
     bob = auth.store.user("bob")
     token = auth.issue_token(bob)
     made, _ = auth.store.create_key(bob.user_id, "", frozenset({"read"}), None)
@@ -124,9 +128,9 @@ def test_rate_limit_counts_per_user_and_per_key(tmp_path: Path) -> None:
 
 
 def test_requested_collection_needs_a_right_and_chat_documents_come_first(
-    tmp_path: Path,
+    auth_settings: SettingsMaker,
 ) -> None:
-    auth = _service(tmp_path)
+    auth = _service(auth_settings)
     auth.store.create_group("acme")
     auth.store.create_collection("acme", owner_group="acme")
     auth.store.set_member("acme", "bob", member=True)

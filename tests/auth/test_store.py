@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
+from citewise.auth.db import open_auth_db
 from citewise.auth.store_sharing import AuthStore
 from citewise.errors import InputError, NotFoundError
 
+if TYPE_CHECKING:
+    from auth.conftest import SettingsMaker
+
 
 @pytest.fixture
-def store(tmp_path: Path) -> AuthStore:
-    made = AuthStore(tmp_path / "citewise.db")
+def store(auth_settings: SettingsMaker) -> Iterator[AuthStore]:
+    made = AuthStore(open_auth_db(auth_settings()))
     for name in ("alice", "bob", "carol"):
         made.create_user(name, "hash-" + name, is_admin=name == "alice")
-    return made
+    yield made
+    made.close()
 
 
 def test_each_user_owns_a_personal_collection(store: AuthStore) -> None:

@@ -6,6 +6,7 @@ import ipaddress
 import time
 
 from citewise.auth import api_keys
+from citewise.auth.db import open_auth_db
 from citewise.auth.models import ADMIN, Principal, User, user_scopes
 from citewise.auth.passwords import hash_password, verify_password
 from citewise.auth.ratelimit import RateLimits
@@ -34,11 +35,14 @@ def auth_required(settings: Settings) -> bool:
 class AuthService:
     def __init__(self, settings: Settings, store: AuthStore | None = None) -> None:
         self.settings = settings
-        self.store = store or AuthStore(settings.db_path)
+        self.store = store or AuthStore(open_auth_db(settings))
         self.required = auth_required(settings)
-        secret = settings.secret_key.get_secret_value() if settings.secret_key else None
+        configured = settings.secret_key.get_secret_value() if settings.secret_key else None
+        # a configured secret wins; else the database's when processes share one (PostgreSQL)
+        shared = None if configured is not None else self.store.shared_secret()
         self.tokens = TokenCodec(
-            load_or_create_secret(secret, settings.data_dir), settings.token_minutes * 60
+            shared or load_or_create_secret(configured, settings.data_dir),
+            settings.token_minutes * 60,
         )
         self.limits = RateLimits(settings.rate_limit, settings.rate_limit_storage)
         self.login_limits = RateLimits(settings.login_rate_limit, settings.rate_limit_storage)

@@ -54,16 +54,6 @@ CREATE UNIQUE INDEX IF NOT EXISTS auth_grants_unique
     ON auth_grants(collection, coalesce(user_id, ''), coalesce(group_id, ''));
 """
 
-# the collections a user reaches: owned by them or their groups, or granted to either
-RIGHTS = """
-WITH my_groups AS (SELECT group_id FROM auth_members WHERE user_id = :uid)
-SELECT c.name, 'write' FROM auth_collections c
- WHERE c.owner_user = :uid OR c.owner_group IN (SELECT group_id FROM my_groups)
-UNION
-SELECT g.collection, g.permission FROM auth_grants g
- WHERE g.user_id = :uid OR g.group_id IN (SELECT group_id FROM my_groups)
-"""
-
 
 def apply_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(f"BEGIN IMMEDIATE;{SCHEMA}COMMIT;")

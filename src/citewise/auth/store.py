@@ -1,20 +1,21 @@
-"""The SQLite user/key store. Groups, collections and grants are in `store_sharing`."""
+"""The user/key store over an `AuthDb` (SQLite or PostgreSQL: the SQL is the same, written
+with `?` placeholders in what both speak). Groups, collections and grants are in
+`store_sharing`. User and group names compare without case."""
 
 from __future__ import annotations
 
 import math
-import sqlite3
-import threading
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from citewise.auth.api_keys import NewKey, new_key
+from citewise.auth.db import AuthConn, AuthDb
 from citewise.auth.models import SCOPES, ApiKeyInfo, User, valid_name
-from citewise.auth.sqlite_schema import RIGHTS, apply_schema
-from citewise.errors import InputError, NotFoundError, StoreError
+from citewise.errors import InputError, NotFoundError
 
 _USER_COLUMNS = (
     "user_id, username, is_admin, home_collection, created_at, password_hash, tokens_after"
@@ -22,56 +23,47 @@ _USER_COLUMNS = (
 _KEY_COLUMNS = "key_id, user_id, name, scopes, created_at, expires_at, revoked, digest"
 
 
+# the collections a user reaches: owned by them or their groups, or granted to either
+RIGHTS = """
+WITH my_groups AS (SELECT group_id FROM auth_members WHERE user_id = ?)
+SELECT c.name, 'write' FROM auth_collections c
+ WHERE c.owner_user = ? OR c.owner_group IN (SELECT group_id FROM my_groups)
+UNION
+SELECT g.collection, g.permission FROM auth_grants g
+ WHERE g.user_id = ? OR g.group_id IN (SELECT group_id FROM my_groups)
+"""
+
+
 def personal_collection(username: str) -> str:
     return f"user-{username.lower()}"
 
 
 class AuthStoreBase:
-    """Thread-safe: each thread gets its own connection to the one file (WAL)."""
+    """Thread-safe over any `AuthDb`; a path opens the SQLite file there."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._all_lock = threading.Lock()
-        apply_schema(self._conn)
+    def __init__(self, db: AuthDb | Path) -> None:
+        if isinstance(db, Path):
+            from citewise.auth.sqlite_db import SQLiteAuthDb
 
-    @property
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                conn = sqlite3.connect(
-                    self.path, timeout=30.0, isolation_level=None, check_same_thread=False
-                )
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA foreign_keys=ON")
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"cannot open the user store at {self.path}: {exc}") from exc
-            self._local.conn = conn
-            with self._all_lock:
-                self._all.append(conn)
-        return conn
+            db = SQLiteAuthDb(db)
+        self.db: AuthDb = db
 
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        else:
-            conn.execute("COMMIT")
+    def _tx(self) -> AbstractContextManager[AuthConn]:
+        return self.db.transaction()
+
+    def _one(self, sql: str, params: Sequence[object] = ()) -> Any:
+        with self.db.connection() as conn:
+            return conn.execute(sql, params).fetchone()
+
+    def _all(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
+        with self.db.connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def shared_secret(self) -> str | None:
+        return self.db.shared_secret()
 
     def close(self) -> None:
-        with self._all_lock:
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
-        self._local = threading.local()
+        self.db.close()
 
 
 class UserStore(AuthStoreBase):
@@ -86,9 +78,9 @@ class UserStore(AuthStoreBase):
                 f"invalid user name {username!r}: use letters, digits, '.', '_' or '-' (1-48)"
             )
         with self._tx() as conn:
-            if self._user_row("username", username) is not None:
+            if self.find_user(username) is not None:
                 raise InputError(f"user '{username}' already exists")
-            personal = self._free_collection_name(personal_collection(username))
+            personal = self._free_collection_name(conn, personal_collection(username))
             user = User(
                 user_id=uuid.uuid4().hex, username=username, is_admin=is_admin,
                 home_collection=home_collection or personal, created_at=time.time(),
@@ -101,8 +93,8 @@ class UserStore(AuthStoreBase):
             )  # fmt: skip
             # the personal collection always exists; a shared home (a tenant's) must already
             conn.execute(
-                "INSERT OR IGNORE INTO auth_collections(name, owner_user, created_at)"
-                " VALUES (?,?,?)",
+                "INSERT INTO auth_collections(name, owner_user, created_at)"
+                " VALUES (?,?,?) ON CONFLICT DO NOTHING",
                 (personal, user.user_id, user.created_at),
             )
             if (
@@ -114,27 +106,24 @@ class UserStore(AuthStoreBase):
                 raise NotFoundError(f"no collection '{home_collection}': create it first")
         return user
 
-    def _free_collection_name(self, wanted: str) -> str:
+    def _free_collection_name(self, conn: AuthConn, wanted: str) -> str:
         """`wanted`, or `wanted-2`, `-3`… when a deleted namesake's collection keeps it."""
         name, n = wanted, 1
-        while self._conn.execute(
-            "SELECT 1 FROM auth_collections WHERE name = ?", (name,)
-        ).fetchone():
+        while conn.execute("SELECT 1 FROM auth_collections WHERE name = ?", (name,)).fetchone():
             n += 1
             name = f"{wanted}-{n}"
         return name
 
-    def _user_row(self, column: str, value: str) -> User | None:
-        row = self._conn.execute(
-            f"SELECT {_USER_COLUMNS} FROM auth_users WHERE {column} = ?", (value,)
-        ).fetchone()
+    def get_user(self, user_id: str) -> User | None:
+        row = self._one(f"SELECT {_USER_COLUMNS} FROM auth_users WHERE user_id = ?", (user_id,))
         return _user(row) if row else None
 
-    def get_user(self, user_id: str) -> User | None:
-        return self._user_row("user_id", user_id)
-
     def find_user(self, username: str) -> User | None:
-        return self._user_row("username", username)
+        row = self._one(
+            f"SELECT {_USER_COLUMNS} FROM auth_users WHERE lower(username) = lower(?)",
+            (username,),
+        )
+        return _user(row) if row else None
 
     def user(self, username: str) -> User:
         found = self.find_user(username)
@@ -143,9 +132,7 @@ class UserStore(AuthStoreBase):
         return found
 
     def list_users(self) -> list[User]:
-        rows = self._conn.execute(
-            f"SELECT {_USER_COLUMNS} FROM auth_users ORDER BY username"
-        ).fetchall()
+        rows = self._all(f"SELECT {_USER_COLUMNS} FROM auth_users ORDER BY lower(username)")
         return [_user(r) for r in rows]
 
     def delete_user(self, username: str) -> User:
@@ -179,12 +166,12 @@ class UserStore(AuthStoreBase):
         return self.user(username)
 
     def count_admins(self) -> int:
-        row = self._conn.execute("SELECT count(*) FROM auth_users WHERE is_admin = 1").fetchone()
+        row = self._one("SELECT count(*) FROM auth_users WHERE is_admin = 1")
         return int(row[0])
 
     def rights(self, user_id: str) -> tuple[frozenset[str], frozenset[str]]:
         """(readable, writable) collection names from ownership and grants, in one query."""
-        rows = self._conn.execute(RIGHTS, {"uid": user_id}).fetchall()
+        rows = self._all(RIGHTS, (user_id, user_id, user_id))
         readable = frozenset(str(r[0]) for r in rows)
         writable = frozenset(str(r[0]) for r in rows if r[1] == "write")
         return readable, writable
@@ -213,27 +200,25 @@ class UserStore(AuthStoreBase):
         return made, info
 
     def get_key(self, key_id: str) -> ApiKeyInfo | None:
-        row = self._conn.execute(
-            f"SELECT {_KEY_COLUMNS} FROM auth_keys WHERE key_id = ?", (key_id,)
-        ).fetchone()
+        row = self._one(f"SELECT {_KEY_COLUMNS} FROM auth_keys WHERE key_id = ?", (key_id,))
         return _key(row) if row else None
 
     def list_keys(self, user_id: str) -> list[ApiKeyInfo]:
-        rows = self._conn.execute(
+        rows = self._all(
             f"SELECT {_KEY_COLUMNS} FROM auth_keys WHERE user_id = ? ORDER BY created_at",
             (user_id,),
-        ).fetchall()
+        )
         return [_key(r) for r in rows]
 
     def revoke_key(self, user_id: str, key_id: str) -> ApiKeyInfo:
         """Revokes one of `user_id`'s keys (another user's key is as unknown as none)."""
         with self._tx() as conn:
-            cur = conn.execute(
+            changed = conn.execute(
                 "UPDATE auth_keys SET revoked = 1 WHERE key_id = ? AND user_id = ?",
                 (key_id, user_id),
-            )
+            ).rowcount
         found = self.get_key(key_id)
-        if cur.rowcount == 0 or found is None:
+        if changed == 0 or found is None:
             raise NotFoundError(f"no API key '{key_id}'")
         return found
 

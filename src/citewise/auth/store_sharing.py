@@ -21,7 +21,9 @@ class AuthStore(UserStore):
         if not valid_name(name):
             raise InputError(f"invalid group name {name!r}: letters, digits, '.', '_', '-'")
         with self._tx() as conn:
-            if conn.execute("SELECT 1 FROM auth_groups WHERE name = ?", (name,)).fetchone():
+            if conn.execute(
+                "SELECT 1 FROM auth_groups WHERE lower(name) = lower(?)", (name,)
+            ).fetchone():
                 raise InputError(f"group '{name}' already exists")
             conn.execute(
                 "INSERT INTO auth_groups(group_id, name, created_at) VALUES (?,?,?)",
@@ -30,24 +32,23 @@ class AuthStore(UserStore):
         return self.group(name)
 
     def _group_id(self, name: str) -> str:
-        row = self._conn.execute("SELECT group_id FROM auth_groups WHERE name = ?", (name,))
-        found = row.fetchone()
+        found = self._one("SELECT group_id FROM auth_groups WHERE lower(name) = lower(?)", (name,))
         if found is None:
             raise NotFoundError(f"no group '{name}'")
         return str(found[0])
 
     def group(self, name: str) -> Group:
         group_id = self._group_id(name)
-        row = self._conn.execute("SELECT name FROM auth_groups WHERE group_id = ?", (group_id,))
-        members = self._conn.execute(
+        row = self._one("SELECT name FROM auth_groups WHERE group_id = ?", (group_id,))
+        members = self._all(
             "SELECT u.username FROM auth_members m JOIN auth_users u ON u.user_id = m.user_id"
-            " WHERE m.group_id = ? ORDER BY u.username",
+            " WHERE m.group_id = ? ORDER BY lower(u.username)",
             (group_id,),
-        ).fetchall()
-        return Group(group_id, str(row.fetchone()[0]), tuple(str(m[0]) for m in members))
+        )
+        return Group(group_id, str(row[0]), tuple(str(m[0]) for m in members))
 
     def list_groups(self) -> list[Group]:
-        names = self._conn.execute("SELECT name FROM auth_groups ORDER BY name").fetchall()
+        names = self._all("SELECT name FROM auth_groups ORDER BY lower(name)")
         return [self.group(str(n[0])) for n in names]
 
     def delete_group(self, name: str) -> None:
@@ -60,7 +61,8 @@ class AuthStore(UserStore):
         with self._tx() as conn:
             if member:
                 conn.execute(
-                    "INSERT OR IGNORE INTO auth_members(group_id, user_id) VALUES (?,?)",
+                    "INSERT INTO auth_members(group_id, user_id) VALUES (?,?)"
+                    " ON CONFLICT DO NOTHING",
                     (group_id, user.user_id),
                 )
             else:
@@ -95,12 +97,12 @@ class AuthStore(UserStore):
         return self.collection(name)
 
     def collection(self, name: str) -> CollectionOwner:
-        row = self._conn.execute(
+        row = self._one(
             "SELECT c.name, u.username, g.name, c.created_at FROM auth_collections c"
             " LEFT JOIN auth_users u ON u.user_id = c.owner_user"
             " LEFT JOIN auth_groups g ON g.group_id = c.owner_group WHERE c.name = ?",
             (name,),
-        ).fetchone()
+        )
         if row is None:
             raise NotFoundError(f"no collection '{name}'")
         return CollectionOwner(
@@ -111,7 +113,7 @@ class AuthStore(UserStore):
         )
 
     def list_collections(self) -> list[CollectionOwner]:
-        names = self._conn.execute("SELECT name FROM auth_collections ORDER BY name").fetchall()
+        names = self._all("SELECT name FROM auth_collections ORDER BY name")
         return [self.collection(str(n[0])) for n in names]
 
     # -- grants ----------------------------------------------------------------------
@@ -146,22 +148,23 @@ class AuthStore(UserStore):
         user_id = self.user(user).user_id if user else None
         group_id = self._group_id(group) if group else None
         with self._tx() as conn:
-            cur = conn.execute(
+            removed = conn.execute(
                 "DELETE FROM auth_grants WHERE collection = ? AND coalesce(user_id, '') = ?"
                 " AND coalesce(group_id, '') = ?",
                 (collection, user_id or "", group_id or ""),
-            )
-        if cur.rowcount == 0:
+            ).rowcount
+        if removed == 0:
             raise NotFoundError(f"no such grant on '{collection}'")
 
     def list_grants(self, collection: str | None = None) -> list[Grant]:
-        rows = self._conn.execute(
+        rows = self._all(
             "SELECT g.collection, u.username, gr.name, g.permission FROM auth_grants g"
             " LEFT JOIN auth_users u ON u.user_id = g.user_id"
             " LEFT JOIN auth_groups gr ON gr.group_id = g.group_id"
-            " WHERE ? IS NULL OR g.collection = ? ORDER BY g.collection, u.username, gr.name",
+            " WHERE CAST(? AS TEXT) IS NULL OR g.collection = ?"
+            " ORDER BY g.collection, lower(u.username), lower(gr.name)",
             (collection, collection),
-        ).fetchall()
+        )
         return [
             Grant(
                 str(r[0]),

@@ -15,6 +15,7 @@ from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.history import asks_about_history, is_release_notes
 from citewise.retrieve.rerank_rescore import query_identifiers
 from citewise.retrieve.sources import CandidateSource, KeywordSource, SourceQuery, VectorSource
+from citewise.retrieve.store_fusion import fuse_in_store
 from citewise.store.base import Store
 from citewise.store.genre import heading_names, last_heading
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
@@ -38,6 +39,9 @@ class RetrievalOptions:
     entry_k: int = 10
     entry_weight: float = 2.0
     entries: bool = True  # the rule pack decides (`RulePack.option_items`)
+    # keyword + vector fused by the store in one statement when it can (`store.hybrid`);
+    # off: two searches fused here (the same result, measured by benchmarks/scale_bench.py)
+    store_fusion: bool = True
 
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
@@ -101,17 +105,26 @@ class HybridRetriever:
             raise InputError("k must be at least 1")
         started = time.perf_counter()
         sq = SourceQuery(text=query, k=k, mode=mode, flt=flt)
-        rankings: dict[str, list[Candidate]] = {}
+        in_store = (
+            fuse_in_store(self._store, self.sources, sq, opts.rrf_k) if opts.store_fusion else None
+        )
+        rankings: dict[str, list[Candidate]] = dict(in_store.rankings) if in_store else {}
         for source in self.sources:
-            if source.serves(mode):
+            if source.serves(mode) and source.name not in rankings:
                 t = time.perf_counter()
                 rankings[source.name] = source.candidates(sq, rankings)
                 sq.timings.setdefault(source.name, _ms(t))
         timings = sq.timings
         t = time.perf_counter()
-        fused = reciprocal_rank_fusion(
-            rankings, k=opts.rrf_k, weights={s.name: s.weight for s in self.sources}
+        added = in_store is not None and any(
+            cands for name, cands in rankings.items() if name not in in_store.rankings
         )
+        if in_store is not None and not added:
+            fused = in_store.fused
+        else:  # genre sources added candidates: every list fused here
+            fused = reciprocal_rank_fusion(
+                rankings, k=opts.rrf_k, weights={s.name: s.weight for s in self.sources}
+            )
         hits = self._hits(fused)
         if opts.release_notes_factor != 1.0 and not asks_about_history(query):
             hits = demote(hits, is_release_notes, opts.release_notes_factor)

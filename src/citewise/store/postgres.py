@@ -21,9 +21,10 @@ from psycopg_pool import ConnectionPool
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
+from citewise.store.postgres_hybrid import PostgresHybrid
 from citewise.store.postgres_reads import DOC_COLUMNS, PostgresReads, doc_info
 from citewise.store.postgres_schema import migrate, partition_sql
-from citewise.store.postgres_search import PostgresSearch, configure_search
+from citewise.store.postgres_search import configure_search
 from citewise.store.postgres_text import tsvector_literal
 from citewise.types import DocumentInfo, NewDocument
 
@@ -32,7 +33,7 @@ Conn = psycopg.Connection[tuple[Any, ...]]
 _EMBEDDER_LOCK = 0x63697465776974
 
 
-class PostgresStore(PostgresReads, PostgresSearch):
+class PostgresStore(PostgresReads, PostgresHybrid):
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
         self._collection_ids: dict[str, int] = {}

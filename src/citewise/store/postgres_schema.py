@@ -114,8 +114,12 @@ def partition_sql(collection_id: int) -> str:
     )
 
 
-def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[str]:
-    """Applies the migrations this database lacks; returns their names."""
+def migrate(
+    conn: psycopg.Connection[tuple[object, ...]],
+    migrations: tuple[tuple[str, str], ...] = MIGRATIONS,
+) -> list[str]:
+    """Applies the migrations this database lacks; returns their names. Each family (the
+    store, conversation memory, users) passes its own list; names are unique across them."""
     applied: list[str] = []
     conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
     try:
@@ -124,7 +128,7 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[str]:
             " (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
         )
         done = {r[0] for r in conn.execute("SELECT name FROM citewise_migrations")}
-        for name, sql in MIGRATIONS:
+        for name, sql in migrations:
             if name in done:
                 continue
             try:
@@ -133,7 +137,9 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[str]:
                     conn.execute("INSERT INTO citewise_migrations(name) VALUES (%s)", (name,))
             except psycopg.Error as exc:
                 hint = (
-                    " (needs a role allowed to CREATE EXTENSION vector)" if "0001" in name else ""
+                    " (needs a role allowed to CREATE EXTENSION vector)"
+                    if name == "0001_vector_extension"
+                    else ""
                 )
                 raise StoreError(f"PostgreSQL migration {name} failed{hint}: {exc}") from exc
             applied.append(name)

@@ -22,8 +22,8 @@ from citewise.types import Candidate, SearchFilter
 # term's occurrences weighted by field and |D| is the chunk's token count. N, df and avgdl
 # are the collection's. One pass: the chunks holding any term (GIN), each chunk's tsvector
 # read once for both the document frequencies and the scores.
-_BM25 = """
-WITH stats AS MATERIALIZED (
+BM25_CTES = """
+stats AS MATERIALIZED (
     SELECT count(*)::float8 AS n, coalesce(avg(n_tokens), 1)::float8 AS avgdl
     FROM chunks WHERE collection_id = %(cid)s
 ), matches AS MATERIALIZED (
@@ -36,23 +36,38 @@ WITH stats AS MATERIALIZED (
 ), idf AS MATERIALIZED (
     SELECT m.lexeme, greatest(ln((s.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
     FROM matches m CROSS JOIN stats s GROUP BY m.lexeme, s.n
-)
+)"""
+
+# summed in lexeme order: floating-point sums in the order rows happen to arrive (a parallel
+# scan's) differ in the last bit from run to run, and a tie would then break either way
+BM25_RANKED = """
 SELECT m.id,
        sum(i.idf * m.f * (%(k1)s + 1)
-           / (m.f + %(k1)s * (1 - %(b)s + %(b)s * m.n_tokens / s.avgdl))) AS score
+           / (m.f + %(k1)s * (1 - %(b)s + %(b)s * m.n_tokens / s.avgdl))
+           ORDER BY m.lexeme) AS score
 FROM matches m JOIN idf i ON i.lexeme = m.lexeme JOIN documents d ON d.id = m.doc_id
 CROSS JOIN stats s
 WHERE true {where}
-GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(k)s
+GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(k_keyword)s
 """
 
+BM25 = f"WITH {BM25_CTES}{BM25_RANKED}"
+
 # the iterative scan may return rows slightly out of order: re-sorted by the caller
-_NEAREST = """
+NEAREST = """
 SELECT v.chunk_id, -(v.embedding <#> %(q)s) AS score FROM vectors v
 JOIN chunks ch ON ch.id = v.chunk_id JOIN documents d ON d.id = ch.doc_id
 WHERE v.collection_id = %(cid)s {where}
-ORDER BY v.embedding <#> %(q)s LIMIT %(k)s
+ORDER BY v.embedding <#> %(q)s LIMIT %(k_vector)s
 """
+
+
+def bm25_params(tokens: list[str], k: int) -> dict[str, object]:
+    """The BM25 query's parameters (FTS5's k1, b and field weights) for `tokens`."""
+    return {
+        "terms": tokens, "query": tsquery_literal(tokens), "k_keyword": k, "k1": 1.2,
+        "b": 0.75, "wa": FIELD_WEIGHTS["A"], "wb": FIELD_WEIGHTS["B"], "wd": FIELD_WEIGHTS["D"],
+    }  # fmt: skip
 
 
 def configure_search(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
@@ -111,13 +126,8 @@ class PostgresSearch:
             if cid is None:
                 return []
             rows = conn.execute(
-                _BM25.format(where=where),
-                {
-                    **params, "cid": cid, "terms": tokens, "query": tsquery_literal(tokens),
-                    "k": k, "k1": 1.2, "b": 0.75, "wa": FIELD_WEIGHTS["A"],
-                    "wb": FIELD_WEIGHTS["B"], "wd": FIELD_WEIGHTS["D"],
-                },
-            ).fetchall()  # fmt: skip
+                BM25.format(where=where), {**params, "cid": cid, **bm25_params(tokens, k)}
+            ).fetchall()
         return [Candidate(int(r[0]), i + 1, float(r[1])) for i, r in enumerate(rows)]
 
     def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]:
@@ -128,7 +138,8 @@ class PostgresSearch:
             cid, where, params = self._scope(conn, flt)
             if cid is None:
                 return []
-            sql, args = _NEAREST.format(where=where), {**params, "cid": cid, "q": q, "k": k}
+            sql = NEAREST.format(where=where)
+            args = {**params, "cid": cid, "q": q, "k_vector": k}
             if 2 * k <= self.ef_search:
                 rows = conn.execute(sql, args).fetchall()
             else:

@@ -1,4 +1,5 @@
-"""Memory fixtures: every contract test runs against SQLite and a real, private redis-server.
+"""Memory fixtures: every contract test runs against SQLite, a real, private redis-server and
+a real PostgreSQL (the session's server from `tests/pg_server.py`, a fresh database per test).
 
 The Redis server is started once per session on 127.0.0.1 with a free port, no persistence,
 in a temporary directory, and exactly that process is terminated at the end.
@@ -19,6 +20,7 @@ import pytest
 import redis
 
 from citewise.chat.memory import Memory, SQLiteMemory
+from citewise.chat.memory.postgres import PostgresMemory
 from citewise.chat.memory.redis import RedisMemory
 
 
@@ -115,12 +117,13 @@ def private_redis(tmp_path: Path) -> Iterator[Callable[..., RedisServer]]:
 
 class MemoryEnv:
     """Opens memories of one backend over the same storage; `advance` moves time on
-    (a fake clock for SQLite, real sleeping for Redis, whose TTLs the server enforces)."""
+    (a fake clock for SQLite and PostgreSQL, real sleeping for Redis, whose TTLs the server
+    enforces). `url` is the server's for Redis and PostgreSQL."""
 
-    def __init__(self, backend: str, tmp_path: Path, redis_url: str | None) -> None:
+    def __init__(self, backend: str, tmp_path: Path, url: str | None) -> None:
         self.backend = backend
         self.path = tmp_path / "memory.db"
-        self.redis_url = redis_url
+        self.url = url
         self.prefix = f"test:{uuid.uuid4().hex[:12]}"
         self.now = 1_700_000_000.0
         self.opened: list[Memory] = []
@@ -129,14 +132,17 @@ class MemoryEnv:
         memory: Memory
         if self.backend == "sqlite":
             memory = SQLiteMemory(self.path, ttl_seconds, clock=lambda: self.now)
+        elif self.backend == "postgresql":
+            assert self.url is not None
+            memory = PostgresMemory(self.url, ttl_seconds, clock=lambda: self.now)
         else:
-            assert self.redis_url is not None
-            memory = RedisMemory(self.redis_url, ttl_seconds, prefix=self.prefix)
+            assert self.url is not None
+            memory = RedisMemory(self.url, ttl_seconds, prefix=self.prefix)
         self.opened.append(memory)
         return memory
 
     def advance(self, seconds: float) -> None:
-        if self.backend == "sqlite":
+        if self.backend != "redis":
             self.now += seconds
         else:
             time.sleep(seconds)
@@ -146,9 +152,19 @@ class MemoryEnv:
             memory.close()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.integration)])
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("redis", marks=pytest.mark.integration),
+        pytest.param("postgresql", marks=pytest.mark.integration),
+    ]
+)
 def memory_env(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryEnv]:
-    url = request.getfixturevalue("redis_server").url if request.param == "redis" else None
+    url: str | None = None
+    if request.param == "redis":
+        url = request.getfixturevalue("redis_server").url
+    elif request.param == "postgresql":
+        url = str(request.getfixturevalue("postgres_url"))
     env = MemoryEnv(request.param, tmp_path, url)
     try:
         yield env

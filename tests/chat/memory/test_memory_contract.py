@@ -206,7 +206,7 @@ def test_create_memory_defaults_to_memory_db_in_the_data_dir(tmp_path: Path) -> 
     other.close()
 
 
-@pytest.mark.parametrize("url", ["mongodb://h/db", "postgres://h", "redis", "memory"])
+@pytest.mark.parametrize("url", ["mongodb://h/db", "mysql://h", "redis", "memory"])
 def test_create_memory_rejects_unknown_urls_listing_the_valid_ones(
     tmp_path: Path, url: str
 ) -> None:

@@ -4,12 +4,14 @@
 >>> memory = create_memory(None, data_dir, ttl_seconds=86400)  # doctest: +SKIP
 >>> memory.append(Turn("s1", "What is X?", "X is ... [1]", "question"))  # doctest: +SKIP
 
-Backends: `SQLiteMemory` (the default: `memory.db` in the data dir) and `RedisMemory`
-(`redis://host:port/db`), so several processes can share sessions.
+Backends: `SQLiteMemory` (the default: `memory.db` in the data dir), `RedisMemory`
+(`redis://host:port/db`) and `PostgresMemory` (the store's database when the store is
+PostgreSQL), so several processes can share sessions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from citewise.chat.memory.base import (
@@ -29,35 +31,69 @@ VALID_MEMORY_URLS = (
     "sqlite:///PATH",
     "redis://HOST:PORT/DB",
     "rediss://HOST:PORT/DB",
+    "postgresql://USER@HOST/DB",
 )
 MEMORY_FILE = "memory.db"
+
+# scheme → backend; each factory gets (url, data_dir, ttl_seconds)
+MemoryFactory = Callable[[str, Path, int], Memory]
+
+
+def _sqlite(url: str, data_dir: Path, ttl_seconds: int) -> Memory:
+    if url.lower() == "sqlite":
+        return SQLiteMemory(Path(data_dir) / MEMORY_FILE, ttl_seconds)
+    if not url.lower().startswith("sqlite:///") or len(url) <= 10:
+        raise _unknown(url)
+    path = Path(url[len("sqlite:///") :])
+    return SQLiteMemory(path if path.is_absolute() else Path(data_dir) / path, ttl_seconds)
+
+
+def _redis(url: str, data_dir: Path, ttl_seconds: int) -> Memory:
+    from citewise.chat.memory.redis import RedisMemory
+
+    return RedisMemory(url, ttl_seconds)
+
+
+def _postgres(url: str, data_dir: Path, ttl_seconds: int) -> Memory:
+    from citewise.chat.memory.postgres import PostgresMemory
+
+    return PostgresMemory(url, ttl_seconds)
+
+
+MEMORIES: dict[str, MemoryFactory] = {
+    "sqlite": _sqlite,
+    "redis": _redis,
+    "rediss": _redis,
+    "postgresql": _postgres,
+    "postgres": _postgres,
+}
+
+
+def _unknown(spec: str) -> ConfigError:
+    return ConfigError(
+        f"unknown conversation memory {redact_url(spec)!r}; valid: {', '.join(VALID_MEMORY_URLS)}"
+    )
 
 
 def create_memory(
     url: str | None, data_dir: Path, ttl_seconds: int = DEFAULT_TTL_SECONDS
 ) -> Memory:
     """A memory backend from a URL: None or "sqlite" → `data_dir/memory.db`; "sqlite:///PATH"
-    → that file (relative paths are under data_dir); "redis://…" or "rediss://…" → Redis."""
+    → that file (relative paths are under data_dir); "redis://…" or "rediss://…" → Redis;
+    "postgresql://…" → PostgreSQL (the composition root picks the store's URL)."""
     spec = (url or "sqlite").strip()
     scheme = spec.split(":", 1)[0].lower()
     if ttl_seconds <= 0:
         raise ConfigError(f"memory TTL must be a positive number of seconds, got {ttl_seconds}")
-    if spec.lower() == "sqlite":
-        return SQLiteMemory(Path(data_dir) / MEMORY_FILE, ttl_seconds)
-    if scheme == "sqlite" and spec.lower().startswith("sqlite:///") and len(spec) > 10:
-        path = Path(spec[len("sqlite:///") :])
-        return SQLiteMemory(path if path.is_absolute() else Path(data_dir) / path, ttl_seconds)
-    if scheme in ("redis", "rediss") and spec.lower().startswith(f"{scheme}://"):
-        from citewise.chat.memory.redis import RedisMemory
-
-        return RedisMemory(spec, ttl_seconds)
-    raise ConfigError(
-        f"unknown conversation memory {redact_url(spec)!r}; valid: {', '.join(VALID_MEMORY_URLS)}"
-    )
+    factory = MEMORIES.get(scheme)
+    if factory is None or (scheme != "sqlite" and not spec.lower().startswith(f"{scheme}://")):
+        raise _unknown(spec)
+    return factory(spec, Path(data_dir), ttl_seconds)
 
 
 __all__ = [
     "DEFAULT_TTL_SECONDS",
+    "MEMORIES",
     "MEMORY_FILE",
     "VALID_MEMORY_URLS",
     "Memory",
