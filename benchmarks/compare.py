@@ -1,6 +1,6 @@
 """Side-by-side table of one bench run: citewise vs the peer pipelines (markdown on stdout).
 
-    python benchmarks/compare.py benchmarks/results/bench.json benchmarks/peers/results/*.json
+python benchmarks/compare.py benchmarks/results/bench.json benchmarks/peers/results/*.json
 """
 
 from __future__ import annotations

@@ -45,8 +45,8 @@ def collect(check: CheckSet, base: Path, half: str) -> list[Row]:
     from citewise.chat.assistant import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
-    items = legacy_items(check.name, check.questions) if check.legacy else load_items(
-        check.questions
+    items = (
+        legacy_items(check.name, check.questions) if check.legacy else load_items(check.questions)
     )
     items = [i for i in items if half == "all" or i.half == half]
     items = [i for i in items if i.type in ("lookup", "multi", "compare", "unanswerable")]
@@ -62,7 +62,10 @@ def collect(check: CheckSet, base: Path, half: str) -> list[Row]:
     corpus = check.corpus()
     rows: list[Row] = []
     try:
-        with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=eval_data_dir(base, corpus)) as a:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            Assistant(data_dir=eval_data_dir(base, corpus)) as a,
+        ):
             a.ingest([corpus])
             chat = ChatAssistant(a, memory=SQLiteMemory(Path(tmp) / "memory.db"))
             try:
@@ -140,7 +143,14 @@ def main() -> None:
     if args.from_rows:
         raw = [r for r in json.loads(args.from_rows.read_text()) if args.half in ("all", r["half"])]
         rows = [
-            Row(**{**r, "evidence": GateEvidence(**{**r["evidence"], "missing": tuple(r["evidence"]["missing"])})})
+            Row(
+                **{
+                    **r,
+                    "evidence": GateEvidence(
+                        **{**r["evidence"], "missing": tuple(r["evidence"]["missing"])}
+                    ),
+                }
+            )
             for r in raw
         ]
     else:

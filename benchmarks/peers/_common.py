@@ -53,9 +53,7 @@ def load_questions(path: Path = QUESTIONS) -> list[Question]:
             continue
         raw = json.loads(line)
         gold = tuple((str(g["file"]), str(g.get("quote", ""))) for g in raw.get("gold") or [])
-        out.append(
-            Question(raw["id"], raw["type"], raw.get("style", ""), raw["question"], gold)
-        )
+        out.append(Question(raw["id"], raw["type"], raw.get("style", ""), raw["question"], gold))
     return out
 
 
@@ -88,9 +86,7 @@ def score(q: Question, passages: Sequence[tuple[str, str]], k: int = 5) -> dict[
         any(f == gf and contains_quote(text, gq) for f, text in top) for gf, gq in q.gold
     ]
     quote_hit = all(quote_found) if q.type == "multi" else any(quote_found)
-    first = next(
-        (r for r, (f, _) in enumerate(passages, start=1) if f in gold_files), 0
-    )
+    first = next((r for r, (f, _) in enumerate(passages, start=1) if f in gold_files), 0)
     return {
         "id": q.id,
         "type": q.type,

@@ -69,8 +69,12 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=c.CORPUS)
     ap.add_argument("--questions", type=Path, default=c.QUESTIONS)
     ap.add_argument("--limit-files", type=int, default=None, help="quick run on N files")
-    ap.add_argument("--max-chunks-embedded", type=int, default=None,
-                    help="embed a random sample of N chunks and extrapolate ingest time")
+    ap.add_argument(
+        "--max-chunks-embedded",
+        type=int,
+        default=None,
+        help="embed a random sample of N chunks and extrapolate ingest time",
+    )
     ap.add_argument("--out", default=None, help="also write the JSON to this file")
     args = ap.parse_args()
 
@@ -116,8 +120,11 @@ def main() -> None:
     if args.max_chunks_embedded and args.max_chunks_embedded < n:
         sample = sorted(random.Random(0).sample(range(n), args.max_chunks_embedded))
     vectors = model.encode(
-        [texts[i] for i in sample], batch_size=32, normalize_embeddings=True,
-        convert_to_numpy=True, show_progress_bar=False,
+        [texts[i] for i in sample],
+        batch_size=32,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
     ).astype(np.float32)
     t2, cpu2 = time.perf_counter(), time.process_time()
     embed_s = t2 - t1
@@ -137,8 +144,9 @@ def main() -> None:
     def search(q: str, prebuilt: bool) -> tuple[list[int], dict[str, float]]:
         ph: dict[str, float] = {}
         s = time.perf_counter()
-        qv = model.encode([q], normalize_embeddings=True, convert_to_numpy=True,
-                          show_progress_bar=False)[0]
+        qv = model.encode(
+            [q], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )[0]
         ph["embed"] = time.perf_counter() - s
         s = time.perf_counter()
         dense = [sample[int(i)] for i in top_indices(vectors @ qv, TOP_EACH)]
@@ -204,7 +212,8 @@ def main() -> None:
                 "chunks_per_s": round(len(sample) / embed_s, 2) if embed_s else None,
                 "sampled": sampled,
                 "extrapolated_wall_s": round(measured_ingest_s - embed_s + extrapolated_embed_s, 1)
-                if sampled else None,
+                if sampled
+                else None,
                 "extrapolated_embed_s": round(extrapolated_embed_s, 1) if sampled else None,
                 "model_setup_s_excluded": round(setup_s, 1),
                 "bm25_prebuild_s_excluded": round(prebuild_s, 1),
