@@ -14,6 +14,8 @@ from pathlib import Path
 
 import httpx
 
+from processes import stop
+
 CITEWISE = str(Path(sys.executable).parent / "citewise")
 
 
@@ -57,10 +59,5 @@ def serve(data_dir: Path, env: Mapping[str, str], *, timeout: float = 90.0) -> I
             time.sleep(0.2)
         yield LiveServer(url=url, data_dir=data_dir, pid=proc.pid)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
+        stop(proc, timeout=15)
         log.close()

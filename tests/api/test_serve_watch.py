@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from http_server import free_port
+from processes import stop
 
 pytestmark = pytest.mark.integration
 CITEWISE = str(Path(sys.executable).parent / "citewise")
@@ -52,12 +53,7 @@ def test_serve_with_watch_ingests_and_removes_files(tmp_path: Path) -> None:
         (folder / "first.md").unlink()
         wait_until(lambda: sources() == ["second.txt"])
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc, timeout=30)
         log.close()
     assert proc.returncode is not None
 
@@ -78,12 +74,7 @@ def test_serve_requiring_credentials_without_users_says_how_to_create_one(
             wait_until(lambda: "No users yet" in log_path.read_text())
             wait_until(lambda: _status(f"http://127.0.0.1:{port}/documents") == 401)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc, timeout=30)
     assert "citewise users create NAME --admin" in " ".join(log_path.read_text().split())
 
 

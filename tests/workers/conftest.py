@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from processes import stop
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -46,9 +48,4 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
     try:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop(proc, timeout=10)
