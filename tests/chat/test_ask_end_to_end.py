@@ -10,8 +10,9 @@ import pytest
 
 from citewise.app import Assistant
 from citewise.chat.assistant import ChatAssistant
-from citewise.errors import InputError, NotFoundError
-from citewise.types import CitationEvent, Done, Sources, Token
+from citewise.chat.memory import SQLiteMemory, Turn
+from citewise.errors import InputError, MemoryBackendError, NotFoundError
+from citewise.types import CitationEvent, Done, Sources, Status, Token
 from llm.scripted_server import ScriptedServer
 from llm.wire import OllamaWire, OpenAIWire
 from support import write_corpus
@@ -273,3 +274,25 @@ def test_a_question_about_an_option_is_answered_from_its_entry(tmp_path: Path) -
             assert "search for memory leaks when the program finishes" in leak.answer
         finally:
             chat.close()
+
+
+class _MemoryThatCannotSave(SQLiteMemory):
+    """Reads work; saving a turn fails as a memory server going away mid-answer would."""
+
+    def append(self, turn: Turn) -> None:
+        raise MemoryBackendError("conversation memory redis://127.0.0.1:1/0 failed: gone")
+
+
+def test_an_answer_whose_turn_cannot_be_saved_is_still_given(
+    assistant: Assistant, tmp_path: Path
+) -> None:
+    chat = ChatAssistant(assistant, memory=_MemoryThatCannotSave(tmp_path / "memory.db"))
+    try:
+        events = list(chat.stream("What is the default request timeout?", session_id="s1"))
+        answer = chat.ask("What is the default request timeout?", session_id="s2")
+    finally:
+        chat.close()
+    done = next(i for i, e in enumerate(events) if isinstance(e, Done))
+    warned = [e for e in events[done:] if isinstance(e, Status) and e.stage == "memory"]
+    assert warned and "not saved" in warned[0].message
+    assert "30 seconds" in answer.answer and answer.citations

@@ -10,6 +10,7 @@ validate → intent router ─┬─ chit-chat → short reply, no retrieval
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -25,13 +26,14 @@ from citewise.chat.rewrite import PriorTurn, rewrite
 from citewise.chat.summarize import maybe_summarize, recent_context
 from citewise.chat.summarizing import stream_summary
 from citewise.chat.tools import detect_tool, run_tool
-from citewise.errors import CitewiseError, InputError, NotFoundError
+from citewise.errors import CitewiseError, InputError, MemoryBackendError, NotFoundError
 from citewise.extractive.rules import rule_pack
 from citewise.llm import LLM, create_llm
 from citewise.retrieve.hybrid import validate_query
 from citewise.retrieve.rerank import create_reranker
 from citewise.types import Answer, Done, ErrorEvent, Event, SearchFilter, Status, Token
 
+log = logging.getLogger("citewise.chat")
 FOLLOW_UPS = {"followup", "simplify", "deepen", "clarify"}
 STYLE_OF: dict[str, Style] = {"simplify": "simple", "deepen": "deep"}
 RECENT_TURNS = 5
@@ -123,7 +125,11 @@ class ChatAssistant:
                 else:
                     yield event
             if final is not None:
-                self._remember(question, final)
+                try:
+                    self._remember(question, final)
+                except MemoryBackendError as exc:  # the answer stands; only its turn is lost
+                    log.warning("conversation %s: turn not saved: %s", sid, exc)
+                    yield Status("memory", f"this answer was not saved to the conversation: {exc}")
         except CitewiseError as exc:
             yield ErrorEvent(str(exc), type(exc).__name__)
             raise
