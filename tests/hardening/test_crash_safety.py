@@ -9,13 +9,13 @@ import random
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
 from hardening.consistency import index_problems, table_problems, vector_problems, write_file
+from hardening.crash_child import child_script
 
 pytestmark = pytest.mark.slow
 
@@ -25,82 +25,27 @@ PHASES = ("parse", "insert", "embed", "swap", "prune")
 # The child ingests with --prune and stops, frozen, at the n-th occurrence of its phase:
 # inside a parse, or inside an open write transaction just before its COMMIT. It then tells
 # the parent, which kills it with SIGKILL.
-CHILD = textwrap.dedent(
-    """
-    import sys, threading, time
-    from pathlib import Path
-    import citewise.ingest.parsers as parsers
-    import citewise.ingest.pipeline as pipeline
-    from citewise.app import Assistant
-    from citewise.store.sqlite import SQLiteStore
+SQLITE_HOOK = """
+class Conn:
+    def __init__(self, conn):
+        self._conn = conn
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+    def execute(self, sql, *args):
+        if sql == "BEGIN IMMEDIATE":
+            local.deleted = False
+        elif sql.startswith("DELETE FROM documents"):
+            local.deleted = True
+        elif sql == "COMMIT":
+            before_commit()
+        return self._conn.execute(sql, *args)
 
-    corpus, data, marker, phase, nth = sys.argv[1:6]
-    nth = int(nth)
-    pipeline.EMBED_BATCH = 4  # several batches per run
-    seen = {"n": 0}
-    local = threading.local()
-
-    def reached(name):
-        if name != phase:
-            return
-        seen["n"] += 1
-        if seen["n"] == nth:
-            Path(marker).write_text(name)
-            time.sleep(60)  # frozen here until killed
-
-    parse_file = parsers.parse_file
-    def slow_parse(*args, **kwargs):
-        reached("parse")
-        return parse_file(*args, **kwargs)
-    parsers.parse_file = slow_parse
-
-    class Conn:
-        def __init__(self, conn):
-            self._conn = conn
-        def __getattr__(self, name):
-            return getattr(self._conn, name)
-        def execute(self, sql, *args):
-            if sql == "BEGIN IMMEDIATE":
-                local.deleted = False
-            elif sql.startswith("DELETE FROM documents"):
-                local.deleted = True
-            elif sql == "COMMIT":
-                step = getattr(local, "step", None)
-                if step == "finalize" and local.deleted:
-                    reached("swap")
-                elif step in ("insert", "embed", "prune"):
-                    reached(step)
-            return self._conn.execute(sql, *args)
-
-    def tagged(method, step):
-        def run(self, *args, **kwargs):
-            local.step = step
-            try:
-                return method(self, *args, **kwargs)
-            finally:
-                local.step = None
-        return run
-
-    connect = SQLiteStore._connect
-    def wrapped_connect(self):
-        return Conn(connect(self))
-    SQLiteStore._connect = wrapped_connect
-    SQLiteStore.add_document = tagged(SQLiteStore.add_document, "insert")
-    SQLiteStore.put_vectors = tagged(SQLiteStore.put_vectors, "embed")
-    SQLiteStore.finalize = tagged(SQLiteStore.finalize, "finalize")
-    prune = pipeline._prune
-    def tagged_prune(*args, **kwargs):
-        local.step = "prune"
-        try:
-            return prune(*args, **kwargs)
-        finally:
-            local.step = None
-    pipeline._prune = tagged_prune
-
-    with Assistant(data_dir=data, embedder="hashing") as a:
-        a.ingest([corpus], prune=True)
-    """
-)
+connect = SQLiteStore._connect
+def wrapped_connect(self):
+    return Conn(connect(self))
+SQLiteStore._connect = wrapped_connect
+"""
+CHILD = child_script("sqlite", "SQLiteStore", SQLITE_HOOK)
 
 
 def _mutate(corpus: Path, versions: dict[int, int], rng: random.Random, next_index: int) -> int:

@@ -6,12 +6,12 @@ through SQL and through every search), and the next run completes it."""
 from __future__ import annotations
 
 import random
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from hardening.consistency import index_problems
+from hardening.crash_child import child_script
 from hardening.pg_consistency import pg_stored_words, pg_table_problems, pg_vector_problems
 from hardening.test_crash_safety import PHASES, _expected, _mutate, _run_child, write_file
 
@@ -21,84 +21,27 @@ KILLS = 20
 
 # As the SQLite child, but the freeze point is inside `PostgresStore._tx`, after the
 # transaction's statements and before its COMMIT.
-CHILD = textwrap.dedent(
-    """
-    import sys, threading, time
-    from contextlib import contextmanager
-    from pathlib import Path
-    import citewise.ingest.parsers as parsers
-    import citewise.ingest.pipeline as pipeline
-    from citewise.app import Assistant
-    from citewise.store.postgres import PostgresStore
+PG_HOOK = """
+class Conn:
+    def __init__(self, conn):
+        self._conn = conn
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+    def execute(self, sql, *args, **kwargs):
+        if sql.startswith("DELETE FROM documents"):
+            local.deleted = True
+        return self._conn.execute(sql, *args, **kwargs)
 
-    corpus, data, marker, phase, nth = sys.argv[1:6]
-    nth = int(nth)
-    pipeline.EMBED_BATCH = 4  # several batches per run
-    seen = {"n": 0}
-    local = threading.local()
-
-    def reached(name):
-        if name != phase:
-            return
-        seen["n"] += 1
-        if seen["n"] == nth:
-            Path(marker).write_text(name)
-            time.sleep(60)  # frozen here, transaction open, until killed
-
-    parse_file = parsers.parse_file
-    def slow_parse(*args, **kwargs):
-        reached("parse")
-        return parse_file(*args, **kwargs)
-    parsers.parse_file = slow_parse
-
-    class Conn:
-        def __init__(self, conn):
-            self._conn = conn
-        def __getattr__(self, name):
-            return getattr(self._conn, name)
-        def execute(self, sql, *args, **kwargs):
-            if sql.startswith("DELETE FROM documents"):
-                local.deleted = True
-            return self._conn.execute(sql, *args, **kwargs)
-
-    transaction = PostgresStore._tx
-    @contextmanager
-    def hooked_tx(self):
-        with transaction(self) as conn:
-            local.deleted = False
-            yield Conn(conn)
-            step = getattr(local, "step", None)
-            if step == "finalize" and local.deleted:
-                reached("swap")
-            elif step in ("insert", "embed", "prune"):
-                reached(step)
-    PostgresStore._tx = hooked_tx
-
-    def tagged(method, step):
-        def run(self, *args, **kwargs):
-            local.step = step
-            try:
-                return method(self, *args, **kwargs)
-            finally:
-                local.step = None
-        return run
-
-    PostgresStore.add_document = tagged(PostgresStore.add_document, "insert")
-    PostgresStore.put_vectors = tagged(PostgresStore.put_vectors, "embed")
-    PostgresStore.finalize = tagged(PostgresStore.finalize, "finalize")
-    prune = pipeline._prune
-    def tagged_prune(*args, **kwargs):
-        local.step = "prune"
-        try:
-            return prune(*args, **kwargs)
-        finally:
-            local.step = None
-    pipeline._prune = tagged_prune
-
-    with Assistant(data_dir=data, embedder="hashing") as a:
-        a.ingest([corpus], prune=True)
-    """
-)
+transaction = PostgresStore._tx
+@contextmanager
+def hooked_tx(self):
+    with transaction(self) as conn:
+        local.deleted = False
+        yield Conn(conn)
+        before_commit()
+PostgresStore._tx = hooked_tx
+"""
+CHILD = child_script("postgres", "PostgresStore", PG_HOOK)
 
 
 def _problems(url: str, data: Path, expected: dict[str, str] | None = None) -> list[str]:
