@@ -168,7 +168,7 @@ def test_kill_9_while_streaming_leaves_nothing_visible_and_the_next_run_complete
     with Assistant(data_dir=data, embedder="hashing") as a:
         assert a.documents() == []
         assert not a.search("zqstreamword", k=3, mode="keyword").hits
-        assert not a.search(some_text or "entry", k=3, mode="vector").hits
+        assert not a.search(some_text[:900] or "entry", k=3, mode="vector").hits
     report = ingest(data, log, SMALL)
     assert report.outcomes[0].status == "ingested"
     with sqlite3.connect(db) as conn:
@@ -177,3 +177,26 @@ def test_kill_9_while_streaming_leaves_nothing_visible_and_the_next_run_complete
     with Assistant(data_dir=data, embedder="hashing") as a:
         assert [d.status for d in a.documents()] == ["ready"]
         assert a.search("zqstreamword", k=3, mode="keyword").hits[0].source == "ops.log"
+
+
+def test_text_over_the_streaming_limit_is_refused_and_other_formats_keep_the_file_limit(
+    tmp_path: Path,
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "big.txt").write_text("Words of a large file.\n\n" * 1000, encoding="utf-8")
+    (docs / "big.md").write_text("# Big\n\nWords of a large file.\n\n" * 1000, encoding="utf-8")
+    (docs / "spaces.log").write_text(" \n\n\t\r\n" * 2000, encoding="utf-8")
+    limits = StreamLimits(above_bytes=4096, max_bytes=16 * 1024, piece_bytes=1024)
+    job = IngestJob(paths=[docs], collection="default", max_file_bytes=8192, streaming=limits)
+    report = run_ingest(job, lambda: SQLiteStore(tmp_path / "citewise.db"), HashingEmbedder)
+    reasons = {o.source: (o.status, o.reason) for o in report.outcomes}
+    assert reasons["big.txt"] == (
+        "failed",
+        "too large: the text file is 23 KB, over the limit of 16 KB for text read as a stream",
+    )
+    assert reasons["big.md"][0] == "failed" and "over the limit of 8 KB" in reasons["big.md"][1]
+    assert reasons["spaces.log"] == ("failed", "empty: the file contains only whitespace")
+    with sqlite3.connect(tmp_path / "citewise.db") as conn:
+        assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM chunks").fetchone()[0] == 0

@@ -42,7 +42,7 @@ def streams(path: Path, size: int, limits: StreamLimits, store: Store) -> bool:
         return False
     if not isinstance(store, StreamingStore):
         return False
-    from citewise.ingest.parsers import choose_parser
+    from citewise.ingest.parsers import _size, choose_parser
 
     with path.open("rb") as fh:
         head = fh.read(_SNIFF_BYTES)
@@ -50,8 +50,8 @@ def streams(path: Path, size: int, limits: StreamLimits, store: Store) -> bool:
         return False
     if size > limits.max_bytes:
         raise TooLargeError(
-            f"the text file is {size / 2**20:.1f} MB, over the limit for streamed text of"
-            f" {limits.max_bytes / 2**20:.1f} MB"
+            f"the text file is {_size(size)}, over the limit of {_size(limits.max_bytes)}"
+            " for text read as a stream"
         )
     return True
 
