@@ -6,7 +6,8 @@ together in one folder (the acceptance case: a DOCX that inflates to 1 GB among 
         [--only "200 MB text"] [--text-mb 20] [--embedder local] [--env KEY=VALUE] [--merge]
     --only runs the cases whose label holds the text (no whole-folder run); --text-mb sets
     the size of the large text file; --env sets a variable for the child (e.g. a raised
-    CITEWISE_MAX_FILE_BYTES); --merge updates those cases in an existing --json file.
+    CITEWISE_MAX_FILE_BYTES); --merge updates those cases in an existing --json file;
+    --suffix is appended to the labels (", limit raised").
 
 Files come from tests/hardening/hostile_files.py. Each case runs `Assistant.ingest` on a
 folder holding just that file, in a fresh process with the hashing embedder (the embedder
@@ -102,10 +103,11 @@ def main() -> None:
     parser.add_argument("--embedder", default="hashing")
     parser.add_argument("--env", action="append", default=[])
     parser.add_argument("--merge", action="store_true")
+    parser.add_argument("--suffix", default="", help="appended to each case's label")
     args = parser.parse_args()
     extra = dict(item.split("=", 1) for item in args.env)
     cases = {label.replace("200 MB", f"{args.text_mb} MB"): names for label, names in CASES.items()}
-    cases = {label: names for label, names in cases.items() if args.only in label}
+    cases = {label + args.suffix: names for label, names in cases.items() if args.only in label}
     results: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
         work = Path(tmp)
