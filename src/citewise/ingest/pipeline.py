@@ -14,11 +14,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from citewise.embed.base import Embedder
-from citewise.errors import DocumentError, NoTextError
+from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
 from citewise.ingest.enrich import Enricher, enrich
@@ -28,6 +29,7 @@ from citewise.store.base import Store
 from citewise.types import ChunkedDocument, FileOutcome, IngestReport, NewDocument
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 EMBED_BATCH = 256
 POSITIONS_VERSION = 1  # bump when what pdf_positions takes changes: stored PDFs are re-read
 
@@ -80,9 +82,10 @@ def run_ingest(
     try:
         for i, cand in enumerate(candidates):
             on_batch = _batch_progress(progress, worker, i, len(candidates), cand.source)
-            outcome, doc_pages, _ = ingest_one(
-                store, cand, job, key, embedder_factory, parse_file, on_batch=on_batch
+            one = partial(
+                ingest_one, store, cand, job, key, embedder_factory, parse_file, on_batch=on_batch
             )
+            outcome, doc_pages, _ = once_more_if_cut(one, cand.source)
             outcomes.append(outcome)
             pages += doc_pages
             progress.files(i + 1, len(candidates), cand.source)
@@ -112,6 +115,16 @@ def _batch_progress(
         worker.wake()
 
     return report
+
+
+def once_more_if_cut(work: Callable[[], _T], what: str) -> _T:
+    """Runs `work`, and once more when the store's connection was cut (a server restart
+    rolls the open transaction back; every step here can be done again)."""
+    try:
+        return work()
+    except StoreConnectionError as exc:
+        log.warning("%s: the store's connection was cut (%s); trying once more", what, exc)
+        return work()
 
 
 def pipeline_key(chunking: ChunkingOptions) -> str:
@@ -278,7 +291,7 @@ class _EmbedWorker(threading.Thread):
     def run(self) -> None:
         store = self._open_store()
         try:
-            self._loop(store)
+            once_more_if_cut(lambda: self._loop(store), "embedding")
         except BaseException as exc:  # surfaced by run_ingest in the caller's thread
             self.error = exc
         finally:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from citewise.embed.base import Embedder
-from citewise.errors import DocumentError, TooLargeError
+from citewise.errors import BackendError, DocumentError, TooLargeError
 from citewise.ingest.chunking import ChunkingOptions, stream_chunks
 from citewise.ingest.discovery import Candidate, category_for
 from citewise.ingest.enrich import Enricher, enrich
@@ -108,6 +108,8 @@ def ingest_streamed(
                 stored += len(batch.children)
                 if on_batch is not None:
                     on_batch(stream.bytes_read, file.size)
+        except BackendError:  # the store or embedder failed: the next run removes the rest
+            raise
         except Exception as exc:  # one odd file must not stop the run; nothing was shown
             store.delete_document(doc_id)
             if isinstance(exc, DocumentError):

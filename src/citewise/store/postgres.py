@@ -20,7 +20,7 @@ from pgvector.psycopg import register_vector
 from psycopg_pool import ConnectionPool
 
 from citewise.embed.base import Vectors
-from citewise.errors import StoreError
+from citewise.errors import StoreConnectionError, StoreError
 from citewise.store.postgres_reads import DOC_COLUMNS, PostgresReads, doc_info
 from citewise.store.postgres_schema import migrate, partition_sql
 from citewise.store.postgres_search import PostgresSearch, configure_search
@@ -69,6 +69,8 @@ class PostgresStore(PostgresReads, PostgresSearch, PostgresStreamWrites):
                 yield conn
         except psycopg.errors.UniqueViolation as exc:
             raise StoreError(f"a concurrent writer stored this document first: {exc}") from exc
+        except psycopg.OperationalError as exc:  # the session was cut: nothing was committed
+            raise StoreConnectionError(f"PostgreSQL store: {exc}") from exc
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL store: {exc}") from exc
 
@@ -88,6 +90,8 @@ class PostgresStore(PostgresReads, PostgresSearch, PostgresStreamWrites):
                     yield
                 finally:
                     self._local.conn = None
+        except psycopg.OperationalError as exc:
+            raise StoreConnectionError(f"PostgreSQL store: {exc}") from exc
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL store: {exc}") from exc
 
