@@ -200,3 +200,12 @@ def test_text_over_the_streaming_limit_is_refused_and_other_formats_keep_the_fil
     with sqlite3.connect(tmp_path / "citewise.db") as conn:
         assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 0
         assert conn.execute("SELECT count(*) FROM chunks").fetchone()[0] == 0
+
+
+def test_text_over_a_lowered_file_limit_is_streamed_not_refused(tmp_path: Path) -> None:
+    log = tmp_path / "ops.log"
+    write_log(log, 60, {30: "zqlimitword"})
+    job = IngestJob(paths=[log], collection="default", max_file_bytes=4096)
+    assert log.stat().st_size > 4096  # and far below the streaming size
+    report = run_ingest(job, lambda: SQLiteStore(tmp_path / "citewise.db"), HashingEmbedder)
+    assert [(o.status, o.reason) for o in report.outcomes] == [("ingested", "read as a stream")]

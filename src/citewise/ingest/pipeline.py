@@ -165,7 +165,7 @@ def ingest_one(
     if current is not None and same_bytes and current.pipeline == key:
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0, None
     try:
-        streamed = streams(cand.path, stat.st_size, job.streaming, store)
+        streamed = streams(cand.path, stat.st_size, job.streaming, store, job.max_file_bytes)
     except DocumentError as exc:
         return FileOutcome(cand.source, "failed", f"{exc.reason}: {exc.message}"), 0, None
     except OSError as exc:

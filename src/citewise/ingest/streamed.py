@@ -34,11 +34,12 @@ class StreamLimits:
     batch_chunks: int = 256  # chunks stored per transaction
 
 
-def streams(path: Path, size: int, limits: StreamLimits, store: Store) -> bool:
+def streams(path: Path, size: int, limits: StreamLimits, store: Store, max_file_bytes: int) -> bool:
     """Whether this file is read as a stream: plain text (by extension and content) over
-    the streaming size, into a store that takes documents in batches. Raises TooLargeError
-    over the streaming limit."""
-    if size <= limits.above_bytes or path.suffix.lower() not in _STREAMED_SUFFIXES:
+    the streaming size or the file limit, into a store that takes documents in batches.
+    Raises TooLargeError over the limit for streamed text."""
+    above = min(limits.above_bytes, max_file_bytes)
+    if size <= above or path.suffix.lower() not in _STREAMED_SUFFIXES:
         return False
     if not isinstance(store, StreamingStore):
         return False
