@@ -3,6 +3,11 @@ together in one folder (the acceptance case: a DOCX that inflates to 1 GB among 
 
     .venv/bin/python benchmarks/hostile_input.py [--json benchmarks/results/hostile_input.json]
         [--src DIR]   # measure another checkout's citewise (e.g. the code before hardening)
+        [--only "200 MB text"] [--text-mb 20] [--embedder local] [--env KEY=VALUE] [--merge]
+    --only runs the cases whose label holds the text (no whole-folder run); --text-mb sets
+    the size of the large text file; --env sets a variable for the child (e.g. a raised
+    CITEWISE_MAX_FILE_BYTES); --merge updates those cases in an existing --json file;
+    --suffix is appended to the labels (", limit raised").
 
 Files come from tests/hardening/hostile_files.py. Each case runs `Assistant.ingest` on a
 folder holding just that file, in a fresh process with the hashing embedder (the embedder
@@ -32,10 +37,11 @@ CHILD = r"""
 import json, re, sys, time
 from citewise.app import Assistant
 started = time.perf_counter()
-with Assistant(data_dir=sys.argv[2], embedder="hashing") as a:
+with Assistant(data_dir=sys.argv[2], embedder=sys.argv[3]) as a:
     report = a.ingest([sys.argv[1]])
 print(json.dumps({
     "outcomes": [[o.source, o.status, o.reason] for o in report.outcomes],
+    "chunks": sum(o.chunks for o in report.outcomes),
     "seconds": time.perf_counter() - started,
     "peak_mb": int(re.search(r"VmHWM:\s+(\d+)", open("/proc/self/status").read())[1]) / 1024,
 }))
@@ -46,7 +52,7 @@ CASES = {
     "zip bomb, lying headers (300 MB)": ["liar.docx"],
     "70,000-member DOCX": ["swarm.docx"],
     "HTML nested 50,000 deep": ["deep.html"],
-    "200 MB text file": ["huge.log"],
+    "200 MB text file": ["huge.log"],  # the label follows --text-mb
     "2,000-page PDF": ["ledger.pdf"],
     "PDF with a 6000x6000 image": ["poster.pdf"],
     "cp1252 text": ["menu.txt"],
@@ -56,10 +62,16 @@ CASES = {
 }
 
 
-def run_case(folder: Path, data: Path, src: Path) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": str(src)}
+def run_case(
+    folder: Path,
+    data: Path,
+    src: Path,
+    embedder: str = "hashing",
+    extra: dict[str, str] | None = None,
+) -> dict[str, object]:
+    env = {**os.environ, "PYTHONPATH": str(src), **(extra or {})}
     run = subprocess.run(
-        [sys.executable, "-c", CHILD, str(folder), str(data)],
+        [sys.executable, "-c", CHILD, str(folder), str(data), embedder],
         env=env,
         capture_output=True,
         text=True,
@@ -86,21 +98,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path)
     parser.add_argument("--src", type=Path, default=ROOT / "src")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--text-mb", type=int, default=200)
+    parser.add_argument("--embedder", default="hashing")
+    parser.add_argument("--env", action="append", default=[])
+    parser.add_argument("--merge", action="store_true")
+    parser.add_argument("--suffix", default="", help="appended to each case's label")
     args = parser.parse_args()
+    extra = dict(item.split("=", 1) for item in args.env)
+    cases = {label.replace("200 MB", f"{args.text_mb} MB"): names for label, names in CASES.items()}
+    cases = {label + args.suffix: names for label, names in cases.items() if args.only in label}
     results: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
         work = Path(tmp)
         started = time.perf_counter()
-        hostile_folder(work / "all")
+        hostile_folder(work / "all", text_bytes=args.text_mb * 2**20)
         print(f"made the files in {time.perf_counter() - started:.1f} s", flush=True)
-        for i, (label, names) in enumerate(CASES.items()):
+        for i, (label, names) in enumerate(cases.items()):
             folder = work / f"case{i}"
             _isolate(work / "all", names, folder)
-            results[label] = run_case(folder, work / f"data{i}", args.src)
+            results[label] = run_case(folder, work / f"data{i}", args.src, args.embedder, extra)
             shutil.rmtree(folder)
             _print(label, results[label])
-        results["whole folder"] = run_case(work / "all", work / "data-all", args.src)
-        _print("whole folder", results["whole folder"])
+        if not args.only:
+            whole = run_case(work / "all", work / "data-all", args.src, args.embedder, extra)
+            results["whole folder"] = whole
+            _print("whole folder", whole)
+        for result in results.values():
+            result.update(embedder=args.embedder, env=extra)
     print()
     print("| case | outcome | peak RSS MB | seconds |")
     print("| --- | --- | --- | --- |")
@@ -108,6 +133,8 @@ def main() -> None:
         print(f"| {label} | {_outcome(result)} | {_num(result, 'peak_mb')} | "
               f"{_num(result, 'seconds')} |")  # fmt: skip
     if args.json:
+        if args.merge and args.json.exists():
+            results = {**json.loads(args.json.read_text(encoding="utf-8")), **results}
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 

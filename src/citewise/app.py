@@ -14,6 +14,7 @@ from citewise.extractive.rules import rule_pack
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
+from citewise.ingest.streamed import StreamLimits
 from citewise.retrieve.hybrid import HybridRetriever, RetrievalOptions
 from citewise.store.base import Store
 from citewise.store.registry import open_store
@@ -145,6 +146,9 @@ class Assistant:
                 min_child_tokens=s.min_child_tokens,
             ),
             originals_dir=s.originals_dir if s.keep_originals else None,
+            streaming=StreamLimits(
+                above_bytes=s.stream_text_above_bytes, max_bytes=s.max_text_file_bytes
+            ),
         )
         return run_ingest(job, self._open_store, self.embedder, progress)
 

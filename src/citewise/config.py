@@ -91,6 +91,10 @@ class Settings(BaseSettings):
     # Ingest limits.
     max_file_bytes: int = 100 * 2**20
     max_inflated_bytes: int = 256 * 2**20  # DOCX/PPTX: all parts together, once inflated
+    # plain text (.txt .text .rst .log) larger than this (or than max_file_bytes) is read as
+    # a stream, in bounded memory, up to max_text_file_bytes
+    stream_text_above_bytes: int = 8 * 2**20
+    max_text_file_bytes: int = 2**30
     ocr: str = Field(
         default="tesseract",
         description="OCR for scanned pages and images: tesseract | rapidocr | none",

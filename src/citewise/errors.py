@@ -81,6 +81,11 @@ class StoreError(BackendError):
     pass
 
 
+class StoreConnectionError(StoreError):
+    """The store's connection was cut (a server restart) and the work in it rolled back:
+    doing it again can succeed."""
+
+
 class EmbedderError(BackendError):
     pass
 

@@ -139,9 +139,12 @@ def symlink_loop(folder: Path) -> Path:
 HostileMaker = Callable[[Path], Path]
 
 
-def hostile_folder(root: Path, *, bomb_bytes: int = 2**30) -> dict[str, str]:
+def hostile_folder(
+    root: Path, *, bomb_bytes: int = 2**30, text_bytes: int = 200 * 2**20
+) -> dict[str, str]:
     """Writes good and hostile files under `root`; returns {source: kind} where kind is
-    'good' (must be ingested) or 'bad' (must fail or be skipped with a reason)."""
+    'good' (must be ingested) or 'bad' (must fail or be skipped with a reason). The large
+    log (`text_bytes`) is read as a stream."""
     root.mkdir(parents=True, exist_ok=True)
     kinds: dict[str, str] = {}
 
@@ -169,8 +172,8 @@ def hostile_folder(root: Path, *, bomb_bytes: int = 2**30) -> dict[str, str]:
     kinds["liar.docx"] = "bad"
     many_members_zip(root / "swarm.docx", 70_000)
     kinds["swarm.docx"] = "bad"
-    big_text(root / "huge.log", 200 * 2**20)
-    kinds["huge.log"] = "bad"
+    big_text(root / "huge.log", text_bytes)
+    kinds["huge.log"] = "good"
     (root / "image.pdf").write_text("this is plain text behind a .pdf name\n", encoding="utf-8")
     kinds["image.pdf"] = "bad"
     symlink_loop(root)

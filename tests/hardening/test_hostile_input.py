@@ -123,7 +123,8 @@ CHILD = textwrap.dedent(
     with Assistant(data_dir=sys.argv[2], embedder="hashing") as a:
         report = a.ingest([sys.argv[1]])
         found = {q: [h.source for h in a.search(q, k=3, mode="keyword").hits]
-                 for q in ("otters", "axolotls", "ledger page 1999", "wombats", "harbour")}
+                 for q in ("otters", "axolotls", "ledger page 1999", "wombats", "harbour",
+                           "nobody should load")}
     print(json.dumps({
         "outcomes": {o.source: [o.status, o.reason] for o in report.outcomes},
         "found": found,
@@ -135,11 +136,16 @@ CHILD = textwrap.dedent(
 
 @pytest.mark.slow
 def test_hostile_folder_ingests_every_good_file_in_bounded_memory(tmp_path: Path) -> None:
-    kinds = hostile_folder(tmp_path / "docs", bomb_bytes=2**30)
+    # the large log is read as a stream: small here, streamed from 1 MB on
+    kinds = hostile_folder(tmp_path / "docs", bomb_bytes=2**30, text_bytes=3 * 2**20)
     assert (tmp_path / "docs" / "bomb.docx").stat().st_size < 2 * 2**20
     run = subprocess.run(
         [sys.executable, "-c", CHILD, str(tmp_path / "docs"), str(tmp_path / "data")],
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(sys.path),
+            "CITEWISE_STREAM_TEXT_ABOVE_BYTES": str(2**20),
+        },
         capture_output=True,
         text=True,
         timeout=600,
@@ -160,6 +166,8 @@ def test_hostile_folder_ingests_every_good_file_in_bounded_memory(tmp_path: Path
     assert result["found"]["ledger page 1999"][0] == "ledger.pdf"
     assert result["found"]["wombats"][0] == "deep.html"
     assert result["found"]["harbour"][0] == "poster.pdf"
+    assert result["found"]["nobody should load"][0] == "huge.log"
+    assert outcomes["huge.log"] == ["ingested", "read as a stream"]
     assert result["peak_mb"] < 600, result["peak_mb"]
 
 

@@ -1,7 +1,7 @@
 """PostgreSQL restarted (fast shutdown: every session cut) while `citewise ingest` runs: the
-ingest ends with a clear error (exit 3, no traceback) or completes, nothing it reported
-stored is lost, the store stays consistent, the next ingest completes, and a long-lived
-process answers after the restart without being restarted (its connection pool recovers)."""
+ingest completes (a document whose transaction was cut is tried once more), nothing is
+lost, the store stays consistent, the next ingest completes, and a long-lived process
+answers after the restart without being restarted (its connection pool recovers)."""
 
 from __future__ import annotations
 
@@ -130,13 +130,12 @@ def test_postgresql_restarted_mid_ingest_loses_nothing_and_recovers_without_rest
         _, err = child.communicate(timeout=300)
         stderr = err.decode(errors="replace")
         assert "Traceback" not in stderr, stderr[-3000:]
-        assert child.returncode in (0, 3), (child.returncode, stderr[-3000:])
-        print(f"ingest across the restart: exit {child.returncode}; {stderr.strip()[-300:]}")
-        if child.returncode == 3:
-            assert "PostgreSQL" in stderr, stderr[-3000:]
+        # a cut transaction is tried once more, after the pool reconnects: every file stored
+        assert child.returncode == 0, (child.returncode, stderr[-3000:])
+        if inside_a_transaction:
+            assert "trying once more" in stderr, stderr[-3000:]
         assert pg_table_problems(url) + pg_vector_problems(url) == []
-        if child.returncode == 0:  # it waited for the server: every file is stored
-            assert len(long_lived.documents()) == FILES
+        assert len(long_lived.documents()) == FILES
 
         # the same process, its pool made before the restart, answers again
         for mode in ("keyword", "vector", "hybrid"):

@@ -277,7 +277,7 @@ def test_a_failed_insert_leaves_nothing_behind(store: Store) -> None:
     broken = new_document("broken.txt", "Half stored text.")
     orphan = replace(broken.chunks.children[0], parent_ordinal=99)
     broken = replace(broken, chunks=replace(broken.chunks, children=(orphan,)))
-    with pytest.raises(IndexError):
+    with pytest.raises(LookupError):  # the child's parent is not in the document
         store.add_document(broken)
     assert store.stats() == {"documents": 0, "parents": 0, "chunks": 0, "vectors": 0}
     assert _keyword(store, "half") == []

@@ -9,8 +9,9 @@ merged into its predecessor, and every piece of a split table repeats the header
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from citewise.types import (
@@ -52,17 +53,32 @@ def section_label(path: Sequence[str]) -> str:
 def chunk_document(
     doc: ParsedDocument, count_tokens: TokenCounter, options: ChunkingOptions | None = None
 ) -> ChunkedDocument:
-    opts = options or ChunkingOptions()
     parents: list[Parent] = []
     children: list[Child] = []
-    for path, blocks in _sections(doc.blocks):
+    for parent, kids in stream_chunks(doc.title, doc.blocks, count_tokens, options):
+        parents.append(parent)
+        children.extend(kids)
+    return ChunkedDocument(parents=tuple(parents), children=tuple(children))
+
+
+def stream_chunks(
+    title: str,
+    blocks: Iterable[Block],
+    count_tokens: TokenCounter,
+    options: ChunkingOptions | None = None,
+) -> Iterator[tuple[Parent, list[Child]]]:
+    """Each parent with its children, in reading order, reading `blocks` lazily: a document
+    read piece by piece is chunked exactly as if it had been read whole."""
+    opts = options or ChunkingOptions()
+    parent_ordinal = child_ordinal = 0
+    for path, section_blocks in _sections(blocks):
         label = section_label(path)
-        heading = _embed_heading(doc.title, label)
+        heading = _embed_heading(title, label)
         budget = max(16, min(opts.child_tokens, opts.window_tokens - count_tokens(heading) - 1))
-        units = [u for b in blocks for u in _block_units(b, count_tokens, budget)]
+        units = (u for b in section_blocks for u in _block_units(b, count_tokens, budget))
         for parent_units in _group_parents(units, opts.parent_chars):
-            parent_ordinal = len(parents)
-            parents.append(_make_parent(parent_ordinal, parent_units, label))
+            parent = _make_parent(parent_ordinal, parent_units, label)
+            kids: list[Child] = []
             for window in _windows(parent_units, budget, opts.overlap, opts.min_child_tokens):
                 text = _join(window)
                 embed_text = f"{heading}\n{text}" if heading else text
@@ -70,9 +86,9 @@ def chunk_document(
                     window = window[:-1]
                     text = _join(window)
                     embed_text = f"{heading}\n{text}" if heading else text
-                children.append(
+                kids.append(
                     Child(
-                        ordinal=len(children),
+                        ordinal=child_ordinal,
                         parent_ordinal=parent_ordinal,
                         text=text,
                         embed_text=embed_text,
@@ -82,7 +98,9 @@ def chunk_document(
                         content_hash=hashlib.sha1(text.encode("utf-8")).hexdigest(),
                     )
                 )
-    return ChunkedDocument(parents=tuple(parents), children=tuple(children))
+                child_ordinal += 1
+            yield parent, kids
+            parent_ordinal += 1
 
 
 def _embed_heading(title: str, label: str) -> str:
@@ -93,19 +111,10 @@ def _embed_heading(title: str, label: str) -> str:
     return label
 
 
-def _sections(blocks: Sequence[Block]) -> Iterator[tuple[tuple[str, ...], list[Block]]]:
-    current: list[Block] = []
-    path: tuple[str, ...] | None = None
-    for block in blocks:
-        if not block.text.strip():
-            continue
-        if path is not None and block.heading_path != path:
-            yield path, current
-            current = []
-        path = block.heading_path
-        current.append(block)
-    if path is not None and current:
-        yield path, current
+def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], Iterator[Block]]]:
+    """Runs of consecutive non-empty blocks sharing a heading path, read lazily."""
+    kept = (b for b in blocks if b.text.strip())
+    yield from itertools.groupby(kept, key=lambda b: b.heading_path)
 
 
 def _block_units(block: Block, count_tokens: TokenCounter, budget: int) -> Iterator[_Unit]:
@@ -168,7 +177,7 @@ def _split_oversized(
         yield from _split_oversized(piece, page, count_tokens, budget, " ")
 
 
-def _group_parents(units: list[_Unit], parent_chars: int) -> Iterator[list[_Unit]]:
+def _group_parents(units: Iterable[_Unit], parent_chars: int) -> Iterator[list[_Unit]]:
     group: list[_Unit] = []
     size = 0
     for unit in units:

@@ -14,19 +14,22 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from citewise.embed.base import Embedder
-from citewise.errors import DocumentError, NoTextError
+from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.originals import keep_original
+from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
 from citewise.types import ChunkedDocument, FileOutcome, IngestReport, NewDocument
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 EMBED_BATCH = 256
 POSITIONS_VERSION = 1  # bump when what pdf_positions takes changes: stored PDFs are re-read
 
@@ -57,6 +60,7 @@ class IngestJob:
     # run in order on each document after chunking, before it is stored
     enrichers: Sequence[Enricher] = ()
     originals_dir: Path | None = None  # keep each ingested file here by hash (web UI viewer)
+    streaming: StreamLimits = field(default_factory=StreamLimits)  # large plain text
 
 
 def run_ingest(
@@ -77,7 +81,11 @@ def run_ingest(
     pages = 0
     try:
         for i, cand in enumerate(candidates):
-            outcome, doc_pages, _ = ingest_one(store, cand, job, key, embedder_factory, parse_file)
+            on_batch = _batch_progress(progress, worker, i, len(candidates), cand.source)
+            one = partial(
+                ingest_one, store, cand, job, key, embedder_factory, parse_file, on_batch=on_batch
+            )
+            outcome, doc_pages, _ = once_more_if_cut(one, cand.source)
             outcomes.append(outcome)
             pages += doc_pages
             progress.files(i + 1, len(candidates), cand.source)
@@ -95,6 +103,28 @@ def run_ingest(
         chunks_embedded=worker.embedded,
         pages=pages,
     )
+
+
+def _batch_progress(
+    progress: IngestProgress, worker: _EmbedWorker, done: int, total: int, source: str
+) -> OnBatch:
+    """Per stored batch of a streamed file: its share read, and the embedder woken."""
+
+    def report(read: int, size: int) -> None:
+        progress.files(done, total, f"{source} {100 * read // max(size, 1)}%")
+        worker.wake()
+
+    return report
+
+
+def once_more_if_cut(work: Callable[[], _T], what: str) -> _T:
+    """Runs `work`, and once more when the store's connection was cut (a server restart
+    rolls the open transaction back; every step here can be done again)."""
+    try:
+        return work()
+    except StoreConnectionError as exc:
+        log.warning("%s: the store's connection was cut (%s); trying once more", what, exc)
+        return work()
 
 
 def pipeline_key(chunking: ChunkingOptions) -> str:
@@ -115,6 +145,8 @@ def ingest_one(
     key: str,
     embedder_factory: Callable[[], Embedder],
     parse_file: Callable[..., object],
+    *,
+    on_batch: OnBatch | None = None,
 ) -> tuple[FileOutcome, int, int | None]:
     """Stores one file (keyword-searchable at once; vectors come later): its outcome, its
     pages and the id of the version it stored, if any."""
@@ -132,6 +164,22 @@ def ingest_one(
     same_bytes = current is not None and current.content_hash == data_hash
     if current is not None and same_bytes and current.pipeline == key:
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0, None
+    try:
+        streamed = streams(cand.path, stat.st_size, job.streaming, store, job.max_file_bytes)
+    except DocumentError as exc:
+        return FileOutcome(cand.source, "failed", f"{exc.reason}: {exc.message}"), 0, None
+    except OSError as exc:
+        return FileOutcome(cand.source, "failed", f"cannot read: {exc.strerror or exc}"), 0, None
+    if streamed:
+        file = StreamedFile(
+            cand, data_hash, stat.st_mtime, stat.st_size, key, current.doc_id if current else None
+        )
+        outcome, doc_id = ingest_streamed(
+            store, file, job.collection, limits=job.streaming, chunking=job.chunking,
+            embedder_factory=embedder_factory, enrichers=tuple(job.enrichers),
+            originals_dir=job.originals_dir, on_batch=on_batch,
+        )  # fmt: skip
+        return outcome, 1 if doc_id is not None else 0, doc_id
     try:
         parsed = parse_file(
             cand.path,
@@ -243,7 +291,7 @@ class _EmbedWorker(threading.Thread):
     def run(self) -> None:
         store = self._open_store()
         try:
-            self._loop(store)
+            once_more_if_cut(lambda: self._loop(store), "embedding")
         except BaseException as exc:  # surfaced by run_ingest in the caller's thread
             self.error = exc
         finally:

@@ -14,14 +14,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from citewise.embed.base import Vectors
 from citewise.store.genre import bare_title as bare_title
 from citewise.store.genre import heading_names as heading_names
 from citewise.store.genre import last_heading as last_heading
 from citewise.store.genre import title_starts as title_starts
-from citewise.types import Candidate, ChunkRecord, DocumentInfo, NewDocument, SearchFilter
+from citewise.types import (
+    Candidate,
+    ChunkedDocument,
+    ChunkRecord,
+    DocumentInfo,
+    NewDocument,
+    SearchFilter,
+)
 
 
 class Store(Protocol):
@@ -113,3 +120,24 @@ class Store(Protocol):
         ...
 
     def stats(self) -> dict[str, int]: ...
+
+
+@runtime_checkable
+class StreamingStore(Protocol):
+    """A store that takes a document in batches (a text file too large to hold in memory).
+    The version stays invisible to every search until `complete_document`; a run killed
+    before leaves a loading version that the next ingest of its source removes."""
+
+    def begin_document(self, new: NewDocument, *, replaces: int | None = None) -> int | None:
+        """A new loading version of `new` (its chunks are ignored); None when the same
+        version is stored already."""
+        ...
+
+    def append_chunks(self, doc_id: int, chunks: ChunkedDocument) -> bool:
+        """Appends whole parents with their children; False when the loading version is
+        gone (another ingest of the same source replaced it)."""
+        ...
+
+    def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
+        """Makes the version visible (or staged as a replacement); False when it is gone."""
+        ...

@@ -20,20 +20,21 @@ from pgvector.psycopg import register_vector
 from psycopg_pool import ConnectionPool
 
 from citewise.embed.base import Vectors
-from citewise.errors import StoreError
+from citewise.errors import StoreConnectionError, StoreError
 from citewise.store.postgres_hybrid import PostgresHybrid
 from citewise.store.postgres_reads import DOC_COLUMNS, PostgresReads, doc_info
 from citewise.store.postgres_schema import migrate, partition_sql
 from citewise.store.postgres_search import configure_search
+from citewise.store.postgres_stream import PostgresStreamWrites
 from citewise.store.postgres_text import tsvector_literal
-from citewise.types import DocumentInfo, NewDocument
+from citewise.types import ChunkedDocument, DocumentInfo, NewDocument
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 # serializes the first embedder's dimension and HNSW index (`put_vectors`)
 _EMBEDDER_LOCK = 0x63697465776974
 
 
-class PostgresStore(PostgresReads, PostgresHybrid):
+class PostgresStore(PostgresReads, PostgresHybrid, PostgresStreamWrites):
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
         self._collection_ids: dict[str, int] = {}
@@ -69,6 +70,8 @@ class PostgresStore(PostgresReads, PostgresHybrid):
                 yield conn
         except psycopg.errors.UniqueViolation as exc:
             raise StoreError(f"a concurrent writer stored this document first: {exc}") from exc
+        except psycopg.OperationalError as exc:  # the session was cut: nothing was committed
+            raise StoreConnectionError(f"PostgreSQL store: {exc}") from exc
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL store: {exc}") from exc
 
@@ -88,6 +91,8 @@ class PostgresStore(PostgresReads, PostgresHybrid):
                     yield
                 finally:
                     self._local.conn = None
+        except psycopg.OperationalError as exc:
+            raise StoreConnectionError(f"PostgreSQL store: {exc}") from exc
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL store: {exc}") from exc
 
@@ -120,7 +125,8 @@ class PostgresStore(PostgresReads, PostgresHybrid):
             row = conn.execute(
                 f"SELECT {DOC_COLUMNS} FROM documents d JOIN collections c"
                 " ON c.id = d.collection_id WHERE c.name = %s AND d.source = %s"
-                f" AND d.status {'=' if staged else '<>'} 'staged' ORDER BY d.id DESC LIMIT 1",
+                f" AND d.status {'=' if staged else '<>'} 'staged'"
+                f"{' AND NOT d.loading' if staged else ''} ORDER BY d.id DESC LIMIT 1",
                 (collection, source),
             ).fetchone()
         return None if row is None else doc_info(row)
@@ -140,14 +146,14 @@ class PostgresStore(PostgresReads, PostgresHybrid):
         per source by an advisory lock held to the end of the transaction."""
         conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (cid, new.source))
         rows = conn.execute(
-            "SELECT id, content_hash, pipeline, status FROM documents"
+            "SELECT id, content_hash, pipeline, status, loading FROM documents"
             " WHERE collection_id = %s AND source = %s ORDER BY id",
             (cid, new.source),
         ).fetchall()
-        for doc_id, digest, pipeline, _ in rows:
-            if digest == new.content_hash and pipeline == new.pipeline:
+        for doc_id, digest, pipeline, _, loading in rows:
+            if digest == new.content_hash and pipeline == new.pipeline and not loading:
                 return replaces, int(doc_id)
-        for doc_id, *_rest, status in rows:
+        for doc_id, *_rest, status, _ in rows:
             if status == "staged":
                 conn.execute("DELETE FROM documents WHERE id = %s", (doc_id,))
         live = [int(r[0]) for r in rows if r[3] != "staged"]
@@ -177,53 +183,76 @@ class PostgresStore(PostgresReads, PostgresHybrid):
             ).fetchone()  # fmt: skip
             assert row is not None
             doc_id = int(row[0])
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO parents(doc_id, ordinal, text, section, page_start, page_end)"
-                    " VALUES (%s,%s,%s,%s,%s,%s) RETURNING id",
-                    [
-                        (doc_id, p.ordinal, p.text, p.section, p.page_start, p.page_end)
-                        for p in new.chunks.parents
-                    ],
-                    returning=True,
-                )
-                parent_ids: list[int] = []
-                while True:
-                    got = cur.fetchone()
-                    if got is not None:
-                        parent_ids.append(int(got[0]))
-                    if not cur.nextset():
-                        break
-                cur.executemany(
-                    "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
-                    " embed_text, section, page_start, page_end, content_hash, tsv, n_tokens)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::tsvector,%s)",
-                    [
-                        (
-                            doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
-                            ch.embed_text, ch.section, ch.page_start, ch.page_end,
-                            ch.content_hash, *tsvector_literal(new.title, ch.section, ch.text),
-                        )
-                        for ch in new.chunks.children
-                    ],
-                )  # fmt: skip
+            self._insert_chunks(conn, doc_id, cid, new.title, new.chunks)
             if replaces is not None:
                 self._reuse_vectors(conn, doc_id, replaces)
         return doc_id
 
-    def _reuse_vectors(self, conn: Conn, doc_id: int, old_doc_id: int) -> None:
-        """A new version's chunks whose embedded text the old version has take its vectors."""
+    def _insert_chunks(
+        self, conn: Conn, doc_id: int, cid: int, title: str, chunks: ChunkedDocument
+    ) -> int:
+        """Inserts parents and chunks (with their keyword vectors); returns the smallest new
+        chunk id (0: none). A child's parent is among `chunks.parents` (by ordinal)."""
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO parents(doc_id, ordinal, text, section, page_start, page_end)"
+                " VALUES (%s,%s,%s,%s,%s,%s) RETURNING id",
+                [
+                    (doc_id, p.ordinal, p.text, p.section, p.page_start, p.page_end)
+                    for p in chunks.parents
+                ],
+                returning=True,
+            )
+            parent_ids: dict[int, int] = {}
+            ordinals = iter(p.ordinal for p in chunks.parents)
+            while True:
+                got = cur.fetchone()
+                if got is not None:
+                    parent_ids[next(ordinals)] = int(got[0])
+                if not cur.nextset():
+                    break
+            cur.executemany(
+                "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
+                " embed_text, section, page_start, page_end, content_hash, tsv, n_tokens)"
+                " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::tsvector,%s) RETURNING id",
+                [
+                    (
+                        doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
+                        ch.embed_text, ch.section, ch.page_start, ch.page_end,
+                        ch.content_hash, *tsvector_literal(title, ch.section, ch.text),
+                    )
+                    for ch in chunks.children
+                ],
+                returning=True,
+            )  # fmt: skip
+            first = 0
+            while True:
+                got = cur.fetchone()
+                if got is not None:
+                    first = min(first or int(got[0]), int(got[0]))
+                if not cur.nextset():
+                    break
+        return first
+
+    def _reuse_vectors(
+        self, conn: Conn, doc_id: int, old_doc_id: int, first_chunk: int = 0
+    ) -> None:
+        """A new version's chunks (from id `first_chunk` on) whose embedded text the old
+        version has take its vectors; equal texts are looked up by hash."""
         conn.execute(
             "INSERT INTO vectors(chunk_id, collection_id, embedding)"
             " SELECT DISTINCT ON (n.id) n.id, n.collection_id, v.embedding FROM chunks n"
-            " JOIN chunks o ON o.doc_id = %s AND o.embed_text = n.embed_text"
-            " JOIN vectors v ON v.chunk_id = o.id WHERE n.doc_id = %s ORDER BY n.id",
-            (old_doc_id, doc_id),
+            " JOIN chunks o ON o.doc_id = %s AND o.content_hash = n.content_hash"
+            " AND o.embed_text = n.embed_text"
+            " JOIN vectors v ON v.chunk_id = o.id"
+            " WHERE n.doc_id = %s AND n.id >= %s AND NOT n.has_vector ORDER BY n.id",
+            (old_doc_id, doc_id, first_chunk),
         )
         conn.execute(
-            "UPDATE chunks SET has_vector = true WHERE doc_id = %s"
+            "UPDATE chunks SET has_vector = true WHERE doc_id = %s AND id >= %s"
+            " AND NOT has_vector"
             " AND EXISTS (SELECT 1 FROM vectors WHERE vectors.chunk_id = chunks.id)",
-            (doc_id,),
+            (doc_id, first_chunk),
         )
 
     def delete_document(self, doc_id: int) -> None:
@@ -335,7 +364,8 @@ class PostgresStore(PostgresReads, PostgresHybrid):
         with self._tx() as conn:
             # a document another process is finalizing is left to it
             done = conn.execute(
-                "SELECT id, replaces FROM documents d WHERE status <> 'ready' AND NOT EXISTS"
+                "SELECT id, replaces FROM documents d WHERE status <> 'ready' AND NOT loading"
+                " AND NOT EXISTS"
                 " (SELECT 1 FROM chunks c WHERE c.doc_id = d.id AND NOT c.has_vector)"
                 " ORDER BY id FOR UPDATE SKIP LOCKED"
             ).fetchall()

@@ -103,6 +103,15 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX vectors_by_chunk ON vectors (chunk_id);
         """,
     ),
+    (
+        # a streamed document's version is staged and loading while its chunks are
+        # appended in batches; a replacement finds the old version's equal chunks by hash
+        "0005_streamed_documents",
+        """
+        ALTER TABLE documents ADD COLUMN loading boolean NOT NULL DEFAULT false;
+        CREATE INDEX chunks_by_doc_hash ON chunks (doc_id, content_hash);
+        """,
+    ),
 )
 
 

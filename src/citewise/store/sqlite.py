@@ -19,7 +19,8 @@ from citewise.store.sqlite_chunks import ChunkReads
 from citewise.store.sqlite_connections import ThreadConnections, shared_state
 from citewise.store.sqlite_schema import apply_schema
 from citewise.store.sqlite_search import SearchReads
-from citewise.types import DocumentInfo, NewDocument
+from citewise.store.sqlite_stream import StreamWrites
+from citewise.types import ChunkedDocument, DocumentInfo, NewDocument
 
 _DOC_COLUMNS = (
     "d.id, c.name, d.source, d.title, d.format, d.category, d.tags, d.content_hash, d.mtime,"
@@ -27,7 +28,7 @@ _DOC_COLUMNS = (
 )
 
 
-class SQLiteStore(SearchReads, ChunkReads):
+class SQLiteStore(SearchReads, ChunkReads, StreamWrites):
     """Thread-safe: each thread reads through its own connection, writes are serialized by
     one lock per database file, and the vector cache is shared by every thread."""
 
@@ -102,11 +103,15 @@ class SQLiteStore(SearchReads, ChunkReads):
 
     # -- documents -------------------------------------------------------------------
 
-    def _find(self, collection: str, source: str, statuses: tuple[str, ...]) -> DocumentInfo | None:
+    def _find(
+        self, collection: str, source: str, statuses: tuple[str, ...], *, complete: bool = False
+    ) -> DocumentInfo | None:
         marks = ",".join("?" * len(statuses))
+        loaded = " AND d.loading = 0" if complete else ""
         row = self._conn.execute(
             f"SELECT {_DOC_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id"
-            f" WHERE c.name = ? AND d.source = ? AND d.status IN ({marks}) ORDER BY d.id DESC",
+            f" WHERE c.name = ? AND d.source = ? AND d.status IN ({marks}){loaded}"
+            " ORDER BY d.id DESC",
             (collection, source, *statuses),
         ).fetchone()
         return _doc_info(row) if row else None
@@ -115,7 +120,7 @@ class SQLiteStore(SearchReads, ChunkReads):
         return self._find(collection, source, ("indexing", "ready"))
 
     def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
-        return self._find(collection, source, ("staged",))
+        return self._find(collection, source, ("staged",), complete=True)
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -136,15 +141,15 @@ class SQLiteStore(SearchReads, ChunkReads):
         version stored already (its id, nothing to add), or the live version to replace.
         Older staged versions give way. Returns (replaces, existing id or 0)."""
         rows = self._conn.execute(
-            "SELECT id, content_hash, pipeline, status FROM documents"
+            "SELECT id, content_hash, pipeline, status, loading FROM documents"
             " WHERE collection_id = ? AND source = ? ORDER BY id",
             (cid, new.source),
         ).fetchall()
-        for doc_id, digest, pipeline, _ in rows:
-            if digest == new.content_hash and pipeline == new.pipeline:
+        for doc_id, digest, pipeline, _, loading in rows:
+            if digest == new.content_hash and pipeline == new.pipeline and not loading:
                 return replaces, int(doc_id)
         live = [int(r[0]) for r in rows if r[3] != "staged"]
-        for doc_id, *_rest, status in rows:
+        for doc_id, *_rest, status, _ in rows:
             if status == "staged":
                 self._delete(int(doc_id))
         return (live[0] if live else None), 0
@@ -168,47 +173,60 @@ class SQLiteStore(SearchReads, ChunkReads):
                 ),
             )  # fmt: skip
             doc_id = int(cur.lastrowid or 0)
-            parent_ids: list[int] = []
-            for p in new.chunks.parents:
-                pc = conn.execute(
-                    "INSERT INTO parents(doc_id, ordinal, text, section, page_start, page_end)"
-                    " VALUES (?,?,?,?,?,?)",
-                    (doc_id, p.ordinal, p.text, p.section, p.page_start, p.page_end),
-                )
-                parent_ids.append(int(pc.lastrowid or 0))
-            for ch in new.chunks.children:
-                cc = conn.execute(
-                    "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
-                    " embed_text, section, page_start, page_end, content_hash, boxes)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
-                        ch.embed_text, ch.section, ch.page_start, ch.page_end, ch.content_hash,
-                        encode_boxes(ch.boxes) if ch.boxes else None,
-                    ),
-                )  # fmt: skip
-                conn.execute(
-                    "INSERT INTO chunks_fts(rowid, title, section, text) VALUES (?,?,?,?)",
-                    (cc.lastrowid, new.title, ch.section, ch.text),
-                )
+            self._insert_chunks(doc_id, cid, new.title, new.chunks)
             if replaces is not None:
                 self._reuse_vectors(doc_id, replaces)
         return doc_id
 
-    def _reuse_vectors(self, doc_id: int, old_doc_id: int) -> None:
-        """A new version's chunks whose embedded text the old version has take its vectors:
-        an edit, or a re-parse after an upgrade, re-embeds only what changed."""
+    def _insert_chunks(self, doc_id: int, cid: int, title: str, chunks: ChunkedDocument) -> int:
+        """Inserts parents, chunks and keyword rows; returns the first chunk's id (0: none).
+        A child's parent is among `chunks.parents` (matched by ordinal)."""
+        conn = self._conn
+        parent_ids: dict[int, int] = {}
+        for p in chunks.parents:
+            pc = conn.execute(
+                "INSERT INTO parents(doc_id, ordinal, text, section, page_start, page_end)"
+                " VALUES (?,?,?,?,?,?)",
+                (doc_id, p.ordinal, p.text, p.section, p.page_start, p.page_end),
+            )
+            parent_ids[p.ordinal] = int(pc.lastrowid or 0)
+        first = 0
+        for ch in chunks.children:
+            cc = conn.execute(
+                "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
+                " embed_text, section, page_start, page_end, content_hash, boxes)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
+                    ch.embed_text, ch.section, ch.page_start, ch.page_end, ch.content_hash,
+                    encode_boxes(ch.boxes) if ch.boxes else None,
+                ),
+            )  # fmt: skip
+            first = first or int(cc.lastrowid or 0)
+            conn.execute(
+                "INSERT INTO chunks_fts(rowid, title, section, text) VALUES (?,?,?,?)",
+                (cc.lastrowid, title, ch.section, ch.text),
+            )
+        return first
+
+    def _reuse_vectors(self, doc_id: int, old_doc_id: int, first_chunk: int = 0) -> None:
+        """A new version's chunks (those from id `first_chunk` on) whose embedded text the
+        old version has take its vectors: an edit, or a re-parse after an upgrade, re-embeds
+        only what changed. Equal texts are looked up by hash (an index), not compared all
+        against all."""
         self._conn.execute(
             "INSERT INTO vectors(chunk_id, collection_id, vec)"
             " SELECT n.id, n.collection_id, v.vec FROM chunks n"
-            " JOIN chunks o ON o.doc_id = ? AND o.embed_text = n.embed_text"
-            " JOIN vectors v ON v.chunk_id = o.id WHERE n.doc_id = ? GROUP BY n.id",
-            (old_doc_id, doc_id),
+            " JOIN chunks o ON o.doc_id = ? AND o.content_hash = n.content_hash"
+            " AND o.embed_text = n.embed_text"
+            " JOIN vectors v ON v.chunk_id = o.id"
+            " WHERE n.doc_id = ? AND n.id >= ? AND n.has_vector = 0 GROUP BY n.id",
+            (old_doc_id, doc_id, first_chunk),
         )
         self._conn.execute(
-            "UPDATE chunks SET has_vector = 1 WHERE doc_id = ?"
+            "UPDATE chunks SET has_vector = 1 WHERE doc_id = ? AND id >= ? AND has_vector = 0"
             " AND EXISTS (SELECT 1 FROM vectors WHERE vectors.chunk_id = chunks.id)",
-            (doc_id,),
+            (doc_id, first_chunk),
         )
 
     def delete_document(self, doc_id: int) -> None:
@@ -321,7 +339,8 @@ class SQLiteStore(SearchReads, ChunkReads):
     def finalize(self) -> list[int]:
         with self._tx() as conn:
             done = conn.execute(
-                "SELECT id, replaces FROM documents WHERE status != 'ready' AND NOT EXISTS"
+                "SELECT id, replaces FROM documents WHERE status != 'ready' AND loading = 0"
+                " AND NOT EXISTS"
                 " (SELECT 1 FROM chunks WHERE chunks.doc_id = documents.id AND has_vector = 0)"
             ).fetchall()
             for doc_id, replaces in done:

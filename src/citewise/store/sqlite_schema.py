@@ -59,6 +59,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     boxes TEXT
 );
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks(doc_id);
+-- a replacement takes the vectors of the old version's equal chunks: looked up by hash
+CREATE INDEX IF NOT EXISTS chunks_by_doc_hash ON chunks(doc_id, content_hash);
 -- deleting a parent checks its chunks (ON DELETE CASCADE): without this, a scan of all chunks
 CREATE INDEX IF NOT EXISTS chunks_by_parent ON chunks(parent_id);
 CREATE INDEX IF NOT EXISTS chunks_missing_vector ON chunks(has_vector, id);
@@ -82,6 +84,8 @@ def apply_schema(conn: sqlite3.Connection) -> None:
     # stores made before a column get it; their documents are re-parsed on next ingest
     _add_column(conn, "documents", "pipeline", "TEXT NOT NULL DEFAULT ''")
     _add_column(conn, "chunks", "boxes", "TEXT")  # JSON line rectangles (positions.py)
+    # 1 while a streamed document's chunks are still being appended (it stays staged)
+    _add_column(conn, "documents", "loading", "INTEGER NOT NULL DEFAULT 0")
     conn.execute(
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
     )

@@ -16,6 +16,7 @@ from citewise.embed.base import Embedder
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.discovery import Candidate
 from citewise.ingest.pipeline import EMBED_BATCH, IngestJob, ingest_one, pipeline_key
+from citewise.ingest.streamed import StreamLimits
 from citewise.store.base import Store
 from citewise.types import FileOutcome
 
@@ -37,6 +38,7 @@ def run_file_job(
     *,
     chunking: ChunkingOptions | None = None,
     max_file_bytes: int = 100 * 2**20,
+    streaming: StreamLimits | None = None,
 ) -> FileOutcome:
     """Stores and embeds one file; a document error is a `failed` outcome (retrying cannot
     help), anything else (the store or the embedder failing) raises, to be retried."""
@@ -47,6 +49,7 @@ def run_file_job(
         collection=job.collection,
         max_file_bytes=max_file_bytes,
         chunking=chunking or ChunkingOptions(),
+        streaming=streaming or StreamLimits(),
     )
     cand = Candidate(Path(job.path), job.source)
     outcome, _, _ = ingest_one(

@@ -24,6 +24,7 @@ import dramatiq
 from citewise.config import Settings
 from citewise.embed.base import Embedder
 from citewise.ingest.chunking import ChunkingOptions
+from citewise.ingest.streamed import StreamLimits
 from citewise.store.base import Store
 from citewise.store.registry import open_store
 from citewise.workers.jobs import FileJob, run_file_job
@@ -122,6 +123,8 @@ def build_worker(
         outcome = run_file_job(
             job, ctx.store(), embedder_factory, chunking=chunking,
             max_file_bytes=settings.max_file_bytes,
+            streaming=StreamLimits(above_bytes=settings.stream_text_above_bytes,
+                                   max_bytes=settings.max_text_file_bytes),
         )  # fmt: skip
         if outcome.status == "failed":
             record_dead_letter(

@@ -79,6 +79,32 @@ def decode_text(data: bytes, name: str = "") -> str:
     return str(best)
 
 
+def prefix_encoding(prefix: bytes, name: str = "") -> tuple[str, int]:
+    """(encoding, BOM length) for a file read as a stream, judged from its first bytes by
+    the rules of `decode_text`; a multibyte character cut at the prefix's end is allowed.
+    Raises UnsupportedFormatError for binary content."""
+    bom = bom_encoding(prefix)
+    if bom is not None:
+        return bom
+    if looks_binary(prefix):
+        raise UnsupportedFormatError(_binary_message(name))
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(prefix, final=False)
+        return "utf-8", 0
+    except UnicodeDecodeError:
+        pass
+    try:
+        western = prefix.decode("cp1252")
+    except UnicodeDecodeError:
+        western = ""
+    if western and plausible_western(western):
+        return "cp1252", 0
+    best = from_bytes(prefix).best()
+    if best is None:
+        raise UnsupportedFormatError(_binary_message(name))
+    return best.encoding, 0
+
+
 def _binary_message(name: str) -> str:
     suffix = name.rsplit(".", 1)[-1].lower() if "." in name else ""
     where = f"a .{suffix} file" if suffix else "the file"

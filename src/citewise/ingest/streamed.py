@@ -1,0 +1,153 @@
+"""Large plain-text files ingested as a stream: read in pieces, chunked lazily, stored in
+batches of whole parents, so peak memory does not grow with the file. The version stays
+invisible (loading) until its last batch is stored, then appears at once like any other."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from citewise.embed.base import Embedder
+from citewise.errors import BackendError, DocumentError, TooLargeError
+from citewise.ingest.chunking import ChunkingOptions, stream_chunks
+from citewise.ingest.discovery import Candidate, category_for
+from citewise.ingest.enrich import Enricher, enrich
+from citewise.ingest.originals import keep_original
+from citewise.store.base import Store, StreamingStore
+from citewise.types import Child, ChunkedDocument, FileOutcome, NewDocument, Parent
+
+log = logging.getLogger(__name__)
+_STREAMED_SUFFIXES = frozenset({".txt", ".text", ".rst", ".log"})  # not CSV/TSV (one table)
+_SNIFF_BYTES = 64 * 1024
+
+# (bytes read, file size): called after each stored batch
+OnBatch = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class StreamLimits:
+    above_bytes: int = 8 * 2**20  # plain text larger than this is streamed
+    max_bytes: int = 2**30  # and refused above this
+    piece_bytes: int = 1 << 20  # read (and longest paragraph) size
+    batch_chunks: int = 256  # chunks stored per transaction
+
+
+def streams(path: Path, size: int, limits: StreamLimits, store: Store, max_file_bytes: int) -> bool:
+    """Whether this file is read as a stream: plain text (by extension and content) over
+    the streaming size or the file limit, into a store that takes documents in batches.
+    Raises TooLargeError over the limit for streamed text."""
+    above = min(limits.above_bytes, max_file_bytes)
+    if size <= above or path.suffix.lower() not in _STREAMED_SUFFIXES:
+        return False
+    if not isinstance(store, StreamingStore):
+        return False
+    from citewise.ingest.parsers import _size, choose_parser
+
+    with path.open("rb") as fh:
+        head = fh.read(_SNIFF_BYTES)
+    if choose_parser(head, path.name) != "text":
+        return False
+    if size > limits.max_bytes:
+        raise TooLargeError(
+            f"the text file is {_size(size)}, over the limit of {_size(limits.max_bytes)}"
+            " for text read as a stream"
+        )
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class StreamedFile:
+    cand: Candidate
+    content_hash: str
+    mtime: float
+    size: int
+    pipeline: str
+    replaces: int | None
+
+
+def ingest_streamed(
+    store: Store,
+    file: StreamedFile,
+    collection: str,
+    *,
+    limits: StreamLimits,
+    chunking: ChunkingOptions,
+    embedder_factory: Callable[[], Embedder],
+    enrichers: tuple[Enricher, ...] = (),
+    originals_dir: Path | None = None,
+    on_batch: OnBatch | None = None,
+) -> tuple[FileOutcome, int | None]:
+    """Stores one streamed text file: its outcome and the id of the version stored."""
+    from citewise.ingest.parsers.text_stream import open_text_stream
+
+    assert isinstance(store, StreamingStore)
+    source = file.cand.source
+    with file.cand.path.open("rb") as fh:
+        try:
+            stream = open_text_stream(fh, file.cand.path.name, piece_bytes=limits.piece_bytes)
+        except DocumentError as exc:
+            return FileOutcome(source, "failed", f"{exc.reason}: {exc.message}"), None
+        header = NewDocument(
+            collection=collection, source=source, title=stream.title, format="text",
+            category=category_for(source, None), tags=(), content_hash=file.content_hash,
+            mtime=file.mtime, size=file.size, page_count=None,
+            chunks=ChunkedDocument((), ()), pipeline=file.pipeline,
+        )  # fmt: skip
+        doc_id = store.begin_document(header, replaces=file.replaces)
+        if doc_id is None:
+            return FileOutcome(source, "unchanged", "stored meanwhile by another ingest"), None
+        count_tokens = embedder_factory().count_tokens
+        chunks = stream_chunks(stream.title, stream.blocks(), count_tokens, chunking)
+        try:
+            stored = 0
+            for batch in _batches(chunks, limits.batch_chunks):
+                batch = enrich(replace(header, chunks=batch), enrichers).chunks
+                if not store.append_chunks(doc_id, batch):
+                    return _superseded(source), None
+                stored += len(batch.children)
+                if on_batch is not None:
+                    on_batch(stream.bytes_read, file.size)
+        except BackendError:  # the store or embedder failed: the next run removes the rest
+            raise
+        except Exception as exc:  # one odd file must not stop the run; nothing was shown
+            store.delete_document(doc_id)
+            if isinstance(exc, DocumentError):
+                return FileOutcome(source, "failed", f"{exc.reason}: {exc.message}"), None
+            if isinstance(exc, OSError):
+                reason = f"cannot read: {exc.strerror or exc}"
+                return FileOutcome(source, "failed", reason), None
+            log.exception("streamed ingest crashed on %s", file.cand.path)
+            return FileOutcome(source, "failed", f"parser error: {type(exc).__name__}: {exc}"), None
+    if not stored:
+        store.delete_document(doc_id)
+        return FileOutcome(source, "failed", "empty: the file contains only whitespace"), None
+    if originals_dir is not None:
+        keep_original(file.cand.path, file.content_hash, originals_dir)
+    if not store.complete_document(doc_id):
+        return _superseded(source), None
+    return FileOutcome(
+        source,
+        "replaced" if file.replaces is not None else "ingested",
+        "read as a stream",
+        chunks=stored,
+    ), doc_id
+
+
+def _superseded(source: str) -> FileOutcome:
+    return FileOutcome(source, "failed", "another ingest stored this file meanwhile")
+
+
+def _batches(chunks: Iterator[tuple[Parent, list[Child]]], size: int) -> Iterator[ChunkedDocument]:
+    """Whole parents with their children, about `size` children per batch."""
+    parents: list[Parent] = []
+    children: list[Child] = []
+    for parent, kids in chunks:
+        parents.append(parent)
+        children.extend(kids)
+        if len(children) >= size:
+            yield ChunkedDocument(tuple(parents), tuple(children))
+            parents, children = [], []
+    if parents:
+        yield ChunkedDocument(tuple(parents), tuple(children))
