@@ -8,7 +8,8 @@ and the mean answer length in characters.
     python benchmarks/check_sets.py --data-dir DIR --sets licences,dev --half all --json
 
 Sets: dev (shared/eval/dev.jsonl over the Python 3.11 docs), the check sets in
-benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing) and
+benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing;
+pg_manual reads the PostgreSQL 15 manual of package postgresql-doc-15 as installed) and
 the older answer-only sets in benchmarks/questions/ ({"q", "must"} lines, no gold: their
 citation precision is blank). Each corpus is ingested into its own store under
 DIR/eval/<folder>-<hash> (the store `citewise eval` uses), reused when unchanged.
@@ -37,6 +38,7 @@ from citewise.evaluation.harness import eval_data_dir
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+PG_DOCS = Path("/usr/share/doc/postgresql-doc-15/html")
 sys.path.insert(0, str(HERE / "corpora"))
 from _writers import default_root  # noqa: E402
 
@@ -110,6 +112,7 @@ SETS: tuple[CheckSet, ...] = (
     CheckSet("licences", HERE / "check_sets/licences.jsonl", _built("licences")),
     CheckSet("governance", HERE / "check_sets/governance.jsonl", _built("governance")),
     CheckSet("policy", HERE / "check_sets/policy.jsonl", _built("policy")),
+    CheckSet("pg_manual", HERE / "check_sets/pg_manual.jsonl", _fixed(PG_DOCS)),
     CheckSet("python_a", LEGACY / "python_lookups_a.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet("python_b", LEGACY / "python_lookups_b.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet(
