@@ -74,6 +74,7 @@ def answerer(**options: object) -> tuple[ExtractiveAnswerer, BagOfWordsEmbedder]
     assert isinstance(emb, Embedder)
     options.setdefault("threshold", FAKE_THRESHOLD)
     options.setdefault("content_share", 0.0)
+    options.setdefault("terse_context_share", 0.0)  # on only in the tests of `answer.terse`
     return ExtractiveAnswerer(emb, ExtractiveOptions(**options)), emb  # type: ignore[arg-type]
 
 

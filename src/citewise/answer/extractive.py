@@ -43,6 +43,7 @@ from citewise.answer.extractive_options import (
 from citewise.answer.part_picks import PartPicks
 from citewise.answer.places import prefer_places
 from citewise.answer.question import (
+    QuestionTerms,
     analyse,
     clauses,
     focus,
@@ -60,6 +61,8 @@ from citewise.answer.sentence_fit import (
     unseen_words,
 )
 from citewise.answer.sentences import split_labelled
+from citewise.answer.terse import in_context as terse_in_context
+from citewise.answer.terse import names_before
 from citewise.answer.units import (
     is_caption,
     is_prose,
@@ -117,13 +120,51 @@ class ExtractiveAnswerer(PartPicks):
         vectors = batch[: len(cands)]
         framing = Framing(framed, dict(zip(framed, batch[len(cands) :], strict=True)))
         qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
+        first = self._decide(question, passages, terms, cands, split, plain, vectors, qv, framing,
+                             reading_on)  # fmt: skip
+        if first.abstained or not opts.terse_context_share:
+            return first
+        # terse sentences read in context may change which sentences answer, never whether
+        read = terse_in_context(
+            cands, split, vectors, qv, self.embedder, share=opts.terse_context_share,
+            max_words=opts.terse_words, max_chars=opts.max_embed_chars,
+        )  # fmt: skip
+        second = self._decide(question, passages, terms, cands, split, plain, read, qv, framing,
+                              reading_on, in_context=True)  # fmt: skip
+        return first if second.abstained else second
+
+    def _decide(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        terms: QuestionTerms,
+        cands: Sequence[Candidate],
+        split: dict[int, list[str]],
+        plain: dict[int, list[str]],
+        vectors: Vectors,
+        qv: Vectors,
+        framing: Framing,
+        reading_on: bool,
+        *,
+        in_context: bool = False,
+    ) -> ExtractiveResult:
+        """The answer from candidates scored with `vectors`, or the abstention and its reason;
+        `in_context`: terse candidates were read after what they lean on."""
+        opts = self.options
+        subject = definition_subject(question)
         scored = self._score(question, cands, vectors, qv, framing)
         penalty = MISSING_NAME_PENALTY * sum(
             1 for name in terms.names if not any(mentions(p, name) for p in passages)
         )
         penalty += opts.unseen_word_penalty * len(unseen_words(question, passages))
         head = focus(question) if len(terms.facets) == 1 else None
-        fits = [x for x in scored if head is None or head in x.stems]
+        fits = [
+            x
+            for x in scored
+            if head is None
+            or head in x.stems
+            or (in_context and names_before(x, split, head, opts.terse_words))
+        ]
         fits = stating_what_is_asked(question, fits, focused=head is not None)
         floor = opts.content_share * opts.threshold
 

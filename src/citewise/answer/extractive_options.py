@@ -85,6 +85,10 @@ class ExtractiveOptions:
     # number, date or cause asked for (a contiguous span of the passage). Off: it moved no
     # tuning half's answer, and extra value-bearing sentences risk stating values
     stated_neighbour: bool = False
+    # a sentence of at most `terse_words` words also matches the question as read after the
+    # sentence before it (or its heading), at this share (`answer.terse`; 0: off)
+    terse_context_share: float = 1.0
+    terse_words: int = 12
     # an answer drawn from other passages also quotes the top passage's best sentence
     anchor_top: bool = True
     # the genre rules in use (`citewise.extractive.rules`): none by default
