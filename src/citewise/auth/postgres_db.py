@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
 
-from citewise.auth.db import AuthConn, AuthCursor
+from citewise.auth.db import AuthConn
 from citewise.chat.memory.base import redact_url
 from citewise.errors import InputError, StoreError
-from citewise.store.postgres_schema import migrate
+from citewise.store.postgres_qmark import QmarkConnection, migrated_pool
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -87,49 +86,24 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def to_pyformat(sql: str) -> str:
-    """The store's `?` placeholders as psycopg's `%s` (its SQL holds no other `?` or `%`)."""
-    return sql.replace("%", "%%").replace("?", "%s")
-
-
-class _PgConn:
-    """A psycopg connection that takes the store's `?` placeholders."""
-
-    def __init__(self, conn: Conn) -> None:
-        self._conn = conn
-
-    def execute(self, sql: str, params: Sequence[object] = ()) -> AuthCursor:
-        return self._conn.execute(to_pyformat(sql), tuple(params))
-
-
 class PostgresAuthDb:
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = redact_url(url)
         self._local = threading.local()
         try:
-            with psycopg.connect(url, autocommit=True) as conn:
-                migrate(conn, MIGRATIONS)
-            self._pool = ConnectionPool(
-                url,
-                min_size=1,
-                max_size=max(1, pool_size),
-                kwargs={"autocommit": True},
-                check=ConnectionPool.check_connection,
-                open=True,
-                name="citewise-auth",
-            )
+            self._pool = migrated_pool(url, MIGRATIONS, name="citewise-auth", size=pool_size)
         except psycopg.Error as exc:
             raise StoreError(f"cannot open the user store {self.url}: {exc}") from exc
 
     @contextmanager
     def connection(self) -> Iterator[AuthConn]:
-        pinned: _PgConn | None = getattr(self._local, "conn", None)
+        pinned: QmarkConnection | None = getattr(self._local, "conn", None)
         if pinned is not None:
             yield pinned
             return
         try:
             with self._pool.connection() as conn:
-                yield _PgConn(conn)
+                yield QmarkConnection(conn)
         except psycopg.Error as exc:
             raise StoreError(f"the user store {self.url} failed: {exc}") from exc
 
@@ -139,7 +113,7 @@ class PostgresAuthDb:
             raise RuntimeError("user store transactions do not nest")
         try:
             with self._pool.connection() as conn, conn.transaction():
-                self._local.conn = _PgConn(conn)
+                self._local.conn = QmarkConnection(conn)
                 try:
                     yield self._local.conn
                 finally:

@@ -11,17 +11,16 @@ transaction.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
 
 from citewise.chat.memory.base import DEFAULT_TTL_SECONDS, redact_url
-from citewise.chat.memory.sql import MemoryConn, MemoryCursor, SqlMemory
+from citewise.chat.memory.sql import MemoryConn, SqlMemory
 from citewise.errors import InputError, MemoryBackendError, StoreError
-from citewise.store.postgres_schema import migrate
+from citewise.store.postgres_qmark import QmarkConnection, migrated_pool
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -66,17 +65,7 @@ class PostgresMemory(SqlMemory):
         self.ttl_seconds = ttl_seconds
         self._clock = clock
         try:
-            with psycopg.connect(url, autocommit=True) as conn:
-                migrate(conn, MIGRATIONS)
-            self._pool = ConnectionPool(
-                url,
-                min_size=1,
-                max_size=max(1, pool_size),
-                kwargs={"autocommit": True},
-                check=ConnectionPool.check_connection,
-                open=True,
-                name="citewise-memory",
-            )
+            self._pool = migrated_pool(url, MIGRATIONS, name="citewise-memory", size=pool_size)
         except (psycopg.Error, StoreError) as exc:
             raise MemoryBackendError(f"cannot open conversation memory {self.url}: {exc}") from exc
 
@@ -85,7 +74,7 @@ class PostgresMemory(SqlMemory):
         self._check_open()
         try:
             with self._pool.connection() as conn:
-                yield _Placeholders(conn)
+                yield QmarkConnection(conn)
         except psycopg.Error as exc:
             raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
@@ -95,7 +84,7 @@ class PostgresMemory(SqlMemory):
         self._check_open()
         try:
             with self._pool.connection() as conn, conn.transaction():
-                db = _Placeholders(conn)
+                db = QmarkConnection(conn)
                 self._purge(db)
                 yield db
         except psycopg.Error as exc:
@@ -108,13 +97,3 @@ class PostgresMemory(SqlMemory):
         if not self._closed:
             self._closed = True
             self._pool.close()
-
-
-class _Placeholders:
-    """A connection that takes the shared SQL's `?` placeholders (psycopg wants `%s`)."""
-
-    def __init__(self, conn: Conn) -> None:
-        self._conn = conn
-
-    def execute(self, sql: str, params: Sequence[object] = ()) -> MemoryCursor:
-        return self._conn.execute(sql.replace("?", "%s"), tuple(params))
