@@ -70,7 +70,7 @@ def test_reads_in_a_snapshot_see_one_state(postgres_url: str) -> None:
 def test_an_unreachable_server_is_a_store_error_without_the_password() -> None:
     with pytest.raises(StoreError, match="cannot open the PostgreSQL store") as caught:
         PostgresStore("postgresql://nobody:secret@127.0.0.1:1/none")
-    assert "secret" not in str(caught.value) and "nobody@127.0.0.1:1" in str(caught.value)
+    assert "secret" not in str(caught.value) and "nobody:***@127.0.0.1:1" in str(caught.value)
 
 
 def test_a_vector_lands_only_where_the_chunk_still_holds_its_text(postgres_url: str) -> None:

@@ -18,9 +18,9 @@ from typing import Any
 import psycopg
 
 from citewise.auth.db import AuthConn
-from citewise.chat.memory.base import redact_url
 from citewise.errors import InputError, StoreError
 from citewise.store.postgres_qmark import QmarkConnection, migrated_pool
+from citewise.urls import redact_url
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 

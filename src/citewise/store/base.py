@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
 from citewise.embed.base import Vectors
+from citewise.errors import StoreError
 from citewise.store.genre import bare_title as bare_title
 from citewise.store.genre import heading_names as heading_names
 from citewise.store.genre import last_heading as last_heading
@@ -141,3 +142,9 @@ class StreamingStore(Protocol):
     def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
         """Makes the version visible (or staged as a replacement); False when it is gone."""
         ...
+
+
+def check_batch(chunk_ids: Sequence[int], vectors: Vectors, texts: Sequence[str] | None) -> None:
+    """`put_vectors`' arguments agree in length, or StoreError."""
+    if len(chunk_ids) != vectors.shape[0] or (texts is not None and len(texts) != len(chunk_ids)):
+        raise StoreError("put_vectors: ids, vectors and texts differ in length")

@@ -14,47 +14,35 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg_pool import ConnectionPool
 
-from citewise.embed.base import Vectors
 from citewise.errors import StoreConnectionError, StoreError
 from citewise.store.postgres_hybrid import PostgresHybrid
+from citewise.store.postgres_qmark import migrated_pool
 from citewise.store.postgres_reads import DOC_COLUMNS, PostgresReads, doc_info
-from citewise.store.postgres_schema import migrate, partition_sql
+from citewise.store.postgres_schema import MIGRATIONS, partition_sql
 from citewise.store.postgres_search import configure_search
 from citewise.store.postgres_stream import PostgresStreamWrites
 from citewise.store.postgres_text import tsvector_literal
+from citewise.store.postgres_vectors import PostgresVectorWrites
 from citewise.types import ChunkedDocument, DocumentInfo, NewDocument
+from citewise.urls import redact_url
 
 Conn = psycopg.Connection[tuple[Any, ...]]
-# serializes the first embedder's dimension and HNSW index (`put_vectors`)
-_EMBEDDER_LOCK = 0x63697465776974
 
 
-class PostgresStore(PostgresReads, PostgresHybrid, PostgresStreamWrites):
+class PostgresStore(PostgresReads, PostgresHybrid, PostgresStreamWrites, PostgresVectorWrites):
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
         self._collection_ids: dict[str, int] = {}
         self._local = threading.local()
         try:
-            with psycopg.connect(url, autocommit=True) as conn:
-                migrate(conn)
-            self._pool = ConnectionPool(
-                url,
-                min_size=1,
-                max_size=max(1, pool_size),
-                kwargs={"autocommit": True},
-                configure=_configure,
-                # a connection the server dropped (restart, failover) is replaced on checkout
-                check=ConnectionPool.check_connection,
-                open=True,
-                name="citewise-store",
+            self._pool = migrated_pool(
+                url, MIGRATIONS, name="citewise-store", size=pool_size, configure=_configure
             )
         except psycopg.Error as exc:
-            raise StoreError(f"cannot open the PostgreSQL store {_safe(url)}: {exc}") from exc
+            raise StoreError(f"cannot open the PostgreSQL store {redact_url(url)}: {exc}") from exc
 
     def close(self) -> None:
         self._pool.close()
@@ -280,86 +268,6 @@ class PostgresStore(PostgresReads, PostgresHybrid, PostgresStreamWrites):
             ).fetchone()
         return row is not None
 
-    # -- vectors ---------------------------------------------------------------------
-
-    def chunks_missing_vectors(
-        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
-    ) -> list[tuple[int, str]]:
-        one_doc = "" if doc_id is None else " AND doc_id = %s"
-        with self._conn() as conn:
-            rows = conn.execute(
-                f"SELECT id, embed_text FROM chunks WHERE NOT has_vector AND id > %s{one_doc}"
-                " ORDER BY id LIMIT %s",
-                (after_id, *(() if doc_id is None else (doc_id,)), limit),
-            ).fetchall()
-        return [(int(r[0]), str(r[1])) for r in rows]
-
-    def count_missing_vectors(self) -> int:
-        with self._conn() as conn:
-            row = conn.execute("SELECT count(*) FROM chunks WHERE NOT has_vector").fetchone()
-        return int(row[0]) if row else 0
-
-    def put_vectors(
-        self,
-        chunk_ids: Sequence[int],
-        vectors: Vectors,
-        embedder: str,
-        *,
-        texts: Sequence[str] | None = None,
-    ) -> None:
-        """With `texts` (the embedded texts), a vector is kept only where the chunk still
-        holds that text."""
-        if len(chunk_ids) != vectors.shape[0] or (
-            texts is not None and len(texts) != len(chunk_ids)
-        ):
-            raise StoreError("put_vectors: ids, vectors and texts differ in length")
-        if not chunk_ids:
-            return
-        with self._tx() as conn:
-            self._check_embedder(conn, embedder, int(vectors.shape[1]))
-            ids = [int(c) for c in chunk_ids]
-            conn.execute(
-                "INSERT INTO vectors(chunk_id, collection_id, embedding)"
-                " SELECT ch.id, ch.collection_id, v.embedding"
-                " FROM unnest(%s::bigint[], %s::vector[], %s::text[]) AS v(chunk_id, embedding,"
-                " embedded) JOIN chunks ch ON ch.id = v.chunk_id"  # deleted meanwhile: dropped
-                " AND (v.embedded IS NULL OR v.embedded = ch.embed_text)"
-                " ON CONFLICT (collection_id, chunk_id)"
-                " DO UPDATE SET embedding = excluded.embedding",
-                (
-                    ids,
-                    [np.ascontiguousarray(v, dtype=np.float32) for v in vectors],
-                    list(texts) if texts is not None else [None] * len(ids),
-                ),
-            )
-            conn.execute(
-                "UPDATE chunks SET has_vector = true WHERE id = ANY(%s) AND EXISTS"
-                " (SELECT 1 FROM vectors v WHERE v.chunk_id = chunks.id)",
-                (ids,),
-            )
-
-    def _check_embedder(self, conn: Conn, embedder: str, dim: int) -> None:
-        """The first embedder fixes the vectors' dimension and builds the HNSW index; any
-        other embedder is refused."""
-        row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-        if row is None:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_EMBEDDER_LOCK,))
-            row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-        if row is None:
-            conn.execute("INSERT INTO meta(key, value) VALUES ('embedder', %s)", (embedder,))
-            conn.execute("INSERT INTO meta(key, value) VALUES ('dimension', %s)", (str(dim),))
-            conn.execute(f"ALTER TABLE vectors ALTER COLUMN embedding TYPE vector({dim})")
-            conn.execute(
-                "CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors"
-                " USING hnsw (embedding vector_ip_ops)"
-            )
-            return
-        if row[0] != embedder:
-            raise StoreError(
-                f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
-                " Use the same embedder, or another database to re-index with another."
-            )
-
     def finalize(self) -> list[int]:
         with self._tx() as conn:
             # a document another process is finalizing is left to it
@@ -391,12 +299,3 @@ class PostgresStore(PostgresReads, PostgresHybrid, PostgresStreamWrites):
 def _configure(conn: Conn) -> None:
     register_vector(conn)
     configure_search(conn)
-
-
-def _safe(url: str) -> str:
-    """The URL without its password, for messages."""
-    if "@" not in url or "://" not in url:
-        return url
-    scheme, rest = url.split("://", 1)
-    creds, host = rest.rsplit("@", 1)
-    return f"{scheme}://{creds.split(':', 1)[0]}@{host}"

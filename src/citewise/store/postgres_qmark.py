@@ -1,10 +1,10 @@
-"""What the PostgreSQL backends written in shared `?`-placeholder SQL (users, conversation
-memory) have in common: a connection pool opened after the backend's own migrations, and a
-connection that takes `?` where psycopg wants `%s`."""
+"""What the PostgreSQL backends have in common: a connection pool opened after the backend's
+own migrations (the store, users, conversation memory), and, for those written in shared
+`?`-placeholder SQL (users, memory), a connection that takes `?` where psycopg wants `%s`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import psycopg
@@ -31,10 +31,16 @@ class QmarkConnection:
 
 
 def migrated_pool(
-    url: str, migrations: tuple[tuple[str, str], ...], *, name: str, size: int
+    url: str,
+    migrations: tuple[tuple[str, str], ...],
+    *,
+    name: str,
+    size: int,
+    configure: Callable[[Conn], None] | None = None,
 ) -> ConnectionPool[Conn]:
     """Runs `migrations` (named, each once) and opens an autocommit pool whose connections
-    are checked on checkout (a server restart replaces them). Raises psycopg's errors."""
+    are `configure`d and checked on checkout (a connection the server dropped, on a restart
+    or failover, is replaced). Raises psycopg's errors."""
     with psycopg.connect(url, autocommit=True) as conn:
         migrate(conn, migrations)
     return ConnectionPool(
@@ -42,6 +48,7 @@ def migrated_pool(
         min_size=1,
         max_size=max(1, size),
         kwargs={"autocommit": True},
+        configure=configure,
         check=ConnectionPool.check_connection,
         open=True,
         name=name,

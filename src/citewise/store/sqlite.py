@@ -9,9 +9,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
-
-from citewise.embed.base import Vectors
 from citewise.errors import StoreError
 from citewise.positions import encode_boxes
 from citewise.store.genre import like_prefix_patterns, title_starts
@@ -20,6 +17,7 @@ from citewise.store.sqlite_connections import ThreadConnections, shared_state
 from citewise.store.sqlite_schema import apply_schema
 from citewise.store.sqlite_search import SearchReads
 from citewise.store.sqlite_stream import StreamWrites
+from citewise.store.sqlite_vectors import VectorWrites
 from citewise.types import ChunkedDocument, DocumentInfo, NewDocument
 
 _DOC_COLUMNS = (
@@ -28,7 +26,7 @@ _DOC_COLUMNS = (
 )
 
 
-class SQLiteStore(SearchReads, ChunkReads, StreamWrites):
+class SQLiteStore(SearchReads, ChunkReads, StreamWrites, VectorWrites):
     """Thread-safe: each thread reads through its own connection, writes are serialized by
     one lock per database file, and the vector cache is shared by every thread."""
 
@@ -278,63 +276,6 @@ class SQLiteStore(SearchReads, ChunkReads, StreamWrites):
             (cid,),
         ).fetchone()
         return row is not None
-
-    def chunks_missing_vectors(
-        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
-    ) -> list[tuple[int, str]]:
-        one_doc = "" if doc_id is None else " AND doc_id = ?"
-        rows = self._conn.execute(
-            f"SELECT id, embed_text FROM chunks WHERE has_vector = 0 AND id > ?{one_doc}"
-            " ORDER BY id LIMIT ?",
-            (after_id, *(() if doc_id is None else (doc_id,)), limit),
-        ).fetchall()
-        return [(int(r[0]), str(r[1])) for r in rows]
-
-    def count_missing_vectors(self) -> int:
-        row = self._conn.execute("SELECT count(*) FROM chunks WHERE has_vector = 0").fetchone()
-        return int(row[0])
-
-    def put_vectors(
-        self,
-        chunk_ids: Sequence[int],
-        vectors: Vectors,
-        embedder: str,
-        *,
-        texts: Sequence[str] | None = None,
-    ) -> None:
-        if len(chunk_ids) != vectors.shape[0] or (
-            texts is not None and len(texts) != len(chunk_ids)
-        ):
-            raise StoreError("put_vectors: ids, vectors and texts differ in length")
-        with self._tx() as conn:
-            self._check_embedder(embedder, record=True)
-            for i, (chunk_id, vec) in enumerate(zip(chunk_ids, vectors, strict=True)):
-                row = conn.execute(
-                    "SELECT collection_id, embed_text FROM chunks WHERE id = ?", (chunk_id,)
-                ).fetchone()
-                if row is None:  # deleted meanwhile (a concurrent rm or replace)
-                    continue
-                if texts is not None and row[1] != texts[i]:  # its id went to a new chunk
-                    continue
-                conn.execute(
-                    "INSERT OR REPLACE INTO vectors(chunk_id, collection_id, vec) VALUES (?,?,?)",
-                    (chunk_id, row[0], np.ascontiguousarray(vec, dtype=np.float32).tobytes()),
-                )
-                conn.execute("UPDATE chunks SET has_vector = 1 WHERE id = ?", (chunk_id,))
-
-    def _check_embedder(self, embedder: str, *, record: bool) -> None:
-        row = self._conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-        if row is None:
-            if record:
-                self._conn.execute(
-                    "INSERT INTO meta(key, value) VALUES ('embedder', ?)", (embedder,)
-                )
-            return
-        if row[0] != embedder:
-            raise StoreError(
-                f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
-                " Use the same embedder, or a new --data-dir to re-index with another."
-            )
 
     def finalize(self) -> list[int]:
         with self._tx() as conn:

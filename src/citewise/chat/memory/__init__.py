@@ -20,11 +20,11 @@ from citewise.chat.memory.base import (
     SessionInfo,
     Turn,
     TurnSource,
-    redact_url,
     validate_session_id,
 )
 from citewise.chat.memory.sqlite import SQLiteMemory
 from citewise.errors import ConfigError
+from citewise.urls import redact_url
 
 VALID_MEMORY_URLS = (
     "sqlite (memory.db in the data dir)",

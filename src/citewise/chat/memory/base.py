@@ -13,7 +13,6 @@ import time
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
-from urllib.parse import urlsplit, urlunsplit
 
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
 from citewise.positions import LineBox, box_of
@@ -29,16 +28,6 @@ def validate_session_id(session_id: str) -> str:
             f"invalid session id {session_id!r}: use 1-128 letters, digits, '_', '.' or '-'"
         )
     return session_id
-
-
-def redact_url(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 @dataclass(frozen=True, slots=True)

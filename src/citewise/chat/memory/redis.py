@@ -26,10 +26,10 @@ from citewise.chat.memory.base import (
     MemoryBase,
     SessionInfo,
     Turn,
-    redact_url,
     validate_session_id,
 )
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
+from citewise.urls import redact_url
 
 T = TypeVar("T")
 DEFAULT_PREFIX = "citewise:memory"
