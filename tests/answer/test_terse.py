@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from answer_factories import passage
 from fake_embedder import answerer
 
 from citewise.answer.candidates import Candidate
-from citewise.answer.terse import contexts_of
+from citewise.answer.composition import ExtractiveResult
+from citewise.answer.extractive import ExtractiveAnswerer
+from citewise.answer.terse import contexts_of, in_context
 
 ENTRY = passage(
     1,
@@ -36,7 +41,25 @@ def test_a_terse_sentence_stating_the_value_answers_when_read_in_context() -> No
     assert len(emb.batches) == 2  # the candidates, then the terse one's readings
 
 
-def test_reading_in_context_never_turns_an_abstention_into_an_answer() -> None:
-    question = "Which colour is the pool opener painted?"
-    on, _ = answerer(threshold=0.9, terse_context_share=1.0, terse_words=4, min_words=2)
-    assert on.answer(question, [ENTRY]).abstained
+def test_reading_in_context_never_turns_an_abstention_into_an_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lone = passage(1, "It is 10.", section="Reference > maximum pool size of each connection")
+    question = "What is the maximum pool size of a connection pool opener?"
+    calls: list[tuple[bool, tuple[object, ...]]] = []
+    real = ExtractiveAnswerer._decide
+
+    def spy(self: ExtractiveAnswerer, *args: Any, in_context: bool = False) -> ExtractiveResult:
+        calls.append((in_context, args))
+        return real(self, *args, in_context=in_context)
+
+    monkeypatch.setattr(ExtractiveAnswerer, "_decide", spy)
+    a, emb = answerer(terse_context_share=1.0, terse_words=4, min_words=2)
+    assert a.answer(question, [lone]).abstained
+    assert [in_context for in_context, _ in calls] == [False]  # never read in context
+    # read in context, the same candidates would have answered
+    q, passages, terms, cands, split, plain, vectors, qv, framing, reading_on = calls[0][1]
+    read = in_context(cands, split, vectors, qv, emb, share=1.0, max_words=4, max_chars=300)
+    would = real(a, q, passages, terms, cands, split, plain, read, qv, framing, reading_on,
+                 in_context=True)  # fmt: skip
+    assert not would.abstained and "It is 10" in would.text
