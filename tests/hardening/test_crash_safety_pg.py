@@ -5,19 +5,15 @@ through SQL and through every search), and the next run completes it."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from hardening.consistency import index_problems
-from hardening.crash_child import child_script
+from hardening.crash_child import child_script, expected_words, kill_at_every_phase
 from hardening.pg_consistency import pg_stored_words, pg_table_problems, pg_vector_problems
-from hardening.test_crash_safety import PHASES, _expected, _mutate, _run_child, write_file
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration]
-
-KILLS = 20
 
 # As the SQLite child, but the freeze point is inside `PostgresStore._tx`, after the
 # transaction's statements and before its COMMIT.
@@ -57,29 +53,13 @@ def test_kills_leave_a_consistent_postgresql_store_that_the_next_run_completes(
     tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CITEWISE_STORE", postgres_url)  # the children inherit it
-    rng = random.Random(23)
-    corpus, data, marker = tmp_path / "docs", tmp_path / "data", tmp_path / "marker"
-    corpus.mkdir()
-    versions = {i: 0 for i in range(12)}
-    for i in versions:
-        write_file(corpus, i, 0)
-    next_index = len(versions)
-    kills: list[str] = []
-    attempts = 0
-    while len(kills) < KILLS and attempts < KILLS * 2:
-        attempts += 1
-        phase = PHASES[len(kills) % len(PHASES)]
-        next_index = _mutate(corpus, versions, rng, next_index)
-        if _run_child(corpus, data, marker, phase, rng.randint(1, 2), CHILD):
-            kills.append(phase)
-            problems = _problems(postgres_url, data)
-            assert not problems, f"after kill {len(kills)} ({phase}): {problems}"
-    assert len(kills) == KILLS, f"only {len(kills)} kills landed: {kills}"
-    assert {p: kills.count(p) for p in PHASES} == dict.fromkeys(PHASES, KILLS // len(PHASES))
+    corpus, data, versions = kill_at_every_phase(
+        tmp_path, 23, CHILD, lambda data: _problems(postgres_url, data)
+    )
 
     from citewise.app import Assistant
 
     with Assistant(data_dir=data, embedder="hashing") as a:
         a.ingest([corpus], prune=True)
         assert all(d.status == "ready" for d in a.documents())
-    assert _problems(postgres_url, data, _expected(versions)) == []
+    assert _problems(postgres_url, data, expected_words(versions)) == []
