@@ -157,24 +157,40 @@ class PostgresStore(PostgresReads, PostgresHybrid, PostgresStreamWrites, Postgre
             replaces, existing = self._settle(conn, cid, new, replaces)
             if existing:
                 return existing
-            row = conn.execute(
-                "INSERT INTO documents(collection_id, source, title, format, category, tags,"
-                " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
-                " ingested_at, pipeline) VALUES"
-                " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-                (
-                    cid, new.source, new.title, new.format, new.category, list(new.tags),
-                    new.content_hash, new.mtime, new.size,
-                    "staged" if replaces is not None else "indexing", replaces,
-                    new.page_count, len(new.chunks.children), time.time(), new.pipeline,
-                ),
-            ).fetchone()  # fmt: skip
-            assert row is not None
-            doc_id = int(row[0])
+            status = "staged" if replaces is not None else "indexing"
+            doc_id = self._insert_document(
+                conn, cid, new, status, replaces, len(new.chunks.children)
+            )
             self._insert_chunks(conn, doc_id, cid, new.title, new.chunks)
             if replaces is not None:
                 self._reuse_vectors(conn, doc_id, replaces)
         return doc_id
+
+    def _insert_document(
+        self,
+        conn: Conn,
+        cid: int,
+        new: NewDocument,
+        status: str,
+        replaces: int | None,
+        chunk_count: int,
+        *,
+        loading: bool = False,
+    ) -> int:
+        """The document row of `new` (inside the caller's transaction); returns its id."""
+        row = conn.execute(
+            "INSERT INTO documents(collection_id, source, title, format, category, tags,"
+            " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
+            " ingested_at, pipeline, loading) VALUES"
+            " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
+            (
+                cid, new.source, new.title, new.format, new.category, list(new.tags),
+                new.content_hash, new.mtime, new.size, status, replaces, new.page_count,
+                chunk_count, time.time(), new.pipeline, loading,
+            ),
+        ).fetchone()  # fmt: skip
+        assert row is not None
+        return int(row[0])
 
     def _insert_chunks(
         self, conn: Conn, doc_id: int, cid: int, title: str, chunks: ChunkedDocument

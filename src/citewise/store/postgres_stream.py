@@ -5,7 +5,6 @@ meanwhile leaves a loading version the next ingest of its source removes."""
 
 from __future__ import annotations
 
-import time
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -30,6 +29,19 @@ class PostgresStreamWrites:
     ) -> tuple[int | None, int]:
         raise NotImplementedError
 
+    def _insert_document(
+        self,
+        conn: Conn,
+        cid: int,
+        new: NewDocument,
+        status: str,
+        replaces: int | None,
+        chunk_count: int,
+        *,
+        loading: bool = False,
+    ) -> int:
+        raise NotImplementedError
+
     def _insert_chunks(
         self, conn: Conn, doc_id: int, cid: int, title: str, chunks: ChunkedDocument
     ) -> int:
@@ -49,19 +61,7 @@ class PostgresStreamWrites:
             replaces, existing = self._settle(conn, cid, new, replaces)
             if existing:
                 return None
-            row = conn.execute(
-                "INSERT INTO documents(collection_id, source, title, format, category, tags,"
-                " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
-                " ingested_at, pipeline, loading) VALUES"
-                " (%s,%s,%s,%s,%s,%s,%s,%s,%s,'staged',%s,%s,0,%s,%s,true) RETURNING id",
-                (
-                    cid, new.source, new.title, new.format, new.category, list(new.tags),
-                    new.content_hash, new.mtime, new.size, replaces, new.page_count,
-                    time.time(), new.pipeline,
-                ),
-            ).fetchone()  # fmt: skip
-            assert row is not None
-            return int(row[0])
+            return self._insert_document(conn, cid, new, "staged", replaces, 0, loading=True)
 
     def append_chunks(self, doc_id: int, chunks: ChunkedDocument) -> bool:
         """Appends whole parents with their children to a loading version (one

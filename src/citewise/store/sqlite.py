@@ -153,28 +153,41 @@ class SQLiteStore(SearchReads, ChunkReads, StreamWrites, VectorWrites):
         return (live[0] if live else None), 0
 
     def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
-        with self._tx() as conn:
+        with self._tx():
             cid = self._collection_id(new.collection, create=True)
             assert cid is not None
             replaces, existing = self._settle(cid, new, replaces)
             if existing:
                 return existing
-            cur = conn.execute(
-                "INSERT INTO documents(collection_id, source, title, format, category, tags,"
-                " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
-                " ingested_at, pipeline) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    cid, new.source, new.title, new.format, new.category, json.dumps(new.tags),
-                    new.content_hash, new.mtime, new.size,
-                    "staged" if replaces is not None else "indexing", replaces,
-                    new.page_count, len(new.chunks.children), time.time(), new.pipeline,
-                ),
-            )  # fmt: skip
-            doc_id = int(cur.lastrowid or 0)
+            status = "staged" if replaces is not None else "indexing"
+            doc_id = self._insert_document(cid, new, status, replaces, len(new.chunks.children))
             self._insert_chunks(doc_id, cid, new.title, new.chunks)
             if replaces is not None:
                 self._reuse_vectors(doc_id, replaces)
         return doc_id
+
+    def _insert_document(
+        self,
+        cid: int,
+        new: NewDocument,
+        status: str,
+        replaces: int | None,
+        chunk_count: int,
+        *,
+        loading: bool = False,
+    ) -> int:
+        """The document row of `new` (inside the caller's transaction); returns its id."""
+        cur = self._conn.execute(
+            "INSERT INTO documents(collection_id, source, title, format, category, tags,"
+            " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
+            " ingested_at, pipeline, loading) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                cid, new.source, new.title, new.format, new.category, json.dumps(new.tags),
+                new.content_hash, new.mtime, new.size, status, replaces, new.page_count,
+                chunk_count, time.time(), new.pipeline, int(loading),
+            ),
+        )  # fmt: skip
+        return int(cur.lastrowid or 0)
 
     def _insert_chunks(self, doc_id: int, cid: int, title: str, chunks: ChunkedDocument) -> int:
         """Inserts parents, chunks and keyword rows; returns the first chunk's id (0: none).

@@ -5,9 +5,7 @@ meanwhile leaves a loading version the next ingest of its source removes."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
-import time
 from contextlib import AbstractContextManager
 
 from citewise.types import ChunkedDocument, NewDocument
@@ -29,6 +27,18 @@ class StreamWrites:
     def _settle(self, cid: int, new: NewDocument, replaces: int | None) -> tuple[int | None, int]:
         raise NotImplementedError
 
+    def _insert_document(
+        self,
+        cid: int,
+        new: NewDocument,
+        status: str,
+        replaces: int | None,
+        chunk_count: int,
+        *,
+        loading: bool = False,
+    ) -> int:
+        raise NotImplementedError
+
     def _insert_chunks(self, doc_id: int, cid: int, title: str, chunks: ChunkedDocument) -> int:
         raise NotImplementedError
 
@@ -38,23 +48,13 @@ class StreamWrites:
     def begin_document(self, new: NewDocument, *, replaces: int | None = None) -> int | None:
         """Inserts `new` (its chunks are ignored) as a loading version, invisible to every
         search; None when the same version is stored already."""
-        with self._tx() as conn:
+        with self._tx():
             cid = self._collection_id(new.collection, create=True)
             assert cid is not None
             replaces, existing = self._settle(cid, new, replaces)
             if existing:
                 return None
-            cur = conn.execute(
-                "INSERT INTO documents(collection_id, source, title, format, category, tags,"
-                " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
-                " ingested_at, pipeline, loading) VALUES (?,?,?,?,?,?,?,?,?,'staged',?,?,0,?,?,1)",
-                (
-                    cid, new.source, new.title, new.format, new.category,
-                    json.dumps(new.tags), new.content_hash, new.mtime, new.size, replaces,
-                    new.page_count, time.time(), new.pipeline,
-                ),
-            )  # fmt: skip
-            return int(cur.lastrowid or 0)
+            return self._insert_document(cid, new, "staged", replaces, 0, loading=True)
 
     def append_chunks(self, doc_id: int, chunks: ChunkedDocument) -> bool:
         """Appends whole parents with their children to a loading version (one
