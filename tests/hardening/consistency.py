@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 
 from citewise.app import Assistant
@@ -126,16 +127,23 @@ def index_problems(
     return problems
 
 
-def _stored_words(data: Path) -> dict[str, str]:
-    """Each listed document's word, read from its stored text (when the files moved on)."""
+STORED_TEXT_SQL = (
+    "SELECT d.source, c.text FROM documents d JOIN chunks c ON c.doc_id = d.id"
+    " WHERE d.status <> 'staged' AND c.ordinal = 0"
+)
+
+
+def words_of(rows: Iterable[tuple[object, object]]) -> dict[str, str]:
+    """Each listed document's word, from (source, first chunk's text) rows."""
     words: dict[str, str] = {}
-    with sqlite3.connect(data / "citewise.db") as conn:
-        rows = conn.execute(
-            "SELECT d.source, c.text FROM documents d JOIN chunks c ON c.doc_id = d.id"
-            " WHERE d.status != 'staged' AND c.ordinal = 0"
-        ).fetchall()
     for source, text in rows:
         found = [w for w in str(text).split() if w.startswith("zq")]
         if found:
             words[str(source)] = found[0]
     return words
+
+
+def _stored_words(data: Path) -> dict[str, str]:
+    """Each listed document's word, read from its stored text (when the files moved on)."""
+    with sqlite3.connect(data / "citewise.db") as conn:
+        return words_of(conn.execute(STORED_TEXT_SQL).fetchall())

@@ -7,6 +7,8 @@ from __future__ import annotations
 import psycopg
 from pgvector.psycopg import register_vector
 
+from hardening.consistency import STORED_TEXT_SQL, words_of
+
 ORPHANS = {
     "chunks without a document": "SELECT count(*) FROM chunks c"
     " WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = c.doc_id)",
@@ -83,17 +85,8 @@ def pg_vector_problems(url: str) -> list[str]:
 
 def pg_stored_words(url: str) -> dict[str, str]:
     """Each listed document's word, read from its stored text (when the files moved on)."""
-    words: dict[str, str] = {}
     with psycopg.connect(url, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT d.source, c.text FROM documents d JOIN chunks c ON c.doc_id = d.id"
-            " WHERE d.status <> 'staged' AND c.ordinal = 0"
-        ).fetchall()
-    for source, text in rows:
-        found = [w for w in str(text).split() if w.startswith("zq")]
-        if found:
-            words[str(source)] = found[0]
-    return words
+        return words_of(conn.execute(STORED_TEXT_SQL).fetchall())
 
 
 def _array(value: object) -> object:
