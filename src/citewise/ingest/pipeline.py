@@ -23,6 +23,7 @@ from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
 from citewise.ingest.enrich import Enricher, enrich
+from citewise.ingest.failures import failure_reason
 from citewise.ingest.originals import keep_original
 from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
@@ -154,7 +155,7 @@ def ingest_one(
         stat = cand.path.stat()
         data_hash = _file_hash(cand.path)
     except OSError as exc:
-        return FileOutcome(cand.source, "failed", f"cannot read: {exc.strerror or exc}"), 0, None
+        return FileOutcome(cand.source, "failed", failure_reason(exc)), 0, None
     current = store.find_document(job.collection, cand.source)
     staged = store.find_staged(job.collection, cand.source)
     if staged is not None:
@@ -167,9 +168,9 @@ def ingest_one(
     try:
         streamed = streams(cand.path, stat.st_size, job.streaming, store, job.max_file_bytes)
     except DocumentError as exc:
-        return FileOutcome(cand.source, "failed", f"{exc.reason}: {exc.message}"), 0, None
+        return FileOutcome(cand.source, "failed", failure_reason(exc)), 0, None
     except OSError as exc:
-        return FileOutcome(cand.source, "failed", f"cannot read: {exc.strerror or exc}"), 0, None
+        return FileOutcome(cand.source, "failed", failure_reason(exc)), 0, None
     if streamed:
         file = StreamedFile(
             cand, data_hash, stat.st_mtime, stat.st_size, key, current.doc_id if current else None
@@ -196,7 +197,7 @@ def ingest_one(
         if parsed.format == "pdf":
             chunks = _with_pdf_boxes(cand.path, chunks)
     except DocumentError as exc:
-        reason = f"{exc.reason}: {exc.message}"
+        reason = failure_reason(exc)
         if current is not None and same_bytes and isinstance(exc, NoTextError):
             # same bytes, and today's parsers find no text in them: the stored version is
             # an older parser's reading (e.g. a link index), not content to keep
@@ -205,8 +206,7 @@ def ingest_one(
         return FileOutcome(cand.source, "failed", reason), 0, None
     except Exception as exc:  # a parser bug on one odd file must not stop the run
         log.exception("parser crashed on %s", cand.path)
-        reason = f"parser error: {type(exc).__name__}: {exc}"
-        return FileOutcome(cand.source, "failed", reason), 0, None
+        return FileOutcome(cand.source, "failed", failure_reason(exc)), 0, None
     new = NewDocument(
         collection=job.collection,
         source=cand.source,

@@ -14,6 +14,7 @@ from citewise.errors import BackendError, DocumentError, TooLargeError
 from citewise.ingest.chunking import ChunkingOptions, stream_chunks
 from citewise.ingest.discovery import Candidate, category_for
 from citewise.ingest.enrich import Enricher, enrich
+from citewise.ingest.failures import failure_reason
 from citewise.ingest.originals import keep_original
 from citewise.store.base import Store, StreamingStore
 from citewise.types import Child, ChunkedDocument, FileOutcome, NewDocument, Parent
@@ -88,7 +89,7 @@ def ingest_streamed(
         try:
             stream = open_text_stream(fh, file.cand.path.name, piece_bytes=limits.piece_bytes)
         except DocumentError as exc:
-            return FileOutcome(source, "failed", f"{exc.reason}: {exc.message}"), None
+            return FileOutcome(source, "failed", failure_reason(exc)), None
         header = NewDocument(
             collection=collection, source=source, title=stream.title, format="text",
             category=category_for(source, None), tags=(), content_hash=file.content_hash,
@@ -113,13 +114,9 @@ def ingest_streamed(
             raise
         except Exception as exc:  # one odd file must not stop the run; nothing was shown
             store.delete_document(doc_id)
-            if isinstance(exc, DocumentError):
-                return FileOutcome(source, "failed", f"{exc.reason}: {exc.message}"), None
-            if isinstance(exc, OSError):
-                reason = f"cannot read: {exc.strerror or exc}"
-                return FileOutcome(source, "failed", reason), None
-            log.exception("streamed ingest crashed on %s", file.cand.path)
-            return FileOutcome(source, "failed", f"parser error: {type(exc).__name__}: {exc}"), None
+            if not isinstance(exc, DocumentError | OSError):
+                log.exception("streamed ingest crashed on %s", file.cand.path)
+            return FileOutcome(source, "failed", failure_reason(exc)), None
     if not stored:
         store.delete_document(doc_id)
         return FileOutcome(source, "failed", "empty: the file contains only whitespace"), None
