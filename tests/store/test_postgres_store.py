@@ -1,6 +1,8 @@
 """What the PostgreSQL store adds to the contract: migrations applied once, and one visible
 version per source even when two writers store the same new file."""
 
+import threading
+
 import numpy as np
 import psycopg
 import pytest
@@ -83,5 +85,36 @@ def test_a_vector_lands_only_where_the_chunk_still_holds_its_text(postgres_url: 
         assert store.get_vectors([cid]) == {} and store.count_missing_vectors() == 1
         store.put_vectors([cid], vec, "e", texts=[text])
         assert list(store.get_vectors([cid])) == [cid] and store.count_missing_vectors() == 0
+    finally:
+        store.close()
+
+
+def test_a_chunk_deleted_while_its_vector_is_stored_drops_the_vector(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url)
+    try:
+        doc_id = store.add_document(new_document("gone.txt", "Gone text."))
+        ((cid, text),) = store.chunks_missing_vectors(10)
+        vec = np.ones((1, 4), np.float32) / 2
+        store.put_vectors([cid], vec, "e", texts=[text])  # the embedder is known: no index build
+        store.delete_document(doc_id)
+        doc_id = store.add_document(new_document("gone.txt", "Gone text again."))
+        ((cid, text),) = store.chunks_missing_vectors(10)
+        failed: list[BaseException] = []
+        with psycopg.connect(postgres_url) as deleter:  # its transaction holds the delete
+            deleter.execute("DELETE FROM documents WHERE id = %s", (doc_id,))
+
+            def put() -> None:
+                try:
+                    store.put_vectors([cid], vec, "e", texts=[text])
+                except BaseException as exc:
+                    failed.append(exc)
+
+            writer = threading.Thread(target=put)
+            writer.start()
+            writer.join(timeout=1)  # waits on the deleted chunk's row
+            deleter.commit()
+        writer.join(timeout=30)
+        assert not writer.is_alive() and failed == []
+        assert store.get_vectors([cid]) == {}
     finally:
         store.close()

@@ -62,12 +62,15 @@ class PostgresVectorWrites:
         with self._tx() as conn:
             self._check_embedder(conn, embedder, int(vectors.shape[1]))
             ids = [int(c) for c in chunk_ids]
+            # the chunks are locked first: one deleted meanwhile, even by a transaction still
+            # open, is waited for and dropped instead of failing the vectors' foreign key
             conn.execute(
-                "INSERT INTO vectors(chunk_id, collection_id, embedding)"
-                " SELECT ch.id, ch.collection_id, v.embedding"
+                "WITH kept AS (SELECT ch.id, ch.collection_id, v.embedding"
                 " FROM unnest(%s::bigint[], %s::vector[], %s::text[]) AS v(chunk_id, embedding,"
-                " embedded) JOIN chunks ch ON ch.id = v.chunk_id"  # deleted meanwhile: dropped
-                " AND (v.embedded IS NULL OR v.embedded = ch.embed_text)"
+                " embedded) JOIN chunks ch ON ch.id = v.chunk_id"
+                " AND (v.embedded IS NULL OR v.embedded = ch.embed_text) FOR KEY SHARE OF ch)"
+                " INSERT INTO vectors(chunk_id, collection_id, embedding)"
+                " SELECT id, collection_id, embedding FROM kept"
                 " ON CONFLICT (collection_id, chunk_id)"
                 " DO UPDATE SET embedding = excluded.embedding",
                 (
