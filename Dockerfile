@@ -16,7 +16,7 @@ RUN pip install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu
 COPY pyproject.toml README.md ./
 COPY src ./src
 RUN pip install ".[model,scale]" \
- && python -m citewise.embed.export --cache-dir "$CITEWISE_MODEL_CACHE"
+ && python -m citewise.embed.minilm.export --cache-dir "$CITEWISE_MODEL_CACHE"
 
 RUN useradd --system --uid 10001 --home-dir /data citewise \
  && mkdir -p /data && chown citewise:citewise /data

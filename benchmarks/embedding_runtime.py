@@ -85,7 +85,7 @@ def _site_mb(*packages: str) -> int:
 def tokenizer_counter() -> Callable[[str], int]:
     from tokenizers import Tokenizer
 
-    from citewise.embed.export import _bundled_model_dir
+    from citewise.embed.minilm.export import _bundled_model_dir
 
     tok = Tokenizer.from_file(str(_bundled_model_dir() / "tokenizer.json"))
     tok.no_truncation()
@@ -100,7 +100,7 @@ def _st_model(threads: int) -> object:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    from citewise.embed.export import _bundled_model_dir
+    from citewise.embed.minilm.export import _bundled_model_dir
 
     torch.set_num_threads(threads)
     if threads not in _ST:
@@ -148,7 +148,7 @@ def _ort_case(
     spin: bool = False,
 ) -> tuple[Embed, Callable[[str], np.ndarray]]:
     """MiniLMEmbedder on `path` with `sessions` sessions sharing `threads` threads."""
-    from citewise.embed import local
+    from citewise.embed.minilm import runtime as local
 
     emb = local.MiniLMEmbedder(onnx_path=path, threads=threads, batch_size=batch, sessions=sessions)
     if spin:  # swap in sessions whose idle threads spin (ORT's default)
@@ -173,8 +173,8 @@ def _ort_case(
 
 
 def candidates(tmp: Path, threads: int) -> list[Case]:
-    from citewise.embed import minilm_graph as mg
-    from citewise.embed.export import _bundled_model_dir
+    from citewise.embed.minilm import graph as mg
+    from citewise.embed.minilm.export import _bundled_model_dir
 
     fused = mg.build_fp32_graph(_bundled_model_dir(), tmp)
     raw = tmp / "raw.onnx"

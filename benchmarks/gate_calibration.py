@@ -41,8 +41,8 @@ class Row:
 
 
 def collect(check: CheckSet, base: Path, half: str) -> list[Row]:
-    from citewise.app import Assistant
-    from citewise.chat.assistant import ChatAssistant
+    from citewise.assistant import Assistant
+    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     items = (

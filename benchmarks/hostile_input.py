@@ -35,7 +35,7 @@ from hardening.hostile_files import hostile_folder  # noqa: E402
 
 CHILD = r"""
 import json, re, sys, time
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 started = time.perf_counter()
 with Assistant(data_dir=sys.argv[2], embedder=sys.argv[3]) as a:
     report = a.ingest([sys.argv[1]])

@@ -22,12 +22,12 @@ import pypdfium2 as pdfium
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
-from citewise.answer.sentences import split_sentences
 from citewise.embed.hashing import HashingEmbedder
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.parsers import parse_file
 from citewise.ingest.pdf_positions import chunk_line_boxes
-from citewise.positions import alnum_index, boxes_for_quote
+from citewise.text.sentences import split_sentences
+from citewise.types.positions import alnum_index, boxes_for_quote
 
 ROOT = Path(__file__).resolve().parents[1]
 

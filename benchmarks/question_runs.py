@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
+from citewise.assistant import Assistant
+from citewise.chat.conversation import ChatAssistant
 from citewise.chat.memory import SQLiteMemory
 
 

@@ -31,8 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the cited-passage check shared with the test
 
 from citewise.answer.prompts import NOT_FOUND  # noqa: E402
-from citewise.app import Assistant  # noqa: E402
-from citewise.chat.assistant import ChatAssistant  # noqa: E402
+from citewise.assistant import Assistant  # noqa: E402
+from citewise.chat.conversation import ChatAssistant  # noqa: E402
 from citewise.chat.memory import SQLiteMemory  # noqa: E402
 from citewise.evaluation.harness import eval_data_dir  # noqa: E402
 from citewise.llm import OpenAICompatLLM, RetryPolicy, Timeouts  # noqa: E402

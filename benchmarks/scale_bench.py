@@ -104,8 +104,8 @@ def _backend_figures(
     repeat: int,
     vectors_from: Path | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    from citewise.app import Assistant
-    from citewise.chat.assistant import ChatAssistant
+    from citewise.assistant import Assistant
+    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
     from citewise.config import load_settings
     from citewise.evaluation.answers import run_answers
@@ -189,10 +189,10 @@ def part_hybrid(server: PostgresServer, args: argparse.Namespace, work: Path) ->
     (which goes first alternates), so both see the same load."""
     from dataclasses import replace
 
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
     from citewise.config import load_settings
     from citewise.evaluation.dataset import load_items
-    from citewise.retrieve.hybrid import HybridRetriever
+    from citewise.retrieve.retriever import HybridRetriever
     from citewise.types import SearchFilter
 
     settings = load_settings(data_dir=work, store=server.url(server.create_database()))
@@ -284,8 +284,8 @@ def part_synthetic(server: PostgresServer, args: argparse.Namespace) -> dict[str
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from citewise.store.postgres import PostgresStore
-    from citewise.store.postgres_schema import partition_sql
+    from citewise.store.postgres.schema import partition_sql
+    from citewise.store.postgres.store import PostgresStore
     from citewise.types import SearchFilter
 
     n, colls, dim = args.chunks, args.collections, args.dim
@@ -438,7 +438,7 @@ def _worker_run(
 ) -> dict[str, Any]:
     import redis
 
-    from citewise.store.postgres import PostgresStore
+    from citewise.store.postgres.store import PostgresStore
     from citewise.workers.queue import IngestQueue
 
     redis.Redis.from_url(redis_url).flushall()

@@ -22,7 +22,7 @@ def corpus(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def assistant(tmp_path: Path) -> Iterator[object]:
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
     with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
         yield a

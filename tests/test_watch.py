@@ -6,9 +6,9 @@ import threading
 from pathlib import Path
 
 from citewise.config import load_settings
+from citewise.ingest.watch import FolderWatch
 from citewise.services import Services
 from citewise.types import FileOutcome
-from citewise.watch import FolderWatch
 
 
 def test_added_changed_and_deleted_files_are_ingested_replaced_and_removed(

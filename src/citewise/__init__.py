@@ -8,13 +8,13 @@ __version__ = "0.1.0"
 __all__ = ["Assistant", "__version__"]
 
 if TYPE_CHECKING:
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
 
 def __getattr__(name: str) -> Any:
     # Lazy, so `import citewise` (and the CLI's --help) stays fast.
     if name == "Assistant":
-        from citewise.app import Assistant
+        from citewise.assistant import Assistant
 
         return Assistant
     raise AttributeError(name)

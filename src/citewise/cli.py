@@ -175,7 +175,7 @@ def eval_cmd(
     from citewise.evaluation.report import render_answer_table, render_tables, to_json
 
     def action() -> None:
-        from citewise.app import Assistant
+        from citewise.assistant import Assistant
 
         root = eval_data_dir(data_dir, corpus)
         with Assistant(data_dir=root) as assistant:
@@ -240,7 +240,7 @@ def bench(
                 err_console.print(figures["ask"])
         sizes = [int(x) for x in vector_sizes.split(",") if x.strip()]
         if sizes:
-            from citewise.app import Assistant
+            from citewise.assistant import Assistant
 
             with Assistant(embedder=embedder, data_dir=Path("/nonexistent-unused")) as a:
                 figures["vector_index"] = b.bench_vector_index(sizes, a.embedder().embed_query)

@@ -45,7 +45,7 @@ def serve(
         stop = threading.Event()
         watcher = None
         if watch is not None:
-            from citewise.watch import FolderWatch
+            from citewise.ingest.watch import FolderWatch
 
             watcher = threading.Thread(
                 target=FolderWatch(services, watch, settings.collection).run,
@@ -81,8 +81,8 @@ def watch_cmd(
     """Ingest a folder, then follow it: added files are ingested, changed ones replaced,
     deleted ones removed (Ctrl-C stops)."""
     from citewise.config import load_settings
+    from citewise.ingest.watch import FolderWatch
     from citewise.services import Services
-    from citewise.watch import FolderWatch
 
     def action() -> None:
         settings = load_settings(data_dir=data_dir, collection=collection)

@@ -32,9 +32,9 @@ def worker(
     data_dir: DataDir = None,
 ) -> None:
     """Ingest files sent to the queue into the store (CITEWISE_STORE) until stopped."""
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
     from citewise.config import Settings
-    from citewise.workers.worker import serve
+    from citewise.workers.process import serve
 
     def action() -> None:
         settings = _settings(data_dir, None, queue)

@@ -10,13 +10,13 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 from citewise.chat.memory import Memory, Turn, create_memory
 from citewise.config import Settings
 from citewise.errors import NotFoundError
 from citewise.ingest.pipeline import IngestProgress
 from citewise.llm import LLM
-from citewise.retrieve.priority import search_collections
+from citewise.retrieve.collections import search_collections
 from citewise.store.base import Store
 from citewise.store.registry import STORES, StoreFactory
 from citewise.store.registry import open_store as open_store_url
@@ -31,7 +31,7 @@ from citewise.types import (
 )
 
 if TYPE_CHECKING:
-    from citewise.chat.assistant import ChatAssistant
+    from citewise.chat.conversation import ChatAssistant
 
 
 def register_store(scheme: str, factory: StoreFactory) -> None:
@@ -102,7 +102,7 @@ class Services:
         """The conversation flow, built on first use (ingest and search do without it)."""
         with self._chat_lock:
             if self._chat is None:
-                from citewise.chat.assistant import ChatAssistant
+                from citewise.chat.conversation import ChatAssistant
 
                 memory = self._memory or open_memory(self.settings)
                 self._chat = ChatAssistant(self.assistant, llm=self._llm, memory=memory)

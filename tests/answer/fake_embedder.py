@@ -7,10 +7,10 @@ from collections.abc import Sequence
 import numpy as np
 from answer_factories import passage
 
-from citewise.answer.extractive import ExtractiveAnswerer
-from citewise.answer.extractive_options import ExtractiveOptions
-from citewise.answer.sentences import content_words, stem
 from citewise.embed.base import Embedder, Vectors
+from citewise.extractive.answerer import ExtractiveAnswerer
+from citewise.extractive.options import ExtractiveOptions
+from citewise.text.sentences import content_words, stem
 
 VOCAB = sorted(
     {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from answer_factories import passage
 
-from citewise.answer.candidates import Candidate, lexical, stems_of, term_weights
+from citewise.extractive.candidates import Candidate, lexical, stems_of, term_weights
 
 
 def _cand(text: str) -> Candidate:

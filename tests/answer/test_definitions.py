@@ -5,15 +5,15 @@ from __future__ import annotations
 from answer_factories import passage
 from fake_embedder import answerer, one_sentence_answer
 
-from citewise.answer.definitions import (
+from citewise.extractive.rules.definitions import (
     defines,
     definition_subject,
     opening_index,
     promote_definitions,
     subject_heading,
 )
-from citewise.answer.sentences import stem
 from citewise.extractive.rules.packs import API_REFERENCE
+from citewise.text.sentences import stem
 from citewise.types import Hit
 
 

@@ -5,13 +5,13 @@ from answer_factories import passage
 from fake_embedder import FAKE_THRESHOLD, answerer, one_sentence_answer
 
 from citewise.answer.citations import build_citations, parse_references
-from citewise.answer.extractive import ExtractiveAnswerer
-from citewise.answer.extractive_options import (
+from citewise.answer.grounding import check_answer
+from citewise.extractive.answerer import ExtractiveAnswerer
+from citewise.extractive.options import (
     ABSTAIN_BELOW,
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
-from citewise.answer.grounding import check_answer
 from citewise.extractive.rules.packs import API_REFERENCE
 
 LOGGING = passage(
@@ -321,14 +321,14 @@ def test_real_model_answers_a_paraphrase_and_refuses_a_near_miss() -> None:
 
 
 def test_a_question_in_the_passages_is_never_the_answer() -> None:
-    from citewise.answer.units import is_prose as _is_prose
+    from citewise.extractive.units import is_prose as _is_prose
 
     assert not _is_prose("Q: Is there a JIT compiler for Python?", 4)
     assert _is_prose("There is no JIT compiler in CPython 3.11.", 4)
 
 
 def test_sentences_already_said_compare_equal_whatever_their_markers() -> None:
-    from citewise.answer.units import norm_sentence
+    from citewise.extractive.units import norm_sentence
 
     said = "It is used as a foundation for frameworks, servers, etc [1]."
     assert norm_sentence(said) == norm_sentence(

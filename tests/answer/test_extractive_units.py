@@ -6,7 +6,15 @@ from __future__ import annotations
 from answer_factories import passage
 from fake_embedder import answerer, one_sentence_answer
 
-from citewise.answer.question import (
+from citewise.extractive.units import (
+    entry_name,
+    is_prose,
+    lead_in_end,
+    norm_sentence,
+    said_before,
+    with_subject,
+)
+from citewise.question.terms import (
     asks_default,
     asks_error,
     asks_quantity,
@@ -15,14 +23,6 @@ from citewise.answer.question import (
     names_error,
     states_default,
     states_quantity,
-)
-from citewise.answer.units import (
-    entry_name,
-    is_prose,
-    lead_in_end,
-    norm_sentence,
-    said_before,
-    with_subject,
 )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from answer_factories import passage
 from fake_embedder import answerer
 
-from citewise.answer.definitions import defines
+from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.option_items import (
     option_item,
     option_item_start,

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from fake_embedder import one_sentence_answer
 
-from citewise.answer.places import asks_place, names_place
+from citewise.extractive.rules.places import asks_place, names_place
 
 STATISTICS = (
     "By default, time writes its statistics in the default format. "

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from answer_factories import passage
 
-from citewise.answer.question import facets, focus, headed_by, key_terms, mentions, names
-from citewise.answer.sentences import stem
+from citewise.question.terms import facets, focus, headed_by, key_terms, mentions, names
+from citewise.text.sentences import stem
 
 
 def test_key_terms_are_the_code_identifiers_of_the_question() -> None:
@@ -88,7 +88,7 @@ def test_a_heading_spelling_an_identifier_with_spaces_names_it() -> None:
 
 
 def test_later_parts_that_say_it_carry_the_first_parts_subject() -> None:
-    from citewise.answer.question import carry_subject
+    from citewise.question.terms import carry_subject
 
     parts = ["What is functools.lru_cache's default size", "how do I make it unbounded"]
     assert carry_subject(parts)[1] == "how do I make it unbounded (functools.lru_cache)"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from answer_factories import passage
 
-from citewise.answer.composition import ScoredSentence
-from citewise.answer.sentence_fit import anchored
+from citewise.extractive.compose import ScoredSentence
+from citewise.extractive.sentence_fit import anchored
 
 TOP = passage(1, "Local software goes into /usr only to replace or upgrade software there.")
 SECOND = passage(2, "The /usr/local/etc directory may be a symbolic link.")

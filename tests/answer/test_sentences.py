@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from citewise.answer.sentences import (
+from citewise.text.sentences import (
     attach_marker,
     content_words,
     is_definition_line,

@@ -8,10 +8,10 @@ import pytest
 from answer_factories import passage
 from fake_embedder import answerer
 
-from citewise.answer.candidates import Candidate
-from citewise.answer.composition import ExtractiveResult
-from citewise.answer.extractive import ExtractiveAnswerer
-from citewise.answer.terse import contexts_of, in_context
+from citewise.extractive.answerer import ExtractiveAnswerer
+from citewise.extractive.candidates import Candidate
+from citewise.extractive.compose import ExtractiveResult
+from citewise.extractive.terse import contexts_of, in_context
 
 ENTRY = passage(
     1,

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from api.live_server import LiveServer, serve
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 from citewise.auth.passwords import hash_password
 from citewise.auth.store_sharing import AuthStore
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from citewise.answer.extractive import ExtractiveAnswerer
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
+from citewise.assistant import Assistant
+from citewise.chat.conversation import ChatAssistant
+from citewise.extractive.answerer import ExtractiveAnswerer
 from llm.scripted_server import ScriptedServer
 from llm.wire import OpenAIWire
 from support import write_corpus

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
+from citewise.assistant import Assistant
+from citewise.chat.conversation import ChatAssistant
 from citewise.chat.memory import SQLiteMemory, Turn
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
 from citewise.types import CitationEvent, Done, Sources, Status, Token

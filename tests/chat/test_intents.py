@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from citewise.chat.intent_rules import is_garbage, match_rules, tool_hint
-from citewise.chat.intents import IntentRouter, parse_llm_intent, reply_for
+from citewise.chat.intents.router import IntentRouter, parse_llm_intent, reply_for
+from citewise.chat.intents.rules import is_garbage, match_rules, tool_hint
 from citewise.embed.hashing import HashingEmbedder
 from citewise.errors import EmbedderError
 from citewise.llm.base import LLMConnectionError

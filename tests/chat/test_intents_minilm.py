@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.chat.intents import IntentRouter
+from citewise.chat.intents.router import IntentRouter
 
 pytestmark = pytest.mark.slow
 

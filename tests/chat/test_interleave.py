@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citewise.chat.answering import interleave
+from citewise.answer.flow import interleave
 from citewise.types import Hit
 
 

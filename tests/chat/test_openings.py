@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from citewise.chat.answering import AnswerRequest, DocumentAnswerer
+from citewise.answer.flow import AnswerRequest, DocumentAnswerer
 from citewise.ingest.chunking import chunk_document
-from citewise.store.sqlite import SQLiteStore
+from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import Block, Hit, NewDocument, ParsedDocument, SearchFilter
 
 TITLE = "10. DHAT: a dynamic heap analysis tool"

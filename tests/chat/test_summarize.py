@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citewise.chat.memory import SQLiteMemory, Turn
-from citewise.chat.summarize import (
+from citewise.chat.history_summary import (
     SUMMARY_PROMPT,
     approx_tokens,
     extractive_summary,
@@ -19,6 +18,7 @@ from citewise.chat.summarize import (
     should_summarize,
     summarize_turns,
 )
+from citewise.chat.memory import SQLiteMemory, Turn
 from citewise.errors import NotFoundError
 from citewise.llm import LLMConnectionError
 from fake_llm import FakeLLM
@@ -85,7 +85,7 @@ def test_summarize_with_llm_sends_prompt_previous_summary_and_transcript() -> No
 def test_llm_failure_or_empty_reply_falls_back_to_extractive_and_logs(
     llm: FakeLLM, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="citewise.chat.summarize"):
+    with caplog.at_level(logging.WARNING, logger="citewise.chat.history_summary"):
         assert summarize_turns([turn(1)], llm) == extractive_summary([turn(1)])
     assert "fake:llm" in caplog.text and "extractive" in caplog.text
 

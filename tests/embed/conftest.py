@@ -22,6 +22,6 @@ def embed_server() -> Iterator[FakeServer]:
 @pytest.fixture(scope="session")
 def minilm_onnx() -> Path:
     """The default int8 graph, from the model cache (the install script exports it)."""
-    from citewise.embed.export import ensure_onnx_model
+    from citewise.embed.minilm.export import ensure_onnx_model
 
     return ensure_onnx_model()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from citewise.embed import create_embedder
-from citewise.embed.local import MiniLMEmbedder
+from citewise.embed.minilm.runtime import MiniLMEmbedder
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +40,7 @@ def minilm(minilm_onnx: Path) -> MiniLMEmbedder:
 def reference() -> Any:
     from sentence_transformers import SentenceTransformer
 
-    from citewise.embed.export import _bundled_model_dir
+    from citewise.embed.minilm.export import _bundled_model_dir
 
     return SentenceTransformer(str(_bundled_model_dir()), device="cpu")
 
@@ -121,7 +121,7 @@ def test_large_inputs_are_embedded_window_by_window(minilm: MiniLMEmbedder) -> N
 
 
 def test_st_backend_embeds_a_local_model(reference: Any) -> None:
-    from citewise.embed.export import _bundled_model_dir
+    from citewise.embed.minilm.export import _bundled_model_dir
 
     embedder = create_embedder(f"st:{_bundled_model_dir()}", threads=2)
     got = embedder.embed_documents(DOCS)

@@ -71,17 +71,17 @@ def test_token_estimate_is_wordpiece_like(text: str, low: int, high: int) -> Non
 
 
 def test_export_without_torch_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    from citewise.embed import minilm_graph
+    from citewise.embed.minilm import graph as minilm_graph
 
     monkeypatch.setitem(sys.modules, "torch", None)
-    with pytest.raises(EmbedderError, match=r"torch.*python -m citewise\.embed\.export"):
+    with pytest.raises(EmbedderError, match=r"torch.*python -m citewise\.embed\.minilm\.export"):
         minilm_graph.build_fp32_graph(Path("/nonexistent"), Path("/nonexistent"))
 
 
 def test_model_cache_honours_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from citewise.embed.export import ensure_onnx_model, model_path
+    from citewise.embed.minilm.export import ensure_onnx_model, model_path
 
     monkeypatch.setenv("CITEWISE_MODEL_CACHE", str(tmp_path))
     cached = tmp_path / "minilm-l6-v2-int8-v1.onnx"

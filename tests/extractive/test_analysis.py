@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.extractive.analysis import analyse_question, answer_type, required_terms
 from citewise.extractive.scoring import is_table_row, is_title, type_fit
+from citewise.question.analysis import analyse_question, answer_type, required_terms
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 
 ORPHANS = {
     "chunks without a document": "SELECT count(*) FROM chunks c"

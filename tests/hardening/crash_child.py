@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 import citewise.ingest.parsers as parsers
 import citewise.ingest.pipeline as pipeline
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 from citewise.store.{module} import {store}
 
 corpus, data, marker, phase, nth = sys.argv[1:6]

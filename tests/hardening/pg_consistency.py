@@ -34,7 +34,7 @@ ORPHANS = {
 
 
 def pg_table_problems(url: str) -> list[str]:
-    from citewise.store.postgres_text import tsvector_literal
+    from citewise.store.postgres.tsvector import tsvector_literal
 
     problems: list[str] = []
     with psycopg.connect(url, autocommit=True) as conn:

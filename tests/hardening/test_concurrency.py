@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
+from citewise.assistant import Assistant
+from citewise.chat.conversation import ChatAssistant
 from hardening.consistency import index_problems, table_problems, vector_problems, write_file
 
 pytestmark = pytest.mark.slow
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 INGEST = textwrap.dedent(
     """
     import sys
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
     with Assistant(data_dir=sys.argv[2], embedder="hashing") as a:
         for _ in range(int(sys.argv[3])):
             a.ingest([sys.argv[1]], prune=True)
@@ -35,7 +35,7 @@ FLIP = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
     corpus, data, rounds = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     versions = [Path(sys.argv[4]).read_text(), Path(sys.argv[5]).read_text()]
     with Assistant(data_dir=data, embedder="hashing") as a:

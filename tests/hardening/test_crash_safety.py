@@ -49,7 +49,7 @@ def test_twenty_kills_leave_a_consistent_store_that_the_next_run_completes(
     corpus, data, versions = kill_at_every_phase(tmp_path, 20, CHILD, problems)
 
     # the next, uninterrupted run completes: exactly the files' current versions, all ready
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
     with Assistant(data_dir=data, embedder="hashing") as a:
         a.ingest([corpus], prune=True)

@@ -57,7 +57,7 @@ def test_kills_leave_a_consistent_postgresql_store_that_the_next_run_completes(
         tmp_path, 23, CHILD, lambda data: _problems(postgres_url, data)
     )
 
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
     with Assistant(data_dir=data, embedder="hashing") as a:
         a.ingest([corpus], prune=True)

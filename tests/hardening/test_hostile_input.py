@@ -119,7 +119,7 @@ def test_names_with_control_characters_and_symlink_loops_are_skipped_with_reason
 CHILD = textwrap.dedent(
     r"""
     import json, re, sys
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
     with Assistant(data_dir=sys.argv[2], embedder="hashing") as a:
         report = a.ingest([sys.argv[1]])
         found = {q: [h.source for h in a.search(q, k=3, mode="keyword").hits]

@@ -38,7 +38,7 @@ def test_each_kind_of_damage_is_reported(
     corpus, data = tmp_path / "docs", tmp_path / "data"
     corpus.mkdir()
     words = {f"note{i:03d}.md": write_file(corpus, i, 0) for i in range(3)}
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
     with Assistant(data_dir=data, embedder="hashing") as a:
         a.ingest([corpus])

@@ -36,7 +36,7 @@ CHILD = textwrap.dedent(
     if len(sys.argv) > 2:  # hold the 3rd document's insert open until the server is gone
         from contextlib import contextmanager
         from pathlib import Path
-        from citewise.store.postgres import PostgresStore
+        from citewise.store.postgres.store import PostgresStore
         transaction, seen, marker = PostgresStore._tx, [], Path(sys.argv[2])
         @contextmanager
         def held_tx(self):
@@ -102,7 +102,7 @@ def test_postgresql_restarted_mid_ingest_loses_nothing_and_recovers_without_rest
     corpus.mkdir()
     words = {f"note{i:03d}.md": write_file(corpus, i, 0) for i in range(FILES)}
 
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
     with Assistant(data_dir=tmp_path / "data", embedder="hashing") as long_lived:
         long_lived.ingest([corpus / "note000.md"])

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from chat.memory.conftest import RedisServer
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
+from citewise.assistant import Assistant
+from citewise.chat.conversation import ChatAssistant
 from citewise.cli import app
 from citewise.errors import MemoryBackendError
 from citewise.types import ErrorEvent

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.embed.hashing import HashingEmbedder
-from citewise.store.sqlite import SQLiteStore
+from citewise.store.sqlite.store import SQLiteStore
 from store.documents import new_document
 
 

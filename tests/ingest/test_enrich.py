@@ -7,7 +7,7 @@ from pathlib import Path
 
 from citewise.embed.hashing import HashingEmbedder
 from citewise.ingest.pipeline import IngestJob, run_ingest
-from citewise.store.sqlite import SQLiteStore
+from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import NewDocument
 from support import write_corpus
 

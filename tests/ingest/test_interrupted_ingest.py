@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 
 pytestmark = pytest.mark.slow
 
@@ -24,7 +24,7 @@ CHILD = textwrap.dedent(
     import sys, time
     from pathlib import Path
     import citewise.ingest.pipeline as pipeline
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
     from citewise.embed.hashing import HashingEmbedder
 
     pipeline.EMBED_BATCH = 8  # many small batches, so the kill lands between two of them

@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 from ingest.scans import image_pdf, scanned_page
 
 

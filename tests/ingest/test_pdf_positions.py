@@ -6,11 +6,11 @@ from pathlib import Path
 
 from reportlab.pdfgen import canvas
 
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 from citewise.ingest.originals import original_path
 from citewise.ingest.pdf_positions import chunk_line_boxes
-from citewise.positions import LineBox, boxes_for_quote, decode_boxes, encode_boxes
 from citewise.types import Child
+from citewise.types.positions import LineBox, boxes_for_quote, decode_boxes, encode_boxes
 
 LINES_P2 = [
     "Herons wade through the shallow marsh at dawn, hunting",
@@ -89,7 +89,7 @@ def test_ingest_stores_boxes_with_chunks_and_keeps_the_original(tmp_path: Path) 
 
 
 def test_a_citation_carries_its_boxes_as_page_and_corners() -> None:
-    from citewise.positions import box_of
+    from citewise.types.positions import box_of
 
     box = LineBox(2, 72.5, 690.0, 300.0, 702.0, 10, 50)
     assert box.to_json() == {"page": 2, "x0": 72.5, "y0": 690.0, "x1": 300.0, "y1": 702.0}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 from citewise.types import IngestReport
 from support import write_corpus
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import citewise.ingest.parsers as parsers
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 from citewise.config import load_settings
 from citewise.errors import NoTextError
 from citewise.ingest.chunking import ChunkingOptions

@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-from citewise.app import Assistant
+from citewise.assistant import Assistant
 from citewise.embed.hashing import HashingEmbedder
 from citewise.ingest.pipeline import IngestJob, run_ingest
 from citewise.ingest.streamed import StreamLimits
-from citewise.store.sqlite import SQLiteStore
+from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import ChunkedDocument, IngestReport
 from hardening.consistency import table_problems
 
@@ -120,7 +120,7 @@ CHILD = textwrap.dedent(
     from citewise.embed.hashing import HashingEmbedder
     from citewise.ingest.pipeline import IngestJob, run_ingest
     from citewise.ingest.streamed import StreamLimits
-    from citewise.store.sqlite import SQLiteStore
+    from citewise.store.sqlite.store import SQLiteStore
 
     log, data, marker = map(Path, sys.argv[1:4])
 

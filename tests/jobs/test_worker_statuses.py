@@ -11,7 +11,7 @@ from citewise.config import load_settings
 from citewise.errors import ConfigError
 from citewise.jobs import create_job_queue
 from citewise.jobs.base import FileStatus, JobStatus
-from citewise.jobs.workers import merge_status
+from citewise.jobs.queued import merge_status
 from citewise.services import Services
 
 INITIAL = JobStatus("j1", "u1", "default", "queued", (

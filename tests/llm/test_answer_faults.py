@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
+from citewise.assistant import Assistant
+from citewise.chat.conversation import ChatAssistant
 from citewise.types import Answer, Done, Status, Token
 from llm.scripted_server import ScriptedServer, sse_reply
 from llm.wire import OpenAIWire

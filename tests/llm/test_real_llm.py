@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from citewise.answer.prompts import NOT_FOUND
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
+from citewise.assistant import Assistant
+from citewise.chat.conversation import ChatAssistant
 from citewise.llm import Message, OpenAICompatLLM, RetryPolicy, Timeouts
 from citewise.llm.llamacpp_server import LlamaCppServer, smollm2_gguf
 from citewise.types import Done, Status, Token

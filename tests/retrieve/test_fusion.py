@@ -1,5 +1,5 @@
 from citewise.retrieve.fusion import reciprocal_rank_fusion
-from citewise.retrieve.keyword import query_terms
+from citewise.retrieve.query import query_terms
 from citewise.store.terms import fts5_match
 from citewise.types import Candidate
 
@@ -49,7 +49,7 @@ def test_fts5_match_quotes_terms_so_fts_syntax_cannot_leak() -> None:
 
 
 def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -> None:
-    from citewise.retrieve.hybrid import diversify
+    from citewise.retrieve.retriever import diversify
     from citewise.types import Hit
 
     def hit(chunk: int, doc: int) -> Hit:
@@ -63,7 +63,7 @@ def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -
 
 
 def test_the_entry_for_what_the_query_names_is_not_held_back_by_its_page() -> None:
-    from citewise.retrieve.hybrid import diversify, entry_for
+    from citewise.retrieve.retriever import diversify, entry_for
     from citewise.types import Hit
 
     def hit(chunk: int, doc: int, heading: str) -> Hit:
@@ -91,8 +91,8 @@ def test_the_entry_for_what_the_query_names_is_not_held_back_by_its_page() -> No
 
 
 def test_release_notes_move_down_unless_the_query_is_about_changes() -> None:
-    from citewise.retrieve.history import asks_about_history, is_release_notes
-    from citewise.retrieve.hybrid import demote
+    from citewise.retrieve.release_notes import asks_about_history, is_release_notes
+    from citewise.retrieve.retriever import demote
     from citewise.types import Hit
 
     def hit(chunk: int, title: str, score: float) -> Hit:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citewise.app import Assistant
-from citewise.retrieve.keyword import command_options
+from citewise.assistant import Assistant
+from citewise.retrieve.query import command_options
 from citewise.store.base import heading_names, last_heading
 from citewise.types import SearchFilter
 

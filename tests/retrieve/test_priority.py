@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citewise.retrieve.priority import merge_by_priority, search_collections
+from citewise.retrieve.collections import merge_by_priority, search_collections
 from citewise.types import Hit, SearchFilter
 
 
@@ -32,7 +32,7 @@ def test_a_strong_global_passage_outranks_weak_own_ones() -> None:
 
 
 def test_each_collection_is_searched_in_the_store(assistant: object, tmp_path: Path) -> None:
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
     assert isinstance(assistant, Assistant)
     for name, fact in (("client-a", "The zephyr valve opens at 41 bar."),

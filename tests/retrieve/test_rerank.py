@@ -489,7 +489,7 @@ def test_cross_encoder_loads_a_real_local_model_and_scores_with_it(tmp_path: Pat
 
 
 def test_a_rerank_result_carries_the_fallback_of_its_own_call() -> None:
-    from citewise.retrieve.rerank_base import rerank_result
+    from citewise.retrieve.rerank.base import rerank_result
 
     class Failing(NoRerank):
         def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:

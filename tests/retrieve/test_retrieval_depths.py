@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citewise.app import Assistant
-from citewise.chat.assistant import ChatAssistant
+from citewise.assistant import Assistant
+from citewise.chat.conversation import ChatAssistant
 from citewise.config import load_settings
 
 

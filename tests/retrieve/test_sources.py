@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citewise.embed.hashing import HashingEmbedder
-from citewise.retrieve.entries import OptionEntrySource
-from citewise.retrieve.hybrid import HybridRetriever, RetrievalOptions, default_sources
-from citewise.retrieve.sources import KeywordSource, SourceQuery
+from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, default_sources
+from citewise.retrieve.sources.base import KeywordSource, SourceQuery
+from citewise.retrieve.sources.option_entries import OptionEntrySource
 from citewise.store.base import Store
-from citewise.store.sqlite import SQLiteStore
+from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import Block, Candidate, SearchFilter, SearchMode
 from store.documents import document_of, new_document
 

@@ -8,8 +8,8 @@ import psycopg
 import pytest
 
 from citewise.errors import StoreError
-from citewise.store.postgres import PostgresStore
-from citewise.store.postgres_schema import MIGRATIONS, migrate
+from citewise.store.postgres.schema import MIGRATIONS, migrate
+from citewise.store.postgres.store import PostgresStore
 from store.documents import new_document
 
 pytestmark = pytest.mark.integration

@@ -6,7 +6,7 @@ import pytest
 
 from citewise.errors import ConfigError
 from citewise.store.registry import open_store
-from citewise.store.sqlite import SQLiteStore
+from citewise.store.sqlite.store import SQLiteStore
 
 
 def test_sqlite_urls_read_as_sqlalchemy_reads_them(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.store.sqlite import SQLiteStore
+from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import SearchFilter
 from store.documents import new_document
 

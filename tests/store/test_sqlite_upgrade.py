@@ -3,8 +3,8 @@
 import sqlite3
 from pathlib import Path
 
-from citewise.retrieve.keyword import query_terms
-from citewise.store.sqlite import SQLiteStore
+from citewise.retrieve.query import query_terms
+from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import SearchFilter
 from store.documents import new_document
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from citewise.errors import StoreError
-from citewise.retrieve.keyword import query_terms
+from citewise.retrieve.query import query_terms
 from citewise.store.base import Store
 from citewise.store.genre import GenreLookups
 from citewise.types import Block, NewDocument, SearchFilter

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from citewise.retrieve.keyword import query_terms
+from citewise.retrieve.query import query_terms
 from citewise.store.base import Store, StreamingStore
 from citewise.types import Block, ChunkedDocument, NewDocument, SearchFilter
 from store.documents import document_of

@@ -14,8 +14,8 @@ from citewise.config import Settings
 from citewise.embed.base import Vectors
 from citewise.embed.hashing import HashingEmbedder
 from citewise.store.registry import open_store
+from citewise.workers.process import Backoff, serve
 from citewise.workers.queue import IngestQueue
-from citewise.workers.worker import Backoff, serve
 
 pytestmark = pytest.mark.integration
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from citewise.answer.lexical import Evidence, trigram_overlap, word_overlap
-from citewise.answer.sentences import split_sentences, strip_citation_marks
-from citewise.positions import boxes_for_quote
+from citewise.text.sentences import split_sentences, strip_citation_marks
 from citewise.types import Citation, Hit, Passage
+from citewise.types.positions import boxes_for_quote
 
 # Low enough for misspelt or shortened section names, above unrelated labels.
 DICE_THRESHOLD = 0.5

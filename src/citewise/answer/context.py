@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
-from citewise.answer.sentences import split_sentences
+from citewise.text.sentences import split_sentences
 from citewise.types import ChunkRecord, Hit, Passage
 
 QuestionKind = Literal["simple", "complex", "conversational", "summarize", "relationship"]

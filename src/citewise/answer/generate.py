@@ -34,13 +34,13 @@ from citewise.answer.prompts import (
     retry_prompt,
     system_prompt,
 )
-from citewise.answer.sentences import (
+from citewise.llm.base import LLM, LLMError, Message
+from citewise.text.sentences import (
     attach_marker,
     content_words,
     split_sentences,
     strip_citation_marks,
 )
-from citewise.llm.base import LLM, LLMError, Message
 from citewise.types import Fallback, Passage, Status, Token
 
 log = logging.getLogger("citewise.answer")

@@ -16,7 +16,7 @@ from typing import Literal, Protocol
 
 from citewise.answer.citations import match_reference, parse_references
 from citewise.answer.lexical import Evidence, missing_values, trigram_overlap, word_overlap
-from citewise.answer.sentences import content_words, split_sentences, strip_citation_marks
+from citewise.text.sentences import content_words, split_sentences, strip_citation_marks
 from citewise.types import Passage
 
 Verdict = Literal["supported", "unsupported", "uncertain"]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from citewise.answer.sentences import (
+from citewise.text.sentences import (
     content_words,
     stem,
     strip_citation_marks,

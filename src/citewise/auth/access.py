@@ -3,7 +3,7 @@
 Every search then runs per collection inside the store's SQL (`SearchFilter.collection`),
 so a collection left out here is never read; nothing is filtered after retrieval. A question
 searches each of the returned collections and merges the lists, each passage once, the
-earlier collection winning ties (`citewise.retrieve.priority.search_collections`)."""
+earlier collection winning ties (`citewise.retrieve.collections.search_collections`)."""
 
 from __future__ import annotations
 

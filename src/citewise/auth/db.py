@@ -57,13 +57,13 @@ AuthDbFactory = Callable[["Settings"], AuthDb]
 
 
 def _sqlite(settings: Settings) -> AuthDb:
-    from citewise.auth.sqlite_db import SQLiteAuthDb
+    from citewise.auth.backends.sqlite import SQLiteAuthDb
 
     return SQLiteAuthDb(settings.db_path)
 
 
 def _postgres(settings: Settings) -> AuthDb:
-    from citewise.auth.postgres_db import PostgresAuthDb
+    from citewise.auth.backends.postgres import PostgresAuthDb
 
     return PostgresAuthDb(settings.store_url, pool_size=settings.store_pool_size)
 

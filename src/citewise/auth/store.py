@@ -43,7 +43,7 @@ class AuthStoreBase:
 
     def __init__(self, db: AuthDb | Path) -> None:
         if isinstance(db, Path):
-            from citewise.auth.sqlite_db import SQLiteAuthDb
+            from citewise.auth.backends.sqlite import SQLiteAuthDb
 
             db = SQLiteAuthDb(db)
         self.db: AuthDb = db

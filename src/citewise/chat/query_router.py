@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal, cast, get_args
 
-from citewise.answer.question import facets
-from citewise.chat.intent_rules import match_rules
+from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import refers_back
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
+from citewise.question.terms import facets
 
 QueryKind = Literal["simple", "complex", "conversational", "summarize", "relationship"]
 KINDS: frozenset[str] = frozenset(get_args(QueryKind))

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from citewise.answer.sentences import content_words
+from citewise.text.sentences import content_words
 
 ReferenceKind = Literal[
     "about", "ellipsis", "possessive", "pronoun", "demonstrative", "continuation"

@@ -53,7 +53,7 @@ def create_embedder(spec: str = "minilm", **options: Any) -> Embedder:
     opts = {k: v for k, v in options.items() if v is not None}
     kind, arg = _split(spec)
     if kind == "minilm" and arg in ("", "int8", "fp32"):
-        from citewise.embed.local import MiniLMEmbedder
+        from citewise.embed.minilm.runtime import MiniLMEmbedder
 
         cache = Path(opts["cache_dir"]) if "cache_dir" in opts else None
         return MiniLMEmbedder(cache_dir=cache, threads=opts.get("threads"), variant=arg or "int8")
@@ -75,9 +75,9 @@ def _http(kind: str, model: str, opts: dict[str, Any]) -> Embedder:
         k: opts[k] for k in ("base_url", "max_tokens", "batch_size", "timeout") if k in opts
     }
     if kind == "ollama":
-        from citewise.embed.ollama import OllamaEmbedder
+        from citewise.embed.http.ollama import OllamaEmbedder
 
         return OllamaEmbedder(model, **http_opts)
-    from citewise.embed.openai import OpenAIEmbedder
+    from citewise.embed.http.openai import OpenAIEmbedder
 
     return OpenAIEmbedder(model, api_key=opts.get("api_key"), **http_opts)

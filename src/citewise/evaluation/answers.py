@@ -24,7 +24,7 @@ from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE
 from citewise.evaluation.dataset import EvalItem, Gold
 
 if TYPE_CHECKING:
-    from citewise.chat.assistant import ChatAssistant
+    from citewise.chat.conversation import ChatAssistant
     from citewise.types import Answer
 
 CHIT_CHAT = "greeting/garbage/off_topic"

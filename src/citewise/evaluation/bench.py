@@ -36,7 +36,7 @@ def percentiles(samples_ms: Sequence[float]) -> dict[str, float]:
 
 def bench_ingest(corpus: Path, embedder: str, data_dir: Path | None = None) -> dict[str, object]:
     """First ingest into an empty store, then an unchanged re-ingest."""
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
     root = data_dir or Path(tempfile.mkdtemp(prefix="citewise-bench-"))
     with Assistant(data_dir=root, embedder=embedder) as assistant:
@@ -65,7 +65,7 @@ def bench_ingest(corpus: Path, embedder: str, data_dir: Path | None = None) -> d
 def bench_queries(
     data_dir: Path, embedder: str, questions: Path, modes: Sequence[SearchMode], repeat: int = 3
 ) -> dict[str, dict[str, float]]:
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
     items = load_items(questions)
     queries = [i.question for i in items if i.question.strip()]
@@ -139,8 +139,8 @@ def bench_answers(data_dir: Path, embedder: str, questions: Path) -> dict[str, f
     """`ask` latency through the whole flow (intent, retrieval, rerank, answer, verify) for
     every single-turn question, each in a fresh session; the default, LLM-free answerer
     unless CITEWISE_LLM is set."""
-    from citewise.app import Assistant
-    from citewise.chat.assistant import ChatAssistant
+    from citewise.assistant import Assistant
+    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     items = [i for i in load_items(questions) if not i.turns and i.question.strip()]

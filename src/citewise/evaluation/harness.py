@@ -16,7 +16,7 @@ from citewise.evaluation.runner import Aggregate, aggregate, run_retrieval
 from citewise.types import SearchMode, SearchResult
 
 if TYPE_CHECKING:
-    from citewise.app import Assistant
+    from citewise.assistant import Assistant
 
 MODES: tuple[SearchMode, ...] = ("hybrid", "keyword", "vector")
 
@@ -54,7 +54,7 @@ class ScoredAnswers:
 
 
 def run_answer_eval(assistant: Assistant, question_set: Path) -> ScoredAnswers:
-    from citewise.chat.assistant import ChatAssistant
+    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     items = load_items(question_set)

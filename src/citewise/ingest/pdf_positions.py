@@ -1,5 +1,5 @@
 """Line rectangles of each chunk of a PDF, from pypdfium2's character boxes: at ingest, so
-citations can mark the cited lines on the page (see `citewise.positions`).
+citations can mark the cited lines on the page (see `citewise.types.positions`).
 
 A chunk's text is found on its pages by its letters and digits in order (the parser
 re-joins hyphenated words, drops running headers and normalizes spaces): windows of the
@@ -19,8 +19,8 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from citewise.positions import LineBox, alnum_index
 from citewise.types import Child
+from citewise.types.positions import LineBox, alnum_index
 
 log = logging.getLogger(__name__)
 WINDOW = 24  # letters and digits per lookup: long enough to be unique on a page

@@ -33,12 +33,12 @@ def create_job_queue(spec: str, services: Services) -> JobQueue:
 
 def _register_builtins() -> None:
     def thread(_spec: str, services: Services) -> JobQueue:
-        from citewise.jobs.threads import ThreadJobQueue
+        from citewise.jobs.in_process import ThreadJobQueue
 
         return ThreadJobQueue(services)
 
     def workers(spec: str, services: Services) -> JobQueue:
-        from citewise.jobs.workers import WorkerJobQueue
+        from citewise.jobs.queued import WorkerJobQueue
 
         url = spec if "://" in spec else services.settings.queue
         if not url:

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from citewise.answer.question import mentions
-from citewise.answer.sentences import content_words, topic_stem
 from citewise.embed.base import Vectors
-from citewise.extractive.analysis import required_terms
+from citewise.question.analysis import required_terms
+from citewise.question.terms import mentions
+from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
 
 # words that shape a question rather than name what it is about

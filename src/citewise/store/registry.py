@@ -25,13 +25,13 @@ def sqlite_path(url: str) -> Path:
 
 
 def _sqlite(url: str, pool_size: int) -> Store:
-    from citewise.store.sqlite import SQLiteStore
+    from citewise.store.sqlite.store import SQLiteStore
 
     return SQLiteStore(sqlite_path(url))
 
 
 def _postgres(url: str, pool_size: int) -> Store:
-    from citewise.store.postgres import PostgresStore
+    from citewise.store.postgres.store import PostgresStore
 
     return PostgresStore(url, pool_size=pool_size)
 

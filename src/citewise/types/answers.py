@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from citewise.positions import LineBox
+from citewise.types.positions import LineBox
 from citewise.types.search import Hit
 
 Confidence = Literal["high", "medium", "low", "none"]

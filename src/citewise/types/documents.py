@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from citewise.positions import LineBox
+from citewise.types.positions import LineBox
 
 BlockKind = Literal["text", "table", "code", "list"]
 DocumentStatus = Literal["staged", "indexing", "ready"]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from citewise.positions import LineBox
+from citewise.types.positions import LineBox
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from dramatiq.brokers.redis import RedisBroker
 from dramatiq.middleware import Middleware, Retries
 
 from citewise.errors import ConfigError, InputError
-from citewise.workers.jobs import FileJob
+from citewise.workers.file_job import FileJob
 
 QUEUE_NAME = "citewise-ingest"
 ACTOR_NAME = "citewise_ingest_file"

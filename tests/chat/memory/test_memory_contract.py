@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from citewise.chat.history_summary import recent_context
 from citewise.chat.memory import Memory, SQLiteMemory, Turn, TurnSource, create_memory
-from citewise.chat.summarize import recent_context
 from citewise.errors import ConfigError, InputError, NotFoundError
 
 if TYPE_CHECKING:

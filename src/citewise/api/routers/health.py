@@ -9,7 +9,7 @@ from citewise.api.deps import JobsDep, ServicesDep, public_session, session_key
 from citewise.api.schemas import HealthResponse, SessionModel
 from citewise.api.security import Reader
 from citewise.services import store_url
-from citewise.urls import redact_url
+from citewise.text.urls import redact_url
 
 router = APIRouter(tags=["service"])
 

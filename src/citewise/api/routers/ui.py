@@ -16,9 +16,9 @@ from pydantic import BaseModel
 from citewise.api.security import require_scope
 from citewise.auth.models import Principal
 from citewise.ingest.originals import original_path
-from citewise.positions import boxes_for_quote
 from citewise.store.base import Store
 from citewise.types import ChunkRecord, DocumentInfo
+from citewise.types.positions import boxes_for_quote
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 router = APIRouter(tags=["web UI"])

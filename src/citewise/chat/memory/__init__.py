@@ -24,7 +24,7 @@ from citewise.chat.memory.base import (
 )
 from citewise.chat.memory.sqlite import SQLiteMemory
 from citewise.errors import ConfigError
-from citewise.urls import redact_url
+from citewise.text.urls import redact_url
 
 VALID_MEMORY_URLS = (
     "sqlite (memory.db in the data dir)",

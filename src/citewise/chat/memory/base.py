@@ -15,7 +15,7 @@ from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
 
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
-from citewise.positions import LineBox, box_of
+from citewise.types.positions import LineBox, box_of
 
 DEFAULT_TTL_SECONDS = 24 * 3600
 SESSION_ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,128}")

@@ -19,9 +19,9 @@ import psycopg
 
 from citewise.chat.memory.base import DEFAULT_TTL_SECONDS
 from citewise.chat.memory.sql import MemoryConn, SqlMemory
+from citewise.db.postgres import QmarkConnection, migrated_pool
 from citewise.errors import InputError, MemoryBackendError, StoreError
-from citewise.store.postgres_qmark import QmarkConnection, migrated_pool
-from citewise.urls import redact_url
+from citewise.text.urls import redact_url
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 

@@ -29,7 +29,7 @@ from citewise.chat.memory.base import (
     validate_session_id,
 )
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
-from citewise.urls import redact_url
+from citewise.text.urls import redact_url
 
 T = TypeVar("T")
 DEFAULT_PREFIX = "citewise:memory"

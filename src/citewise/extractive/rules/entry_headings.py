@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from citewise.answer.candidates import Candidate, stems_of
-from citewise.answer.definitions import opening_index, subject_heading
-from citewise.answer.question import headed_by
-from citewise.answer.units import entry_name
 from citewise.embed.base import Vectors
+from citewise.extractive.candidates import Candidate, stems_of
+from citewise.extractive.rules.definitions import opening_index, subject_heading
+from citewise.extractive.units import entry_name
+from citewise.question.terms import headed_by
 from citewise.types import Passage
 
 

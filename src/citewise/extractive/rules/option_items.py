@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from citewise.answer.question import T, narrowed_to
+from citewise.question.terms import T, narrowed_to
 from citewise.types import Passage
 
 _ITEM_START = re.compile(r"^\s*(?:[-*•]\s+)?--?[A-Za-z0-9][\w-]*(?:[=\s,\[<:]|$)")

@@ -1,0 +1,65 @@
+"""The summarize path: find the document, read its chunks in page order, summarise with
+citations (map-reduce with an LLM, key sentences per section without one)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from citewise.answer.flow import (
+    AnswerRequest,
+    DocumentAnswerer,
+    Settled,
+    make_answer,
+    ms_since,
+    settle,
+)
+from citewise.answer.grounding import check_answer
+from citewise.extractive.summary import summarize_extractive, summarize_with_llm
+from citewise.retrieve.documents import match_document
+from citewise.types import CitationEvent, Done, Event, Hit, Passage, Sources, Status, Token
+
+MAX_SUMMARY_CHUNKS = 60  # a longer document is summarised from evenly spaced chunks
+NO_DOCUMENT = "I could not find a document matching that description in this collection."
+
+
+def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) -> Iterator[Event]:
+    timings = req.timings_ms
+    t = time.perf_counter()
+    store = answerer.store
+    docs = store.list_documents(req.flt.collection)
+    doc = match_document(target, docs) if target else None
+    named = doc is not None
+    if doc is None and target:
+        found = answerer.retriever.search(target, k=5, flt=req.flt)
+        if found.hits:
+            by_id = {d.doc_id: d for d in docs}
+            doc = by_id.get(found.hits[0].doc_id)
+    timings["find_document"] = ms_since(t)
+    if doc is None:
+        yield Token(NO_DOCUMENT)
+        yield Done(make_answer(req, Settled(NO_DOCUMENT, (), False, "none"), ()))
+        return
+    yield Status("summarize", f"summarizing {doc.source}")
+    records = store.document_chunks(doc.doc_id)
+    if len(records) > MAX_SUMMARY_CHUNKS:
+        step = len(records) / MAX_SUMMARY_CHUNKS
+        records = [records[int(i * step)] for i in range(MAX_SUMMARY_CHUNKS)]
+    hits = [Hit.of(r, i + 1, 1.0) for i, r in enumerate(records)]
+    passages = [Passage(h.rank, h, h.text) for h in hits]
+    yield Sources(tuple(hits[:10]))
+    t = time.perf_counter()
+    if answerer.llm is not None:
+        text = summarize_with_llm(answerer.llm, doc.title or doc.source, passages)
+    else:
+        text = summarize_extractive(passages)
+    timings["summarize"] = ms_since(t)
+    report = check_answer(text, passages)
+    yield Token(report.supported_text)
+    strengths = report.strengths
+    # a document named outright is surely the one meant; one found by search less so
+    relevance = [1.0, 1.0] if named else [0.6]
+    settled = settle(report.supported_text, passages, strengths, relevance, report.grounded)
+    for c in settled.citations:
+        yield CitationEvent(c)
+    yield Done(make_answer(req, settled, hits))

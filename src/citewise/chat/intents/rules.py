@@ -1,0 +1,234 @@
+"""Layer 1 of the intent router: hard rules read from the message's surface (pure).
+
+Rules only fire on whole utterances ("simplify that", not "how do I simplify a fraction?"),
+so a real question that merely contains a trigger word goes on to the next layer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from citewise.retrieve.query import STOPWORDS
+
+_POLITE = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|well|um+|hmm+|please)\b[\s,]*)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|i\s+(?:want|need)\s+you\s+to\s+)?"
+)
+_TAIL = re.compile(r"(?:[\s,]+(?:please|thanks|thank you|pls))+$")
+_PUNCT = re.compile(r"[\s.!?,;:…]+$")
+_SEGMENTS = re.compile(r"[,.!?;:…]+|\s+-+\s+")
+
+_GREET = re.compile(
+    r"(?:hi|hii+|hello|hey|heya|hiya|howdy|yo|greetings|hola|good\s+(?:morning|afternoon|evening|day)"
+    r"|morning|evening)(?:\s+(?:there|all|everyone|folks|friend|again|bot|assistant|citewise))?"
+)
+_SMALLTALK = re.compile(
+    r"how(?:\s+are\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|\s+is\s+it\s+going|'?s\s+it\s+going"
+    r"|\s+do\s+you\s+do)|what(?:'s|s|\s+is)\s+up|nice\s+to\s+meet\s+you|sup|are\s+you\s+there"
+)
+_THANKS = re.compile(
+    r"(?:many\s+)?(?:thanks?|thank\s+(?:you|u)|thx|ty|tysm|cheers|ta|much\s+appreciated"
+    r"|(?:i\s+)?appreciate\s+(?:it|that|your\s+help))(?:\s+(?:a\s+lot|so\s+much|very\s+much|again"
+    r"|a\s+bunch|a\s+million|for\s+(?:the|your)\s+(?:help|answer|explanation)|mate|buddy))*"
+)
+_CLOSING = re.compile(
+    r"(?:that(?:'s|s|\s+is|\s+was)\s+(?:all|it|everything|helpful|great|perfect|what\s+i\s+needed)"
+    r"(?:\s+(?:i\s+needed|i\s+wanted|for\s+now|thanks))*|(?:good)?bye|see\s+you|later"
+    r"|perfect|great|awesome|brilliant|excellent|nice|cool|got\s+it|ok(?:ay)?|makes\s+sense"
+    r"|that\s+helps|(?:very|super|really)\s+helpful|you(?:'re|\s+are)\s+(?:great|the\s+best))"
+)
+_PHRASE = rf"(?:{_GREET.pattern}|{_SMALLTALK.pattern}|{_THANKS.pattern}|{_CLOSING.pattern})"
+_SOCIAL = re.compile(rf"{_PHRASE}(?:[\s,]+{_PHRASE})*")
+_GREETS = re.compile(rf"\b(?:{_GREET.pattern}|{_SMALLTALK.pattern})\b")
+_THANKS_WORD = re.compile(r"\b(?:thank|thanks|thx|ty|tysm|cheers|ta|appreciated?)\b")
+
+_COMMANDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "clear_history",
+        re.compile(
+            r"(?:clear|reset|wipe|erase|delete|forget)\s+(?:the\s+|my\s+|our\s+|this\s+|all\s+)?"
+            r"(?:chat\s+|conversation\s+)?(?:history|conversation|chat|memory|context|session)"
+            r"|start\s+(?:over|again|a\s+new\s+conversation)|new\s+(?:conversation|chat|topic)"
+            r"|forget\s+(?:everything|what\s+i\s+said)"
+        ),
+    ),
+    (
+        "list_documents",
+        re.compile(
+            r"(?:list|show)(?:\s+me)?\s+(?:the\s+|all\s+|your\s+|my\s+)*(?:documents|docs|files|sources)"
+            r"(?:\s+you\s+have)?|(?:what|which)\s+(?:documents|docs|files|sources)\s+(?:do\s+you\s+have"
+            r"|have\s+you\s+got|can\s+you\s+(?:see|search|read|access)|are\s+(?:loaded|indexed"
+            r"|available\s+to\s+you|in\s+your\s+(?:index|library)))"
+        ),
+    ),
+    (
+        "help",
+        re.compile(
+            r"/?help|help\s+me|what\s+can\s+(?:you\s+do|i\s+ask(?:\s+you)?)|how\s+do\s+i\s+use\s+"
+            r"(?:you|this(?:\s+assistant)?)|who\s+are\s+you|what\s+are\s+you"
+        ),
+    ),
+)
+
+_SIMPLIFY = re.compile(
+    r"simplify(?:\s+(?:that|it|this|the\s+answer))?|simpler|eli5|(?:explain|say|put)\s+(?:it|that|this)"
+    r"(?:\s+(?:more\s+)?(?:simply|plainly|clearly)|\s+in\s+(?:simpler|plain|easier)\s+\w+|\s+(?:like|as\s+if)\s+i(?:'m|\s+am"
+    r"|\s+was|\s+were)\s+(?:five|5|a\s+child|a\s+kid|a\s+beginner|new\s+to\s+this)|\s+to\s+a\s+(?:child"
+    r"|kid|beginner))|in\s+(?:simpler|plain|easier|layman'?s)\s+(?:terms|words|english|language)"
+    r"|dumb\s+it\s+down|too\s+(?:complicated|complex|technical)|i\s+(?:don'?t|didn'?t|do\s+not)\s+"
+    r"(?:understand|get\s+it)(?:\s+(?:that|it|this))?"
+)
+_DEEPEN = re.compile(
+    r"tell\s+me\s+more(?:\s+about\s+(?:it|that|this|them))?|(?:go|dig|dive)\s+deeper|more\s+"
+    r"(?:details?|depth|info|information|technical)|elaborate(?:\s+on\s+(?:that|this|it))?"
+    r"|expand\s+on\s+(?:that|this|it)|go\s+on|continue|keep\s+going|what\s+else|(?:give\s+me\s+)?more"
+    r"|in\s+(?:more\s+)?(?:depth|detail)|be\s+more\s+(?:specific|detailed|technical)"
+)
+
+_ARITH = re.compile(
+    r"(?<![\w.])\d[\d,.]*\s*(?:[-+*/×÷^x]|\*\*|%\s*of|percent\s+of|times|plus|minus|divided\s+by"
+    r"|multiplied\s+by|to\s+the\s+power\s+of|mod)\s*\(?\s*\d|(?:sqrt|square\s+root|cube\s+root"
+    r"|log|ln|factorial)\s*(?:of\s*)?\(?\s*\d"
+)
+_CALC_FILLER = re.compile(
+    r"\b(?:what(?:'s|\s+is)|how\s+much\s+is|calculate|compute|work\s+out|evaluate|equals?|is"
+    r"|the|of|percent|times|plus|minus|divided|multiplied|by|to|power|sqrt|square|cube|root"
+    r"|log|ln|factorial|mod|please|me|can|you|answer|result)\b|[\d,.%+*/×÷^()=?x\s-]"
+)
+_DATETIME = re.compile(
+    r"\b(?:what(?:'s|\s+is)\s+(?:today'?s\s+date|the\s+(?:current\s+)?(?:date|time|day|year)"
+    r"(?:\s+(?:today|now|right\s+now))?|today|the\s+date\s+today)|what\s+(?:time|day|date|year"
+    r"|month)\s+is\s+it(?:\s+(?:today|now|right\s+now))?|current\s+(?:date|time)|date\s+today"
+    r"|time\s+now|what\s+day\s+of\s+the\s+week\s+is\s+(?:it|today))\b"
+)
+
+_WORD = re.compile(r"[^\W\d_]+")
+_VOWELS = frozenset("aeiouy")
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_RARE_PAIRS = _set(
+    "qw qz qx qj qk qp qg qf qv qh qc qd qn qm qb qy qe qo qs qt qr wq wx wz xq xz xj xk zx zq zj"
+    " jq jx jz jw vq vx vj vz vw vb vf vk vp fq fz fx fj kq kz kx gq gz gx gj pq px pz bq bz bx"
+    " dq dx mq mx mz cj cx cv hx hz hq lq lx jv jf jg jk jh jl jb jc jd jm jn jp jr js jt"
+)
+_KNOWN = _set(
+    "ok hi hey yes no api app bug cli code data file files help list log python java linux sql"
+    " server error test user page docs doc config json html http url web query table index"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMatch:
+    """What a hard rule decided: the intent and, for commands and tools, which one."""
+
+    intent: str
+    reason: str
+    command: str | None = None
+    tool: str | None = None
+
+
+def normalise(text: str) -> str:
+    """Lower-cased, single-spaced, curly quotes straightened, trailing punctuation removed."""
+    t = " ".join(text.lower().replace("’", "'").replace("‘", "'").split())
+    return _PUNCT.sub("", t)
+
+
+def core(text: str) -> str:
+    """The normalised utterance without politeness around it ("could you …, please")."""
+    t = _POLITE.sub("", normalise(text))
+    return _PUNCT.sub("", _TAIL.sub("", t)).strip()
+
+
+def match_rules(text: str, known_word: Callable[[str], bool] | None = None) -> RuleMatch | None:
+    """The hard-rule verdict on `text`, or None when no rule applies."""
+    if is_garbage(text, known_word):
+        return RuleMatch("garbage", "no recognisable words")
+    social = _social(text)
+    if social:
+        return RuleMatch(social, f"{social} phrase")
+    c = core(text)
+    for name, pattern in _COMMANDS:
+        if _whole(pattern, c):
+            return RuleMatch("command", f"command phrase: {name}", command=name)
+    if _whole(_SIMPLIFY, c):
+        return RuleMatch("simplify", "asks for a simpler explanation")
+    if _whole(_DEEPEN, c):
+        return RuleMatch("deepen", "asks for more detail")
+    tool = tool_hint(text)
+    if tool:
+        return RuleMatch("question", f"{tool} question", tool=tool)
+    return None
+
+
+def tool_hint(text: str) -> str | None:
+    """'calculator' for plain arithmetic, 'datetime' for today's date or time, else None."""
+    t = normalise(text)
+    if _DATETIME.search(t):
+        return "datetime"
+    if _ARITH.search(t) and not _WORD.search(_CALC_FILLER.sub(" ", t)):
+        return "calculator"
+    return None
+
+
+def _social(text: str) -> str | None:
+    """ "greeting" or "gratitude" when every part of `text` is a social phrase."""
+    parts = [core(s) or s for s in _SEGMENTS.split(normalise(text))]
+    parts = [p for p in parts if p.strip()]
+    if not parts or not all(_SOCIAL.fullmatch(p) for p in parts):
+        return None
+    joined = " ".join(parts)
+    return "greeting" if _GREETS.search(joined) and not _THANKS_WORD.search(joined) else "gratitude"
+
+
+def _whole(pattern: re.Pattern[str], text: str) -> bool:
+    return pattern.fullmatch(text) is not None
+
+
+def is_garbage(text: str, known_word: Callable[[str], bool] | None = None) -> bool:
+    """True for empty input, bare punctuation or numbers, and keyboard mash."""
+    t = normalise(text)
+    if tool_hint(text):
+        return False
+    tokens = _WORD.findall(t)
+    if not tokens:
+        return True
+    if len(tokens) == 1 and len(tokens[0]) == 1 and tokens[0] not in ("i", "a"):
+        return True
+    known = [w for w in tokens if _is_known(w, known_word)]
+    wordlike = sum(1 for w in tokens if w in known or _looks_like_word(w))
+    return wordlike / len(tokens) < 0.5 or (not known and wordlike < len(tokens) <= 3)
+
+
+def _is_known(word: str, known_word: Callable[[str], bool] | None) -> bool:
+    return word in STOPWORDS or word in _KNOWN or (known_word is not None and known_word(word))
+
+
+def _looks_like_word(word: str) -> bool:
+    """Shape test for a word no vocabulary knows: vowels, consonant runs, letter pairs."""
+    if not word.isascii():
+        return True  # other scripts: no basis to judge
+    if re.search(r"(.)\1\1", word) or (len(word) >= 4 and _keyboard_walk(word)):
+        return False
+    if len(word) <= 4:
+        return True  # acronyms and short names: npm, ssh, tcp
+    if not any(c in _VOWELS for c in word) or re.search(r"[^aeiouy]{6,}", word):
+        return False
+    return not any(word[i : i + 2] in _RARE_PAIRS for i in range(len(word) - 1))
+
+
+def _keyboard_walk(word: str) -> bool:
+    """Letters from one keyboard row, mostly struck side by side: "asdf", "hjkl", "sdfsdf"."""
+    row = next((r for r in _ROWS if all(c in r for c in word)), None)
+    if row is None:
+        return False
+    steps = [abs(row.index(a) - row.index(b)) for a, b in itertools.pairwise(word)]
+    adjacent = steps.count(1)
+    return adjacent / (len(word) - 1) >= 0.75

@@ -1,0 +1,208 @@
+"""The default embedder: the bundled all-MiniLM-L6-v2 on ONNX Runtime, int8.
+
+Why (benchmarks/embedding_runtime.py: 512 Python-doc chunks of 150–250 tokens, 50 queries,
+2 cores of a Xeon shared with other jobs, so absolute figures move by 2x from run to run;
+ratios hold): ONNX Runtime running a fused, dynamically quantised int8 graph is the fastest
+runtime that is portable. Against sentence-transformers on torch fp32 it embeds ~1.6–2x the
+tokens/s, answers a query in ~2 ms instead of ~10, keeps every chunk at cosine >= 0.99 to the
+torch fp32 vectors (mean 0.996) with top-10 neighbour overlap >= 0.9, and needs only
+onnxruntime + tokenizers at run time (~120 MB with the model, against ~1.2 GB for torch).
+torch bf16 autocast was faster still on this Xeon (~2.6x fp32 when the machine was quiet),
+but only because it has AMX: without AMX bf16 is slow, so it is not a default.
+
+The int8 recipe (see `minilm_graph`): per-channel weights (per-tensor drops to cosine 0.87),
+reduced to 7 bits (no u8 x s8 saturation on AVX2 CPUs without VNNI: an emulated Haswell gives
+the same vectors to 4 decimals), with the six FFN output projections kept in fp32 (without
+that the worst chunk falls to ~0.985; it costs ~15% of the speed).
+
+Execution: one single-threaded session per core, each taking whole batches. Unloaded, one
+session with 2 intra-op threads was about as fast; under contention (and ingest always has
+some: the parser runs beside the embedder) per-core sessions degrade less, as no operator
+waits for a thread that lost its core. Texts are tokenised 1,024 at a time and embedded one
+per call by default: int8 activations are quantised per call, so in a batch a text's vector
+moved with its batch-mates (cosine 0.993–0.999 to the text alone), which made a store's
+vectors depend on how its chunks happened to be batched and moved dev-set figures by a
+question or two between ingests of the same corpus. Alone, a text always gets the vector its
+query would get, and on two cores it was also faster: 150 texts/s against 125 for length-sorted
+batches of 32 (2,048 dev-corpus chunks, two runs each; batches of 4: 142).
+
+The vector space: int8 and fp32 vectors agree to cosine >= 0.99, so both variants share the
+name "all-MiniLM-L6-v2"; a recipe that falls below that must change `name`.
+
+Input: WordPiece via `tokenizers`, truncated at 256 tokens including [CLS] and [SEP] (the
+model's max_seq_length): `count_tokens` excludes the two specials, so a chunk is read whole
+only if count_tokens(text) <= 254. The graph does mean pooling over real tokens and L2
+normalisation, as the sentence-transformers config (Transformer, Pooling(mean), Normalize).
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from citewise.embed._util import VectorCache, default_threads, empty, first_row
+from citewise.embed.base import Vectors
+from citewise.errors import EmbedderError
+
+NAME = "all-MiniLM-L6-v2"
+DIM = 384
+SEQ_LEN = 256  # max_seq_length of the sentence-transformers config, specials included
+SPECIALS = 2  # [CLS] and [SEP]
+READ_TOKENS = SEQ_LEN - SPECIALS  # the most count_tokens() a text may have to be read whole
+BATCH = 1  # texts per call: see "Execution" above
+WINDOW = 1024  # texts tokenised at a time: bounds memory on huge inputs
+# Calls this small are query time (an answer's candidate sentences, ~20): their vectors are
+# kept, since a follow-up weighs many of the same sentences again. Ingest calls are larger
+# and not kept.
+RECENT_CALL = 64
+RECENT_TEXTS = 4096  # a few MB of vectors
+
+IntArray = npt.NDArray[np.int64]
+
+
+def _session(onnx_path: Path, threads: int) -> Any:
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # Idle workers sleep instead of spinning: the ingest parser shares the cores.
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    try:
+        return ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise EmbedderError(f"cannot load ONNX model {onnx_path}: {exc}") from exc
+
+
+class MiniLMRuntime:
+    """Tokenizer + ONNX Runtime session for a MiniLM graph that outputs sentence vectors."""
+
+    def __init__(
+        self, onnx_path: Path, tokenizer_path: Path, threads: int, sessions: int = 1
+    ) -> None:
+        from tokenizers import Tokenizer
+
+        self._tok = Tokenizer.from_file(str(tokenizer_path))
+        self._tok.no_padding()
+        self._tok.enable_truncation(max_length=SEQ_LEN)
+        self._counter = Tokenizer.from_file(str(tokenizer_path))
+        self._counter.no_padding()
+        self._counter.no_truncation()
+        self.sessions = max(1, sessions)
+        per_session = max(1, threads // self.sessions)
+        self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        for _ in range(self.sessions):
+            self._idle.put(_session(onnx_path, per_session))
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._counter.encode(text, add_special_tokens=False).ids)
+
+    def tokenize(self, texts: list[str]) -> list[Any]:
+        """`tokenizers` Encodings, truncated to the model window."""
+        return list(self._tok.encode_batch(texts))
+
+    @staticmethod
+    def pad(encodings: Sequence[Any]) -> tuple[IntArray, IntArray]:
+        """Token ids and attention mask, right-padded to the longest encoding."""
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros((len(encodings), width), dtype=np.int64)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        return ids, mask
+
+    def encode(self, texts: list[str]) -> tuple[IntArray, IntArray]:
+        return self.pad(self.tokenize(texts))
+
+    def run(self, ids: IntArray, mask: IntArray) -> Vectors:
+        """Vectors for one padded batch, on whichever session is idle (waits for one)."""
+        session = self._idle.get()
+        try:
+            out = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise EmbedderError(f"ONNX Runtime failed on a batch of {len(ids)}: {exc}") from exc
+        finally:
+            self._idle.put(session)
+        return np.ascontiguousarray(out, dtype=np.float32)
+
+    def embed(self, texts: list[str]) -> Vectors:
+        """One batch, in the given order (no sorting)."""
+        return self.run(*self.encode(texts))
+
+
+class MiniLMEmbedder:
+    """Implements `Embedder` with the bundled all-MiniLM-L6-v2 (see the module docstring)."""
+
+    name = NAME
+    dim = DIM
+    max_tokens = SEQ_LEN
+
+    def __init__(
+        self,
+        cache_dir: Path | None = None,
+        threads: int | None = None,
+        variant: str = "int8",
+        batch_size: int = BATCH,
+        onnx_path: Path | None = None,
+        sessions: int | None = None,
+    ) -> None:
+        from citewise.embed.minilm.export import _bundled_model_dir, ensure_onnx_model
+
+        path = onnx_path or ensure_onnx_model(cache_dir, variant)
+        tokenizer = _bundled_model_dir() / "tokenizer.json"
+        self.variant = variant
+        self.threads = threads or default_threads()
+        self._batch = max(1, batch_size)
+        workers = self.threads if sessions is None else max(1, min(sessions, self.threads))
+        self._runtime = MiniLMRuntime(path, tokenizer, self.threads, workers)
+        self._workers = workers
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="citewise-minilm")
+        self._queries = VectorCache()
+        self._recent = VectorCache(RECENT_TEXTS)
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return empty(DIM)
+        if self._batch == 1 and len(texts) <= RECENT_CALL:
+            # one text per call: a text's vector never depends on the others, so a kept
+            # vector is exactly the one it would get again
+            return self._recent.get_many(texts, self._embed_all)
+        return self._embed_all(texts)
+
+    def _embed_all(self, texts: Sequence[str]) -> Vectors:
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        for start in range(0, len(texts), WINDOW):
+            part = list(texts[start : start + WINDOW])
+            self._embed_window(part, out[start : start + len(part)])
+        return out
+
+    def _embed_window(self, texts: list[str], out: Vectors) -> None:
+        encodings = self._runtime.tokenize(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        size = max(1, min(self._batch, -(-len(texts) // self._workers)))  # small calls: all cores
+        batches = [order[i : i + size] for i in range(0, len(order), size)]
+
+        def run(rows: list[int]) -> None:
+            out[rows] = self._runtime.run(*self._runtime.pad([encodings[i] for i in rows]))
+
+        for _ in self._pool.map(run, batches):  # re-raises the first error
+            pass
+
+    def embed_query(self, text: str) -> Vectors:
+        return self._queries.get(text, lambda: first_row(self._runtime.embed([text])))
+
+    def count_tokens(self, text: str) -> int:
+        return self._runtime.count_tokens(text)
+
+    def close(self) -> None:
+        """Stop the worker threads (optional: they are idle between calls)."""
+        self._pool.shutdown(wait=True)

@@ -1,0 +1,365 @@
+"""The extractive answerer: the default when no LLM is configured.
+
+Every prose sentence of the given passages is scored against the question — cosine
+similarity of embeddings (one batch call for all candidates), IDF-weighted overlap with the
+question's content words, and a small bonus for the passage's retrieval rank. The answer is
+the best sentence plus, for a multi-part or comparison question, the best sentence for each
+part (for a comparison, when a page sets both sides side by side, its sentences that do), else
+close runners-up from the best sentence's document. A lead-in ending in ':' brings
+the line it introduces, a sentence opening with "This …" the one it refers to. Sentences keep
+their reading order and each carries its `[n]`. "Tell me more" reads on in the passages (else the
+documents) the previous answer came from. It abstains — no text from the passages, no
+citations — when the question names something no passage mentions, asks for an attribute no
+sentence names, or the best score is below the threshold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from citewise.embed.base import Embedder, Vectors
+from citewise.extractive.candidates import (
+    Candidate,
+    document_share,
+    jaccard,
+    lexical,
+    read_on,
+    stems_of,
+    term_weights,
+)
+from citewise.extractive.compose import (
+    ANAPHOR,
+    ExtractiveResult,
+    ScoredSentence,
+    abstain,
+    compose,
+)
+from citewise.extractive.options import (
+    MISSING_NAME_PENALTY,
+    ExtractiveOptions,
+)
+from citewise.extractive.parts import PartPicks
+from citewise.extractive.rules.definitions import defines, definition_subject, without_setting
+from citewise.extractive.rules.entry_headings import (
+    Framing,
+    entry_openings,
+    framed_by_subject,
+    framed_text,
+    with_entry_words,
+)
+from citewise.extractive.rules.option_items import prefer_option_items, same_option_item
+from citewise.extractive.rules.places import prefer_places
+from citewise.extractive.rules.version_notes import is_version_note
+from citewise.extractive.scoring import is_table_row, is_title, type_fit
+from citewise.extractive.sentence_fit import (
+    MUST_STATE,
+    anchored,
+    names_row,
+    speaks_of_unseen_code,
+    stating_neighbour,
+    unseen_words,
+)
+from citewise.extractive.terse import in_context as terse_in_context
+from citewise.extractive.terse import names_before
+from citewise.extractive.units import (
+    is_caption,
+    is_prose,
+    lead_in_end,
+    said_before,
+)
+from citewise.question.analysis import answer_type, required_terms
+from citewise.question.terms import (
+    QuestionTerms,
+    analyse,
+    clauses,
+    focus,
+    headed_by,
+    key_terms,
+    mentions,
+    stating_what_is_asked,
+)
+from citewise.retrieve.release_notes import asks_about_change, asks_about_history, is_release_notes
+from citewise.text.sentences import split_labelled
+from citewise.types import Passage
+
+CONTINUATION = 3  # sentences after an already-said one that continue it
+SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
+
+
+class ExtractiveAnswerer(PartPicks):
+    def __init__(self, embedder: Embedder, options: ExtractiveOptions | None = None) -> None:
+        self.embedder = embedder
+        self.options = options or ExtractiveOptions()
+
+    def answer(
+        self, question: str, passages: Sequence[Passage], question_vector: Vectors | None = None
+    ) -> ExtractiveResult:
+        opts = self.options
+        if not passages:
+            return abstain("no passages")
+        terms = analyse(question)
+        required = required_terms(question, code_names=opts.rules.code_names)
+        missing = [t for t in required if not any(mentions(p, t) for p in passages)]
+        if missing:
+            return abstain(f"no passage mentions {', '.join(missing)}")
+        plain: dict[int, list[str]] = {}
+        split: dict[int, list[str]] = {}  # with options' names (`split_labelled`)
+        for p in passages:
+            plain[p.n], split[p.n] = split_labelled(p.context)
+        cands, reading_on = self._candidates(question, passages, split)
+        if not cands:
+            return abstain("no usable sentence")
+        # the question's own subject frames a few candidates: embedded in the same batch
+        subject = definition_subject(question)
+        entries = opts.rules.entry_headings
+        framed = framed_by_subject(subject, cands) if subject and entries else {}
+        texts = [c.text for c in cands] + [framed_text(cands[i], h) for i, h in framed.items()]
+        batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
+        vectors = batch[: len(cands)]
+        framing = Framing(framed, dict(zip(framed, batch[len(cands) :], strict=True)))
+        qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
+        first = self._decide(question, passages, terms, cands, split, plain, vectors, qv, framing,
+                             reading_on)  # fmt: skip
+        if first.abstained or not opts.terse_context_share:
+            return first
+        # terse sentences read in context may change which sentences answer, never whether
+        read = terse_in_context(
+            cands, split, vectors, qv, self.embedder, share=opts.terse_context_share,
+            max_words=opts.terse_words, max_chars=opts.max_embed_chars,
+        )  # fmt: skip
+        second = self._decide(question, passages, terms, cands, split, plain, read, qv, framing,
+                              reading_on, in_context=True)  # fmt: skip
+        return first if second.abstained else second
+
+    def _decide(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        terms: QuestionTerms,
+        cands: Sequence[Candidate],
+        split: dict[int, list[str]],
+        plain: dict[int, list[str]],
+        vectors: Vectors,
+        qv: Vectors,
+        framing: Framing,
+        reading_on: bool,
+        *,
+        in_context: bool = False,
+    ) -> ExtractiveResult:
+        """The answer from candidates scored with `vectors`, or the abstention and its reason;
+        `in_context`: terse candidates were read after what they lean on."""
+        opts = self.options
+        subject = definition_subject(question)
+        scored = self._score(question, cands, vectors, qv, framing)
+        penalty = MISSING_NAME_PENALTY * sum(
+            1 for name in terms.names if not any(mentions(p, name) for p in passages)
+        )
+        penalty += opts.unseen_word_penalty * len(unseen_words(question, passages))
+        head = focus(question) if len(terms.facets) == 1 else None
+        fits = [
+            x
+            for x in scored
+            if head is None
+            or head in x.stems
+            or (in_context and names_before(x, split, head, opts.terse_words))
+        ]
+        fits = stating_what_is_asked(question, fits, focused=head is not None)
+        floor = opts.content_share * opts.threshold
+
+        def evidence_of(x: ScoredSentence) -> float:
+            return x.score - x.prior - penalty  # what it says and where, not its document
+
+        def answers(x: ScoredSentence) -> bool:  # clears both abstention thresholds
+            evidence = evidence_of(x)
+            return evidence >= opts.threshold and evidence - x.position >= floor
+
+        fits = prefer_places(question, fits, answers)
+        if subject and opts.rules.option_items:
+            fits = prefer_option_items(subject[-1], fits, answers)
+        kind = answer_type(question, subject)
+        if kind in MUST_STATE and not any(answers(x) for x in fits if type_fit(kind, x.text)):
+            return abstain(f"no sentence states the {kind} asked for")
+        best = fits[0] if fits else None
+        if best is None:
+            return abstain(f"no sentence names the {head!r} asked for")
+        evidence = evidence_of(best)
+        if evidence < opts.threshold:
+            return abstain(f"best score {evidence:.2f} below {opts.threshold:.2f}", evidence)
+        content = evidence - best.position
+        if content < floor:
+            return abstain(f"best sentence matches {content:.2f}, below {floor:.2f}", evidence)
+        picks = [best]
+        if len(terms.facets) > 1:
+            in_turn = scored if len(clauses(question)) > 1 else ()  # not a comparison's sides
+            picks = self._contrast(question, scored) or [
+                best,
+                *self._facet_picks(terms.facets, cands, vectors, picks, in_turn),
+            ]
+        else:
+            extra = self._extra(scored, best, relative=not reading_on)
+            option = subject and subject[-1].startswith("-")
+            if option and opts.rules.option_items:  # an option: its own item only
+                extra = [x for x in extra if same_option_item(split, best, x)]
+            picks += extra
+            after = stating_neighbour(question, best, scored) if opts.stated_neighbour else None
+            if after is not None and self._adds(after, picks):
+                picks.insert(1, after)
+        picks = picks[: opts.max_sentences]
+        if opts.anchor_top and not reading_on and opts.max_sentences > 1:
+            adds = [*picks]  # the picks before the anchor: it must say something new
+
+            def anchors(x: ScoredSentence) -> bool:
+                return answers(x) and self._adds(x, adds)
+
+            picks = anchored(picks, scored, passages[0], anchors, opts.max_sentences)
+        return compose(picks, split, plain, evidence)
+
+    def _candidates(
+        self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
+    ) -> tuple[list[Candidate], bool]:
+        """Prose sentences, capped to the `max_candidates` with the most question words, and
+        whether they read on from what was already said ("tell me more", see `read_on`)."""
+        rows: list[Candidate] = []
+        said_in: dict[int, str] = {}  # passages holding an already-said sentence: source
+        said = self.options.already_said
+        exclude = bool(said) and self.options.said_mode == "exclude"
+        min_words = self.options.min_words
+        captions = "example" in question.lower()
+        openings = (
+            entry_openings(definition_subject(question), passages)
+            if self.options.rules.entry_headings
+            else set()
+        )
+        for rank, p in enumerate(passages):
+            bonus = 1.0 - rank / len(passages)
+            sentences = split[p.n]
+            last_said = -CONTINUATION - 1
+            for i, s in enumerate(sentences):
+                dropped = exclude and said_before(s, said)
+                if dropped:
+                    last_said = i
+                    said_in[p.n] = p.hit.source
+                unit = " ".join(sentences[i : lead_in_end(sentences, i)])
+                shortest = SHORT_OPENING_WORDS if (p.n, i) in openings else min_words
+                prose = is_prose(s, shortest) or (unit != s and is_prose(unit, min_words))
+                prose = prose and (captions or not is_caption(s))
+                prose = prose and not speaks_of_unseen_code(sentences, i)
+                prose = prose and (not is_table_row(s) or names_row(question, s))
+                prose = prose and not is_title(s)
+                if prose and not dropped:
+                    follows = i - last_said <= CONTINUATION
+                    stems = frozenset(stems_of(unit))
+                    rows.append(Candidate(p, i, unit, bonus, stems, follows))
+        rows, reading_on = read_on(rows, said_in)
+        if len(rows) <= self.options.max_candidates:
+            return rows, reading_on
+        weights = term_weights(question, rows)
+        order = sorted(
+            range(len(rows)),
+            key=lambda k: lexical(weights, rows[k]) + 0.2 * rows[k].rank_bonus,
+            reverse=True,
+        )
+        return [rows[k] for k in sorted(order[: self.options.max_candidates])], reading_on
+
+    def _score(
+        self,
+        question: str,
+        cands: Sequence[Candidate],
+        vectors: Vectors,
+        qv: Vectors,
+        framing: Framing | None = None,
+    ) -> list[ScoredSentence]:
+        """Candidates scored against `question`; `framing`: how its subject frames them, if
+        the caller embedded that already."""
+        opts = self.options
+        subject = definition_subject(question)
+        key = key_terms(question)
+        framed: dict[int, str] = {}
+        entries = opts.rules.entry_headings
+        if subject and entries:
+            framing = framing or self._framing(subject, cands)
+            framed = framing.headings
+            cands, vectors = framing.applied(cands, vectors)
+        elif key and entries:
+            cands = with_entry_words(key, cands)
+        weights = term_weights(without_setting(question) if subject else question, cands)
+        cos = np.asarray(vectors @ qv, dtype=np.float64)
+        kind = answer_type(question, subject)
+        notes_count = asks_about_change(question) or not opts.rules.version_notes
+        history = asks_about_history(question) or not opts.rules.version_notes
+        share = document_share(cands)
+        out = []
+        for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
+            lex = lexical(weights, c)
+            total = opts.cosine_weight * cosine + opts.lexical_weight * lex
+            position = opts.rank_weight * c.rank_bonus
+            total += position
+            if not notes_count and is_version_note(c.text):
+                total -= opts.version_note_penalty
+            if not history and is_release_notes(c.passage.hit):
+                total -= opts.release_notes_penalty
+            if opts.said_mode == "prefer" and said_before(c.text, opts.already_said):
+                total += opts.said_bonus
+            if opts.said_mode == "exclude" and c.continues:
+                total += opts.said_bonus  # "tell me more" reads on where the answer stopped
+            extra_words = len(c.text.split()) - opts.short_words
+            if opts.length_penalty and extra_words > 0:
+                total -= opts.length_penalty * extra_words
+            if subject and defines(subject, c.text, i in framed, c.passage.hit.section):
+                total += opts.definition_weight
+            if any(headed_by(c.passage, t) for t in key):
+                total += opts.heading_weight
+            prior = opts.document_weight * share[c.passage.hit.source]
+            prior += opts.type_weight * type_fit(kind, c.text)
+            out.append(
+                ScoredSentence(
+                    c.passage, c.index, c.text, c.stems, cosine, lex, total + prior, prior, position
+                )
+            )
+        out.sort(key=lambda x: x.score, reverse=True)
+        return out
+
+    def _framing(self, subject: tuple[str, ...], cands: Sequence[Candidate]) -> Framing:
+        """The candidates `subject` frames, embedded as "subject: sentence" (one small batch)."""
+        framed = framed_by_subject(subject, cands)
+        limit = self.options.max_embed_chars
+        texts = [framed_text(cands[i], h)[:limit] for i, h in framed.items()]
+        if not texts:
+            return Framing({}, {})
+        vectors = self.embedder.embed_documents(texts)
+        return Framing(framed, dict(zip(framed, vectors, strict=True)))
+
+    def _adds(self, cand: ScoredSentence, picks: Sequence[ScoredSentence]) -> bool:
+        same = any(p.passage.n == cand.passage.n and p.index == cand.index for p in picks)
+        dup = any(jaccard(cand.stems, p.stems) >= self.options.near_duplicate for p in picks)
+        return not same and not dup
+
+    def _extra(
+        self, scored: Sequence[ScoredSentence], best: ScoredSentence, *, relative: bool = True
+    ) -> list[ScoredSentence]:
+        """Close runners-up from the best sentence's document: they often hold the detail the
+        best one leaves out, and citing one document keeps the answer precise. Without
+        `relative`, any runner-up above the threshold is close enough."""
+        opts = self.options
+        floor = opts.threshold
+        if relative:
+            floor = max(floor, opts.relative_floor * best.score)
+        # the sentences next to the best one read on from it: a lower bar, and an anaphor
+        # right after it refers to it
+        near = max(opts.threshold, opts.adjacent_floor * best.score) if relative else floor
+        out: list[ScoredSentence] = []
+        for cand in scored:
+            if cand.score < min(floor, near) or 1 + len(out) >= opts.max_sentences:
+                break
+            beside = cand.passage.n == best.passage.n and abs(cand.index - best.index) == 1
+            if cand.score < (near if beside else floor):
+                continue
+            after = beside and cand.index == best.index + 1
+            if ANAPHOR.match(cand.text) and not after:
+                continue  # out of its context, "This was the default …" misleads
+            same_doc = cand.passage.hit.source == best.passage.hit.source
+            if same_doc and self._adds(cand, [best, *out]):
+                out.append(cand)
+        return out

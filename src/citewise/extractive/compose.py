@@ -1,0 +1,90 @@
+"""What the extractive answerer hands back, and how its picked sentences become the answer
+text: passages in order of their best pick, sentences in reading order, each with `[n]`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citewise.answer.prompts import NOT_FOUND
+from citewise.extractive.rules.definitions import is_preamble
+from citewise.extractive.units import join_marked, lead_in_end, with_subject
+from citewise.types import Passage
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredSentence:
+    passage: Passage
+    index: int  # position of the sentence in its passage
+    text: str
+    stems: frozenset[str]  # the candidate's, as `stems_of` gave them
+    cosine: float
+    lexical: float
+    score: float
+    prior: float = 0.0  # the part of `score` that says where the sentence is, not what
+    position: float = 0.0  # the part of `score` its passage's rank gave
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractiveResult:
+    text: str
+    used_passages: tuple[Passage, ...]
+    support: tuple[float, ...]  # combined score of each chosen sentence, in answer order
+    abstained: bool
+    reason: str = ""
+    best_score: float = 0.0
+
+
+# a sentence that says how to do what the one before it names: "A common use case for readline
+# is to consume an input file one line at a time. The easiest way to do so is …"
+_DOES_SO = re.compile(
+    r"^(?:the\s+(?:\w+\s+)?way\s+to\s+do\s+(?:so|this|that)|to\s+do\s+(?:so|this|that)\b)", re.I
+)
+ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
+
+
+def compose(
+    picks: Sequence[ScoredSentence],
+    split: dict[int, list[str]],
+    plain: dict[int, list[str]],
+    best: float,
+) -> ExtractiveResult:
+    """Passages in order of their best pick; sentences in reading order within a passage.
+    `split` and `plain`: each passage's sentences with and without options' names."""
+    chosen: dict[int, dict[int, str]] = {}
+    used: dict[int, Passage] = {}
+    for pick in picks:
+        sentences = split[pick.passage.n]
+        end = lead_in_end(sentences, pick.index)
+        idx = set(range(pick.index, end))
+        if (
+            ANAPHOR.match(pick.text)
+            and pick.index > 0
+            and not is_preamble(sentences[pick.index - 1])
+        ):
+            idx.add(pick.index - 1)  # "This module provides …" after "Source code: …" stands alone
+        if end < len(sentences) and _DOES_SO.match(sentences[end]):
+            idx.update(range(end, lead_in_end(sentences, end)))  # "… The easiest way to do so …"
+        chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
+        used[pick.passage.n] = pick.passage
+    for n, by in chosen.items():
+        # an option's name leads a sentence of its list item only where the item is not
+        # already being quoted ("- maxBuffer {number} Largest … If exceeded, …")
+        for i in sorted(by):
+            if i - 1 in by:
+                by[i] = plain[n][i]
+        first = min(by)
+        by[first] = with_subject(by[first], used[n].hit.section)
+    parts = [join_marked([by[i] for i in sorted(by)], n) for n, by in chosen.items()]
+    return ExtractiveResult(
+        text=" ".join(parts),
+        used_passages=tuple(used.values()),
+        support=tuple(p.score for p in picks),
+        abstained=False,
+        best_score=best,
+    )
+
+
+def abstain(reason: str, best: float = 0.0) -> ExtractiveResult:
+    return ExtractiveResult(NOT_FOUND, (), (), True, reason, best)

@@ -1,0 +1,108 @@
+"""How a sentence fits its question, beyond its score (pure): the question's words no passage
+holds, the sentence right after the best one when only it states the asked value, whether a
+flattened table row is named by the question, whether a sentence leans on code an answer
+cannot show, and a later part's scores blended with the whole question's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from citewise.extractive.candidates import stems_of
+from citewise.extractive.compose import ANAPHOR, ScoredSentence
+from citewise.extractive.rules.definitions import definition_subject
+from citewise.extractive.scoring import type_fit
+from citewise.extractive.units import is_code_line
+from citewise.question.analysis import answer_type
+from citewise.text.sentences import content_words, topic_stem
+from citewise.types import Passage
+
+
+def in_context(
+    ranked: Sequence[ScoredSentence], by_whole: dict[tuple[int, int], float], share: float
+) -> list[ScoredSentence]:
+    """`ranked` rescored `share` by the whole question's scores, best first."""
+    blended = [
+        replace(
+            x, score=(1 - share) * x.score + share * by_whole.get((x.passage.n, x.index), x.score)
+        )
+        for x in ranked
+    ]
+    return sorted(blended, key=lambda x: x.score, reverse=True)
+
+
+def unseen_words(question: str, passages: Sequence[Passage]) -> list[str]:
+    """The question's content words (topic stems) that no passage holds in its text, heading
+    or title."""
+    held: set[str] = set()
+    for p in passages:
+        h = p.hit
+        held |= stems_of(f"{p.context}\n{h.section}\n{h.title}")
+    asked = dict.fromkeys(topic_stem(w) for w in content_words(question) if w not in _SHAPING)
+    return [w for w in asked if w not in held]
+
+
+# words that shape a question rather than name what it asks about
+_SHAPING = frozenset({"many", "much", "kind", "sort", "way", "ways", "happen", "happens"})
+
+
+def stating_neighbour(
+    question: str, best: ScoredSentence, scored: Sequence[ScoredSentence]
+) -> ScoredSentence | None:
+    """For a question wanting a value, number, decision, date or cause that the best sentence
+    does not state, the sentence right after it in its passage when that one does: "The
+    buffer holds the pending output." is followed by "The default is 10." (a contiguous span
+    of the passage, not a sentence stitched from elsewhere)."""
+    kind = answer_type(question, definition_subject(question))
+    if kind not in STATED or type_fit(kind, best.text):
+        return None
+    return next(
+        (
+            x
+            for x in scored
+            if x.passage.n == best.passage.n
+            and x.index == best.index + 1
+            and type_fit(kind, x.text)
+        ),
+        None,
+    )
+
+
+STATED = frozenset({"number", "value", "time", "reason"})
+# a question asking how many or how much is answered only by a sentence stating a quantity
+MUST_STATE = frozenset({"number"})
+
+
+def names_row(question: str, row: str) -> bool:
+    """Whether the question names a flattened table row: its first cell, or a cell holding a
+    name or code the question spells ("Windows", "cmd.exe"). Only then is the row an answer."""
+    cells = [c.lower().strip(":|;,") for c in row.split()]
+    asked = [w.strip("?.,'\"") for w in question.split()]
+    named = {w.lower() for w in asked if w[:1].isupper() or not w.isalpha()} - {""}
+    return bool(cells) and (cells[0] in {w.lower() for w in asked} or bool(named & set(cells)))
+
+
+def speaks_of_unseen_code(sentences: Sequence[str], i: int) -> bool:
+    """Whether sentence `i` makes sense only with code an answer cannot show: "It is not
+    clear whether foo() or bar() will be called first." after a code line."""
+    return bool(i and ANAPHOR.match(sentences[i]) and is_code_line(sentences[i - 1]))
+
+
+def anchored(
+    picks: list[ScoredSentence],
+    scored: Sequence[ScoredSentence],
+    top: Passage,
+    answers: Callable[[ScoredSentence], bool],
+    limit: int,
+) -> list[ScoredSentence]:
+    """`picks` (at most `limit` > 1) holding the top passage's best sentence when none comes
+    from it, it answers on its own and comes from the best pick's document: the passage
+    ranked first is the likeliest to hold the fact, and one document keeps citations precise."""
+    if any(x.passage.n == top.n for x in picks) or not picks:
+        return picks
+    if top.hit.source != picks[0].passage.hit.source:
+        return picks
+    mine = next((x for x in scored if x.passage.n == top.n), None)
+    if mine is None or not answers(mine):
+        return picks
+    return [*picks[: limit - 1], mine]

@@ -1,0 +1,206 @@
+"""Hybrid retrieval: the rankings of a list of candidate sources (keyword, vector, genre
+sources) fused with RRF, then demoted and diversified."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from citewise.embed.base import Embedder
+from citewise.errors import InputError
+from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
+from citewise.retrieve.release_notes import asks_about_history, is_release_notes
+from citewise.retrieve.rerank.rescore import query_identifiers
+from citewise.retrieve.sources.base import CandidateSource, KeywordSource, SourceQuery, VectorSource
+from citewise.retrieve.sources.in_store import fuse_in_store
+from citewise.retrieve.sources.option_entries import OptionEntrySource
+from citewise.store.base import Store
+from citewise.store.genre import heading_names, last_heading
+from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalOptions:
+    keyword_k: int = 20
+    vector_k: int = 20
+    rrf_k: int = 60
+    keyword_weight: float = 1.0
+    vector_weight: float = 1.0
+    max_query_chars: int = 1000
+    # at most this many passages of one document before other documents get their turn: a
+    # page that repeats the query's words in many sections would otherwise fill the top
+    max_per_document: int = 3
+    # release notes mention everything as it was; unless the query is about versions or
+    # changes their scores are multiplied by this
+    release_notes_factor: float = 0.7
+    # the option entry source (`retrieve.entries`)
+    entry_k: int = 10
+    entry_weight: float = 2.0
+    entries: bool = True  # the rule pack decides (`RulePack.option_items`)
+    # keyword + vector fused by the store in one statement when it can (`store.hybrid`);
+    # off: two searches fused here (the same result, measured by benchmarks/scale_bench.py)
+    store_fusion: bool = True
+
+
+# the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
+_ENTRY_NAME = re.compile(r"^(?:[a-z]+\s+)*@?([A-Za-z_][\w.]*)")
+
+
+def validate_query(query: str, max_chars: int) -> str:
+    cleaned = " ".join(query.split())
+    if not cleaned:
+        raise InputError("the query is empty: type a question or some keywords")
+    if len(cleaned) > max_chars:
+        raise InputError(
+            f"the query is {len(cleaned):,} characters long; the limit is {max_chars:,}."
+            " Shorten it to the essential question."
+        )
+    return cleaned
+
+
+def default_sources(
+    store: Store, embedder_factory: Callable[[], Embedder], opts: RetrievalOptions
+) -> list[CandidateSource]:
+    """Keyword, vector, then the option entries if on (they rank by what the first two
+    found)."""
+    sources: list[CandidateSource] = [
+        KeywordSource(store, opts.keyword_k, opts.keyword_weight),
+        VectorSource(store, embedder_factory, opts.vector_k, opts.vector_weight),
+    ]
+    if opts.entries:
+        sources.append(OptionEntrySource(store, opts.entry_k, opts.entry_weight))
+    return sources
+
+
+class HybridRetriever:
+    def __init__(
+        self,
+        store: Store,
+        embedder_factory: Callable[[], Embedder],
+        options: RetrievalOptions | None = None,
+        sources: Sequence[CandidateSource] | None = None,
+    ) -> None:
+        self._store = store
+        self.options = options or RetrievalOptions()
+        self.sources: list[CandidateSource] = list(
+            sources if sources is not None
+            else default_sources(store, embedder_factory, self.options)
+        )  # fmt: skip
+
+    def search(
+        self, query: str, *, k: int = 10, mode: SearchMode = "hybrid", flt: SearchFilter
+    ) -> SearchResult:
+        # one snapshot for every read: a replace committing meanwhile cannot lose the hits
+        with self._store.snapshot():
+            return self._search(query, k=k, mode=mode, flt=flt)
+
+    def _search(
+        self, query: str, *, k: int = 10, mode: SearchMode = "hybrid", flt: SearchFilter
+    ) -> SearchResult:
+        opts = self.options
+        query = validate_query(query, opts.max_query_chars)
+        if k < 1:
+            raise InputError("k must be at least 1")
+        started = time.perf_counter()
+        sq = SourceQuery(text=query, k=k, mode=mode, flt=flt)
+        in_store = (
+            fuse_in_store(self._store, self.sources, sq, opts.rrf_k) if opts.store_fusion else None
+        )
+        rankings: dict[str, list[Candidate]] = dict(in_store.rankings) if in_store else {}
+        for source in self.sources:
+            if source.serves(mode) and source.name not in rankings:
+                t = time.perf_counter()
+                rankings[source.name] = source.candidates(sq, rankings)
+                sq.timings.setdefault(source.name, _ms(t))
+        timings = sq.timings
+        t = time.perf_counter()
+        added = in_store is not None and any(
+            cands for name, cands in rankings.items() if name not in in_store.rankings
+        )
+        if in_store is not None and not added:
+            fused = in_store.fused
+        else:  # genre sources added candidates: every list fused here
+            fused = reciprocal_rank_fusion(
+                rankings, k=opts.rrf_k, weights={s.name: s.weight for s in self.sources}
+            )
+        hits = self._hits(fused)
+        if opts.release_notes_factor != 1.0 and not asks_about_history(query):
+            hits = demote(hits, is_release_notes, opts.release_notes_factor)
+        hits = diversify(hits, opts.max_per_document, entry_for(query))[:k]
+        timings["fuse"] = _ms(t)
+        timings["total"] = _ms(started)
+        return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
+
+    def _hits(self, fused: list[Fused]) -> list[Hit]:
+        records = {r.chunk_id: r for r in self._store.get_chunks([f.chunk_id for f in fused])}
+        hits: list[Hit] = []
+        for f in fused:
+            rec = records.get(f.chunk_id)
+            if rec is None:
+                continue
+            hits.append(Hit.of(rec, len(hits) + 1, f.score, f.ranks))
+        return hits
+
+
+def demote(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list[Hit]:
+    """The hits re-sorted after multiplying the scores of those `which` picks by `factor`."""
+    rescored = [replace(h, score=h.score * factor) if which(h) else h for h in hits]
+    rescored.sort(key=lambda h: h.score, reverse=True)
+    return [replace(h, rank=i + 1) for i, h in enumerate(rescored)]
+
+
+def entry_for(query: str) -> Callable[[Hit], bool]:
+    """Whether a hit stands under the entry documenting an identifier or option the query
+    names: "Popen.terminate()" for "Popen.terminate", "-m <module-name>" for "-m" (pure)."""
+    names = query_identifiers(query)
+
+    def documents_a_name(h: Hit) -> bool:
+        heading = last_heading(h.section)
+        entry = _ENTRY_NAME.match(heading)
+        return any(
+            heading_names(heading, n)
+            if n.startswith("-")
+            else entry is not None and _same_entry(entry[1], n)
+            for n in names
+        )
+
+    return documents_a_name
+
+
+def _same_entry(heading_name: str, name: str) -> bool:
+    """Whether the entry headed `heading_name` documents `name`: "Popen.terminate" heads the
+    one for "Popen.terminate", "terminate" and "subprocess.Popen.terminate"; a bare
+    "terminate" only the one for "terminate"."""
+    if heading_name == name or heading_name.endswith("." + name):
+        return True
+    return "." in heading_name and name.endswith("." + heading_name)
+
+
+def diversify(
+    hits: list[Hit], max_per_document: int, exempt: Callable[[Hit], bool] | None = None
+) -> list[Hit]:
+    """The hits with any beyond the first `max_per_document` of a document moved behind
+    the others (order otherwise kept), re-ranked 1..n. 0 turns it off (pure). The first
+    `exempt` hit of a document neither moves nor counts: the entry for what the query names
+    ("Popen.terminate()") stays where it ranked even when three passages of its page rank
+    higher (one only: a long entry's chunks would fill the list again)."""
+    if max_per_document <= 0:
+        return hits
+    seen: dict[int, int] = {}
+    exempted: set[int] = set()
+    first: list[Hit] = []
+    later: list[Hit] = []
+    for h in hits:
+        if exempt is not None and h.doc_id not in exempted and exempt(h):
+            exempted.add(h.doc_id)
+            first.append(h)
+            continue
+        seen[h.doc_id] = seen.get(h.doc_id, 0) + 1
+        (first if seen[h.doc_id] <= max_per_document else later).append(h)
+    return [replace(h, rank=i + 1) for i, h in enumerate(first + later)]
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0
