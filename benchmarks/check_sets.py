@@ -194,7 +194,6 @@ def _has_gold(item: EvalItem) -> bool:
 
 def run_set(check: CheckSet, base: Path, halves: Sequence[str]) -> dict[str, object]:
     from citewise.assistant import Assistant
-    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     if check.legacy:
@@ -208,7 +207,11 @@ def run_set(check: CheckSet, base: Path, halves: Sequence[str]) -> dict[str, obj
         report = assistant.ingest([corpus])
         print(f"{check.name}: {report.count('ingested')} ingested, {report.count('unchanged')} "
               f"unchanged in {root}", file=sys.stderr)  # fmt: skip
-        chat = ChatAssistant(assistant, memory=SQLiteMemory(Path(tmp) / "memory.db"))
+        chat = Assistant(
+            settings=assistant.settings,
+            embedder=assistant.embedder(),
+            memory=SQLiteMemory(Path(tmp) / "memory.db"),
+        )
         try:
             results = run_answers(chat, items)
         finally:

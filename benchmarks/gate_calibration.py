@@ -42,7 +42,6 @@ class Row:
 
 def collect(check: CheckSet, base: Path, half: str) -> list[Row]:
     from citewise.assistant import Assistant
-    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     items = (
@@ -67,7 +66,11 @@ def collect(check: CheckSet, base: Path, half: str) -> list[Row]:
             Assistant(data_dir=eval_data_dir(base, corpus)) as a,
         ):
             a.ingest([corpus])
-            chat = ChatAssistant(a, memory=SQLiteMemory(Path(tmp) / "memory.db"))
+            chat = Assistant(
+                settings=a.settings,
+                embedder=a.embedder(),
+                memory=SQLiteMemory(Path(tmp) / "memory.db"),
+            )
             try:
                 for item in items:
                     seen.clear()

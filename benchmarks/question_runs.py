@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from citewise.assistant import Assistant
-from citewise.chat.conversation import ChatAssistant
 from citewise.chat.memory import SQLiteMemory
 
 
@@ -25,10 +24,14 @@ def question_set_args(description: str) -> argparse.Namespace:
 
 
 @contextmanager
-def chat_over(data_dir: Path) -> Iterator[ChatAssistant]:
+def chat_over(data_dir: Path) -> Iterator[Assistant]:
     """The full answer flow over the store in `data_dir`, with throwaway session memory."""
     with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=data_dir) as assistant:
-        chat = ChatAssistant(assistant, memory=SQLiteMemory(Path(tmp) / "memory.db"))
+        chat = Assistant(
+            settings=assistant.settings,
+            embedder=assistant.embedder(),
+            memory=SQLiteMemory(Path(tmp) / "memory.db"),
+        )
         try:
             yield chat
         finally:

@@ -1,6 +1,6 @@
 """The generation path with a real small LLM over a question set: SmolLM2-135M-Instruct behind
 llama.cpp's OpenAI-compatible server (started here on 127.0.0.1 and stopped by PID, unless
---base-url names a running one), driven through `ChatAssistant` over an existing store.
+--base-url names a running one), driven through `Assistant` over an existing store.
 
 Reports per answer and in total: the model's sentences kept, dropped by the grounding check
 and sent back for a stricter retry; how often the answer fell back (to the extractive answer
@@ -32,7 +32,6 @@ sys.path.insert(0, str(REPO / "tests"))  # the cited-passage check shared with t
 
 from citewise.answer.prompts import NOT_FOUND  # noqa: E402
 from citewise.assistant import Assistant  # noqa: E402
-from citewise.chat.conversation import ChatAssistant  # noqa: E402
 from citewise.chat.memory import SQLiteMemory  # noqa: E402
 from citewise.evaluation.harness import eval_data_dir  # noqa: E402
 from citewise.llm import OpenAICompatLLM, RetryPolicy, Timeouts  # noqa: E402
@@ -78,7 +77,12 @@ def run(a: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
         tempfile.TemporaryDirectory() as tmp,
         Assistant(data_dir=store, llm_answer_budget=a.budget) as assistant,
     ):
-        chat = ChatAssistant(assistant, llm=llm, memory=SQLiteMemory(Path(tmp) / "m.db"))
+        chat = Assistant(
+            settings=assistant.settings,
+            embedder=assistant.embedder(),
+            llm=llm,
+            memory=SQLiteMemory(Path(tmp) / "m.db"),
+        )
         for q in items:
             started = time.perf_counter()
             answer = chat.ask(q["question"])

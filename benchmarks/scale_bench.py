@@ -105,7 +105,6 @@ def _backend_figures(
     vectors_from: Path | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     from citewise.assistant import Assistant
-    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
     from citewise.config import load_settings
     from citewise.evaluation.answers import run_answers
@@ -142,7 +141,11 @@ def _backend_figures(
         out["file@5"] = round(overall.file_hit[5], 4)
         out["mrr"] = round(overall.mrr, 4)
         out["quote@5"] = round(overall.quote_hit[5], 4)
-        chat = ChatAssistant(a, memory=SQLiteMemory(data_dir / f"memory-{out['store']}.db"))
+        chat = Assistant(
+            settings=a.settings,
+            embedder=a.embedder(),
+            memory=SQLiteMemory(data_dir / f"memory-{out['store']}.db"),
+        )
         try:
             t = time.perf_counter()
             answers = {r.id: r.answer for r in run_answers(chat, items)}

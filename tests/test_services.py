@@ -1,4 +1,5 @@
-"""The composition root: the store chosen by URL, and the facade over the chat flow."""
+"""The composition root: the store chosen by URL, memory beside the store, parts built on
+first use."""
 
 from __future__ import annotations
 
@@ -7,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from citewise.config import load_settings
-from citewise.errors import ConfigError, NotFoundError
-from citewise.services import Services, memory_url, open_store, register_store, store_url
+from citewise.errors import ConfigError
+from citewise.services import build, memory_url, register_store, store_url
 from citewise.store.registry import sqlite_path
-from support import write_corpus
 
 
 def test_sqlite_urls_read_as_sqlalchemy_reads_them() -> None:
@@ -23,9 +23,10 @@ def test_sqlite_urls_read_as_sqlalchemy_reads_them() -> None:
 def test_the_default_store_is_the_data_dirs_file(tmp_path: Path) -> None:
     settings = load_settings(data_dir=tmp_path)
     assert store_url(settings) == f"sqlite:///{tmp_path / 'citewise.db'}"
-    store = open_store(settings)
+    parts = build(settings)
+    parts.store.get()
     assert (tmp_path / "citewise.db").is_file()
-    store.close()
+    parts.close()
 
 
 def test_memory_follows_a_postgresql_store_unless_a_memory_server_is_named(
@@ -52,7 +53,7 @@ def test_users_live_with_the_store_chosen_by_its_scheme(tmp_path: Path) -> None:
 def test_an_unknown_store_scheme_names_the_known_ones(tmp_path: Path) -> None:
     settings = load_settings(data_dir=tmp_path, store="mongodb://x")
     with pytest.raises(ConfigError, match="sqlite://"):
-        open_store(settings)
+        build(settings).store.get()
 
 
 def test_a_registered_backend_is_chosen_by_its_scheme(tmp_path: Path) -> None:
@@ -60,43 +61,31 @@ def test_a_registered_backend_is_chosen_by_its_scheme(tmp_path: Path) -> None:
 
     def factory(url: str, pool_size: int) -> object:
         opened.append(url)
-        return open_store(load_settings(data_dir=tmp_path))
+        return build(load_settings(data_dir=tmp_path)).store.get()
 
     register_store("memtest", factory)  # type: ignore[arg-type]
-    open_store(load_settings(data_dir=tmp_path, store="memtest://db")).close()
+    parts = build(load_settings(data_dir=tmp_path, store="memtest://db"))
+    parts.store.get()
+    parts.close()
     assert opened == ["memtest://db"]
 
 
-def test_questions_go_to_the_first_readable_collection_with_documents(tmp_path: Path) -> None:
-    services = Services(load_settings(data_dir=tmp_path / "data", embedder="hashing"))
-    services.ingest([write_corpus(tmp_path / "docs")], collection="global")
-    assert services.answer_collection(["user-empty", "global"]) == "global"
-    answer = services.ask(
-        "What is the default request timeout?", session_id="s1",
-        collections=["user-empty", "global"],
-    )  # fmt: skip
-    assert "30 seconds" in answer.answer
-    assert [t.question for t in services.history("s1")] == ["What is the default request timeout?"]
-    services.delete_session("s1")
-    with pytest.raises(NotFoundError):
-        services.history("s1")
-    services.close()
+def test_parts_are_built_on_first_use_only(tmp_path: Path) -> None:
+    parts = build(load_settings(data_dir=tmp_path / "data", embedder="hashing"))
+    assert not any(p.built for p in (parts.store, parts.embedder, parts.memory, parts.llm))
+    parts.retriever.get()
+    assert parts.store.built and not parts.memory.built and not parts.conversation.built
+    assert not (tmp_path / "data" / "memory.db").exists()
+    parts.close()
 
 
-def test_a_question_searches_the_own_collection_then_the_global_one(tmp_path: Path) -> None:
-    services = Services(load_settings(data_dir=tmp_path / "data", embedder="hashing"))
-    services.ingest([write_corpus(tmp_path / "docs")], collection="global")
-    own = write_corpus(
-        tmp_path / "own", {"boats.md": "# Boats\n\nThe request boat leaves at noon.\n"}
-    )
-    services.ingest([own], collection="user-a")
-    answer = services.ask(
-        "What is the default request timeout?", session_id=None,
-        collections=["user-a", "global"],
-    )  # fmt: skip
-    assert "30 seconds" in answer.answer  # the own collection has documents, not this answer
-    hits = services.search("request", k=10, collections=["user-a", "global"]).hits
-    assert hits[0].source == "boats.md"  # own first
-    assert "reference/limits.txt" in [h.source for h in hits]
-    assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
-    services.close()
+def test_a_closed_part_is_opened_anew_on_its_next_use(tmp_path: Path) -> None:
+    parts = build(load_settings(data_dir=tmp_path / "data", embedder="hashing"))
+    first = parts.store.get()
+    conversation = parts.conversation.get()
+    parts.close()
+    parts.close()  # closing twice is harmless
+    assert parts.store.get() is not first
+    assert parts.conversation.get() is not conversation
+    assert parts.conversation.get().store is parts.store.get()
+    parts.close()

@@ -5,9 +5,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from citewise.config import load_settings
+from citewise.assistant import Assistant
 from citewise.ingest.watch import FolderWatch
-from citewise.services import Services
 from citewise.types import FileOutcome
 
 
@@ -17,7 +16,7 @@ def test_added_changed_and_deleted_files_are_ingested_replaced_and_removed(
     folder = tmp_path / "docs"
     (folder / "sub").mkdir(parents=True)
     (folder / "a.md").write_text("# A\n\nThe first file talks about apples and pears.\n")
-    services = Services(load_settings(data_dir=tmp_path / "data", embedder="hashing"))
+    services = Assistant(data_dir=tmp_path / "data", embedder="hashing")
     batches: list[list[FileOutcome]] = []
     got = threading.Event()
 
@@ -45,7 +44,7 @@ def test_added_changed_and_deleted_files_are_ingested_replaced_and_removed(
         changed = next_batch(lambda: a.write_text("# A\n\nThe first file is about cherries.\n"))
         assert changed == {("a.md", "replaced")}
         assert next_batch(b.unlink) == {("sub/b.txt", "pruned")}
-        assert [d.source for d in services.documents("default")] == ["a.md"]
+        assert [d.source for d in services.documents(collection="default")] == ["a.md"]
     finally:
         stop.set()
         thread.join(timeout=10)

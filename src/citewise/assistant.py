@@ -1,32 +1,60 @@
-"""The public Python API: `citewise.Assistant`. The CLI and the HTTP API are built on it."""
+"""`citewise.Assistant`, the one facade: documents in (ingest, documents, delete), passages
+out (search), cited answers (ask, stream) and conversations (history). The CLI, the HTTP API,
+the workers, `citewise eval`/`bench` and the Python API all call it; `services.build` wires
+the parts behind it."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from citewise.auth.service import AuthService
+from citewise.auth.store_sharing import AuthStore
+from citewise.chat.memory import Memory, SessionInfo, Turn
 from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
 from citewise.errors import NotFoundError
-from citewise.extractive.rules import rule_pack
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
 from citewise.ingest.streamed import StreamLimits
-from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
+from citewise.llm import LLM
+from citewise.retrieve.collections import search_collections
+from citewise.retrieve.retriever import HybridRetriever
+from citewise.services import Components, build
 from citewise.store.base import Store
-from citewise.store.registry import open_store
-from citewise.types import DocumentInfo, IngestReport, SearchFilter, SearchMode, SearchResult
+from citewise.types import (
+    Answer,
+    DocumentInfo,
+    Done,
+    Event,
+    IngestReport,
+    SearchFilter,
+    SearchMode,
+    SearchResult,
+)
+
+
+def final_answer(flow: Iterable[Event]) -> Answer:
+    """Runs a flow to its end (the turn is saved after `Done`) and returns the answer."""
+    answer = None
+    for event in flow:
+        if isinstance(event, Done):
+            answer = event.answer
+    if answer is None:
+        raise RuntimeError("the answer flow ended without an answer")
+    return answer
 
 
 class Assistant:
-    """Documents in, cited answers out.
+    """Documents in, cited answers out. Every method is safe to call from any thread.
 
-    >>> a = Assistant(data_dir="~/.citewise")            # doctest: +SKIP
-    >>> a.ingest(["~/docs"])                              # doctest: +SKIP
-    >>> a.search("how do I rotate the logs", k=5).hits    # doctest: +SKIP
+    >>> with Assistant(data_dir="~/.citewise") as a:            # doctest: +SKIP
+    ...     a.ingest(["~/docs"])
+    ...     a.search("how do I rotate the logs", k=5).hits
+    ...     a.ask("How do I rotate the logs?").answer
     """
 
     def __init__(
@@ -36,73 +64,71 @@ class Assistant:
         collection: str | None = None,
         embedder: str | Embedder | None = None,
         settings: Settings | None = None,
+        llm: LLM | None = None,
+        memory: Memory | None = None,
+        components: Components | None = None,
         **overrides: Any,
     ) -> None:
-        given_embedder = embedder if isinstance(embedder, str) else None
-        self.settings = settings or load_settings(
-            data_dir=Path(data_dir).expanduser() if data_dir else None,
-            collection=collection,
-            embedder=given_embedder,
-            **overrides,
-        )
-        self._embedder: Embedder | None = None if isinstance(embedder, str) else embedder
-        self._embedder_lock = threading.Lock()
-        self._store: Store | None = None
+        if components is None:
+            settings = settings or load_settings(
+                data_dir=Path(data_dir).expanduser() if data_dir else None,
+                collection=collection,
+                embedder=embedder if isinstance(embedder, str) else None,
+                **overrides,
+            )
+            given = None if isinstance(embedder, str) else embedder
+            components = build(settings, embedder=given, llm=llm, memory=memory)
+        self.parts = components
+        self.settings = components.settings
+        self._ingest_lock = threading.Lock()
+        # called with every finished answer (the API records metrics and spans with it)
+        self.on_answer: Callable[[Answer], None] | None = None
 
-    # -- wiring ----------------------------------------------------------------------
+    # -- parts -----------------------------------------------------------------------
 
     @property
     def collection(self) -> str:
         return self.settings.collection
 
-    def embedder(self) -> Embedder:
-        with self._embedder_lock:
-            if self._embedder is None:
-                from citewise.embed import create_embedder
+    @property
+    def store(self) -> Store:
+        return self.parts.store.get()
 
-                s = self.settings
-                self._embedder = create_embedder(
-                    s.embedder,
-                    base_url=s.embedder_base_url,
-                    api_key=s.embedder_api_key,
-                    cache_dir=s.model_cache,
-                    threads=s.threads or None,
-                )
-            return self._embedder
+    @property
+    def memory(self) -> Memory:
+        return self.parts.memory.get()
+
+    @property
+    def auth(self) -> AuthService:
+        return self.parts.auth.get()
+
+    @property
+    def users(self) -> AuthStore:
+        """Users, groups, grants and API keys (without the token and rate-limit side)."""
+        return self.parts.auth_store.get()
+
+    @property
+    def llm_name(self) -> str:
+        return self.settings.llm or "extractive"
+
+    def embedder(self) -> Embedder:
+        return self.parts.embedder.get()
+
+    def open_store(self, *, pool_size: int | None = None) -> Store:
+        """A store of its own, for a thread that may not share `store`."""
+        return self.parts.open_store(pool_size=pool_size)
 
     def retriever(self, *, pool: bool = False) -> HybridRetriever:
         """The hybrid retriever of `search`, or with `pool` the one that gathers the answer
         flow's candidates for reranking (other list depths, see `Settings`)."""
-        s = self.settings
-        return HybridRetriever(
-            self.store,
-            self.embedder,
-            RetrievalOptions(
-                keyword_k=s.pool_keyword_k if pool else s.keyword_k,
-                vector_k=s.pool_vector_k if pool else s.vector_k,
-                rrf_k=s.rrf_k,
-                keyword_weight=s.keyword_weight,
-                vector_weight=s.vector_weight,
-                max_query_chars=s.max_query_chars,
-                max_per_document=s.max_per_document,
-                release_notes_factor=s.release_notes_factor,
-                entries=rule_pack(s.profile).option_items,
-            ),
-        )
+        return (self.parts.pool if pool else self.parts.retriever).get()
 
-    def _open_store(self) -> Store:
-        return open_store(self.settings.store_url, pool_size=self.settings.store_pool_size)
-
-    @property
-    def store(self) -> Store:
-        if self._store is None:
-            self._store = self._open_store()
-        return self._store
+    def warm_up(self) -> None:
+        """Loads the embedder before the first question needs it."""
+        self.embedder().embed_query("warm up")
 
     def close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        self.parts.close()
 
     def __enter__(self) -> Assistant:
         return self
@@ -110,18 +136,7 @@ class Assistant:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _filter(
-        self, collection: str | None, sources: Sequence[str], category: str | None,
-        tags: Sequence[str],
-    ) -> SearchFilter:  # fmt: skip
-        return SearchFilter(
-            collection=collection or self.collection,
-            sources=tuple(sources),
-            category=category,
-            tags=tuple(tags),
-        )
-
-    # -- public API ------------------------------------------------------------------
+    # -- documents -------------------------------------------------------------------
 
     def ingest(
         self,
@@ -131,6 +146,7 @@ class Assistant:
         prune: bool = False,
         progress: IngestProgress | None = None,
     ) -> IngestReport:
+        """One ingest at a time per assistant: runs share the embedder's threads."""
         s = self.settings
         job = IngestJob(
             paths=[Path(p).expanduser() for p in paths],
@@ -150,30 +166,30 @@ class Assistant:
                 above_bytes=s.stream_text_above_bytes, max_bytes=s.max_text_file_bytes
             ),
         )
-        return run_ingest(job, self._open_store, self.embedder, progress)
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int = 10,
-        mode: SearchMode = "hybrid",
-        collection: str | None = None,
-        sources: Sequence[str] = (),
-        category: str | None = None,
-        tags: Sequence[str] = (),
-    ) -> SearchResult:
-        flt = self._filter(collection, sources, category, tags)
-        return self.retriever().search(query, k=k, mode=mode, flt=flt)
+        with self._ingest_lock:
+            return run_ingest(job, self.open_store, self.embedder, progress)
 
     def documents(self, *, collection: str | None = None) -> list[DocumentInfo]:
         return self.store.list_documents(collection or self.collection)
 
-    def delete(self, source: str, *, collection: str | None = None) -> DocumentInfo:
+    def document(self, source: str, *, collection: str | None = None) -> DocumentInfo:
         coll = collection or self.collection
         doc = self.store.find_document(coll, source)
         if doc is None:
             raise NotFoundError(f"no document '{source}' in collection '{coll}'")
+        return doc
+
+    def find_by_hash(
+        self, content_hash: str, *, collection: str | None = None
+    ) -> DocumentInfo | None:
+        return next(
+            (d for d in self.documents(collection=collection) if d.content_hash == content_hash),
+            None,
+        )
+
+    def delete(self, source: str, *, collection: str | None = None) -> DocumentInfo:
+        coll = collection or self.collection
+        doc = self.document(source, collection=coll)
         self.store.delete_document(doc.doc_id)
         staged = self.store.find_staged(coll, source)
         if staged is not None:
@@ -185,3 +201,98 @@ class Assistant:
         ):  # a deleted document's kept copy goes too, unless another document has its bytes
             forget_original(self.settings.originals_dir, doc.content_hash)
         return doc
+
+    # -- search ----------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: SearchMode = "hybrid",
+        collection: str | None = None,
+        collections: Sequence[str] = (),
+        sources: Sequence[str] = (),
+        category: str | None = None,
+        tags: Sequence[str] = (),
+    ) -> SearchResult:
+        """`collection` (default: the assistant's), or each of `collections` in order,
+        merged with each passage once."""
+        flt = SearchFilter(
+            collection=collection or (collections[0] if collections else self.collection),
+            sources=tuple(sources),
+            category=category,
+            tags=tuple(tags),
+        )
+        if not collections:
+            return self.retriever().search(query, k=k, mode=mode, flt=flt)
+        return search_collections(
+            lambda f: self.retriever().search(query, k=k, mode=mode, flt=f), collections, flt, k
+        )
+
+    # -- answers ---------------------------------------------------------------------
+
+    def answer_collection(self, collections: Sequence[str]) -> str:
+        """The collection whose documents a question's titles and summaries come from: the
+        first readable one that holds documents (the caller's own before the global one)."""
+        if not collections:
+            raise NotFoundError("no collection is readable for this caller")
+        for name in collections:
+            if self.store.has_documents(name):
+                return name
+        return collections[0]
+
+    def stream(
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        collection: str | None = None,
+        collections: Sequence[str] = (),
+    ) -> Iterator[Event]:
+        """The answer flow's events; validation errors raise before the first event.
+        Searches `collection` (default: the assistant's), or each of `collections` in order,
+        merged with each passage once."""
+        searched = list(collections) or [collection or self.collection]
+        primary = self.answer_collection(searched)
+        flow = self.parts.conversation.get().stream(
+            question, session_id=session_id, collections=[primary, *searched]
+        )
+        return flow if self.on_answer is None else _observed(flow, self.on_answer)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        collection: str | None = None,
+        collections: Sequence[str] = (),
+    ) -> Answer:
+        """`stream` run to its end: the final answer."""
+        return final_answer(
+            self.stream(
+                question, session_id=session_id, collection=collection, collections=collections
+            )
+        )
+
+    # -- conversations ---------------------------------------------------------------
+
+    def sessions(self) -> list[SessionInfo]:
+        """Live conversation sessions, most recent first."""
+        return self.memory.sessions()
+
+    def history(self, session_id: str) -> list[Turn]:
+        """The turns of a session (`NotFoundError` when it is unknown or expired)."""
+        self.memory.require(session_id)
+        return self.memory.turns(session_id)
+
+    def delete_session(self, session_id: str) -> None:
+        if not self.memory.delete(session_id):
+            raise NotFoundError(f"no conversation session {session_id!r} (unknown or expired)")
+
+
+def _observed(flow: Iterator[Event], hook: Callable[[Answer], None]) -> Iterator[Event]:
+    for event in flow:
+        if isinstance(event, Done):
+            hook(event.answer)
+        yield event

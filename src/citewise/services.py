@@ -1,37 +1,98 @@
-"""The composition root: builds the store (chosen by URL), embedder, LLM, reranker, memory,
-retriever and answerer from `Settings`, and `Services`, the one facade the CLI and the HTTP
-API both call. `citewise.Assistant` and `ChatAssistant` stay the public Python API; this
-module wires one of each and shares them between threads."""
+"""The composition root: `build(settings)` is the one place that creates and wires the store
+(chosen by URL), embedder, LLM, reranker, retrievers, memory, the conversation flow and the
+user store. Every part is built on first use, so a command that only searches never loads
+an LLM or opens the memory, and `citewise --help` opens nothing."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
-from citewise.assistant import Assistant
-from citewise.chat.memory import Memory, Turn, create_memory
+from citewise.answer.flow import DocumentAnswerer
+from citewise.auth.db import open_auth_db
+from citewise.auth.service import AuthService
+from citewise.auth.store_sharing import AuthStore
+from citewise.chat.conversation import Conversation
+from citewise.chat.intents.router import IntentRouter
+from citewise.chat.memory import Memory, create_memory
+from citewise.chat.query_router import QueryRouter
 from citewise.config import Settings
-from citewise.errors import NotFoundError
-from citewise.ingest.pipeline import IngestProgress
-from citewise.llm import LLM
-from citewise.retrieve.collections import search_collections
+from citewise.embed import create_embedder
+from citewise.embed.base import Embedder
+from citewise.extractive.rules import RulePack, rule_pack
+from citewise.llm import LLM, create_llm
+from citewise.retrieve.rerank import create_reranker
+from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
 from citewise.store.base import Store
 from citewise.store.registry import STORES, StoreFactory
 from citewise.store.registry import open_store as open_store_url
-from citewise.types import (
-    Answer,
-    DocumentInfo,
-    Done,
-    Event,
-    IngestReport,
-    SearchFilter,
-    SearchResult,
-)
 
-if TYPE_CHECKING:
-    from citewise.chat.conversation import ChatAssistant
+T = TypeVar("T")
+
+
+class Lazy(Generic[T]):
+    """A part built by its first `get()` (from any thread, once)."""
+
+    def __init__(self, build: Callable[[], T]) -> None:
+        self._build = build
+        self._lock = threading.Lock()
+        self._built = False
+        self._value: T | None = None
+
+    def get(self) -> T:
+        with self._lock:
+            if not self._built:
+                self._value = self._build()
+                self._built = True
+            return self._value  # type: ignore[return-value]
+
+    @property
+    def built(self) -> bool:
+        return self._built
+
+    def reset(self, close: Callable[[T], object] | None = None) -> None:
+        """Forgets the part (closing it with `close` if it was built): the next `get()`
+        builds a new one."""
+        with self._lock:
+            value, built = self._value, self._built
+            self._value, self._built = None, False
+        if built and close is not None:
+            close(value)  # type: ignore[arg-type]
+
+
+class StoreOpener(Protocol):
+    def __call__(self, *, pool_size: int | None = None) -> Store:
+        """A store of its own (for a thread that may not share one)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Components:
+    """The wired parts of one process; `Assistant` is the facade over them."""
+
+    settings: Settings
+    store: Lazy[Store]
+    open_store: StoreOpener
+    embedder: Lazy[Embedder]
+    llm: Lazy[LLM | None]
+    memory: Lazy[Memory]
+    rules: Lazy[RulePack]
+    retriever: Lazy[HybridRetriever]  # `search`
+    pool: Lazy[HybridRetriever]  # the answer flow's candidates, reranked
+    conversation: Lazy[Conversation]
+    auth_store: Lazy[AuthStore]
+    auth: Lazy[AuthService]
+
+    def close(self) -> None:
+        """Closes what was opened (parts never used were never built); a part used again
+        afterwards is opened anew."""
+        for over_the_store in (self.conversation, self.retriever, self.pool, self.auth):
+            over_the_store.reset()
+        self.memory.reset(lambda memory: memory.close())
+        self.store.reset(lambda store: store.close())
+        self.auth_store.reset(lambda users: users.close())
 
 
 def register_store(scheme: str, factory: StoreFactory) -> None:
@@ -42,10 +103,6 @@ def register_store(scheme: str, factory: StoreFactory) -> None:
 def store_url(settings: Settings) -> str:
     """`CITEWISE_STORE`, or the SQLite file in the data directory."""
     return settings.store_url
-
-
-def open_store(settings: Settings) -> Store:
-    return open_store_url(settings.store_url, pool_size=settings.store_pool_size)
 
 
 def is_postgres(url: str) -> bool:
@@ -61,150 +118,107 @@ def memory_url(settings: Settings) -> str:
     return settings.memory
 
 
-def open_memory(settings: Settings) -> Memory:
-    return create_memory(
-        memory_url(settings), settings.data_dir, ttl_seconds=int(settings.session_ttl_hours * 3600)
+def build(
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    llm: LLM | None = None,
+    memory: Memory | None = None,
+) -> Components:
+    """The parts `settings` names; `embedder`, `llm` and `memory` replace theirs (tests,
+    an LLM client of the caller's)."""
+    s = settings
+
+    def open_store(*, pool_size: int | None = None) -> Store:
+        return open_store_url(s.store_url, pool_size=pool_size or s.store_pool_size)
+
+    store = Lazy(open_store)
+    embedder_part: Lazy[Embedder] = Lazy(
+        (lambda: embedder)
+        if embedder is not None
+        else lambda: create_embedder(
+            s.embedder, base_url=s.embedder_base_url, api_key=s.embedder_api_key,
+            cache_dir=s.model_cache, threads=s.threads or None,
+        )
+    )  # fmt: skip
+    llm_part: Lazy[LLM | None] = Lazy(
+        (lambda: llm)
+        if llm is not None
+        else lambda: create_llm(
+            s.llm, base_url=s.llm_base_url, api_key=s.llm_api_key, timeout=s.llm_timeout
+        )
     )
+    memory_part: Lazy[Memory] = Lazy(
+        (lambda: memory)
+        if memory is not None
+        else lambda: create_memory(
+            memory_url(s), s.data_dir, ttl_seconds=int(s.session_ttl_hours * 3600)
+        )
+    )
+    rules = Lazy(lambda: rule_pack(s.profile))
 
+    def retriever(pool: bool) -> HybridRetriever:
+        return HybridRetriever(
+            store.get(),
+            embedder_part.get,
+            RetrievalOptions(
+                keyword_k=s.pool_keyword_k if pool else s.keyword_k,
+                vector_k=s.pool_vector_k if pool else s.vector_k,
+                rrf_k=s.rrf_k,
+                keyword_weight=s.keyword_weight,
+                vector_weight=s.vector_weight,
+                max_query_chars=s.max_query_chars,
+                max_per_document=s.max_per_document,
+                release_notes_factor=s.release_notes_factor,
+                entries=rules.get().option_items,
+            ),
+        )
 
-def final_answer(flow: Iterator[Event]) -> Answer:
-    """Runs a flow to its end (the turn is saved after `Done`) and returns the answer."""
-    answer = None
-    for event in flow:
-        if isinstance(event, Done):
-            answer = event.answer
-    if answer is None:
-        raise RuntimeError("the answer flow ended without an answer")
-    return answer
+    search_retriever = Lazy(lambda: retriever(pool=False))
+    pool_retriever = Lazy(lambda: retriever(pool=True))
 
+    def conversation() -> Conversation:
+        the_llm = llm_part.get()
+        reranker = create_reranker(
+            s.reranker,
+            embedder_factory=embedder_part.get,
+            llm=the_llm,
+            vector_lookup=store.get().get_vectors,
+        )
+        answerer = DocumentAnswerer(
+            store.get(),
+            embedder_part.get,
+            pool_retriever.get(),
+            reranker,
+            the_llm,
+            context_tokens=s.context_tokens,
+            abstain_threshold=s.abstain_threshold,
+            llm_budget_s=s.llm_answer_budget,
+            rules=rules.get(),
+        )
+        return Conversation(
+            store=store.get(),
+            memory=memory_part.get(),
+            llm=the_llm,
+            intents=IntentRouter(embedder_part.get, llm=the_llm),
+            queries=QueryRouter(llm=the_llm),
+            answerer=answerer,
+            max_query_chars=s.max_query_chars,
+            summary_tokens=s.summary_tokens,
+        )
 
-class Services:
-    """One of each component for a process; every method is safe to call from any thread."""
-
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        llm: LLM | None = None,
-        memory: Memory | None = None,
-    ) -> None:
-        self.settings = settings
-        self.assistant = Assistant(settings=settings)
-        self._llm, self._memory = llm, memory
-        self._chat: ChatAssistant | None = None
-        self._chat_lock = threading.Lock()
-        self._ingest_lock = threading.Lock()
-        # called with every finished answer (the API records metrics and spans with it)
-        self.on_answer: Callable[[Answer], None] | None = None
-
-    @property
-    def chat(self) -> ChatAssistant:
-        """The conversation flow, built on first use (ingest and search do without it)."""
-        with self._chat_lock:
-            if self._chat is None:
-                from citewise.chat.conversation import ChatAssistant
-
-                memory = self._memory or open_memory(self.settings)
-                self._chat = ChatAssistant(self.assistant, llm=self._llm, memory=memory)
-            return self._chat
-
-    @property
-    def store(self) -> Store:
-        return self.assistant.store
-
-    @property
-    def memory(self) -> Memory:
-        return self.chat.memory
-
-    @property
-    def llm_name(self) -> str:
-        return self.settings.llm or "extractive"
-
-    def warm_up(self) -> None:
-        """Loads the embedder before the first question needs it."""
-        self.assistant.embedder().embed_query("warm up")
-
-    def close(self) -> None:
-        if self._chat is not None:
-            self._chat.close()
-        self.assistant.close()
-
-    # -- answers ---------------------------------------------------------------------
-
-    def answer_collection(self, collections: Sequence[str]) -> str:
-        """The collection whose documents a question's titles and summaries come from: the
-        first readable one that holds documents (the caller's own before the global one)."""
-        if not collections:
-            raise NotFoundError("no collection is readable for this caller")
-        for name in collections:
-            if self.store.has_documents(name):
-                return name
-        return collections[0]
-
-    def stream(
-        self, question: str, *, session_id: str | None, collections: Sequence[str]
-    ) -> Iterator[Event]:
-        """The chat flow's events; validation errors raise before the first event. Every
-        collection is searched, in order, merged with each passage once."""
-        flow = self.chat.stream(
-            question, session_id=session_id, collection=self.answer_collection(collections),
-            also=collections,
-        )  # fmt: skip
-        return flow if self.on_answer is None else self._observed(flow, self.on_answer)
-
-    @staticmethod
-    def _observed(flow: Iterator[Event], hook: Callable[[Answer], None]) -> Iterator[Event]:
-        for event in flow:
-            if isinstance(event, Done):
-                hook(event.answer)
-            yield event
-
-    def ask(self, question: str, *, session_id: str | None, collections: Sequence[str]) -> Answer:
-        return final_answer(self.stream(question, session_id=session_id, collections=collections))
-
-    def search(self, query: str, *, k: int, collections: Sequence[str]) -> SearchResult:
-        """Each collection searched in the store, merged in order, each passage once."""
-        if not collections:
-            raise NotFoundError("no collection is readable for this caller")
-        return search_collections(
-            lambda flt: self.assistant.search(query, k=k, collection=flt.collection),
-            collections, SearchFilter(collection=collections[0]), k,
-        )  # fmt: skip
-
-    # -- documents -------------------------------------------------------------------
-
-    def documents(self, collection: str) -> list[DocumentInfo]:
-        return self.assistant.documents(collection=collection)
-
-    def document(self, collection: str, source: str) -> DocumentInfo:
-        doc = self.store.find_document(collection, source)
-        if doc is None:
-            raise NotFoundError(f"no document '{source}' in collection '{collection}'")
-        return doc
-
-    def find_by_hash(self, collection: str, content_hash: str) -> DocumentInfo | None:
-        return next((d for d in self.documents(collection) if d.content_hash == content_hash), None)
-
-    def delete(self, collection: str, source: str) -> DocumentInfo:
-        return self.assistant.delete(source, collection=collection)
-
-    def ingest(
-        self,
-        paths: Sequence[Path],
-        *,
-        collection: str,
-        progress: IngestProgress | None = None,
-    ) -> IngestReport:
-        """One ingest at a time per process: runs share the embedder's threads."""
-        with self._ingest_lock:
-            return self.assistant.ingest(paths, collection=collection, progress=progress)
-
-    # -- conversations ---------------------------------------------------------------
-
-    def history(self, session_id: str) -> list[Turn]:
-        self.memory.require(session_id)
-        return self.memory.turns(session_id)
-
-    def delete_session(self, session_id: str) -> None:
-        if not self.memory.delete(session_id):
-            raise NotFoundError(f"no conversation session {session_id!r} (unknown or expired)")
+    auth_store = Lazy(lambda: AuthStore(open_auth_db(s)))
+    return Components(
+        settings=s,
+        store=store,
+        open_store=open_store,
+        embedder=embedder_part,
+        llm=llm_part,
+        memory=memory_part,
+        rules=rules,
+        retriever=search_retriever,
+        pool=pool_retriever,
+        conversation=Lazy(conversation),
+        auth_store=auth_store,
+        auth=Lazy(lambda: AuthService(s, auth_store.get())),
+    )

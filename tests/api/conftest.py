@@ -21,16 +21,16 @@ def make_settings(root: Path, **overrides: object) -> object:
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from citewise.api import create_app
-    from citewise.services import Services
+    from citewise.assistant import Assistant
 
     root = tmp_path_factory.mktemp("api")
     settings = make_settings(root, max_upload_bytes=64 * 1024)
-    services = Services(settings)  # type: ignore[arg-type]
-    services.ingest([write_corpus(root / "docs")], collection="default")
+    assistant = Assistant(settings=settings)  # type: ignore[arg-type]
+    assistant.ingest([write_corpus(root / "docs")], collection="default")
     _make_key(settings, root / "api-key")
-    with running(create_app(settings, services=services)) as url:  # type: ignore[arg-type]
+    with running(create_app(settings, assistant=assistant)) as url:  # type: ignore[arg-type]
         yield url
-    services.close()
+    assistant.close()
 
 
 def _make_key(settings: object, out: Path) -> None:

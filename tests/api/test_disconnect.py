@@ -18,15 +18,20 @@ pytestmark = pytest.mark.integration  # a real uvicorn on 127.0.0.1
 
 def test_closing_the_stream_closes_the_answer_flow(tmp_path: Path) -> None:
     from citewise.api import create_app
+    from citewise.assistant import Assistant
     from citewise.config import load_settings
-    from citewise.services import Services
 
     produced: list[int] = []
     closed = threading.Event()
 
-    class SlowServices(Services):
+    class SlowAssistant(Assistant):
         def stream(
-            self, question: str, *, session_id: str | None, collections: Sequence[str]
+            self,
+            question: str,
+            *,
+            session_id: str | None = None,
+            collection: str | None = None,
+            collections: Sequence[str] = (),
         ) -> Iterator[Event]:
             def flow() -> Iterator[Event]:
                 try:
@@ -41,8 +46,8 @@ def test_closing_the_stream_closes_the_answer_flow(tmp_path: Path) -> None:
             return flow()
 
     settings = load_settings(data_dir=tmp_path / "data", embedder="hashing")
-    services = SlowServices(settings)
-    with running(create_app(settings, services=services)) as url:
+    assistant = SlowAssistant(settings=settings)
+    with running(create_app(settings, assistant=assistant)) as url:
         with (
             httpx.Client(base_url=url, timeout=30) as client,
             client.stream("POST", "/chat/stream", json={"message": "tell me"}) as r,
@@ -54,21 +59,26 @@ def test_closing_the_stream_closes_the_answer_flow(tmp_path: Path) -> None:
         stopped_at = len(produced)
         time.sleep(0.3)
         assert len(produced) == stopped_at < 1000
-    services.close()
+    assistant.close()
 
 
 def test_a_quiet_stream_sends_keepalive_comments(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from citewise.api import create_app, sse
+    from citewise.assistant import Assistant
     from citewise.config import load_settings
-    from citewise.services import Services
 
     monkeypatch.setattr(sse, "PING_SECONDS", 0.1)
 
-    class QuietServices(Services):
+    class QuietAssistant(Assistant):
         def stream(
-            self, question: str, *, session_id: str | None, collections: Sequence[str]
+            self,
+            question: str,
+            *,
+            session_id: str | None = None,
+            collection: str | None = None,
+            collections: Sequence[str] = (),
         ) -> Iterator[Event]:
             def flow() -> Iterator[Event]:
                 time.sleep(0.8)  # a slow first token, as from a loaded LLM
@@ -77,10 +87,10 @@ def test_a_quiet_stream_sends_keepalive_comments(
             return flow()
 
     settings = load_settings(data_dir=tmp_path / "data", embedder="hashing")
-    services = QuietServices(settings)
-    with running(create_app(settings, services=services)) as url:
+    assistant = QuietAssistant(settings=settings)
+    with running(create_app(settings, assistant=assistant)) as url:
         r = httpx.post(f"{url}/chat/stream", json={"message": "tell me"}, timeout=30)
     lines = r.text.splitlines()
     assert ": ping" in lines
     assert lines.index(": ping") < lines.index("event: token")
-    services.close()
+    assistant.close()

@@ -44,7 +44,7 @@ def test_two_services_on_one_postgres_share_users_and_conversations(
     a, b = two_apps
     auth_a = a.app.state.auth  # type: ignore[attr-defined]
     auth_a.create_user("bob", "bob's long password", is_admin=True)
-    a.app.state.services.ingest(  # type: ignore[attr-defined]
+    a.app.state.assistant.ingest(  # type: ignore[attr-defined]
         [write_corpus(tmp_path / "docs")], collection="default"
     )
 

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 import pytest
 
 from citewise.assistant import Assistant
-from citewise.chat.conversation import ChatAssistant
 from citewise.extractive.answerer import ExtractiveAnswerer
 from llm.scripted_server import ScriptedServer
 from llm.wire import OpenAIWire
@@ -45,7 +44,7 @@ def test_a_question_passing_the_gate_reaches_the_llm_without_the_extractive_answ
 ) -> None:
     monkeypatch.setattr(ExtractiveAnswerer, "answer", _not_consulted)
     wire.server.script(wire.stream(["Tokens expire after 12 hours [1]."]))
-    chat = ChatAssistant(assistant, llm=wire.client())
+    chat = Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client())
     try:
         answer = chat.ask("How long are API tokens valid?")
     finally:
@@ -59,7 +58,7 @@ def test_a_question_the_gate_refuses_reaches_no_answerer(
     assistant: Assistant, wire: OpenAIWire, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ExtractiveAnswerer, "answer", _not_consulted)
-    chat = ChatAssistant(assistant, llm=wire.client())
+    chat = Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client())
     try:
         answer = chat.ask("Which Kubernetes version does the cluster run?")
     finally:

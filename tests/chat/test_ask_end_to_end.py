@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant
-from citewise.chat.conversation import ChatAssistant
 from citewise.chat.memory import SQLiteMemory, Turn
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
 from citewise.types import CitationEvent, Done, Sources, Status, Token
@@ -31,13 +30,11 @@ def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
 
 
 @pytest.fixture
-def chat(assistant: Assistant) -> Iterator[ChatAssistant]:
-    c = ChatAssistant(assistant)
-    yield c
-    c.close()
+def chat(assistant: Assistant) -> Assistant:
+    return assistant  # the conversation is the assistant's own
 
 
-def test_extractive_answer_cites_the_passage_that_states_it(chat: ChatAssistant) -> None:
+def test_extractive_answer_cites_the_passage_that_states_it(chat: Assistant) -> None:
     answer = chat.ask("What is the default request timeout?")
     assert "30 seconds" in answer.answer and "[1]" in answer.answer
     assert answer.citations[0].source == "reference/limits.txt"
@@ -52,27 +49,27 @@ def test_extractive_answer_cites_the_passage_that_states_it(chat: ChatAssistant)
 
 
 def test_question_the_documents_cannot_answer_abstains_without_citations(
-    chat: ChatAssistant,
+    chat: Assistant,
 ) -> None:
     answer = chat.ask("Which Kubernetes version does the cluster run?")
     assert answer.answer == NOT_FOUND
     assert answer.citations == () and answer.confidence == "none"
 
 
-def test_events_stream_sources_tokens_citations_then_done(chat: ChatAssistant) -> None:
+def test_events_stream_sources_tokens_citations_then_done(chat: Assistant) -> None:
     events = list(chat.stream("How often is a database snapshot taken?"))
     kinds = [type(e) for e in events]
     assert kinds.index(Sources) < kinds.index(Token) < kinds.index(CitationEvent)
     assert isinstance(events[-1], Done) and "six hours" in events[-1].answer.answer
 
 
-def test_summary_of_a_named_document_cites_it(chat: ChatAssistant) -> None:
+def test_summary_of_a_named_document_cites_it(chat: Assistant) -> None:
     answer = chat.ask("Summarize the logging guide")
     assert answer.citations and {c.source for c in answer.citations} == {"guides/logging.md"}
     assert "logrotate" in answer.answer or "WARNING" in answer.answer
 
 
-def test_bad_questions_and_sessions_get_clear_errors(chat: ChatAssistant) -> None:
+def test_bad_questions_and_sessions_get_clear_errors(chat: Assistant) -> None:
     with pytest.raises(InputError, match="empty"):
         chat.ask("   ")
     with pytest.raises(InputError, match="1,000"):
@@ -83,8 +80,8 @@ def test_bad_questions_and_sessions_get_clear_errors(chat: ChatAssistant) -> Non
         chat.memory.require("nope")
 
 
-def _llm_chat(assistant: Assistant, wire: OpenAIWire | OllamaWire) -> ChatAssistant:
-    return ChatAssistant(assistant, llm=wire.client())
+def _llm_chat(assistant: Assistant, wire: OpenAIWire | OllamaWire) -> Assistant:
+    return Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client())
 
 
 def test_llm_answer_is_streamed_verified_and_cited(assistant: Assistant) -> None:
@@ -195,7 +192,7 @@ def test_session_continues_across_cli_invocations(assistant: Assistant) -> None:
     assert missing.exit_code == 4 and "never-started" in missing.stdout
 
 
-def test_chit_chat_tools_and_commands_answer_without_retrieval(chat: ChatAssistant) -> None:
+def test_chit_chat_tools_and_commands_answer_without_retrieval(chat: Assistant) -> None:
     hello = chat.ask("hello!", session_id="small-talk")
     assert hello.intent == "greeting" and hello.citations == () and hello.sources == ()
     calc = chat.ask("what is 17% of 2,340?", session_id="small-talk")
@@ -223,7 +220,7 @@ def test_interactive_chat_streams_answers_until_exit(assistant: Assistant) -> No
 
 def test_questions_before_any_ingest_say_what_to_do(tmp_path: Path) -> None:
     with Assistant(data_dir=tmp_path / "empty") as empty:
-        chat = ChatAssistant(empty)
+        chat = empty
         try:
             assert chat.ask("hello").intent == "greeting"
             with pytest.raises(NotFoundError, match="citewise ingest"):
@@ -238,7 +235,7 @@ def test_tell_me_more_with_nothing_more_says_so(tmp_path: Path) -> None:
     (docs / "keys.md").write_text("# Keys\n\nThe encryption keys are rotated every 90 days.\n")
     with Assistant(data_dir=tmp_path / "data") as a:
         a.ingest([docs])
-        chat = ChatAssistant(a)
+        chat = a
         try:
             first = chat.ask("How often are the encryption keys rotated?", session_id="k")
             assert "90 days" in first.answer
@@ -266,7 +263,7 @@ def test_a_question_about_an_option_is_answered_from_its_entry(tmp_path: Path) -
     )
     with Assistant(data_dir=tmp_path / "data", profile="software_docs") as a:
         a.ingest([docs])
-        chat = ChatAssistant(a)
+        chat = a
         try:
             run = chat.ask("What does the -m command line option do?")
             assert run.answer.startswith("-m module: Search the path for the named module")
@@ -286,7 +283,11 @@ class _MemoryThatCannotSave(SQLiteMemory):
 def test_an_answer_whose_turn_cannot_be_saved_is_still_given(
     assistant: Assistant, tmp_path: Path
 ) -> None:
-    chat = ChatAssistant(assistant, memory=_MemoryThatCannotSave(tmp_path / "memory.db"))
+    chat = Assistant(
+        settings=assistant.settings,
+        embedder=assistant.embedder(),
+        memory=_MemoryThatCannotSave(tmp_path / "memory.db"),
+    )
     try:
         events = list(chat.stream("What is the default request timeout?", session_id="s1"))
         answer = chat.ask("What is the default request timeout?", session_id="s2")

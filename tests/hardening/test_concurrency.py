@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant
-from citewise.chat.conversation import ChatAssistant
 from hardening.consistency import index_problems, table_problems, vector_problems, write_file
 
 pytestmark = pytest.mark.slow
@@ -89,7 +88,6 @@ def test_searches_during_an_ingest_never_fail_or_repeat_a_chunk(tmp_path: Path) 
     child = _start(INGEST, corpus, data, 1)
     searches = questions = 0
     with Assistant(data_dir=data, embedder="hashing") as a:
-        chat = None
         while child.poll() is None or (questions == 0 and child.returncode == 0):
             for mode in ("keyword", "vector", "hybrid"):
                 hits = a.search("setting of note controls", k=10, mode=mode).hits
@@ -98,12 +96,9 @@ def test_searches_during_an_ingest_never_fail_or_repeat_a_chunk(tmp_path: Path) 
                 assert {h.source for h in hits} <= set(expected)
                 searches += 1
             if a.documents():
-                chat = chat or ChatAssistant(a)
-                answer = chat.ask("What does the setting of note 3 control?", session_id="q")
+                answer = a.ask("What does the setting of note 3 control?", session_id="q")
                 assert {c.source for c in answer.citations} <= set(expected)
                 questions += 1
-        if chat is not None:
-            chat.close()
     _finish(child)
     assert searches > 3 and questions > 0
     assert index_problems(data, expected) == []

@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 
 from chat.memory.conftest import RedisServer
 from citewise.assistant import Assistant
-from citewise.chat.conversation import ChatAssistant
 from citewise.cli import app
 from citewise.errors import MemoryBackendError
 from citewise.types import ErrorEvent
@@ -39,7 +38,7 @@ def test_redis_dying_mid_conversation_gives_a_clear_error_and_recovers(
     docs = write_corpus(tmp_path / "docs")
     with Assistant(data_dir=tmp_path / "data", embedder="hashing") as assistant:
         assistant.ingest([docs])
-        chat = ChatAssistant(assistant)
+        chat = assistant
         first = chat.ask("How often are log files rotated?", session_id="s1")
         assert first.session_id == "s1" and first.answer
 

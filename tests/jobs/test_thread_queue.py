@@ -9,21 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from citewise.config import load_settings
+from citewise.assistant import Assistant
 from citewise.jobs import JobStatus, UploadJob, create_job_queue
 from citewise.jobs.base import FileStatus
-from citewise.services import Services
 
 
 @pytest.fixture
-def services(tmp_path: Path) -> Iterator[Services]:
-    s = Services(load_settings(data_dir=tmp_path / "data", embedder="hashing"))
-    yield s
-    s.close()
+def assistant(tmp_path: Path) -> Iterator[Assistant]:
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        yield a
 
 
-def submit(services: Services, tmp_path: Path, job_id: str, files: dict[str, bytes]) -> JobStatus:
-    queue = create_job_queue("thread", services)
+def submit(assistant: Assistant, tmp_path: Path, job_id: str, files: dict[str, bytes]) -> JobStatus:
+    queue = create_job_queue("thread", assistant)
     folder = tmp_path / "staging" / job_id
     folder.mkdir(parents=True)
     for name, data in files.items():
@@ -41,8 +39,8 @@ def submit(services: Services, tmp_path: Path, job_id: str, files: dict[str, byt
     return status
 
 
-def test_each_file_ends_done_and_is_kept_for_reingest(services: Services, tmp_path: Path) -> None:
-    status = submit(services, tmp_path, "j1", {
+def test_each_file_ends_done_and_is_kept_for_reingest(assistant: Assistant, tmp_path: Path) -> None:
+    status = submit(assistant, tmp_path, "j1", {
         "a.md": b"# A\n\nThe first file talks about apples.\n",
         "b.txt": b"B\n\nThe second file talks about boats.\n",
     })  # fmt: skip
@@ -51,27 +49,27 @@ def test_each_file_ends_done_and_is_kept_for_reingest(services: Services, tmp_pa
     assert all(f.chunks >= 1 for f in status.files)
     assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == ["a.md", "b.txt"]
     assert not (tmp_path / "staging" / "j1").exists()
-    assert [d.source for d in services.documents("default")] == ["a.md", "b.txt"]
+    assert [d.source for d in assistant.documents()] == ["a.md", "b.txt"]
 
 
 def test_a_failed_replacement_keeps_the_old_version_whole(
-    services: Services, tmp_path: Path
+    assistant: Assistant, tmp_path: Path
 ) -> None:
     v1 = b"Notes\n\nThe meeting is on Friday.\n"
-    assert submit(services, tmp_path, "j1", {"notes.txt": v1}).state == "done"
-    before = services.document("default", "notes.txt")
-    status = submit(services, tmp_path, "j2", {"notes.txt": b" \n \n"})
+    assert submit(assistant, tmp_path, "j1", {"notes.txt": v1}).state == "done"
+    before = assistant.document("notes.txt")
+    status = submit(assistant, tmp_path, "j2", {"notes.txt": b" \n \n"})
     assert status.state == "failed"
     [file] = status.files
     assert file.stage == "failed" and file.reason.startswith(("empty", "no text"))
-    after = services.document("default", "notes.txt")
+    after = assistant.document("notes.txt")
     assert after.content_hash == before.content_hash  # the store still holds v1 ...
     assert (tmp_path / "kept" / "notes.txt").read_bytes() == v1  # ... and so does the kept file
 
 
-def test_a_new_queue_clears_what_an_earlier_process_staged(services: Services) -> None:
-    stale = services.settings.data_dir / "uploads" / "default" / ".staging" / "old-job"
+def test_a_new_queue_clears_what_an_earlier_process_staged(assistant: Assistant) -> None:
+    stale = assistant.settings.data_dir / "uploads" / "default" / ".staging" / "old-job"
     stale.mkdir(parents=True)
     (stale / "half.txt").write_text("half")
-    create_job_queue("thread", services).close()
+    create_job_queue("thread", assistant).close()
     assert not stale.exists()

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from citewise.assistant import Assistant
 from citewise.config import load_settings
 from citewise.errors import ConfigError
 from citewise.jobs import create_job_queue
 from citewise.jobs.base import FileStatus, JobStatus
 from citewise.jobs.queued import merge_status
-from citewise.services import Services
 
 INITIAL = JobStatus("j1", "u1", "default", "queued", (
     FileStatus("a.md"), FileStatus("b.md"), FileStatus("c.md", "duplicate", "same as x.md"),
@@ -54,9 +54,9 @@ def test_a_redis_jobs_url_is_the_queue_and_two_different_urls_are_refused() -> N
 
 
 def test_the_queue_backend_without_a_queue_url_is_a_config_error(tmp_path: Path) -> None:
-    services = Services(load_settings(data_dir=tmp_path, embedder="hashing", jobs="queue"))
-    try:
-        with pytest.raises(ConfigError, match="CITEWISE_QUEUE"):
-            create_job_queue("queue", services)
-    finally:
-        services.close()
+    settings = load_settings(data_dir=tmp_path, embedder="hashing", jobs="queue")
+    with (
+        Assistant(settings=settings) as assistant,
+        pytest.raises(ConfigError, match="CITEWISE_QUEUE"),
+    ):
+        create_job_queue("queue", assistant)

@@ -1,8 +1,8 @@
-"""LLM faults through the whole answer flow (`ChatAssistant` over a small corpus, the LLM behind
+"""LLM faults through the whole answer flow (`Assistant` over a small corpus, the LLM behind
 the scripted server speaking the OpenAI wire format): a server that is down, too slow, sends
 malformed JSON or cuts its stream gives the extractive answer marked as a fallback, the turn is
 kept in the conversation, and the next question works once the server is back, with the same
-`ChatAssistant` (no restart)."""
+`Assistant` (no restart)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from collections.abc import Iterator
 import pytest
 
 from citewise.assistant import Assistant
-from citewise.chat.conversation import ChatAssistant
 from citewise.types import Answer, Done, Status, Token
 from llm.scripted_server import ScriptedServer, sse_reply
 from llm.wire import OpenAIWire
@@ -45,8 +44,10 @@ def wire(server: ScriptedServer) -> Iterator[OpenAIWire]:
 
 
 @pytest.fixture
-def chat(assistant: Assistant, wire: OpenAIWire) -> Iterator[ChatAssistant]:
-    c = ChatAssistant(assistant, llm=wire.client(timeout=1.0))
+def chat(assistant: Assistant, wire: OpenAIWire) -> Iterator[Assistant]:
+    c = Assistant(
+        settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client(timeout=1.0)
+    )
     yield c
     c.close()
 
@@ -61,7 +62,7 @@ def assert_extractive_fallback(answer: Answer, says: str) -> None:
     assert answer.timings_ms["llm_fallback"] == 1.0
 
 
-def assert_answered_by_the_model(chat: ChatAssistant, server: ScriptedServer, sid: str) -> None:
+def assert_answered_by_the_model(chat: Assistant, server: ScriptedServer, sid: str) -> None:
     server.script(OpenAIWire(server).stream(GOOD))
     answer = chat.ask(QUESTION, session_id=sid)
     assert answer.answer == "Tokens expire after 12 hours [1]." and answer.fallback is None
@@ -72,7 +73,9 @@ def test_server_down_falls_back_and_recovers_when_it_is_back(
     assistant: Assistant, server: ScriptedServer, wire: OpenAIWire
 ) -> None:
     port = server.port
-    chat = ChatAssistant(assistant, llm=wire.client(timeout=1.0))
+    chat = Assistant(
+        settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client(timeout=1.0)
+    )
     server.close()  # nothing listens on the port any more
     try:
         events = list(chat.stream(QUESTION, session_id="down"))
@@ -93,7 +96,7 @@ def test_server_down_falls_back_and_recovers_when_it_is_back(
 
 
 def test_a_server_slower_than_the_timeout_falls_back(
-    chat: ChatAssistant, server: ScriptedServer, wire: OpenAIWire
+    chat: Assistant, server: ScriptedServer, wire: OpenAIWire
 ) -> None:
     server.script(wire.stream(GOOD, delay=2.5))  # the client's read timeout is 1 s
     answer = chat.ask(QUESTION, session_id="slow")
@@ -102,9 +105,7 @@ def test_a_server_slower_than_the_timeout_falls_back(
     assert_answered_by_the_model(chat, server, "slow")
 
 
-def test_malformed_json_in_the_stream_falls_back(
-    chat: ChatAssistant, server: ScriptedServer
-) -> None:
+def test_malformed_json_in_the_stream_falls_back(chat: Assistant, server: ScriptedServer) -> None:
     server.script(sse_reply(["data: {not json\n\n"]))
     answer = chat.ask(QUESTION, session_id="bad")
     assert_extractive_fallback(answer, "malformed JSON")
@@ -112,7 +113,7 @@ def test_malformed_json_in_the_stream_falls_back(
 
 
 def test_a_stream_cut_midway_keeps_its_deltas_and_ends_with_the_fallback(
-    chat: ChatAssistant, server: ScriptedServer, wire: OpenAIWire
+    chat: Assistant, server: ScriptedServer, wire: OpenAIWire
 ) -> None:
     # the connection drops after the first event
     server.script(wire.stream(["Tokens expire after ", "48 hours [1]."], drop_after=1))

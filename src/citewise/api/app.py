@@ -1,5 +1,6 @@
-"""`create_app(settings)`: the FastAPI application. Routers stay thin; `Services` does the
-work; the error tree maps to HTTP statuses here, in one place."""
+"""`create_app(settings)`: the FastAPI application. Every router is included here; routers
+stay thin and call the one `Assistant`; the error tree maps to HTTP statuses here, in one
+place."""
 
 from __future__ import annotations
 
@@ -16,23 +17,34 @@ from prometheus_client import make_asgi_app
 
 from citewise import __version__
 from citewise.api.observability import RequestContext, record_answer, tracer_provider
-from citewise.api.routers import chat, documents, health, jobs, openai, query, ui
-from citewise.api.security import install_auth
+from citewise.api.routers import (
+    admin,
+    auth,
+    chat,
+    collections,
+    documents,
+    health,
+    jobs,
+    openai,
+    query,
+    ui,
+)
+from citewise.assistant import Assistant
 from citewise.config import Settings
 from citewise.errors import CitewiseError, RateLimitedError
 from citewise.llm import LLM
-from citewise.services import Services
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (health, chat, query, documents, jobs, openai, ui)
+ROUTERS = (auth, admin, collections, health, chat, query, documents, jobs, openai, ui)
 
 
 def create_app(
-    settings: Settings, *, services: Services | None = None, llm: LLM | None = None
+    settings: Settings, *, assistant: Assistant | None = None, llm: LLM | None = None
 ) -> FastAPI:
     """The API over `settings` (`settings.host` is where `serve` binds: auth is required
-    unless it is a loopback address). `services`/`llm` may be injected by tests."""
+    unless it is a loopback address). `assistant`/`llm` may be injected by tests; an
+    injected assistant stays open when the app ends (its owner closes it)."""
     provider = tracer_provider(settings)
     telemetry: dict[str, Any] = (
         {"tracer_provider": provider}
@@ -40,22 +52,22 @@ def create_app(
         else {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
     )
 
+    owned = assistant is None
+    served = assistant or Assistant(settings=settings, llm=llm)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         from citewise.jobs import create_job_queue
 
-        owned = services is None
-        svc = services or Services(settings, llm=llm)
-        svc.on_answer = record_answer
-        app.state.services = svc
-        app.state.jobs = create_job_queue(settings.jobs, svc)
-        await anyio.to_thread.run_sync(svc.warm_up)
+        served.on_answer = record_answer
+        app.state.jobs = create_job_queue(settings.jobs, served)
+        await anyio.to_thread.run_sync(served.warm_up)
         try:
             yield
         finally:
             app.state.jobs.close()
             if owned:
-                svc.close()
+                served.close()
             if provider is not None:
                 provider.shutdown()
 
@@ -67,10 +79,11 @@ def create_app(
         telemetry=telemetry,  # type: ignore[arg-type]
     )
     app.state.settings = settings
+    app.state.assistant = served
+    app.state.auth = served.auth
     app.add_middleware(RequestContext)
     app.add_exception_handler(CitewiseError, _citewise_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
-    install_auth(app, settings)  # /auth, /admin, /collections and the principal
     for module in ROUTERS:
         app.include_router(module.router)
     app.mount("/metrics", make_asgi_app())

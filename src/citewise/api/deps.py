@@ -1,5 +1,6 @@
-"""Dependencies as types: routers declare `services: ServicesDep`, `principal: PrincipalDep`
-and get the process's one `Services` and the caller resolved by `api.security`."""
+"""Dependencies as types: routers declare `assistant: AssistantDep`, `principal: Reader`
+(or `Writer`, `Admin`) and get the process's one `Assistant` and the caller resolved by
+`api.security`."""
 
 from __future__ import annotations
 
@@ -7,20 +8,20 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from citewise.api.security import current_principal
+from citewise.api.security import Admin, Reader, Writer, current_principal
+from citewise.assistant import Assistant
 from citewise.auth.access import chat_collection, readable_collections, writable_collection
 from citewise.auth.models import Principal
 from citewise.config import Settings
 from citewise.errors import ForbiddenError, InputError
-
-__all__ = ["chat_collection"]
 from citewise.jobs.base import JobQueue
-from citewise.services import Services
+
+__all__ = ["Admin", "Reader", "Writer", "chat_collection"]
 
 
-def get_services(request: Request) -> Services:
-    services: Services = request.app.state.services
-    return services
+def get_assistant(request: Request) -> Assistant:
+    assistant: Assistant = request.app.state.assistant
+    return assistant
 
 
 def get_settings(request: Request) -> Settings:
@@ -33,7 +34,7 @@ def get_jobs(request: Request) -> JobQueue:
     return jobs
 
 
-ServicesDep = Annotated[Services, Depends(get_services)]
+AssistantDep = Annotated[Assistant, Depends(get_assistant)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 JobsDep = Annotated[JobQueue, Depends(get_jobs)]
 PrincipalDep = Annotated[Principal, Depends(current_principal)]

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from citewise.auth.models import ApiKeyInfo
 from citewise.types import Answer, Citation, DocumentInfo, Hit
 
 
@@ -90,9 +91,7 @@ class DocumentModel(BaseModel):
 
     @classmethod
     def of(cls, doc: DocumentInfo) -> DocumentModel:
-        from citewise.cli_render import document_json
-
-        return cls.model_validate({**document_json(doc), "size": doc.size})
+        return cls.model_validate({**doc.to_json(), "size": doc.size})
 
 
 class DocumentList(BaseModel):
@@ -125,3 +124,23 @@ class HealthResponse(BaseModel):
 class ErrorResponse(BaseModel):
     error: str
     type: str
+
+
+class KeyOut(BaseModel):
+    key_id: str
+    name: str
+    scopes: list[str]
+    created_at: float
+    expires_at: float | None
+    revoked: bool
+
+    @classmethod
+    def of(cls, info: ApiKeyInfo) -> KeyOut:
+        return cls(
+            key_id=info.key_id, name=info.name, scopes=sorted(info.scopes),
+            created_at=info.created_at, expires_at=info.expires_at, revoked=info.revoked,
+        )  # fmt: skip
+
+
+class NewKeyOut(KeyOut):
+    key: str = Field(description="shown once: only its SHA-256 is kept")

@@ -1,7 +1,6 @@
 """FastAPI dependencies for who is calling: `current_principal` and `require_scope(scope)`.
 
-`install_auth(app, settings)` (called once by `create_app`) keeps an `AuthService` on
-`app.state.auth` and adds the /auth, /admin and /collections routers. A credential is a JWT
+`create_app` keeps the process's `AuthService` on `app.state.auth`. A credential is a JWT
 from POST /auth/token or an API key (`cwk_…`), sent as `Authorization: Bearer …` (what
 OpenAI clients send) or as `X-API-Key`. Without one, a loopback server that does not require
 auth treats the caller as the local admin; otherwise 401. Failures raise the error tree
@@ -15,31 +14,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, OAuth2PasswordBearer
 
 from citewise.auth.models import SCOPES, Principal
 from citewise.auth.service import AuthService
-from citewise.config import Settings
 from citewise.errors import ForbiddenError
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/auth/token", auto_error=False)
 api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False)
 
 
-def install_auth(app: FastAPI, settings: Settings, service: AuthService | None = None) -> None:
-    from citewise.api.routers import admin, auth, collections
-
-    app.state.auth = service or AuthService(settings)
-    app.include_router(auth.router)
-    app.include_router(admin.router)
-    app.include_router(collections.router)
-
-
 def get_auth(request: Request) -> AuthService:
     service = getattr(request.app.state, "auth", None)
     if not isinstance(service, AuthService):
-        raise RuntimeError("create_app must call citewise.api.security.install_auth")
+        raise RuntimeError("create_app keeps the AuthService on app.state.auth")
     return service
 
 

@@ -1,4 +1,5 @@
-"""The one place that knows SSE: the chat flow's typed events as `text/event-stream`.
+"""The one place that knows SSE: the chat flow's typed events as `text/event-stream`, and
+as the OpenAI chat-completion chunks `/v1/chat/completions` streams.
 
 The flow is a blocking iterator; each step runs in a worker thread. When the client goes
 away the response task is cancelled and the flow is closed, so generation stops."""
@@ -9,7 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from typing import Any
 
 import anyio
@@ -17,7 +18,16 @@ from fastapi.sse import EventSourceResponse, format_sse_event
 
 from citewise.api.schemas import AnswerModel, CitationModel, HitModel
 from citewise.errors import CitewiseError
-from citewise.types import CitationEvent, Done, ErrorEvent, Event, Sources, Status, Token
+from citewise.types import (
+    Answer,
+    CitationEvent,
+    Done,
+    ErrorEvent,
+    Event,
+    Sources,
+    Status,
+    Token,
+)
 
 log = logging.getLogger(__name__)
 PING = object()
@@ -105,3 +115,37 @@ def reported(flow: Iterator[Event]) -> Iterator[Event]:
     except Exception as exc:
         log.exception("the answer flow failed")
         yield ErrorEvent(f"internal error ({type(exc).__name__})", type(exc).__name__)
+
+
+def openai_chunks(
+    flow: Iterator[Event], *, completion_id: str, created: int, model: str
+) -> AsyncGenerator[bytes]:
+    """The flow as OpenAI `chat.completion.chunk`s: the role, one chunk per token, a last
+    one with `finish_reason` "stop" and the citations, then `[DONE]` (or the error)."""
+
+    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+        data = {"id": completion_id, "object": "chat.completion.chunk", "created": created,
+                "model": model, "choices": [{"index": 0, "delta": delta,
+                                             "finish_reason": finish}], **extra}  # fmt: skip
+        return f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+    async def chunks() -> AsyncGenerator[bytes]:
+        yield chunk({"role": "assistant", "content": ""})
+        async for event in iterate_in_thread(reported(flow), PING_SECONDS):
+            if event is PING:
+                yield KEEPALIVE
+            elif isinstance(event, Token):
+                yield chunk({"content": event.text})
+            elif isinstance(event, Done):
+                yield chunk({}, "stop", citations=citations_json(event.answer))
+            elif isinstance(event, ErrorEvent):
+                error = {"error": {"message": event.message, "type": event.kind}}
+                yield f"data: {json.dumps(error)}\n\n".encode()
+                return
+        yield b"data: [DONE]\n\n"
+
+    return chunks()
+
+
+def citations_json(answer: Answer) -> list[dict[str, Any]]:
+    return [CitationModel.of(c).model_dump() for c in answer.citations]

@@ -18,19 +18,17 @@ from dataclasses import replace
 
 from citewise.answer.flow import AnswerRequest, DocumentAnswerer, Style
 from citewise.answer.summary_flow import stream_summary
-from citewise.assistant import Assistant
 from citewise.chat.history_summary import maybe_summarize, recent_context
 from citewise.chat.intents.router import IntentRouter, RoutedIntent, reply_for
-from citewise.chat.memory import Memory, Turn, TurnSource, create_memory, validate_session_id
+from citewise.chat.memory import Memory, Turn, TurnSource, validate_session_id
 from citewise.chat.query_router import QueryRouter
 from citewise.chat.rewrite import PriorTurn, rewrite
 from citewise.chat.tools import detect_tool, run_tool
 from citewise.errors import CitewiseError, InputError, MemoryBackendError, NotFoundError
-from citewise.extractive.rules import rule_pack
-from citewise.llm import LLM, create_llm
+from citewise.llm import LLM
 from citewise.question.terms import carry_subject
-from citewise.retrieve.rerank import create_reranker
 from citewise.retrieve.retriever import validate_query
+from citewise.store.base import Store
 from citewise.types import Answer, Done, ErrorEvent, Event, SearchFilter, Status, Token
 
 log = logging.getLogger("citewise.chat")
@@ -39,76 +37,43 @@ STYLE_OF: dict[str, Style] = {"simplify": "simple", "deepen": "deep"}
 RECENT_TURNS = 5
 
 
-class ChatAssistant:
-    """Conversations over an `Assistant`'s documents. `stream()` yields events; `ask()` runs
-    the same flow and returns the final `Answer`."""
+class Conversation:
+    """One question in a conversation, over parts it is given (`services.build` wires them).
+    `stream()` yields events and saves the turn once the answer is done."""
 
     def __init__(
-        self, assistant: Assistant, *, llm: LLM | None = None, memory: Memory | None = None
-    ) -> None:
-        s = assistant.settings
-        self.assistant = assistant
-        self.llm = llm if llm is not None else create_llm(
-            s.llm, base_url=s.llm_base_url, api_key=s.llm_api_key, timeout=s.llm_timeout
-        )  # fmt: skip
-        self.memory = memory or create_memory(
-            s.memory, s.data_dir, ttl_seconds=int(s.session_ttl_hours * 3600)
-        )
-        self.router = IntentRouter(assistant.embedder, llm=self.llm)
-        self.query_router = QueryRouter(llm=self.llm)
-        reranker = create_reranker(
-            s.reranker,
-            embedder_factory=assistant.embedder,
-            llm=self.llm,
-            vector_lookup=assistant.store.get_vectors,
-        )
-        self.answerer = DocumentAnswerer(
-            assistant.store,
-            assistant.embedder,
-            assistant.retriever(pool=True),
-            reranker,
-            self.llm,
-            context_tokens=s.context_tokens,
-            abstain_threshold=s.abstain_threshold,
-            llm_budget_s=s.llm_answer_budget,
-            rules=rule_pack(s.profile),
-        )
-
-    def close(self) -> None:
-        self.memory.close()
-
-    def ask(
         self,
-        question: str,
         *,
-        session_id: str | None = None,
-        collection: str | None = None,
-        also: Sequence[str] = (),
-    ) -> Answer:
-        answer: Answer | None = None
-        for event in self.stream(question, session_id=session_id, collection=collection, also=also):
-            if isinstance(event, Done):
-                answer = event.answer
-        assert answer is not None
-        return answer
+        store: Store,
+        memory: Memory,
+        llm: LLM | None,
+        intents: IntentRouter,
+        queries: QueryRouter,
+        answerer: DocumentAnswerer,
+        max_query_chars: int,
+        summary_tokens: int,
+    ) -> None:
+        self.store = store
+        self.memory = memory
+        self.llm = llm
+        self.router = intents
+        self.query_router = queries
+        self.answerer = answerer
+        self.max_query_chars = max_query_chars
+        self.summary_tokens = summary_tokens
 
     def stream(
-        self,
-        question: str,
-        *,
-        session_id: str | None = None,
-        collection: str | None = None,
-        also: Sequence[str] = (),
+        self, question: str, *, session_id: str | None, collections: Sequence[str]
     ) -> Iterator[Event]:
         """Validation errors raise before anything is yielded; a failure later in the flow
-        is yielded as an `ErrorEvent` and re-raised. `collection` (default: the assistant's)
-        is searched first, then the collections in `also`, merged with each passage once."""
+        is yielded as an `ErrorEvent` and re-raised. `collections` are searched in order
+        (the first is the one a summary or a command is about), each passage once."""
         started = time.perf_counter()
-        s = self.assistant.settings
-        text = validate_query(question, s.max_query_chars)
+        text = validate_query(question, self.max_query_chars)
         sid = validate_session_id(session_id) if session_id else uuid.uuid4().hex[:12]
-        primary = collection or self.assistant.collection
-        searched = tuple(dict.fromkeys((primary, *also)))
+        searched = tuple(dict.fromkeys(collections))
+        if not searched:
+            raise NotFoundError("no collection to answer from")
         return self._flow(text, sid, started, searched)
 
     def _flow(
@@ -160,7 +125,7 @@ class ChatAssistant:
         if intent in ("greeting", "gratitude", "garbage", "off_topic"):
             yield from _reply(reply_for(intent), intent, sid)
             return
-        if not any(self.assistant.store.has_documents(c) for c in collections):
+        if not any(self.store.has_documents(c) for c in collections):
             raise NotFoundError(
                 f"no documents in collection '{collection}' yet: add some with"
                 " `citewise ingest PATH`"
@@ -200,7 +165,7 @@ class ChatAssistant:
                 self.memory.clear(sid)
             return "Done: this conversation's history is cleared."
         if command == "list_documents":
-            docs = self.assistant.documents(collection=collection)
+            docs = self.store.list_documents(collection)
             if not docs:
                 return "No documents are ingested yet. Add some with `citewise ingest PATH`."
             names = ", ".join(d.source for d in docs[:20])
@@ -227,7 +192,7 @@ class ChatAssistant:
             self.memory,
             answer.session_id,
             self.llm,
-            token_threshold=self.assistant.settings.summary_tokens,
+            token_threshold=self.summary_tokens,
         )
 
 

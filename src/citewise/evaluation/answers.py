@@ -1,4 +1,4 @@
-"""Answer metrics: runs every question through the full answer flow (`ChatAssistant`), the
+"""Answer metrics: runs every question through the full answer flow (`Assistant.ask`), the
 conversations turn by turn in one session, and scores what a user sees.
 
 - must_contain: the answer, lowercased without whitespace and commas, contains every string;
@@ -24,7 +24,7 @@ from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE
 from citewise.evaluation.dataset import EvalItem, Gold
 
 if TYPE_CHECKING:
-    from citewise.chat.conversation import ChatAssistant
+    from citewise.assistant import Assistant
     from citewise.types import Answer
 
 CHIT_CHAT = "greeting/garbage/off_topic"
@@ -107,7 +107,7 @@ def score_answer(item_id: str, kind: str, answer: Answer, want: Sequence[str],
     )
 
 
-def run_answers(chat: ChatAssistant, items: Sequence[EvalItem]) -> list[AnswerResult]:
+def run_answers(chat: Assistant, items: Sequence[EvalItem]) -> list[AnswerResult]:
     results: list[AnswerResult] = []
     for item in items:
         session = f"eval-{item.id}"

@@ -140,19 +140,19 @@ def bench_answers(data_dir: Path, embedder: str, questions: Path) -> dict[str, f
     every single-turn question, each in a fresh session; the default, LLM-free answerer
     unless CITEWISE_LLM is set."""
     from citewise.assistant import Assistant
-    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     items = [i for i in load_items(questions) if not i.turns and i.question.strip()]
-    with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=data_dir, embedder=embedder) as a:
-        chat = ChatAssistant(a, memory=SQLiteMemory(Path(tmp) / "memory.db"))
-        try:
-            chat.ask("warm up: what is this about?")
-            samples: list[float] = []
-            for item in items:
-                t = time.perf_counter()
-                chat.ask(item.question)
-                samples.append((time.perf_counter() - t) * 1000)
-        finally:
-            chat.close()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Assistant(
+            data_dir=data_dir, embedder=embedder, memory=SQLiteMemory(Path(tmp) / "memory.db")
+        ) as chat,
+    ):
+        chat.ask("warm up: what is this about?")
+        samples: list[float] = []
+        for item in items:
+            t = time.perf_counter()
+            chat.ask(item.question)
+            samples.append((time.perf_counter() - t) * 1000)
     return {**percentiles(samples), "questions": float(len(samples))}

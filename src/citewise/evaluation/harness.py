@@ -6,17 +6,14 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from citewise.assistant import Assistant
 from citewise.config import load_settings
 from citewise.errors import InputError
 from citewise.evaluation.answers import run_answers, summarize_answers
 from citewise.evaluation.dataset import load_items
 from citewise.evaluation.runner import Aggregate, aggregate, run_retrieval
 from citewise.types import SearchMode, SearchResult
-
-if TYPE_CHECKING:
-    from citewise.assistant import Assistant
 
 MODES: tuple[SearchMode, ...] = ("hybrid", "keyword", "vector")
 
@@ -54,15 +51,13 @@ class ScoredAnswers:
 
 
 def run_answer_eval(assistant: Assistant, question_set: Path) -> ScoredAnswers:
-    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     items = load_items(question_set)
     # a private memory file, so evaluation sessions never mix with the user's
     memory = SQLiteMemory(assistant.settings.data_dir / "eval-memory.db")
-    chat = ChatAssistant(assistant, memory=memory)
-    try:
-        results = run_answers(chat, items)
-    finally:
-        chat.close()
+    with Assistant(
+        settings=assistant.settings, embedder=assistant.embedder(), memory=memory
+    ) as private:
+        results = run_answers(private, items)
     return ScoredAnswers(summarize_answers(results), [asdict(r) for r in results])

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, watch
 
+from citewise.assistant import Assistant
 from citewise.errors import CitewiseError, InputError, NotFoundError
 from citewise.ingest.parsers import is_supported
-from citewise.services import Services
 from citewise.types import FileOutcome
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ DEBOUNCE_MS = 800
 class FolderWatch:
     def __init__(
         self,
-        services: Services,
+        services: Assistant,
         folder: Path,
         collection: str,
         *,
@@ -66,7 +66,7 @@ class FolderWatch:
                 continue
             source = path.relative_to(self.folder).as_posix()
             try:
-                self.services.delete(self.collection, source)
+                self.services.delete(source, collection=self.collection)
             except NotFoundError:
                 continue
             outcomes.append(FileOutcome(source, "pruned", "file deleted"))

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from citewise.assistant import Assistant
 from citewise.errors import ConfigError
 from citewise.jobs.base import FileStatus, JobQueue, JobStatus, UploadJob
-from citewise.services import Services
 
 __all__ = ["FileStatus", "JobQueue", "JobStatus", "UploadJob", "create_job_queue", "register"]
 
-QueueFactory = Callable[[str, Services], JobQueue]
+QueueFactory = Callable[[str, Assistant], JobQueue]
 _BACKENDS: dict[str, QueueFactory] = {}
 
 
@@ -20,7 +20,7 @@ def register(scheme: str, factory: QueueFactory) -> None:
     _BACKENDS[scheme] = factory
 
 
-def create_job_queue(spec: str, services: Services) -> JobQueue:
+def create_job_queue(spec: str, services: Assistant) -> JobQueue:
     """`thread`, or a URL whose scheme a backend registered (e.g. `redis://…`)."""
     if not _BACKENDS:
         _register_builtins()
@@ -32,12 +32,12 @@ def create_job_queue(spec: str, services: Services) -> JobQueue:
 
 
 def _register_builtins() -> None:
-    def thread(_spec: str, services: Services) -> JobQueue:
+    def thread(_spec: str, services: Assistant) -> JobQueue:
         from citewise.jobs.in_process import ThreadJobQueue
 
         return ThreadJobQueue(services)
 
-    def workers(spec: str, services: Services) -> JobQueue:
+    def workers(spec: str, services: Assistant) -> JobQueue:
         from citewise.jobs.queued import WorkerJobQueue
 
         url = spec if "://" in spec else services.settings.queue

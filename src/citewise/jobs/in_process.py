@@ -1,5 +1,7 @@
-"""The in-process job backend: one worker thread runs upload jobs in order; statuses live
-in memory (they are lost with the process, the ingested documents are not)."""
+"""The in-process job backend: one worker thread runs upload jobs in order, each staged file
+ingested in turn with its stages reported (parse, then embed), kept for re-ingest when it is
+in, removed when it fails. Statuses live in memory (they are lost with the process, the
+ingested documents are not)."""
 
 from __future__ import annotations
 
@@ -7,24 +9,28 @@ import logging
 import queue
 import shutil
 import threading
+import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
+from pathlib import Path
 
+from citewise.assistant import Assistant
 from citewise.jobs.base import JobStatus, UploadJob
-from citewise.jobs.uploads import run_upload
-from citewise.services import Services
+from citewise.workers.keep import keep_upload
 
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 1000
+Report = Callable[[Callable[[JobStatus], JobStatus]], None]
 
 
 class ThreadJobQueue:
     name = "thread"
 
-    def __init__(self, services: Services) -> None:
-        self._services = services
+    def __init__(self, assistant: Assistant) -> None:
+        self._assistant = assistant
         # jobs of this backend die with their process: what an earlier one staged is stale
-        for stale in (services.settings.data_dir / "uploads").glob("*/.staging/*"):
+        for stale in (assistant.settings.data_dir / "uploads").glob("*/.staging/*"):
             shutil.rmtree(stale, ignore_errors=True)
         self._queue: queue.Queue[UploadJob | None] = queue.Queue()
         self._statuses: dict[str, JobStatus] = {}
@@ -66,8 +72,53 @@ class ThreadJobQueue:
         while (job := self._queue.get()) is not None:
             report = self._update(job.job_id)
             try:
-                run_upload(job, self._services, report)
+                run_upload(job, self._assistant, report)
             except Exception as exc:  # the job's record says so; the worker goes on
                 log.exception("job %s failed", job.job_id)
                 error = f"{type(exc).__name__}: {exc}"
                 report(partial(JobStatus.finished, failed=True, error=error))
+
+
+class _FileProgress:
+    """Turns the ingest pipeline's callbacks into the file's stage."""
+
+    def __init__(self, name: str, report: Report) -> None:
+        self.name = name
+        self.report = report
+
+    def files(self, done: int, total: int, source: str) -> None:
+        self.report(lambda s: s.with_file(self.name, stage="embed"))
+
+    def embedded(self, done: int, total: int) -> None:
+        self.report(lambda s: s.with_file(self.name, embedded=done, to_embed=total))
+
+
+def run_upload(job: UploadJob, assistant: Assistant, report: Report) -> None:
+    """Ingests the job's files; `report` applies a change to the job's status record."""
+    report(lambda s: replace(s, state="running", updated_at=time.time()))
+    folder = Path(job.folder)
+    failed = False
+    try:
+        for name, _hash in job.files:
+            report(partial(JobStatus.with_file, name=name, stage="parse"))
+            path = folder / name
+            try:
+                outcome = assistant.ingest(
+                    [path], collection=job.collection, progress=_FileProgress(name, report)
+                ).outcomes[0]
+            except Exception as exc:  # one file's failure is its status, not the job's end
+                log.exception("upload %s: ingest of %s failed", job.job_id, name)
+                outcome = None
+                reason = f"{type(exc).__name__}: {exc}"
+            kept = outcome is not None and outcome.status in ("ingested", "replaced", "unchanged")
+            keep_upload(path, Path(job.keep_dir), keep=kept)
+            if outcome is not None and kept:
+                stage = "unchanged" if outcome.status == "unchanged" else "done"
+                report(partial(JobStatus.with_file, name=name, stage=stage, chunks=outcome.chunks))
+                continue
+            failed = True
+            why = outcome.reason if outcome is not None else reason
+            report(partial(JobStatus.with_file, name=name, stage="failed", reason=why))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    report(partial(JobStatus.finished, failed=failed))

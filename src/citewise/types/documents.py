@@ -127,6 +127,21 @@ class DocumentInfo:
     ingested_at: float
     pipeline: str = ""  # the parsers and chunking that made it (`ingest.pipeline_key`)
 
+    def to_json(self) -> dict[str, object]:
+        """`citewise docs ls --json`, one document."""
+        return {
+            "source": self.source,
+            "title": self.title,
+            "format": self.format,
+            "category": self.category,
+            "tags": list(self.tags),
+            "pages": self.page_count,
+            "chunks": self.chunk_count,
+            "status": self.status,
+            "content_hash": self.content_hash,
+            "ingested_at": self.ingested_at,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class NewDocument:

@@ -10,24 +10,21 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import shutil
 import signal
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import dramatiq
 
-from citewise.config import Settings
-from citewise.embed.base import Embedder
+from citewise.assistant import Assistant
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.streamed import StreamLimits
 from citewise.store.base import Store
-from citewise.store.registry import open_store
 from citewise.workers.file_job import FileJob, run_file_job
+from citewise.workers.keep import keep_upload, upload_to_read
 from citewise.workers.queue import (
     ACTOR_NAME,
     QUEUE_NAME,
@@ -53,8 +50,7 @@ class Backoff:
 
 @dataclass
 class _Context:
-    settings: Settings
-    embedder_factory: Callable[[], Embedder]
+    assistant: Assistant
     local: threading.local = field(default_factory=threading.local)
     stores: list[Store] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -62,7 +58,7 @@ class _Context:
     def store(self) -> Store:
         store: Store | None = getattr(self.local, "store", None)
         if store is None:
-            store = open_store(self.settings.store_url, pool_size=2)
+            store = self.assistant.open_store(pool_size=2)
             self.local.store = store
             with self.lock:
                 self.stores.append(store)
@@ -76,36 +72,14 @@ class _Context:
                 store.close()
 
 
-def upload_to_read(staged: Path, keep_dir: Path) -> Path:
-    """The staged upload, or its kept copy when an earlier attempt kept it and then failed
-    before recording its outcome (this is the retry)."""
-    kept = keep_dir / staged.name
-    return kept if not staged.exists() and kept.exists() else staged
-
-
-def keep_upload(path: Path, keep_dir: Path, *, keep: bool) -> None:
-    """Moves an ingested upload to where re-ingest reads it (a failed one is removed), and
-    removes its staging folder once the folder's last file is done."""
-    if keep:
-        keep_dir.mkdir(parents=True, exist_ok=True)
-        shutil.move(path, keep_dir / path.name)
-    else:
-        path.unlink(missing_ok=True)
-    with contextlib.suppress(OSError):  # other files of the upload are still there
-        path.parent.rmdir()
-
-
 def build_worker(
-    settings: Settings,
-    embedder_factory: Callable[[], Embedder],
-    *,
-    threads: int = 1,
-    backoff: Backoff | None = None,
+    assistant: Assistant, *, threads: int = 1, backoff: Backoff | None = None
 ) -> tuple[dramatiq.Worker, _Context]:
     """A dramatiq worker (not started) consuming the ingestion queue of `settings.queue`."""
+    settings = assistant.settings
     backoff = backoff or Backoff(retries=settings.queue_retries)
     broker = make_broker(settings.queue)
-    ctx = _Context(settings, embedder_factory)
+    ctx = _Context(assistant)
     chunking = ChunkingOptions(
         parent_chars=settings.parent_chars,
         child_tokens=settings.child_tokens,
@@ -121,7 +95,7 @@ def build_worker(
         job = FileJob(str(read), source, collection)
         record_started(broker.client, batch, source)
         outcome = run_file_job(
-            job, ctx.store(), embedder_factory, chunking=chunking,
+            job, ctx.store(), assistant.embedder, chunking=chunking,
             max_file_bytes=settings.max_file_bytes,
             streaming=StreamLimits(above_bytes=settings.stream_text_above_bytes,
                                    max_bytes=settings.max_text_file_bytes),
@@ -158,8 +132,7 @@ def build_worker(
 
 
 def serve(
-    settings: Settings,
-    embedder_factory: Callable[[], Embedder],
+    assistant: Assistant,
     *,
     threads: int = 1,
     stop: threading.Event | None = None,
@@ -170,7 +143,7 @@ def serve(
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
-    worker, ctx = build_worker(settings, embedder_factory, threads=threads, backoff=backoff)
+    worker, ctx = build_worker(assistant, threads=threads, backoff=backoff)
     worker.start()
     log.info("citewise worker %s consuming %s", worker_name(), QUEUE_NAME)
     try:

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, status
 from pydantic import BaseModel, Field
 
-from citewise.api.routers.auth import KeyOut
+from citewise.api.schemas import KeyOut
 from citewise.api.security import Admin, get_auth
 from citewise.auth.models import Group, User
 from citewise.auth.passwords import hash_password

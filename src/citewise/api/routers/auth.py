@@ -9,9 +9,10 @@ from fastapi import APIRouter, Depends, status
 from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel, Field
 
+from citewise.api.schemas import KeyOut, NewKeyOut
 from citewise.api.security import CurrentPrincipal, get_auth
 from citewise.auth.access import readable_collections
-from citewise.auth.models import READ, ApiKeyInfo, Principal
+from citewise.auth.models import READ, Principal
 from citewise.auth.service import LOCAL_USER_ID, AuthService
 from citewise.errors import ForbiddenError, InputError
 
@@ -40,26 +41,6 @@ class KeyIn(BaseModel):
     name: str = Field(default="", max_length=100)
     scopes: list[str] = Field(default_factory=lambda: [READ])
     expires_in_days: float | None = Field(default=None, gt=0, le=3650)
-
-
-class KeyOut(BaseModel):
-    key_id: str
-    name: str
-    scopes: list[str]
-    created_at: float
-    expires_at: float | None
-    revoked: bool
-
-    @classmethod
-    def of(cls, info: ApiKeyInfo) -> KeyOut:
-        return cls(
-            key_id=info.key_id, name=info.name, scopes=sorted(info.scopes),
-            created_at=info.created_at, expires_at=info.expires_at, revoked=info.revoked,
-        )  # fmt: skip
-
-
-class NewKeyOut(KeyOut):
-    key: str = Field(description="shown once: only its SHA-256 is kept")
 
 
 @router.post("/token", response_model=TokenOut)

@@ -9,7 +9,7 @@ import uuid
 from fastapi import APIRouter
 
 from citewise.api.deps import (
-    ServicesDep,
+    AssistantDep,
     check_chat_id,
     public_session,
     readable,
@@ -32,21 +32,21 @@ def _session(principal: Principal, given: str | None) -> tuple[str, str]:
 
 
 @router.post("/", response_model=AnswerModel)
-def chat(body: ChatRequest, principal: Reader, services: ServicesDep) -> AnswerModel:
+def chat(body: ChatRequest, principal: Reader, assistant: AssistantDep) -> AnswerModel:
     """One complete answer (`citewise ask --json`)."""
     public, key = _session(principal, body.session_id)
-    answer = services.ask(
+    answer = assistant.ask(
         body.message, session_id=key, collections=readable(principal, body.collection)
     )
     return AnswerModel.of(answer, public)
 
 
 @router.post("/stream", responses=SSE_DOC)
-def chat_stream(body: ChatRequest, principal: Reader, services: ServicesDep) -> object:
+def chat_stream(body: ChatRequest, principal: Reader, assistant: AssistantDep) -> object:
     """Server-sent events: `status`, `token` (deltas), `sources`, `citation`, `done`
     (the whole answer, as `POST /chat/`), or `error`."""
     public, key = _session(principal, body.session_id)
-    flow = services.stream(
+    flow = assistant.stream(
         body.message, session_id=key, collections=readable(principal, body.collection)
     )
     return event_stream(reported(flow), public)
@@ -54,21 +54,21 @@ def chat_stream(body: ChatRequest, principal: Reader, services: ServicesDep) -> 
 
 @router.post("/{chat_id}/stream", responses=SSE_DOC)
 def chat_scoped_stream(
-    chat_id: str, body: ChatRequest, principal: Reader, services: ServicesDep
+    chat_id: str, body: ChatRequest, principal: Reader, assistant: AssistantDep
 ) -> object:
     """As `/chat/stream`, answering from the documents uploaded to this chat first."""
     public, key = _session(principal, body.session_id or chat_id)
     check_chat_id(chat_id)
     collections = readable(principal, body.collection, chat_id=chat_id)
-    flow = services.stream(body.message, session_id=key, collections=collections)
+    flow = assistant.stream(body.message, session_id=key, collections=collections)
     return event_stream(reported(flow), public)
 
 
 @router.get("/history/{session_id}", response_model=HistoryResponse)
-def history(session_id: str, principal: Reader, services: ServicesDep) -> HistoryResponse:
+def history(session_id: str, principal: Reader, assistant: AssistantDep) -> HistoryResponse:
     key = session_key(principal, session_id)
     assert key is not None
-    turns = services.history(key)
+    turns = assistant.history(key)
     public = public_session(principal, key)
     return HistoryResponse(
         session_id=public,
@@ -77,7 +77,7 @@ def history(session_id: str, principal: Reader, services: ServicesDep) -> Histor
 
 
 @router.delete("/history/{session_id}", status_code=204)
-def delete_history(session_id: str, principal: Reader, services: ServicesDep) -> None:
+def delete_history(session_id: str, principal: Reader, assistant: AssistantDep) -> None:
     key = session_key(principal, session_id)
     assert key is not None
-    services.delete_session(key)
+    assistant.delete_session(key)

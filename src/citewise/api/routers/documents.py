@@ -10,8 +10,8 @@ from fastapi import APIRouter, Request, Response
 from starlette.datastructures import UploadFile
 
 from citewise.api.deps import (
+    AssistantDep,
     JobsDep,
-    ServicesDep,
     chat_collection,
     check_chat_id,
     readable,
@@ -20,42 +20,42 @@ from citewise.api.deps import (
 from citewise.api.schemas import DocumentList, DocumentModel
 from citewise.api.security import Reader, Writer
 from citewise.api.uploads import MAX_FILES, StagedFile, limited_request, new_job_id, stage_file
+from citewise.assistant import Assistant
 from citewise.auth.models import Principal
 from citewise.errors import InputError, NotFoundError
 from citewise.jobs import JobQueue, UploadJob
 from citewise.jobs.base import FileStatus, JobState, JobStatus
-from citewise.services import Services
 
 router = APIRouter(tags=["documents"])
 
 
-def uploads_dir(services: Services, collection: str) -> Path:
-    return services.settings.data_dir / "uploads" / collection
+def uploads_dir(assistant: Assistant, collection: str) -> Path:
+    return assistant.settings.data_dir / "uploads" / collection
 
 
-def kept_upload(services: Services, collection: str, source: str) -> Path | None:
+def kept_upload(assistant: Assistant, collection: str, source: str) -> Path | None:
     """The kept file of an uploaded document; documents ingested from a folder (a source
     with a folder part) have none."""
     if "/" in source or "\\" in source or source.startswith("."):
         return None
-    return uploads_dir(services, collection) / source
+    return uploads_dir(assistant, collection) / source
 
 
-def forget_upload(services: Services, collection: str, source: str) -> None:
-    kept = kept_upload(services, collection, source)
+def forget_upload(assistant: Assistant, collection: str, source: str) -> None:
+    kept = kept_upload(assistant, collection, source)
     if kept is not None:
         kept.unlink(missing_ok=True)
 
 
 async def accept_upload(
-    request: Request, principal: Principal, services: Services, jobs: JobQueue, collection: str
+    request: Request, principal: Principal, assistant: Assistant, jobs: JobQueue, collection: str
 ) -> JobStatus:
     """Stages every file of a multipart body (field `files`, or any file field), skips
     those whose content the collection already holds, queues the rest."""
-    limit = services.settings.max_upload_bytes
+    limit = assistant.settings.max_upload_bytes
     body = limited_request(request, limit)
     job_id = new_job_id()
-    folder = uploads_dir(services, collection) / ".staging" / job_id
+    folder = uploads_dir(assistant, collection) / ".staging" / job_id
     staged: list[StagedFile] = []
     try:
         async with body.form(max_files=MAX_FILES, max_part_size=limit) as form:
@@ -70,7 +70,7 @@ async def accept_upload(
     statuses: list[FileStatus] = []
     to_ingest: list[tuple[str, str]] = []
     for f in staged:
-        same = services.find_by_hash(collection, f.content_hash)
+        same = assistant.find_by_hash(f.content_hash, collection=collection)
         if same is not None:
             reason = f"the same content is already in '{collection}' as {same.source}"
             statuses.append(FileStatus(f.name, "duplicate", reason, same.chunk_count, size=f.size))
@@ -81,7 +81,7 @@ async def accept_upload(
     state: JobState = "queued" if to_ingest else "done"
     initial = JobStatus(job_id, principal.user_id, collection, state, tuple(statuses))
     job = UploadJob(job_id, principal.user_id, collection, str(folder), tuple(to_ingest),
-                    str(uploads_dir(services, collection)))  # fmt: skip
+                    str(uploads_dir(assistant, collection)))  # fmt: skip
     jobs.submit(job, initial)
     return initial
 
@@ -94,11 +94,12 @@ def _job_response(status: JobStatus, response: Response) -> dict[str, object]:
 
 @router.get("/documents", response_model=DocumentList)
 def list_documents(
-    principal: Reader, services: ServicesDep, collection: str | None = None
+    principal: Reader, assistant: AssistantDep, collection: str | None = None
 ) -> DocumentList:
     name = readable(principal, collection)[0]
     return DocumentList(
-        collection=name, documents=[DocumentModel.of(d) for d in services.documents(name)]
+        collection=name,
+        documents=[DocumentModel.of(d) for d in assistant.documents(collection=name)],
     )
 
 
@@ -107,30 +108,32 @@ async def upload_documents(
     request: Request,
     response: Response,
     principal: Writer,
-    services: ServicesDep,
+    assistant: AssistantDep,
     jobs: JobsDep,
     collection: str | None = None,
 ) -> dict[str, object]:
     """Multipart upload; answers 202 with the job (`GET /jobs/{id}` follows it)."""
     target = writable(principal, collection)
-    status = await accept_upload(request, principal, services, jobs, target)
+    status = await accept_upload(request, principal, assistant, jobs, target)
     return _job_response(status, response)
 
 
 @router.get("/documents/{source:path}", response_model=DocumentModel)
 def get_document(
-    source: str, principal: Reader, services: ServicesDep, collection: str | None = None
+    source: str, principal: Reader, assistant: AssistantDep, collection: str | None = None
 ) -> DocumentModel:
-    return DocumentModel.of(services.document(readable(principal, collection)[0], source))
+    return DocumentModel.of(
+        assistant.document(source, collection=readable(principal, collection)[0])
+    )
 
 
 @router.delete("/documents/{source:path}", status_code=204)
 def delete_document(
-    source: str, principal: Writer, services: ServicesDep, collection: str | None = None
+    source: str, principal: Writer, assistant: AssistantDep, collection: str | None = None
 ) -> None:
     target = writable(principal, collection)
-    services.delete(target, source)
-    forget_upload(services, target, source)
+    assistant.delete(source, collection=target)
+    forget_upload(assistant, target, source)
 
 
 @router.post("/documents/{source:path}/reingest", status_code=202)
@@ -138,18 +141,18 @@ def reingest_document(
     source: str,
     response: Response,
     principal: Writer,
-    services: ServicesDep,
+    assistant: AssistantDep,
     jobs: JobsDep,
     collection: str | None = None,
 ) -> dict[str, object]:
     """Parses the kept upload again (after an upgrade or a settings change)."""
     target = writable(principal, collection)
-    doc = services.document(target, source)
-    kept = kept_upload(services, target, doc.source)
+    doc = assistant.document(source, collection=target)
+    kept = kept_upload(assistant, target, doc.source)
     if kept is None or not kept.is_file():
         raise NotFoundError(f"no uploaded file kept for '{source}': upload it again")
     job_id = new_job_id()
-    folder = uploads_dir(services, target) / ".staging" / job_id
+    folder = uploads_dir(assistant, target) / ".staging" / job_id
     folder.mkdir(parents=True)
     shutil.copy2(kept, folder / kept.name)
     initial = JobStatus(job_id, principal.user_id, target, "queued",
@@ -171,39 +174,40 @@ async def upload_chat_documents(
     request: Request,
     response: Response,
     principal: Writer,
-    services: ServicesDep,
+    assistant: AssistantDep,
     jobs: JobsDep,
 ) -> dict[str, object]:
     status = await accept_upload(
-        request, principal, services, jobs, chat_collection(principal, check_chat_id(chat_id))
+        request, principal, assistant, jobs, chat_collection(principal, check_chat_id(chat_id))
     )
     return _job_response(status, response)
 
 
 @router.get("/chat/{chat_id}/documents", response_model=DocumentList)
-def list_chat_documents(chat_id: str, principal: Reader, services: ServicesDep) -> DocumentList:
+def list_chat_documents(chat_id: str, principal: Reader, assistant: AssistantDep) -> DocumentList:
     name = chat_collection(principal, check_chat_id(chat_id))
     return DocumentList(
-        collection=name, documents=[DocumentModel.of(d) for d in services.documents(name)]
+        collection=name,
+        documents=[DocumentModel.of(d) for d in assistant.documents(collection=name)],
     )
 
 
 @router.delete("/chat/{chat_id}/documents", status_code=204)
 def delete_chat_documents(
-    chat_id: str, principal: Writer, services: ServicesDep, source: str | None = None
+    chat_id: str, principal: Writer, assistant: AssistantDep, source: str | None = None
 ) -> None:
     """Removes one document (`?source=`) or, without it, every document of the chat."""
     name = chat_collection(principal, check_chat_id(chat_id))
-    sources = [source] if source else [d.source for d in services.documents(name)]
+    sources = [source] if source else [d.source for d in assistant.documents(collection=name)]
     for s in sources:
-        services.delete(name, s)
-        forget_upload(services, name, s)
+        assistant.delete(s, collection=name)
+        forget_upload(assistant, name, s)
 
 
 @router.delete("/chat/{chat_id}/documents/{source:path}", status_code=204)
 def delete_chat_document(
-    chat_id: str, source: str, principal: Writer, services: ServicesDep
+    chat_id: str, source: str, principal: Writer, assistant: AssistantDep
 ) -> None:
     name = chat_collection(principal, check_chat_id(chat_id))
-    services.delete(name, source)
-    forget_upload(services, name, source)
+    assistant.delete(source, collection=name)
+    forget_upload(assistant, name, source)

@@ -5,27 +5,26 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from citewise import __version__
-from citewise.api.deps import JobsDep, ServicesDep, public_session, session_key
+from citewise.api.deps import AssistantDep, JobsDep, public_session, session_key
 from citewise.api.schemas import HealthResponse, SessionModel
 from citewise.api.security import Reader
-from citewise.services import store_url
 from citewise.text.urls import redact_url
 
 router = APIRouter(tags=["service"])
 
 
 @router.get("/health", response_model=HealthResponse)
-def health(services: ServicesDep, jobs: JobsDep) -> HealthResponse:
-    services.store.collections()  # the store answers
-    s = services.settings
+def health(assistant: AssistantDep, jobs: JobsDep) -> HealthResponse:
+    assistant.store.collections()  # the store answers
+    s = assistant.settings
     return HealthResponse(
-        status="ok", version=__version__, store=redact_url(store_url(s)).split("://")[0],
-        llm=services.llm_name, embedder=s.embedder, jobs=jobs.name,
+        status="ok", version=__version__, store=redact_url(s.store_url).split("://")[0],
+        llm=assistant.llm_name, embedder=s.embedder, jobs=jobs.name,
     )  # fmt: skip
 
 
 @router.get("/sessions", response_model=list[SessionModel])
-def sessions(principal: Reader, services: ServicesDep) -> list[SessionModel]:
+def sessions(principal: Reader, assistant: AssistantDep) -> list[SessionModel]:
     """The caller's live conversations, most recent first."""
     prefix = session_key(principal, "")
     return [
@@ -36,6 +35,6 @@ def sessions(principal: Reader, services: ServicesDep) -> list[SessionModel]:
             updated_at=i.updated_at,
             expires_at=i.expires_at,
         )
-        for i in services.memory.sessions()
+        for i in assistant.memory.sessions()
         if principal.via == "local" or (prefix and i.session_id.startswith(prefix))
     ]

@@ -4,33 +4,25 @@ citations are `[n]` in the text and a `citations` list on the response / final c
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import aclosing
 from typing import Any, Literal
 
 from fastapi import APIRouter
 from fastapi.sse import EventSourceResponse
 from pydantic import BaseModel
 
-from citewise.api.deps import ServicesDep, readable, session_key
-from citewise.api.schemas import CitationModel
+from citewise.api.deps import AssistantDep, readable, session_key
 from citewise.api.security import Reader
-from citewise.api.sse import (
-    KEEPALIVE,
-    PING,
-    PING_SECONDS,
-    STREAM_HEADERS,
-    iterate_in_thread,
-    reported,
-)
+from citewise.api.sse import STREAM_HEADERS, citations_json, openai_chunks
+from citewise.assistant import Assistant, final_answer
 from citewise.auth.access import readable_collections
 from citewise.auth.models import Principal
 from citewise.chat.memory import Turn
 from citewise.errors import InputError, NotFoundError
-from citewise.services import Services, final_answer
-from citewise.types import Answer, Done, ErrorEvent, Event, Token
+from citewise.types import Event
 
 router = APIRouter(prefix="/v1", tags=["openai"])
 DEFAULT_MODEL = "citewise"
@@ -65,7 +57,7 @@ def _collections(principal: Principal, model: str) -> list[str]:
     return readable(principal, model)
 
 
-def _conversation(services: Services, key: str, messages: list[ChatMessage]) -> str:
+def _conversation(assistant: Assistant, key: str, messages: list[ChatMessage]) -> str:
     """Loads the earlier user/assistant pairs into a throwaway session; returns the last
     user message (the question)."""
     turns = [m for m in messages if m.role in ("user", "assistant")]
@@ -77,25 +69,21 @@ def _conversation(services: Services, key: str, messages: list[ChatMessage]) -> 
         if m.role == "user":
             pending = _text(m)
         elif pending is not None:
-            services.memory.append(
+            assistant.memory.append(
                 Turn(session_id=key, question=pending, answer=_text(m), intent="question")
             )
             pending = None
     return question
 
 
-def _citations(answer: Answer) -> list[dict[str, Any]]:
-    return [CitationModel.of(c).model_dump() for c in answer.citations]
-
-
 @router.get("/models")
-def models(principal: Reader, services: ServicesDep) -> dict[str, object]:
+def models(principal: Reader, assistant: AssistantDep) -> dict[str, object]:
     """The caller's own and the global collection first, then every other collection it may
     read (granted ones; for an admin, every one in the store); chats' collections are not
     models."""
     first = readable_collections(principal, None)
     others = set(principal.readable) | (
-        set(services.store.collections()) if principal.is_admin else set()
+        set(assistant.store.collections()) if principal.is_admin else set()
     )
     names = first + sorted(n for n in others if n not in first and not n.startswith("chat-"))
     now = int(time.time())
@@ -110,57 +98,42 @@ def models(principal: Reader, services: ServicesDep) -> dict[str, object]:
 
 @router.post("/chat/completions", response_model=None)
 def chat_completions(
-    body: CompletionRequest, principal: Reader, services: ServicesDep
+    body: CompletionRequest, principal: Reader, assistant: AssistantDep
 ) -> dict[str, object] | EventSourceResponse:
     collections = _collections(principal, body.model)
     key = session_key(principal, f"v1-{uuid.uuid4().hex[:16]}")
     assert key is not None
     try:
-        question = _conversation(services, key, body.messages)
-        flow = services.stream(question, session_id=key, collections=collections)
+        question = _conversation(assistant, key, body.messages)
+        flow = assistant.stream(question, session_id=key, collections=collections)
     except BaseException:
-        services.memory.delete(key)
+        assistant.memory.delete(key)
         raise
     cid, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
     if not body.stream:
         try:
             answer = final_answer(flow)
         finally:
-            services.memory.delete(key)
+            assistant.memory.delete(key)
         return {
             "id": cid, "object": "chat.completion", "created": created, "model": body.model,
             "choices": [{"index": 0, "finish_reason": "stop",
                          "message": {"role": "assistant", "content": answer.answer}}],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-            "citations": _citations(answer),
+            "citations": citations_json(answer),
         }  # fmt: skip
     return EventSourceResponse(
-        _chunks(flow, services, key, cid, created, body.model), headers=STREAM_HEADERS
+        _chunks(flow, assistant, key, cid, created, body.model), headers=STREAM_HEADERS
     )
 
 
 async def _chunks(
-    flow: Iterator[Event], services: Services, key: str, cid: str, created: int, model: str
+    flow: Iterator[Event], assistant: Assistant, key: str, cid: str, created: int, model: str
 ) -> AsyncIterator[bytes]:
-    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
-        data = {"id": cid, "object": "chat.completion.chunk", "created": created,
-                "model": model, "choices": [{"index": 0, "delta": delta,
-                                             "finish_reason": finish}], **extra}  # fmt: skip
-        return f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
-
-    yield chunk({"role": "assistant", "content": ""})
+    chunks = openai_chunks(flow, completion_id=cid, created=created, model=model)
     try:
-        async for event in iterate_in_thread(reported(flow), PING_SECONDS):
-            if event is PING:
-                yield KEEPALIVE
-            elif isinstance(event, Token):
-                yield chunk({"content": event.text})
-            elif isinstance(event, Done):
-                yield chunk({}, "stop", citations=_citations(event.answer))
-            elif isinstance(event, ErrorEvent):
-                error = {"error": {"message": event.message, "type": event.kind}}
-                yield f"data: {json.dumps(error)}\n\n".encode()
-                return
-        yield b"data: [DONE]\n\n"
+        async with aclosing(chunks):
+            async for data in chunks:
+                yield data
     finally:
-        services.memory.delete(key)
+        assistant.memory.delete(key)

@@ -8,7 +8,7 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from citewise.api.deps import ServicesDep, readable, session_key
+from citewise.api.deps import AssistantDep, readable, session_key
 from citewise.api.schemas import SearchResponse
 from citewise.api.security import Reader
 from citewise.types import Answer
@@ -120,26 +120,26 @@ def node_response(answer: Answer, model: str) -> QueryResponse:
 
 
 @router.post("/api/query", response_model=QueryResponse)
-def api_query(body: QueryRequest, principal: Reader, services: ServicesDep) -> QueryResponse:
+def api_query(body: QueryRequest, principal: Reader, assistant: AssistantDep) -> QueryResponse:
     """One question, no conversation: nothing is kept in memory afterwards."""
     import uuid
 
     key = session_key(principal, f"query-{uuid.uuid4().hex[:12]}")
     try:
-        answer = services.ask(
+        answer = assistant.ask(
             body.query, session_id=key, collections=readable(principal, body.collection)
         )
     finally:
         if key is not None:
-            services.memory.delete(key)
-    return node_response(answer, services.llm_name)
+            assistant.memory.delete(key)
+    return node_response(answer, assistant.llm_name)
 
 
 @router.get("/search", response_model=SearchResponse)
 def search(
-    q: str, principal: Reader, services: ServicesDep, k: int = 10,
+    q: str, principal: Reader, assistant: AssistantDep, k: int = 10,
     collection: str | None = None,
 ) -> SearchResponse:  # fmt: skip
     """`citewise search --json`: ranked passages, no answer."""
-    result = services.search(q, k=min(max(k, 1), 50), collections=readable(principal, collection))
+    result = assistant.search(q, k=min(max(k, 1), 50), collections=readable(principal, collection))
     return SearchResponse.model_validate(result.to_json())

@@ -68,12 +68,12 @@ class Passage(BaseModel):
 
 
 def _store(request: Request) -> Store:
-    store: Store = request.app.state.services.store
+    store: Store = request.app.state.assistant.store
     return store
 
 
 def _originals(request: Request) -> Path:
-    folder: Path = request.app.state.services.settings.originals_dir
+    folder: Path = request.app.state.assistant.settings.originals_dir
     return folder
 
 

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from citewise.cli_render import group_problems, render_ingest_report
+from citewise.cli.render.tables import group_problems, render_ingest_report
 from citewise.types import FileOutcome, IngestReport
 
 

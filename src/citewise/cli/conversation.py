@@ -1,37 +1,22 @@
-"""`citewise ask`, `citewise chat` and `citewise history`: the conversation commands."""
+"""`citewise ask`, `citewise chat` and `citewise history`: the conversation commands, through
+the same `Assistant.stream` door as the HTTP API."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from citewise.cli import Collection, DataDir, JsonFlag, _run, app
+from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
 
+app = typer.Typer()
 history_app = typer.Typer(help="List, show or delete conversation sessions.", no_args_is_help=True)
-app.add_typer(history_app, name="history")
 
 Session = Annotated[
     str | None,
     typer.Option("--session", "-s", help="Continue (or start) this conversation."),
 ]
 EXIT_WORDS = {"exit", "quit", ":q", "bye"}
-
-
-@contextmanager
-def _chat(data_dir: Path | None, collection: str | None) -> Iterator[Any]:
-    """The conversation of the composition root the HTTP API uses too."""
-    from citewise.config import load_settings
-    from citewise.services import Services
-
-    services = Services(load_settings(data_dir=data_dir, collection=collection))
-    try:
-        yield services.chat
-    finally:
-        services.close()
 
 
 @app.command()
@@ -43,17 +28,17 @@ def ask(
     as_json: JsonFlag = False,
 ) -> None:
     """Answer one question from the documents, with citations (streams unless --json)."""
-    from citewise.cli_answer import render_stream
-    from citewise.cli_render import out_console, print_json
+    from citewise.cli.render.answer import render_stream
+    from citewise.cli.render.tables import out_console, print_json
 
     def action() -> None:
-        with _chat(data_dir, collection) as chat:
+        with open_assistant(data_dir, collection) as assistant:
             if as_json:
-                print_json(chat.ask(question, session_id=session).to_json())
+                print_json(assistant.ask(question, session_id=session).to_json())
             else:
-                render_stream(chat.stream(question, session_id=session), out_console)
+                render_stream(assistant.stream(question, session_id=session), out_console)
 
-    _run(as_json, action)
+    run_command(as_json, action)
 
 
 @app.command()
@@ -65,13 +50,13 @@ def chat(
     """Interactive conversation: answers stream as they are written. Type 'exit' to leave."""
     import uuid
 
-    from citewise.cli_answer import render_stream
-    from citewise.cli_render import err_console, out_console
+    from citewise.cli.render.answer import render_stream
+    from citewise.cli.render.tables import err_console, out_console
     from citewise.errors import CitewiseError
 
     def action() -> None:
         sid = session or uuid.uuid4().hex[:12]
-        with _chat(data_dir, collection) as conv:
+        with open_assistant(data_dir, collection) as assistant:
             out_console.print(f"[dim]session {sid} — ask about your documents; 'exit' leaves[/]")
             while True:
                 try:
@@ -83,22 +68,22 @@ def chat(
                 if not line:
                     continue
                 try:
-                    render_stream(conv.stream(line, session_id=sid), out_console)
+                    render_stream(assistant.stream(line, session_id=sid), out_console)
                 except CitewiseError as exc:
                     err_console.print(f"[red]error:[/red] {exc}", highlight=False)
                 out_console.print()
 
-    _run(False, action)
+    run_command(False, action)
 
 
 @history_app.command("ls")
 def history_ls(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
     """Live conversation sessions, most recent first."""
-    from citewise.cli_render import out_console, print_json
+    from citewise.cli.render.tables import out_console, print_json
 
     def action() -> None:
-        with _chat(data_dir, None) as conv:
-            sessions = conv.memory.sessions()
+        with open_assistant(data_dir, None) as assistant:
+            sessions = assistant.sessions()
         rows = [
             {"session_id": s.session_id, "turns": s.turns, "updated_at": s.updated_at}
             for s in sessions
@@ -108,19 +93,18 @@ def history_ls(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         for r in rows:
             out_console.print(f"{r['session_id']}  {r['turns']} turns", highlight=False)
 
-    _run(as_json, action)
+    run_command(as_json, action)
 
 
 @history_app.command("show")
 def history_show(session_id: str, data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
     """The turns of one session (error if it is unknown or expired)."""
-    from citewise.cli_render import out_console, print_json
+    from citewise.cli.render.tables import out_console, print_json
 
     def action() -> None:
-        with _chat(data_dir, None) as conv:
-            conv.memory.require(session_id)
-            turns = conv.memory.turns(session_id)
-            summary = conv.memory.summary(session_id)
+        with open_assistant(data_dir, None) as assistant:
+            turns = assistant.history(session_id)
+            summary = assistant.memory.summary(session_id)
         if as_json:
             print_json(
                 {
@@ -145,20 +129,20 @@ def history_show(session_id: str, data_dir: DataDir = None, as_json: JsonFlag = 
             out_console.print(f"[bold cyan]you>[/] {t.question}", highlight=False)
             out_console.print(t.answer, highlight=False)
 
-    _run(as_json, action)
+    run_command(as_json, action)
 
 
 @history_app.command("rm")
 def history_rm(session_id: str, data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
     """Delete a session and its turns."""
-    from citewise.cli_render import err_console, print_json
+    from citewise.cli.render.tables import err_console, print_json
 
     def action() -> None:
-        with _chat(data_dir, None) as conv:
-            conv.memory.require(session_id)
-            conv.memory.delete(session_id)
+        with open_assistant(data_dir, None) as assistant:
+            assistant.memory.require(session_id)
+            assistant.memory.delete(session_id)
         if as_json:
             print_json({"deleted": session_id})
         err_console.print(f"deleted session {session_id}")
 
-    _run(as_json, action)
+    run_command(as_json, action)

@@ -8,7 +8,9 @@ from typing import Annotated
 
 import typer
 
-from citewise.cli import Collection, DataDir, _run, app
+from citewise.cli.common import Collection, DataDir, open_assistant, run_command, settings_for
+
+app = typer.Typer()
 
 Watch = Annotated[
     Path | None, typer.Option("--watch", help="Keep the collection in step with this folder.")
@@ -31,28 +33,27 @@ def serve(
 
     from citewise.api import create_app
     from citewise.api.observability import configure_logging
+    from citewise.assistant import Assistant
     from citewise.auth.service import auth_required
-    from citewise.cli_render import err_console
-    from citewise.config import load_settings
-    from citewise.services import Services
+    from citewise.cli.render.tables import err_console
 
     def action() -> None:
-        settings = load_settings(data_dir=data_dir, collection=collection, host=host)
+        settings = settings_for(data_dir, collection, host=host)
         configure_logging(settings, log_level.upper())
         guard = "credentials required" if auth_required(settings) else "no login (loopback)"
         err_console.print(f"citewise on http://{host}:{port} — {guard}; API docs at /docs")
-        services = Services(settings)
+        assistant = Assistant(settings=settings)
         stop = threading.Event()
         watcher = None
         if watch is not None:
             from citewise.ingest.watch import FolderWatch
 
             watcher = threading.Thread(
-                target=FolderWatch(services, watch, settings.collection).run,
+                target=FolderWatch(assistant, watch, settings.collection).run,
                 args=(stop,), name="citewise-watch", daemon=True,
             )  # fmt: skip
             watcher.start()
-        api = create_app(settings, services=services)
+        api = create_app(settings, assistant=assistant)
         if auth_required(settings) and not api.state.auth.store.list_users():
             err_console.print(
                 "[yellow]No users yet, so nobody can sign in: create the first admin with "
@@ -67,9 +68,9 @@ def serve(
             stop.set()
             if watcher is not None:
                 watcher.join(timeout=10)
-            services.close()
+            assistant.close()
 
-    _run(False, action)
+    run_command(False, action)
 
 
 @app.command("watch")
@@ -80,16 +81,10 @@ def watch_cmd(
 ) -> None:
     """Ingest a folder, then follow it: added files are ingested, changed ones replaced,
     deleted ones removed (Ctrl-C stops)."""
-    from citewise.config import load_settings
     from citewise.ingest.watch import FolderWatch
-    from citewise.services import Services
 
     def action() -> None:
-        settings = load_settings(data_dir=data_dir, collection=collection)
-        services = Services(settings)
-        try:
-            FolderWatch(services, folder, settings.collection, echo=True).run(threading.Event())
-        finally:
-            services.close()
+        with open_assistant(data_dir, collection) as assistant:
+            FolderWatch(assistant, folder, assistant.collection, echo=True).run(threading.Event())
 
-    _run(False, action)
+    run_command(False, action)

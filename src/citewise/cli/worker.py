@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from citewise.cli import Collection, DataDir, JsonFlag, _run, app
+from citewise.cli.common import Collection, DataDir, JsonFlag, run_command, settings_for
 from citewise.errors import ConfigError
+
+if TYPE_CHECKING:
+    from citewise.config import Settings
 
 Queue = Annotated[
     str | None,
     typer.Option("--queue", envvar="CITEWISE_QUEUE", help="redis://HOST:6379/0"),
 ]
+app = typer.Typer()
 
 
-def _settings(data_dir: Path | None, collection: str | None, queue: str | None) -> object:
-    from citewise.config import load_settings
-
-    settings = load_settings(data_dir=data_dir, collection=collection, queue=queue)
+def _settings(data_dir: Path | None, collection: str | None, queue: str | None) -> Settings:
+    settings = settings_for(data_dir, collection, queue=queue)
     if not settings.queue:
         raise ConfigError("no queue configured: set CITEWISE_QUEUE=redis://HOST:6379/0")
     return settings
@@ -33,16 +35,13 @@ def worker(
 ) -> None:
     """Ingest files sent to the queue into the store (CITEWISE_STORE) until stopped."""
     from citewise.assistant import Assistant
-    from citewise.config import Settings
     from citewise.workers.process import serve
 
     def action() -> None:
-        settings = _settings(data_dir, None, queue)
-        assert isinstance(settings, Settings)
-        with Assistant(settings=settings) as assistant:
-            serve(settings, assistant.embedder, threads=max(1, threads))
+        with Assistant(settings=_settings(data_dir, None, queue)) as assistant:
+            serve(assistant, threads=max(1, threads))
 
-    _run(False, action)
+    run_command(False, action)
 
 
 @app.command()
@@ -56,13 +55,11 @@ def enqueue(
     as_json: JsonFlag = False,
 ) -> None:
     """Send one ingestion job per file to the workers (paths as every worker sees them)."""
-    from citewise.cli_render import err_console, print_json
-    from citewise.config import Settings
+    from citewise.cli.render.tables import err_console, print_json
     from citewise.workers.queue import IngestQueue
 
     def action() -> None:
         settings = _settings(data_dir, collection, queue)
-        assert isinstance(settings, Settings)
         q = IngestQueue(settings.queue)
         try:
             batch = q.submit(paths, settings.collection)
@@ -76,7 +73,7 @@ def enqueue(
         for o in outcomes:
             err_console.print(f"{o['status']:>9}  {o['source']}  {o.get('reason', '')}")
 
-    _run(as_json, action)
+    run_command(as_json, action)
 
 
 @app.command(name="dead-letters")
@@ -84,13 +81,11 @@ def dead_letters(queue: Queue = None, as_json: JsonFlag = False) -> None:
     """Files the workers could not ingest, with the reason."""
     from dataclasses import asdict
 
-    from citewise.cli_render import err_console, print_json
-    from citewise.config import Settings
+    from citewise.cli.render.tables import err_console, print_json
     from citewise.workers.queue import IngestQueue
 
     def action() -> None:
         settings = _settings(None, None, queue)
-        assert isinstance(settings, Settings)
         q = IngestQueue(settings.queue)
         try:
             letters = q.dead_letters()
@@ -101,4 +96,4 @@ def dead_letters(queue: Queue = None, as_json: JsonFlag = False) -> None:
         for d in letters:
             err_console.print(f"{d.collection}/{d.source}: {d.reason} ({d.attempts} tries)")
 
-    _run(as_json, action)
+    run_command(as_json, action)

@@ -134,18 +134,3 @@ def render_documents(docs: list[DocumentInfo], console: Console) -> None:
         )
     console.print(table)
     console.print(f"[dim]{len(docs)} documents[/dim]")
-
-
-def document_json(d: DocumentInfo) -> dict[str, object]:
-    return {
-        "source": d.source,
-        "title": d.title,
-        "format": d.format,
-        "category": d.category,
-        "tags": list(d.tags),
-        "pages": d.page_count,
-        "chunks": d.chunk_count,
-        "status": d.status,
-        "content_hash": d.content_hash,
-        "ingested_at": d.ingested_at,
-    }

@@ -3,13 +3,14 @@ its citations. The only place the CLI knows about events; the API turns them int
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from citewise.types import Answer, CitationEvent, Done, ErrorEvent, Event, Sources, Status, Token
+from citewise.assistant import final_answer
+from citewise.types import Answer, ErrorEvent, Event, Status, Token
 
 CONFIDENCE_STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}
 
@@ -18,24 +19,25 @@ def render_stream(events: Iterable[Event], console: Console, *, show_status: boo
     """Shows the draft as it streams, replaces it with the verified answer, then citations.
     Returns the final `Answer`."""
     draft = Text()
-    answer: Answer | None = None
     with Live(draft, console=console, refresh_per_second=12, transient=True) as live:
-        for event in events:
-            if isinstance(event, Status) and show_status:
-                live.console.print(f"[dim]· {event.message}[/dim]", highlight=False)
-            elif isinstance(event, Token):
-                draft.append(event.text)
-                live.update(draft)
-            elif isinstance(event, Sources | CitationEvent):
-                continue
-            elif isinstance(event, ErrorEvent):
-                live.console.print(f"[red]error:[/red] {event.message}", highlight=False)
-            elif isinstance(event, Done):
-                answer = event.answer
-    if answer is None:
-        raise RuntimeError("the answer flow ended without a Done event")
+        answer = final_answer(_shown(events, live, draft, show_status=show_status))
     render_answer(answer, console)
     return answer
+
+
+def _shown(
+    events: Iterable[Event], live: Live, draft: Text, *, show_status: bool
+) -> Iterator[Event]:
+    """The events, each shown as it passes: statuses, the growing draft, errors."""
+    for event in events:
+        if isinstance(event, Status) and show_status:
+            live.console.print(f"[dim]· {event.message}[/dim]", highlight=False)
+        elif isinstance(event, Token):
+            draft.append(event.text)
+            live.update(draft)
+        elif isinstance(event, ErrorEvent):
+            live.console.print(f"[red]error:[/red] {event.message}", highlight=False)
+        yield event
 
 
 def render_answer(answer: Answer, console: Console) -> None:

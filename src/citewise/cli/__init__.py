@@ -1,0 +1,31 @@
+"""The `citewise` command line: one module per command group, each a `typer.Typer` added
+here. Thin: commands parse options, call the `Assistant` facade and render."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import typer
+
+from citewise.cli import conversation, docs, evaluate, ingest, search, serve, users, worker
+
+app = typer.Typer(
+    help="Answers questions only from your documents, with citations.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+# commands first, then the groups, as `citewise --help` lists them
+for commands in (ingest.app, search.app, evaluate.app, conversation.app, serve.app, worker.app):
+    app.add_typer(commands)
+app.add_typer(docs.app, name="docs")
+app.add_typer(conversation.history_app, name="history")
+app.add_typer(users.app, name="users")
+
+
+def main() -> None:
+    logging.basicConfig(level=os.environ.get("CITEWISE_LOG", "WARNING").upper())
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    app()

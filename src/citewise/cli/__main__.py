@@ -1,0 +1,5 @@
+"""`python -m citewise.cli`."""
+
+from citewise.cli import main
+
+main()

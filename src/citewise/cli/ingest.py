@@ -1,0 +1,43 @@
+"""`citewise ingest`: files and folders into the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
+
+app = typer.Typer()
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders (recursive).")],
+    prune: Annotated[bool, typer.Option(help="Remove documents whose files are gone.")] = False,
+    data_dir: DataDir = None,
+    collection: Collection = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Ingest files and folders; unchanged files are skipped, changed ones replaced."""
+    from citewise.cli.render.tables import (
+        RichIngestProgress,
+        err_console,
+        print_json,
+        render_ingest_report,
+    )
+
+    def action() -> None:
+        with (
+            open_assistant(data_dir, collection) as assistant,
+            RichIngestProgress(err_console) as progress,
+        ):
+            report = assistant.ingest(paths, prune=prune, progress=progress)
+        if as_json:
+            print_json(report.to_json())
+        render_ingest_report(report, err_console)
+        if report.outcomes and report.count("failed") == len(report.outcomes):
+            raise typer.Exit(1)
+
+    run_command(as_json, action)
