@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from citewise.assistant import Assistant
 from citewise.config import Settings
 from citewise.embed.base import Vectors
 from citewise.embed.hashing import HashingEmbedder
@@ -48,8 +49,9 @@ def test_failing_jobs_are_retried_then_dead_lettered(tmp_path: Path, redis_url: 
     embedder = FlakyEmbedder()
     stop = threading.Event()
     backoff = Backoff(retries=3, min_ms=50, max_ms=200)
+    worker = Assistant(settings=settings, embedder=embedder)
     thread = threading.Thread(
-        target=serve, args=(settings, lambda: embedder), kwargs={"stop": stop, "backoff": backoff}
+        target=serve, args=(worker,), kwargs={"stop": stop, "backoff": backoff}
     )
     thread.start()
     queue = IngestQueue(redis_url)
@@ -61,6 +63,7 @@ def test_failing_jobs_are_retried_then_dead_lettered(tmp_path: Path, redis_url: 
         queue.close()
         stop.set()
         thread.join(timeout=120)
+        worker.close()
     assert not thread.is_alive()
     assert embedder.flaky_failures == 2
     assert {s: o["status"] for s, o in outcomes.items()} == {
