@@ -8,10 +8,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from citewise.auth.service import AuthService
-from citewise.auth.store_sharing import AuthStore
 from citewise.chat.memory import Memory, SessionInfo, Turn
 from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
@@ -35,6 +33,10 @@ from citewise.types import (
     SearchMode,
     SearchResult,
 )
+
+if TYPE_CHECKING:
+    from citewise.auth.service import AuthService
+    from citewise.auth.store_sharing import AuthStore
 
 
 def final_answer(flow: Iterable[Event]) -> Answer:

@@ -8,12 +8,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from citewise.answer.flow import DocumentAnswerer
-from citewise.auth.db import open_auth_db
-from citewise.auth.service import AuthService
-from citewise.auth.store_sharing import AuthStore
 from citewise.chat.conversation import Conversation
 from citewise.chat.intents.router import IntentRouter
 from citewise.chat.memory import Memory, create_memory
@@ -28,6 +25,10 @@ from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
 from citewise.store.base import Store
 from citewise.store.registry import STORES, StoreFactory
 from citewise.store.registry import open_store as open_store_url
+
+if TYPE_CHECKING:
+    from citewise.auth.service import AuthService
+    from citewise.auth.store_sharing import AuthStore
 
 T = TypeVar("T")
 
@@ -207,7 +208,19 @@ def build(
             summary_tokens=s.summary_tokens,
         )
 
-    auth_store = Lazy(lambda: AuthStore(open_auth_db(s)))
+    def users() -> AuthStore:
+        from citewise.auth.db import open_auth_db
+        from citewise.auth.store_sharing import AuthStore
+
+        return AuthStore(open_auth_db(s))
+
+    def auth() -> AuthService:
+        # password hashing loads slowly: only commands and servers that check users pay it
+        from citewise.auth.service import AuthService
+
+        return AuthService(s, auth_store.get())
+
+    auth_store = Lazy(users)
     return Components(
         settings=s,
         store=store,
@@ -220,5 +233,5 @@ def build(
         pool=pool_retriever,
         conversation=Lazy(conversation),
         auth_store=auth_store,
-        auth=Lazy(lambda: AuthService(s, auth_store.get())),
+        auth=Lazy(auth),
     )
