@@ -1,6 +1,6 @@
 """Dependencies as types: routers declare `assistant: AssistantDep`, `principal: Reader`
-(or `Writer`, `Admin`) and get the process's one `Assistant` and the caller resolved by
-`api.security`."""
+(or `Writer`, `Admin`, from `api.security`) and get the process's one `Assistant` and the
+caller."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from citewise.api.security import Admin, Reader, Writer, current_principal
+from citewise.api.security import current_principal
 from citewise.assistant import Assistant
 from citewise.auth.access import chat_collection, readable_collections, writable_collection
 from citewise.auth.models import Principal
@@ -16,7 +16,7 @@ from citewise.config import Settings
 from citewise.errors import ForbiddenError, InputError
 from citewise.jobs.base import JobQueue
 
-__all__ = ["Admin", "Reader", "Writer", "chat_collection"]
+__all__ = ["chat_collection"]
 
 
 def get_assistant(request: Request) -> Assistant:
