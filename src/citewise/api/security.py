@@ -32,9 +32,12 @@ def get_auth(request: Request) -> AuthService:
     return service
 
 
+AuthDep = Annotated[AuthService, Depends(get_auth)]
+
+
 def current_principal(
     request: Request,
-    auth: Annotated[AuthService, Depends(get_auth)],
+    auth: AuthDep,
     bearer: Annotated[str | None, Depends(oauth2_scheme)],
     api_key: Annotated[str | None, Depends(api_key_header)],
 ) -> Principal:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, status
+from fastapi import APIRouter, status
 from pydantic import BaseModel, Field
 
 from citewise.api.schemas import KeyOut
-from citewise.api.security import Admin, get_auth
+from citewise.api.security import Admin, AuthDep
 from citewise.auth.models import Group, User
 from citewise.auth.passwords import hash_password
 from citewise.auth.service import AuthService
 from citewise.errors import InputError
 
 router = APIRouter(prefix="/admin", tags=["admin"])
-Auth = Annotated[AuthService, Depends(get_auth)]
 
 
 class UserIn(BaseModel):
@@ -62,12 +59,12 @@ class GroupOut(BaseModel):
 
 
 @router.get("/users", response_model=list[UserOut])
-def list_users(_: Admin, auth: Auth) -> list[UserOut]:
+def list_users(_: Admin, auth: AuthDep) -> list[UserOut]:
     return [UserOut.of(u) for u in auth.store.list_users()]
 
 
 @router.post("/users", response_model=UserOut, status_code=status.HTTP_201_CREATED)
-def create_user(body: UserIn, _: Admin, auth: Auth) -> UserOut:
+def create_user(body: UserIn, _: Admin, auth: AuthDep) -> UserOut:
     user = auth.create_user(
         body.username, body.password, is_admin=body.is_admin,
         home_collection=body.home_collection,
@@ -76,7 +73,7 @@ def create_user(body: UserIn, _: Admin, auth: Auth) -> UserOut:
 
 
 @router.patch("/users/{username}", response_model=UserOut)
-def update_user(username: str, body: UserPatch, admin: Admin, auth: Auth) -> UserOut:
+def update_user(username: str, body: UserPatch, admin: Admin, auth: AuthDep) -> UserOut:
     if body.is_admin is False:
         _keep_an_admin(auth, username)
     if body.home_collection is not None:
@@ -91,18 +88,18 @@ def update_user(username: str, body: UserPatch, admin: Admin, auth: Auth) -> Use
 
 
 @router.delete("/users/{username}", response_model=UserOut)
-def delete_user(username: str, _: Admin, auth: Auth) -> UserOut:
+def delete_user(username: str, _: Admin, auth: AuthDep) -> UserOut:
     _keep_an_admin(auth, username)
     return UserOut.of(auth.store.delete_user(username))
 
 
 @router.get("/users/{username}/keys", response_model=list[KeyOut])
-def list_user_keys(username: str, _: Admin, auth: Auth) -> list[KeyOut]:
+def list_user_keys(username: str, _: Admin, auth: AuthDep) -> list[KeyOut]:
     return [KeyOut.of(k) for k in auth.store.list_keys(auth.store.user(username).user_id)]
 
 
 @router.delete("/users/{username}/keys/{key_id}", response_model=KeyOut)
-def revoke_user_key(username: str, key_id: str, _: Admin, auth: Auth) -> KeyOut:
+def revoke_user_key(username: str, key_id: str, _: Admin, auth: AuthDep) -> KeyOut:
     """Revokes a user's key (a lost laptop, a leaked CI secret)."""
     return KeyOut.of(auth.store.revoke_key(auth.store.user(username).user_id, key_id))
 
@@ -114,25 +111,25 @@ def _keep_an_admin(auth: AuthService, username: str) -> None:
 
 
 @router.get("/groups", response_model=list[GroupOut])
-def list_groups(_: Admin, auth: Auth) -> list[GroupOut]:
+def list_groups(_: Admin, auth: AuthDep) -> list[GroupOut]:
     return [GroupOut.of(g) for g in auth.store.list_groups()]
 
 
 @router.post("/groups", response_model=GroupOut, status_code=status.HTTP_201_CREATED)
-def create_group(body: GroupIn, _: Admin, auth: Auth) -> GroupOut:
+def create_group(body: GroupIn, _: Admin, auth: AuthDep) -> GroupOut:
     return GroupOut.of(auth.store.create_group(body.name))
 
 
 @router.delete("/groups/{name}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_group(name: str, _: Admin, auth: Auth) -> None:
+def delete_group(name: str, _: Admin, auth: AuthDep) -> None:
     auth.store.delete_group(name)
 
 
 @router.put("/groups/{name}/members/{username}", response_model=GroupOut)
-def add_member(name: str, username: str, _: Admin, auth: Auth) -> GroupOut:
+def add_member(name: str, username: str, _: Admin, auth: AuthDep) -> GroupOut:
     return GroupOut.of(auth.store.set_member(name, username, member=True))
 
 
 @router.delete("/groups/{name}/members/{username}", response_model=GroupOut)
-def remove_member(name: str, username: str, _: Admin, auth: Auth) -> GroupOut:
+def remove_member(name: str, username: str, _: Admin, auth: AuthDep) -> GroupOut:
     return GroupOut.of(auth.store.set_member(name, username, member=False))

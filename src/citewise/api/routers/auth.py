@@ -10,14 +10,13 @@ from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel, Field
 
 from citewise.api.schemas import KeyOut, NewKeyOut
-from citewise.api.security import CurrentPrincipal, get_auth
+from citewise.api.security import AuthDep, CurrentPrincipal
 from citewise.auth.access import readable_collections
 from citewise.auth.models import READ, Principal
-from citewise.auth.service import LOCAL_USER_ID, AuthService
+from citewise.auth.service import LOCAL_USER_ID
 from citewise.errors import ForbiddenError, InputError
 
 router = APIRouter(prefix="/auth", tags=["auth"])
-Auth = Annotated[AuthService, Depends(get_auth)]
 
 
 class TokenOut(BaseModel):
@@ -44,7 +43,7 @@ class KeyIn(BaseModel):
 
 
 @router.post("/token", response_model=TokenOut)
-def token(form: Annotated[OAuth2PasswordRequestForm, Depends()], auth: Auth) -> TokenOut:
+def token(form: Annotated[OAuth2PasswordRequestForm, Depends()], auth: AuthDep) -> TokenOut:
     auth.login_limits.hit(f"login:{form.username.lower()}")  # guesses at one user's password
     user = auth.login(form.username, form.password)
     return TokenOut(access_token=auth.issue_token(user), expires_in=int(auth.tokens.ttl_seconds))
@@ -71,7 +70,7 @@ def _user_id(principal: Principal) -> str:
 
 
 @router.post("/keys", response_model=NewKeyOut, status_code=status.HTTP_201_CREATED)
-def create_key(body: KeyIn, principal: CurrentPrincipal, auth: Auth) -> NewKeyOut:
+def create_key(body: KeyIn, principal: CurrentPrincipal, auth: AuthDep) -> NewKeyOut:
     wanted = frozenset(body.scopes)
     if not wanted <= principal.scopes:  # a key never gets more than the credential making it
         extra = ", ".join(sorted(wanted - principal.scopes))
@@ -82,12 +81,12 @@ def create_key(body: KeyIn, principal: CurrentPrincipal, auth: Auth) -> NewKeyOu
 
 
 @router.get("/keys", response_model=list[KeyOut])
-def list_keys(principal: CurrentPrincipal, auth: Auth) -> list[KeyOut]:
+def list_keys(principal: CurrentPrincipal, auth: AuthDep) -> list[KeyOut]:
     keys = auth.store.list_keys(_user_id(principal))
     return [KeyOut.of(k) for k in keys]
 
 
 @router.delete("/keys/{key_id}", response_model=KeyOut)
-def revoke_key(key_id: str, principal: CurrentPrincipal, auth: Auth) -> KeyOut:
+def revoke_key(key_id: str, principal: CurrentPrincipal, auth: AuthDep) -> KeyOut:
     info = auth.store.revoke_key(_user_id(principal), key_id)
     return KeyOut.of(info)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from fastapi import APIRouter, Depends, status
+from fastapi import APIRouter, status
 from pydantic import BaseModel
 
-from citewise.api.security import CurrentPrincipal, Writer, get_auth
+from citewise.api.security import AuthDep, CurrentPrincipal, Writer
 from citewise.auth.models import CollectionOwner, Grant, Principal
 from citewise.auth.service import AuthService
 from citewise.errors import ForbiddenError, InputError
 
 router = APIRouter(prefix="/collections", tags=["collections"])
-Auth = Annotated[AuthService, Depends(get_auth)]
 
 
 class CollectionOut(BaseModel):
@@ -74,7 +73,7 @@ def _out(principal: Principal, owner: CollectionOwner | None, name: str) -> Coll
 
 
 @router.get("", response_model=list[CollectionOut])
-def list_collections(principal: CurrentPrincipal, auth: Auth) -> list[CollectionOut]:
+def list_collections(principal: CurrentPrincipal, auth: AuthDep) -> list[CollectionOut]:
     """Every collection the caller may read (an admin: every one known)."""
     owners = {c.name: c for c in auth.store.list_collections()}
     names = set(principal.readable) | {principal.home_collection, principal.global_collection}
@@ -84,7 +83,7 @@ def list_collections(principal: CurrentPrincipal, auth: Auth) -> list[Collection
 
 
 @router.post("", response_model=CollectionOut, status_code=status.HTTP_201_CREATED)
-def create_collection(body: CollectionIn, principal: Writer, auth: Auth) -> CollectionOut:
+def create_collection(body: CollectionIn, principal: Writer, auth: AuthDep) -> CollectionOut:
     if body.owner_group is not None:
         members = auth.store.group(body.owner_group).members
         if not principal.is_admin and principal.username not in members:
@@ -113,13 +112,13 @@ def _owned_or_admin(principal: Principal, auth: AuthService, name: str) -> None:
 
 
 @router.get("/{name}/grants", response_model=list[GrantOut])
-def list_grants(name: str, principal: Writer, auth: Auth) -> list[GrantOut]:
+def list_grants(name: str, principal: Writer, auth: AuthDep) -> list[GrantOut]:
     _owned_or_admin(principal, auth, name)
     return [GrantOut.of(g) for g in auth.store.list_grants(name)]
 
 
 @router.post("/{name}/grants", response_model=GrantOut, status_code=status.HTTP_201_CREATED)
-def grant(name: str, body: GrantIn, principal: Writer, auth: Auth) -> GrantOut:
+def grant(name: str, body: GrantIn, principal: Writer, auth: AuthDep) -> GrantOut:
     _owned_or_admin(principal, auth, name)
     return GrantOut.of(
         auth.store.grant(name, user=body.user, group=body.group, permission=body.permission)
@@ -128,7 +127,7 @@ def grant(name: str, body: GrantIn, principal: Writer, auth: Auth) -> GrantOut:
 
 @router.delete("/{name}/grants", status_code=status.HTTP_204_NO_CONTENT)
 def revoke(
-    name: str, principal: Writer, auth: Auth, user: str | None = None, group: str | None = None
+    name: str, principal: Writer, auth: AuthDep, user: str | None = None, group: str | None = None
 ) -> None:
     """Removes the grant to `?user=NAME` or `?group=NAME`."""
     _owned_or_admin(principal, auth, name)
