@@ -28,8 +28,8 @@ PasswordStdin = Annotated[
 
 
 def _store(data_dir: Path | None) -> Any:
-    from citewise.auth.db import open_auth_db
-    from citewise.auth.store_sharing import AuthStore
+    from citewise.auth.backends import open_auth_db
+    from citewise.auth.store import AuthStore
     from citewise.config import load_settings
 
     return AuthStore(open_auth_db(load_settings(data_dir=data_dir)))

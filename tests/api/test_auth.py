@@ -14,7 +14,7 @@ import pytest
 
 from api.live_server import LiveServer, serve
 from citewise.auth.passwords import hash_password
-from citewise.auth.store_sharing import AuthStore
+from citewise.auth.store import AuthStore
 
 pytestmark = pytest.mark.integration
 RATE_LIMIT = 40  # per minute, per user and per key

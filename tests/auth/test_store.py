@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from citewise.auth.db import open_auth_db
-from citewise.auth.store_sharing import AuthStore
+from citewise.auth.backends import open_auth_db
+from citewise.auth.store import AuthStore
 from citewise.errors import InputError, NotFoundError
 
 if TYPE_CHECKING:

@@ -6,11 +6,11 @@ import ipaddress
 import time
 
 from citewise.auth import api_keys
-from citewise.auth.db import open_auth_db
+from citewise.auth.backends import open_auth_db
 from citewise.auth.models import ADMIN, Principal, User, user_scopes
 from citewise.auth.passwords import hash_password, verify_password
 from citewise.auth.ratelimit import RateLimits
-from citewise.auth.store_sharing import AuthStore
+from citewise.auth.store import AuthStore
 from citewise.auth.tokens import TokenCodec, load_or_create_secret
 from citewise.config import Settings
 from citewise.errors import AuthError, ForbiddenError

@@ -2,7 +2,7 @@
 process on every machine that shares the database shares the conversations.
 
 The tables mirror the SQLite backend's (`memory_sessions`, `memory_turns`), created by named
-migrations (`store.postgres_schema.migrate`). Every session row carries `expires_at`; reads
+migrations (`db.postgres.migrate`). Every session row carries `expires_at`; reads
 see only live sessions and writes purge expired ones first. A pool of connections
 (psycopg-pool) makes the memory safe to share between threads; each write is one
 transaction.
@@ -18,8 +18,9 @@ from typing import Any
 import psycopg
 
 from citewise.chat.memory.base import DEFAULT_TTL_SECONDS
-from citewise.chat.memory.sql import MemoryConn, SqlMemory
+from citewise.chat.memory.sql import SqlMemory
 from citewise.db.postgres import QmarkConnection, migrated_pool
+from citewise.db.sql import SqlConn
 from citewise.errors import InputError, MemoryBackendError, StoreError
 from citewise.text.urls import redact_url
 
@@ -71,7 +72,7 @@ class PostgresMemory(SqlMemory):
             raise MemoryBackendError(f"cannot open conversation memory {self.url}: {exc}") from exc
 
     @contextmanager
-    def _connection(self) -> Iterator[MemoryConn]:
+    def _connection(self) -> Iterator[SqlConn]:
         self._check_open()
         try:
             with self._pool.connection() as conn:
@@ -80,7 +81,7 @@ class PostgresMemory(SqlMemory):
             raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
     @contextmanager
-    def _transaction(self) -> Iterator[MemoryConn]:
+    def _transaction(self) -> Iterator[SqlConn]:
         """One transaction with expired sessions purged first."""
         self._check_open()
         try:
@@ -91,7 +92,7 @@ class PostgresMemory(SqlMemory):
         except psycopg.Error as exc:
             raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
-    def _lock_session(self, conn: MemoryConn, session_id: str) -> None:
+    def _lock_session(self, conn: SqlConn, session_id: str) -> None:
         conn.execute("SELECT 1 FROM memory_sessions WHERE session_id = ? FOR UPDATE", (session_id,))
 
     def close(self) -> None:

@@ -9,25 +9,13 @@ and, where its transactions do not already serialise writers, a row lock on a se
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any
 
 from citewise.chat.memory.base import MemoryBase, SessionInfo, Turn, validate_session_id
+from citewise.db.sql import SqlConn
 from citewise.errors import InputError, NotFoundError
-
-
-class MemoryCursor(Protocol):
-    @property
-    def rowcount(self) -> int: ...
-
-    def fetchone(self) -> Any: ...
-
-    def fetchall(self) -> list[Any]: ...
-
-
-class MemoryConn(Protocol):
-    def execute(self, sql: str, params: Sequence[object] = ()) -> MemoryCursor: ...
 
 
 _INFO_SQL = """
@@ -44,20 +32,20 @@ class SqlMemory(MemoryBase):
     ttl_seconds: int
     _clock: Callable[[], float]
 
-    def _connection(self) -> AbstractContextManager[MemoryConn]:
+    def _connection(self) -> AbstractContextManager[SqlConn]:
         raise NotImplementedError
 
-    def _transaction(self) -> AbstractContextManager[MemoryConn]:
+    def _transaction(self) -> AbstractContextManager[SqlConn]:
         raise NotImplementedError
 
-    def _lock_session(self, conn: MemoryConn, session_id: str) -> None:
+    def _lock_session(self, conn: SqlConn, session_id: str) -> None:
         """Holds the session's row until the transaction ends (no-op where a write
         transaction already excludes every other writer)."""
 
-    def _purge(self, conn: MemoryConn) -> None:
+    def _purge(self, conn: SqlConn) -> None:
         conn.execute("DELETE FROM memory_sessions WHERE expires_at <= ?", (self._clock(),))
 
-    def _touch(self, conn: MemoryConn, session_id: str) -> bool:
+    def _touch(self, conn: SqlConn, session_id: str) -> bool:
         now = self._clock()
         cur = conn.execute(
             "UPDATE memory_sessions SET updated_at = ?, expires_at = ? WHERE session_id = ?",
@@ -123,7 +111,7 @@ class SqlMemory(MemoryBase):
             )
             self._touch(conn, session_id)
 
-    def _info(self, conn: MemoryConn, session_id: str) -> SessionInfo | None:
+    def _info(self, conn: SqlConn, session_id: str) -> SessionInfo | None:
         found = conn.execute(
             _INFO_SQL + " AND s.session_id = ?", (self._clock(), session_id)
         ).fetchone()

@@ -15,7 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from citewise.chat.memory.base import DEFAULT_TTL_SECONDS
-from citewise.chat.memory.sql import MemoryConn, SqlMemory
+from citewise.chat.memory.sql import SqlMemory
+from citewise.db.sql import SqlConn
+from citewise.db.sqlite import connect
 from citewise.errors import InputError, MemoryBackendError
 
 _SCHEMA = """
@@ -56,17 +58,13 @@ class SQLiteMemory(SqlMemory):
         self._lock = threading.RLock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                self.path, check_same_thread=False, timeout=10.0, isolation_level=None
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db = connect(self.path, timeout=10.0)
             self._db.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise MemoryBackendError(f"cannot open conversation memory {self.url}: {exc}") from exc
 
     @contextmanager
-    def _connection(self) -> Iterator[MemoryConn]:
+    def _connection(self) -> Iterator[SqlConn]:
         with self._lock:
             self._check_open()
             try:
@@ -75,7 +73,7 @@ class SQLiteMemory(SqlMemory):
                 raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
     @contextmanager
-    def _transaction(self) -> Iterator[MemoryConn]:
+    def _transaction(self) -> Iterator[SqlConn]:
         """One locked transaction (BEGIN IMMEDIATE: the one writer) with expired sessions
         purged first."""
         with self._connection() as db:
