@@ -7,8 +7,8 @@ import numpy as np
 import psycopg
 import pytest
 
-from citewise.errors import StoreError
 from citewise.db.postgres import migrate
+from citewise.errors import StoreError
 from citewise.store.postgres.schema import MIGRATIONS
 from citewise.store.postgres.store import PostgresStore
 from store.documents import new_document

@@ -9,7 +9,6 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-
 BUSY_TIMEOUT_SECONDS = 30.0
 
 

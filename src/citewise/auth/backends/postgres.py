@@ -17,8 +17,8 @@ from typing import Any
 
 import psycopg
 
-from citewise.db.sql import SqlConn
 from citewise.db.postgres import QmarkConnection, migrated_pool
+from citewise.db.sql import SqlConn
 from citewise.errors import InputError, StoreError
 from citewise.text.urls import redact_url
 

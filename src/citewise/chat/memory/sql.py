@@ -17,7 +17,6 @@ from citewise.chat.memory.base import MemoryBase, SessionInfo, Turn, validate_se
 from citewise.db.sql import SqlConn
 from citewise.errors import InputError, NotFoundError
 
-
 _INFO_SQL = """
 SELECT s.session_id, (SELECT COUNT(*) FROM memory_turns t WHERE t.session_id = s.session_id),
        s.created_at, s.updated_at, s.summary IS NOT NULL, s.covered_turns, s.expires_at
