@@ -63,17 +63,23 @@ class PostgresMemory(SqlMemory):
     ) -> None:
         if ttl_seconds <= 0:
             raise InputError(f"memory TTL must be positive, got {ttl_seconds}")
-        self.url = redact_url(url)
-        self.ttl_seconds = ttl_seconds
-        self._clock = clock
+        shown = redact_url(url)
+        super().__init__(_PostgresMemoryDb(url, shown, pool_size), shown, ttl_seconds, clock)
+
+
+class _PostgresMemoryDb:
+    """A pool of connections; each write is one transaction that locks the session's row
+    where it reads before it writes."""
+
+    def __init__(self, url: str, shown: str, pool_size: int) -> None:
+        self.url = shown
         try:
             self._pool = migrated_pool(url, MIGRATIONS, name="citewise-memory", size=pool_size)
         except (psycopg.Error, StoreError) as exc:
-            raise MemoryBackendError(f"cannot open conversation memory {self.url}: {exc}") from exc
+            raise MemoryBackendError(f"cannot open conversation memory {shown}: {exc}") from exc
 
     @contextmanager
-    def _connection(self) -> Iterator[SqlConn]:
-        self._check_open()
+    def connection(self) -> Iterator[SqlConn]:
         try:
             with self._pool.connection() as conn:
                 yield QmarkConnection(conn)
@@ -81,21 +87,15 @@ class PostgresMemory(SqlMemory):
             raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
     @contextmanager
-    def _transaction(self) -> Iterator[SqlConn]:
-        """One transaction with expired sessions purged first."""
-        self._check_open()
+    def transaction(self) -> Iterator[SqlConn]:
         try:
             with self._pool.connection() as conn, conn.transaction():
-                db = QmarkConnection(conn)
-                self._purge(db)
-                yield db
+                yield QmarkConnection(conn)
         except psycopg.Error as exc:
             raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
-    def _lock_session(self, conn: SqlConn, session_id: str) -> None:
+    def lock_session(self, conn: SqlConn, session_id: str) -> None:
         conn.execute("SELECT 1 FROM memory_sessions WHERE session_id = ? FOR UPDATE", (session_id,))
 
     def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self._pool.close()
+        self._pool.close()
