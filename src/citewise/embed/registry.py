@@ -9,7 +9,6 @@ only when it is created, so importing citewise stays fast.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +41,6 @@ def _split(spec: str) -> tuple[str, str]:
             f"embedder {spec!r} needs a value after ':'; valid forms: " + ", ".join(VALID_SPECS)
         )
     return kind, arg.strip()
-
-
-# kind → factory(spec, the value after ':', options); a value of the wrong form is unknown
-EmbedderFactory = Callable[[str, str, dict[str, Any]], Embedder]
 
 
 def _minilm(spec: str, arg: str, opts: dict[str, Any]) -> Embedder:
@@ -93,6 +88,7 @@ def _openai(spec: str, model: str, opts: dict[str, Any]) -> Embedder:
     return OpenAIEmbedder(model, api_key=opts.get("api_key"), **_http_options(opts))
 
 
+# kind → factory(spec, the value after ':', options); a value of the wrong form is unknown
 EMBEDDERS = FactoryRegistry[[str, str, dict[str, Any]], Embedder](
     "embedder",
     [

@@ -3,15 +3,11 @@ live in (`sqlite` in the data dir's file, `postgresql` in the store's database).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from citewise.auth.db import AuthDb
 from citewise.config import Settings
 from citewise.errors import CitewiseError, ConfigError
 from citewise.registry import FactoryRegistry
 from citewise.text.urls import scheme
-
-AuthDbFactory = Callable[[Settings], AuthDb]
 
 
 def _sqlite(settings: Settings) -> AuthDb:

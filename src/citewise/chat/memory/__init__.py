@@ -11,7 +11,6 @@ PostgreSQL), so several processes can share sessions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from citewise.chat.memory.base import (
@@ -35,9 +34,6 @@ VALID_MEMORY_URLS = (
     "postgresql://USER@HOST/DB",
 )
 MEMORY_FILE = "memory.db"
-
-# scheme → backend; each factory gets (url, data_dir, ttl_seconds)
-MemoryFactory = Callable[[str, Path, int], Memory]
 
 
 def _sqlite(url: str, data_dir: Path, ttl_seconds: int) -> Memory:
@@ -67,6 +63,7 @@ def _unknown(spec: str, _schemes: list[str] | None = None) -> ConfigError:
     )
 
 
+# scheme → backend; each factory gets (url, data_dir, ttl_seconds)
 MEMORIES = FactoryRegistry[[str, Path, int], Memory](
     "conversation memory",
     [

@@ -1,7 +1,7 @@
 """The PostgreSQL store's hybrid search in one statement: BM25 ranks and HNSW ranks (the
 collection and the filter inside both), joined in full and fused with RRF in SQL.
 
-The CTEs are the plain searches' own SQL (`postgres_search`), so each list equals what
+The CTEs are the plain searches' own SQL (`search`), so each list equals what
 `keyword_search` and `vector_search` return, and the fusion orders as
 `retrieve.fusion.reciprocal_rank_fusion` does.
 """

@@ -104,7 +104,7 @@ def get_vectors(conn: Conn, chunk_ids: Sequence[int]) -> dict[int, Vectors]:
 
 def documents_titled(conn: Conn, collection: str, prefix: str) -> list[DocumentInfo]:
     start, inner = like_prefix_patterns(prefix)
-    docs = documents(
+    docs = _documents(
         conn,
         "c.name = %s AND d.status <> 'staged' AND (d.title ILIKE %s OR d.title ILIKE %s)",
         [collection, start, inner],
@@ -136,10 +136,10 @@ def find_staged(conn: Conn, collection: str, source: str) -> DocumentInfo | None
 
 
 def list_documents(conn: Conn, collection: str) -> list[DocumentInfo]:
-    return documents(conn, "c.name = %s AND d.status <> 'staged'", [collection])
+    return _documents(conn, "c.name = %s AND d.status <> 'staged'", [collection])
 
 
-def documents(conn: Conn, where: str, params: Sequence[object]) -> list[DocumentInfo]:
+def _documents(conn: Conn, where: str, params: Sequence[object]) -> list[DocumentInfo]:
     rows = conn.execute(
         f"SELECT {DOC_COLUMNS} FROM documents d JOIN collections c"
         f" ON c.id = d.collection_id WHERE {where} ORDER BY d.source",

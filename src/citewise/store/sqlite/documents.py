@@ -21,7 +21,7 @@ def collections(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT name FROM collections ORDER BY name")]
 
 
-def find(
+def _find(
     conn: sqlite3.Connection,
     collection: str,
     source: str,
@@ -41,20 +41,20 @@ def find(
 
 
 def find_document(conn: sqlite3.Connection, collection: str, source: str) -> DocumentInfo | None:
-    return find(conn, collection, source, ("indexing", "ready"))
+    return _find(conn, collection, source, ("indexing", "ready"))
 
 
 def find_staged(conn: sqlite3.Connection, collection: str, source: str) -> DocumentInfo | None:
-    return find(conn, collection, source, ("staged",), complete=True)
+    return _find(conn, collection, source, ("staged",), complete=True)
 
 
 def list_documents(conn: sqlite3.Connection, collection: str) -> list[DocumentInfo]:
-    return documents(conn, "c.name = ? AND d.status != 'staged'", [collection])
+    return _documents(conn, "c.name = ? AND d.status != 'staged'", [collection])
 
 
 def documents_titled(conn: sqlite3.Connection, collection: str, prefix: str) -> list[DocumentInfo]:
     start, inner = like_prefix_patterns(prefix)
-    docs = documents(
+    docs = _documents(
         conn,
         "c.name = ? AND d.status != 'staged'"
         " AND (d.title LIKE ? ESCAPE '\\' OR d.title LIKE ? ESCAPE '\\')",
@@ -63,7 +63,7 @@ def documents_titled(conn: sqlite3.Connection, collection: str, prefix: str) -> 
     return [d for d in docs if title_starts(d.title, prefix)]
 
 
-def documents(conn: sqlite3.Connection, where: str, params: list[object]) -> list[DocumentInfo]:
+def _documents(conn: sqlite3.Connection, where: str, params: list[object]) -> list[DocumentInfo]:
     rows = conn.execute(
         f"SELECT {DOC_COLUMNS} FROM documents d JOIN collections c ON c.id = d.collection_id"
         f" WHERE {where} ORDER BY d.source",
