@@ -40,8 +40,8 @@ def test_memory_follows_a_postgresql_store_unless_a_memory_server_is_named(
 
 
 def test_users_live_with_the_store_chosen_by_its_scheme(tmp_path: Path) -> None:
+    from citewise.auth.backends import open_auth_db
     from citewise.auth.backends.sqlite import SQLiteAuthDb
-    from citewise.auth.db import open_auth_db
 
     db = open_auth_db(load_settings(data_dir=tmp_path))
     assert isinstance(db, SQLiteAuthDb) and db.path == tmp_path / "citewise.db"

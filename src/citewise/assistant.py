@@ -36,7 +36,7 @@ from citewise.types import (
 
 if TYPE_CHECKING:
     from citewise.auth.service import AuthService
-    from citewise.auth.store_sharing import AuthStore
+    from citewise.auth.store import AuthStore
 
 
 def final_answer(flow: Iterable[Event]) -> Answer:

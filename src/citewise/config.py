@@ -13,6 +13,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from citewise.errors import ConfigError
+from citewise.text.names import NAME_RULE, valid_collection_name
 
 DEFAULT_DATA_DIR = Path.home() / ".citewise"
 
@@ -125,8 +126,8 @@ class Settings(BaseSettings):
     @field_validator("collection")
     @classmethod
     def _collection_name(cls, value: str) -> str:
-        if not value or len(value) > 64 or not all(c.isalnum() or c in "-_." for c in value):
-            raise ValueError("collection names use letters, digits, '-', '_' or '.' (1-64 chars)")
+        if not valid_collection_name(value):
+            raise ValueError(f"collection names use {NAME_RULE}")
         return value
 
     @classmethod

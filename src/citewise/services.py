@@ -25,10 +25,11 @@ from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
 from citewise.store.base import Store
 from citewise.store.registry import STORES, StoreFactory
 from citewise.store.registry import open_store as open_store_url
+from citewise.text.urls import scheme
 
 if TYPE_CHECKING:
     from citewise.auth.service import AuthService
-    from citewise.auth.store_sharing import AuthStore
+    from citewise.auth.store import AuthStore
 
 T = TypeVar("T")
 
@@ -107,7 +108,7 @@ def store_url(settings: Settings) -> str:
 
 
 def is_postgres(url: str) -> bool:
-    return url.split(":", 1)[0].split("+", 1)[0].lower() in ("postgresql", "postgres")
+    return scheme(url) in ("postgresql", "postgres")
 
 
 def memory_url(settings: Settings) -> str:
@@ -209,8 +210,8 @@ def build(
         )
 
     def users() -> AuthStore:
-        from citewise.auth.db import open_auth_db
-        from citewise.auth.store_sharing import AuthStore
+        from citewise.auth.backends import open_auth_db
+        from citewise.auth.store import AuthStore
 
         return AuthStore(open_auth_db(s))
 

@@ -14,7 +14,7 @@ import pytest
 
 from api.live_server import LiveServer, serve
 from citewise.auth.passwords import hash_password
-from citewise.auth.store_sharing import AuthStore
+from citewise.auth.store import AuthStore
 
 pytestmark = pytest.mark.integration
 RATE_LIMIT = 40  # per minute, per user and per key
@@ -104,11 +104,22 @@ def test_token_and_key_act_as_their_user(server: LiveServer) -> None:
         assert (me["username"], me["via"], me["scopes"]) == ("bob", "api_key", ["read"])
 
 
+def _expire(server: LiveServer, key_id: str) -> None:
+    """Moves a key's expiry into the past in the server's database: no sleeping through a
+    real expiry, whose timing a busy machine can miss."""
+    store = AuthStore(server.data_dir / "citewise.db")
+    with store.db.transaction() as conn:
+        conn.execute(
+            "UPDATE auth_keys SET expires_at = ? WHERE key_id = ?", (time.time() - 1, key_id)
+        )
+    store.close()
+
+
 def test_expired_and_revoked_keys_get_401(server: LiveServer) -> None:
     token = _token(server, "bob", "bob-password")
-    short = _key(server, token, ["read"], expires_in_days=1.5 / 86400)  # 1.5 s
+    short = _key(server, token, ["read"], expires_in_days=1)
     assert httpx.get(f"{server.url}/auth/me", headers=_bearer(short["key"])).status_code == 200
-    time.sleep(1.6)
+    _expire(server, short["key_id"])
     reply = httpx.get(f"{server.url}/auth/me", headers=_bearer(short["key"]))
     assert reply.status_code == 401 and "expired" in reply.text
     kept = _key(server, token, ["read"])

@@ -16,7 +16,7 @@ import pytest
 from api.live_server import LiveServer, serve
 from citewise.assistant import Assistant
 from citewise.auth.passwords import hash_password
-from citewise.auth.store_sharing import AuthStore
+from citewise.auth.store import AuthStore
 
 pytestmark = pytest.mark.integration
 FACTS_PER_TENANT = 18  # each asked by the other tenant through 6 routes: 216 probes

@@ -1,5 +1,7 @@
-"""The auth contract: every user-store and service test runs on SQLite (the data dir's file)
-and on a real PostgreSQL (a fresh database on the session's server, `tests/pg_server.py`)."""
+"""The service and CLI tests run on both user-store backends: SQLite (the data dir's file) and
+a real PostgreSQL (a fresh database on the session's server, `tests/pg_server.py`), chosen
+by the settings as `citewise serve` chooses them. The store itself runs the contract kit
+(`test_store.py`)."""
 
 from __future__ import annotations
 

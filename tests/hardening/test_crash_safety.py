@@ -36,7 +36,7 @@ def wrapped_connect(self):
     return Conn(connect(self))
 SQLiteStore._connect = wrapped_connect
 """
-CHILD = child_script("sqlite", "SQLiteStore", SQLITE_HOOK)
+CHILD = child_script("sqlite.store", "SQLiteStore", SQLITE_HOOK)
 
 
 def test_twenty_kills_leave_a_consistent_store_that_the_next_run_completes(

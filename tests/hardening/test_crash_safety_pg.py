@@ -37,7 +37,7 @@ def hooked_tx(self):
         before_commit()
 PostgresStore._tx = hooked_tx
 """
-CHILD = child_script("postgres", "PostgresStore", PG_HOOK)
+CHILD = child_script("postgres.store", "PostgresStore", PG_HOOK)
 
 
 def _problems(url: str, data: Path, expected: dict[str, str] | None = None) -> list[str]:

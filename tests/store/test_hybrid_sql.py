@@ -15,8 +15,7 @@ import pytest
 from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.fusion import reciprocal_rank_fusion
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
-from citewise.store.base import Store
-from citewise.store.hybrid import HybridQuery, HybridSearch
+from citewise.store.base import HybridQuery, HybridSearch, Store
 from citewise.store.postgres.store import PostgresStore
 from citewise.types import SearchFilter
 from store.documents import new_document

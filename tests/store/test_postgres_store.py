@@ -7,8 +7,9 @@ import numpy as np
 import psycopg
 import pytest
 
+from citewise.db.postgres import migrate
 from citewise.errors import StoreError
-from citewise.store.postgres.schema import MIGRATIONS, migrate
+from citewise.store.postgres.schema import MIGRATIONS
 from citewise.store.postgres.store import PostgresStore
 from store.documents import new_document
 
@@ -20,7 +21,7 @@ def test_migrations_are_recorded_and_applied_once(postgres_url: str) -> None:
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         names = [r[0] for r in conn.execute("SELECT name FROM citewise_migrations ORDER BY 1")]
         assert names == [name for name, _ in MIGRATIONS]
-        assert migrate(conn) == []
+        assert migrate(conn, MIGRATIONS) == []
 
 
 def test_two_writers_of_one_source_settle_on_one_visible_version(postgres_url: str) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from citewise.store.sqlite.shared import shared_state
 from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import SearchFilter
 from store.documents import new_document
@@ -54,10 +55,11 @@ def test_the_vector_cache_is_shared_by_threads_and_store_objects(tmp_path: Path)
     t = threading.Thread(target=lambda: found.append(store.vector_search(query, SearchFilter(), 1)))
     t.start()
     t.join()
-    part = next(iter(store._partitions.values()))
+    cache = shared_state(path).partitions
+    part = next(iter(cache.values()))
     other = SQLiteStore(path)
     assert other.vector_search(query, SearchFilter(), 1)[0].chunk_id == ids[0]
-    assert next(iter(other._partitions.values())) is part  # built once, not per thread/object
+    assert next(iter(cache.values())) is part  # built once, not per thread/object
     store.delete_document(doc_id)
     assert other.vector_search(query, SearchFilter(), 1) == []  # a write elsewhere refreshes it
     other.close()

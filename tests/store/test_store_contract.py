@@ -1,298 +1,31 @@
-"""Contract tests for the Store protocol: every backend runs this module unchanged (the
-`store` fixture in conftest.py yields one store per backend, each on a fresh database)."""
+"""Every store backend runs the store contract kit (`citewise.testing.store_contract`): a
+subclass per backend gives it an empty store of that backend."""
 
-import itertools
-from dataclasses import replace
+from collections.abc import Iterator
+from pathlib import Path
 
-import numpy as np
 import pytest
 
-from citewise.errors import StoreError
-from citewise.retrieve.query import query_terms
 from citewise.store.base import Store
-from citewise.store.genre import GenreLookups
-from citewise.types import Block, NewDocument, SearchFilter
-from store.documents import document_of, new_document
-
-DIM = 8
+from citewise.store.sqlite.store import SQLiteStore
+from citewise.testing.store_contract import StoreContractTests, StreamingStoreContractTests
 
 
-def _vec(seed: int) -> np.ndarray:
-    v = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
-    return v / np.linalg.norm(v)
+class TestSQLiteStore(StoreContractTests, StreamingStoreContractTests):
+    @pytest.fixture
+    def store(self, tmp_path: Path) -> Iterator[Store]:
+        made = SQLiteStore(tmp_path / "store.db")
+        yield made
+        made.close()
 
 
-def _embed_all(store: Store, seed: int = 0) -> None:
-    missing = store.chunks_missing_vectors(1000)
-    ids = [cid for cid, _ in missing]
-    vecs = np.stack([_vec(seed + cid) for cid in ids]) if ids else np.zeros((0, DIM), np.float32)
-    store.put_vectors(ids, vecs, "test-embedder")
-    store.finalize()
+@pytest.mark.integration
+class TestPostgresStore(StoreContractTests, StreamingStoreContractTests):
+    @pytest.fixture
+    def store(self, postgres_url: str) -> Iterator[Store]:
+        """A fresh, empty database on the session's server (`tests/pg_server.py`)."""
+        from citewise.store.postgres.store import PostgresStore  # psycopg: the scale extra
 
-
-def _keyword(store: Store, q: str, **flt: object) -> list[str]:
-    cands = store.keyword_search(query_terms(q), SearchFilter(**flt), 10)  # type: ignore[arg-type]
-    return [r.source for r in store.get_chunks([c.chunk_id for c in cands])]
-
-
-def test_new_document_is_keyword_searchable_before_vectors(store: Store) -> None:
-    store.add_document(new_document("a.txt", "Rotate the logs every night with logrotate."))
-    assert _keyword(store, "logrotate") == ["a.txt"]
-    assert store.find_document("default", "a.txt").status == "indexing"  # type: ignore[union-attr]
-    assert store.vector_search(_vec(1), SearchFilter(), 5) == []
-
-
-def test_finalize_marks_ready_and_vector_search_finds_it(store: Store) -> None:
-    store.add_document(new_document("a.txt", "Alpha text."))
-    _embed_all(store)
-    doc = store.find_document("default", "a.txt")
-    assert doc is not None and doc.status == "ready"
-    cid = store.keyword_search(["alpha"], SearchFilter(), 5)[0].chunk_id
-    hits = store.vector_search(_vec(cid), SearchFilter(), 1)
-    assert hits[0].chunk_id == cid and hits[0].score == pytest.approx(1.0, abs=1e-5)
-
-
-def test_delete_removes_chunks_from_keyword_and_vector_index(store: Store) -> None:
-    doc_id = store.add_document(new_document("gone.txt", "Zebra migration patterns."))
-    store.add_document(new_document("kept.txt", "Zebra crossings."))
-    _embed_all(store)
-    store.delete_document(doc_id)
-    assert _keyword(store, "zebra") == ["kept.txt"]
-    vec_hits = store.vector_search(_vec(0), SearchFilter(), 10)
-    sources = {r.source for r in store.get_chunks([h.chunk_id for h in vec_hits])}
-    assert sources == {"kept.txt"}
-    assert store.stats()["parents"] == 1
-
-
-def test_staged_replacement_is_invisible_until_finalized(store: Store) -> None:
-    old = store.add_document(new_document("doc.txt", "Old wording about kangaroos."))
-    _embed_all(store)
-    store.add_document(
-        new_document("doc.txt", "New wording about wombats.", digest="h2"), replaces=old
-    )
-    assert _keyword(store, "wombats") == []
-    assert _keyword(store, "kangaroos") == ["doc.txt"]
-    _embed_all(store, seed=100)
-    assert _keyword(store, "wombats") == ["doc.txt"]
-    assert _keyword(store, "kangaroos") == []
-    docs = store.list_documents("default")
-    assert [(d.source, d.content_hash, d.status) for d in docs] == [("doc.txt", "h2", "ready")]
-
-
-def test_search_is_scoped_by_collection(store: Store) -> None:
-    store.add_document(new_document("a.txt", "Shared term quokka.", collection="one"))
-    store.add_document(new_document("b.txt", "Shared term quokka.", collection="two"))
-    _embed_all(store)
-    assert _keyword(store, "quokka", collection="one") == ["a.txt"]
-    assert _keyword(store, "quokka", collection="missing") == []
-    vec = store.vector_search(_vec(0), SearchFilter(collection="two"), 10)
-    assert {r.source for r in store.get_chunks([h.chunk_id for h in vec])} == {"b.txt"}
-
-
-def test_filters_by_category_tags_and_source(store: Store) -> None:
-    store.add_document(
-        new_document("x.md", "Filter target ocelot.", category="guides", tags=("ops",))
-    )
-    store.add_document(new_document("y.md", "Filter target ocelot.", category="api", tags=("dev",)))
-    _embed_all(store)
-    assert _keyword(store, "ocelot", category="guides") == ["x.md"]
-    assert _keyword(store, "ocelot", tags=("dev",)) == ["y.md"]
-    assert _keyword(store, "ocelot", sources=("x.md",)) == ["x.md"]
-    vec = store.vector_search(_vec(3), SearchFilter(category="api"), 10)
-    assert {r.source for r in store.get_chunks([h.chunk_id for h in vec])} == {"y.md"}
-
-
-def test_vectors_from_another_embedder_are_refused(store: Store) -> None:
-    store.add_document(new_document("a.txt", "Some text."))
-    _embed_all(store)
-    store.add_document(new_document("b.txt", "More text."))
-    ((cid, _),) = store.chunks_missing_vectors(10)
-    with pytest.raises(StoreError, match="test-embedder"):
-        store.put_vectors([cid], _vec(1)[None, :], "other-embedder")
-
-
-def test_get_chunks_returns_parent_text_and_keeps_order(store: Store) -> None:
-    store.add_document(new_document("a.txt", "First passage. " * 5))
-    store.add_document(new_document("b.txt", "Second passage. " * 5))
-    ids = [c for c, _ in store.chunks_missing_vectors(10)]
-    recs = store.get_chunks(list(reversed(ids)), with_parents=True)
-    assert [r.chunk_id for r in recs] == list(reversed(ids))
-    assert all(r.parent_text for r in recs)
-
-
-def test_document_chunks_come_in_reading_order_with_parent_text(store: Store) -> None:
-    words = " ".join(f"word{i}" for i in range(900))
-    doc_id = store.add_document(new_document("long.txt", words))
-    chunks = store.document_chunks(doc_id)
-    assert len(chunks) > 1
-    first_numbers = [int(c.text.split()[0].removeprefix("word")) for c in chunks]
-    assert first_numbers == sorted(first_numbers)
-    assert all(c.text in c.parent_text for c in chunks)
-    assert store.document_chunks(doc_id + 999) == []
-
-
-def test_preceding_chunks_are_the_chunks_just_before_in_reading_order(store: Store) -> None:
-    words = " ".join(f"word{i}" for i in range(900))
-    doc_id = store.add_document(new_document("long.txt", words))
-    other = store.add_document(new_document("other.txt", "Another document. " * 5))
-    chunks = store.document_chunks(doc_id)
-    first_other = store.document_chunks(other)[0].chunk_id
-    ids = [c.chunk_id for c in chunks]
-    before = store.preceding_chunks([*ids, first_other, 10_000_000])
-    assert {c: r.chunk_id for c, r in before.items()} == dict(zip(ids[1:], ids[:-1], strict=True))
-    assert before[ids[1]].text == chunks[0].text
-    assert store.preceding_chunks([]) == {}
-
-
-def test_chunks_before_parents_end_just_before_each_parent(store: Store) -> None:
-    words = " ".join(f"word{i}" for i in range(3000))
-    doc_id = store.add_document(new_document("long.txt", words))
-    chunks = store.document_chunks(doc_id)
-    firsts: dict[int, int] = {}
-    for i, c in enumerate(chunks):
-        firsts.setdefault(c.parent_id, i)
-    assert len(firsts) > 1
-    before = store.chunks_before_parents([*firsts, 10_000_000])
-    expected = {p: chunks[i - 1].chunk_id for p, i in firsts.items() if i > 0}
-    assert {p: r.chunk_id for p, r in before.items()} == expected
-    assert store.chunks_before_parents([]) == {}
-
-
-def test_get_vectors_returns_stored_vectors_by_chunk_id(store: Store) -> None:
-    store.add_document(new_document("a.txt", "Alpha text."))
-    cid = store.keyword_search(["alpha"], SearchFilter(), 1)[0].chunk_id
-    assert store.get_vectors([cid]) == {}
-    _embed_all(store)
-    got = store.get_vectors([cid, cid + 999])
-    assert list(got) == [cid] and np.allclose(got[cid], _vec(cid))
-
-
-def test_has_documents_per_collection(store: Store) -> None:
-    assert not store.has_documents("default")
-    store.add_document(new_document("a.txt", "Alpha text.", collection="docs"))
-    assert store.has_documents("docs") and not store.has_documents("default")
-
-
-def test_documents_titled_by_prefix(store: Store) -> None:
-    assert isinstance(store, GenreLookups)
-    store.add_document(new_document("asyncio.html", "Event loops and tasks."))
-    store.add_document(new_document("dev.html", "Developing with care."))
-    store.add_document(new_document("odd_%.html", "A title with wildcards."))
-    assert [d.source for d in store.documents_titled("default", "ASYNC")] == ["asyncio.html"]
-    assert [d.source for d in store.documents_titled("default", "odd_%")] == ["odd_%.html"]
-    assert store.documents_titled("default", "odd__") == []
-    store.add_document(new_document("9. Massif: a heap profiler", "Heap profiling."))
-    # after a chapter number, and only at the start
-    massif = store.documents_titled("default", "massif")
-    assert [d.source for d in massif] == ["9. Massif: a heap profiler"]
-    assert store.documents_titled("default", "heap") == []
-    assert len(store.list_documents("default")) == 4
-
-
-def _with_headings(
-    source: str, entries: list[tuple[str, str]], collection: str = "default"
-) -> NewDocument:
-    blocks = [Block(text, ("Command line", heading)) for heading, text in entries]
-    return document_of(source, blocks, collection=collection)
-
-
-def test_heading_search_finds_the_entries_headed_by_an_option(store: Store) -> None:
-    assert isinstance(store, GenreLookups)
-    store.add_document(
-        _with_headings(
-            "cmdline.txt",
-            [
-                ("-m <module-name>", "Search sys.path for the named module and run it."),
-                ("-M", "A different option, in upper case."),
-                ("-mx", "A longer option that only starts the same."),
-                ("-c, --check", "Syntax check the script without executing."),
-                ("Modules", "The -m option runs a module; this heading is prose."),
-            ],
-        )
-    )
-    store.add_document(_with_headings("other.txt", [("-m", "Elsewhere.")], collection="c2"))
-
-    def found(name: str, k: int = 10) -> list[str]:
-        cands = store.heading_search(name, SearchFilter(), k)
-        assert [c.rank for c in cands] == list(range(1, len(cands) + 1))
-        return [r.text for r in store.get_chunks([c.chunk_id for c in cands])]
-
-    assert found("-m") == ["Search sys.path for the named module and run it."]
-    assert found("--check") == ["Syntax check the script without executing."]
-    assert found("-c") == found("--check")
-    assert found("--mx") == [] and found("-x") == [] and found("--") == []
-    assert [r.source for r in store.get_chunks(
-        [c.chunk_id for c in store.heading_search("-m", SearchFilter(collection="c2"), 5)]
-    )] == ["other.txt"]  # fmt: skip
-
-
-def test_keyword_search_ranks_rare_terms_above_common_ones(store: Store) -> None:
-    for i in range(6):
-        store.add_document(new_document(f"common{i}.txt", f"Common words about logging {i}."))
-    store.add_document(new_document("rare.txt", "Logging with the rare platypus handler."))
-    cands = store.keyword_search(["logging", "platypus"], SearchFilter(), 10)
-    sources = [r.source for r in store.get_chunks([c.chunk_id for c in cands])]
-    assert sources[0] == "rare.txt" and len(sources) == 7
-    assert [c.rank for c in cands] == list(range(1, 8))
-    assert all(a.score >= b.score for a, b in itertools.pairwise(cands))
-
-
-def test_keyword_search_takes_plain_terms_not_query_syntax(store: Store) -> None:
-    store.add_document(new_document("a.txt", "Near the café, logs OR traces."))
-    assert _keyword(store, 'NEAR("cafe" OR') == ["a.txt"]
-    found = store.keyword_search(['"café"', "*", "AND"], SearchFilter(), 5)
-    assert len(found) == 1
-    assert store.keyword_search([], SearchFilter(), 5) == []
-
-
-def test_vector_filter_applies_before_ranking_so_recall_is_kept(store: Store) -> None:
-    for i in range(30):
-        store.add_document(new_document(f"other{i}.txt", f"Other text {i}.", collection="big"))
-    for i in range(3):
-        store.add_document(new_document(f"mine{i}.txt", f"My text {i}.", collection="small"))
-    _embed_all(store)
-    found = store.vector_search(_vec(5), SearchFilter(collection="small"), 3)
-    assert sorted(r.source for r in store.get_chunks([c.chunk_id for c in found])) == [
-        "mine0.txt", "mine1.txt", "mine2.txt"
-    ]  # fmt: skip
-    assert [c.rank for c in found] == [1, 2, 3]
-    assert all(a.score >= b.score for a, b in itertools.pairwise(found))
-
-
-def test_missing_vectors_of_one_document(store: Store) -> None:
-    first = store.add_document(new_document("a.txt", "Alpha text."))
-    second = store.add_document(new_document("b.txt", "Beta text."))
-    assert store.count_missing_vectors() == 2
-    (only,) = store.chunks_missing_vectors(10, doc_id=second)
-    assert store.get_chunks([only[0]])[0].doc_id == second and only[1]
-    store.put_vectors([only[0]], _vec(1)[None, :], "test-embedder")
-    assert store.finalize() == [second]
-    assert store.count_missing_vectors() == 1
-    assert [d for d, _ in store.chunks_missing_vectors(10)] == [
-        c.chunk_id for c in store.document_chunks(first)
-    ]
-
-
-def test_a_failed_insert_leaves_nothing_behind(store: Store) -> None:
-    broken = new_document("broken.txt", "Half stored text.")
-    orphan = replace(broken.chunks.children[0], parent_ordinal=99)
-    broken = replace(broken, chunks=replace(broken.chunks, children=(orphan,)))
-    with pytest.raises(LookupError):  # the child's parent is not in the document
-        store.add_document(broken)
-    assert store.stats() == {"documents": 0, "parents": 0, "chunks": 0, "vectors": 0}
-    assert _keyword(store, "half") == []
-
-
-def test_replacement_keeps_vectors_of_unchanged_chunks(store: Store) -> None:
-    old = store.add_document(new_document("doc.txt", "Unchanged sentence about owls."))
-    _embed_all(store)
-    (kept,) = store.document_chunks(old)
-    store.add_document(
-        new_document("doc.txt", "Unchanged sentence about owls.", digest="h2"), replaces=old
-    )
-    assert store.chunks_missing_vectors(10) == []
-    assert store.finalize() != []
-    (doc,) = store.list_documents("default")
-    (new,) = store.document_chunks(doc.doc_id)
-    assert doc.content_hash == "h2" and new.chunk_id != kept.chunk_id
-    assert np.allclose(store.get_vectors([new.chunk_id])[new.chunk_id], _vec(kept.chunk_id))
+        made = PostgresStore(postgres_url)
+        yield made
+        made.close()

@@ -17,6 +17,7 @@ from citewise.errors import ForbiddenError, InputError
 from citewise.jobs.base import JobQueue
 
 __all__ = ["chat_collection"]
+from citewise.text.names import valid_collection_name
 
 
 def get_assistant(request: Request) -> Assistant:
@@ -55,7 +56,7 @@ def checked_collection(name: str | None) -> str | None:
     letters, digits, '-', '_' and inner dots."""
     if name is None:
         return None
-    ok = 0 < len(name) <= 64 and all(c.isalnum() or c in "-_." for c in name)
+    ok = valid_collection_name(name)
     if not ok or name.startswith("."):
         raise InputError(f"invalid collection name {name!r}")
     return name
@@ -80,6 +81,6 @@ def public_session(principal: Principal, key: str) -> str:
 
 
 def check_chat_id(chat_id: str) -> str:
-    if not 1 <= len(chat_id) <= 64 or not all(c.isalnum() or c in "-_." for c in chat_id):
+    if not valid_collection_name(chat_id):
         raise InputError("chat ids use letters, digits, '-', '_' or '.' (1-64 chars)")
     return chat_id

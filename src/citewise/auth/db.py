@@ -1,35 +1,19 @@
-"""Where users, keys, groups, collections and grants live: the `AuthDb` protocol, one module
-per backend (`sqlite_db`, `postgres_db`), and a registry chosen by the store's URL.
+"""Where users, keys, groups, collections and grants live: the `AuthDb` protocol. Backends
+are in `auth.backends` (one module each, chosen by the store's URL there).
 
-The store (`auth.store`, `auth.store_sharing`) holds the logic and the SQL; every statement
-is written once, with `?` placeholders, in SQL both databases speak. A backend gives
+The store (`auth.store`, `auth.sharing`) holds the logic and the SQL; every statement is
+written once, with `?` placeholders, in SQL both databases speak. A backend gives
 connections and transactions: reads on the thread of an open transaction use its
 connection, so a check and the write that follows it see the same state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from citewise.errors import ConfigError
-
-if TYPE_CHECKING:
-    from citewise.config import Settings
-
-
-class AuthCursor(Protocol):
-    @property
-    def rowcount(self) -> int: ...
-
-    def fetchone(self) -> Any: ...
-
-    def fetchall(self) -> list[Any]: ...
-
-
-class AuthConn(Protocol):
-    def execute(self, sql: str, params: Sequence[object] = ()) -> AuthCursor: ...
+from citewise.db.sql import SqlConn
 
 
 class AuthDb(Protocol):
@@ -37,11 +21,11 @@ class AuthDb(Protocol):
 
     url: str
 
-    def connection(self) -> AbstractContextManager[AuthConn]:
+    def connection(self) -> AbstractContextManager[SqlConn]:
         """A connection for reads (the open transaction's, on its thread)."""
         ...
 
-    def transaction(self) -> AbstractContextManager[AuthConn]:
+    def transaction(self) -> AbstractContextManager[SqlConn]:
         """One write transaction; a unique-key clash raises InputError."""
         ...
 
@@ -53,33 +37,13 @@ class AuthDb(Protocol):
     def close(self) -> None: ...
 
 
-AuthDbFactory = Callable[["Settings"], AuthDb]
+def one(db: AuthDb, sql: str, params: Sequence[object] = ()) -> Any:
+    """The first row of a read, or None."""
+    with db.connection() as conn:
+        return conn.execute(sql, params).fetchone()
 
 
-def _sqlite(settings: Settings) -> AuthDb:
-    from citewise.auth.backends.sqlite import SQLiteAuthDb
-
-    return SQLiteAuthDb(settings.db_path)
-
-
-def _postgres(settings: Settings) -> AuthDb:
-    from citewise.auth.backends.postgres import PostgresAuthDb
-
-    return PostgresAuthDb(settings.store_url, pool_size=settings.store_pool_size)
-
-
-# by the store URL's scheme: users live in the database the documents live in
-AUTH_DBS: dict[str, AuthDbFactory] = {
-    "sqlite": _sqlite,
-    "postgresql": _postgres,
-    "postgres": _postgres,
-}
-
-
-def open_auth_db(settings: Settings) -> AuthDb:
-    scheme = settings.store_url.split(":", 1)[0].split("+", 1)[0].lower()
-    factory = AUTH_DBS.get(scheme)
-    if factory is None:
-        valid = ", ".join(f"{s}://" for s in AUTH_DBS)
-        raise ConfigError(f"no user store for the store URL scheme '{scheme}': use one of {valid}")
-    return factory(settings)
+def all_rows(db: AuthDb, sql: str, params: Sequence[object] = ()) -> list[Any]:
+    """Every row of a read."""
+    with db.connection() as conn:
+        return conn.execute(sql, params).fetchall()

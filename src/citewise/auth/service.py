@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import ipaddress
 import time
+from collections.abc import Callable
 
 from citewise.auth import api_keys
-from citewise.auth.db import open_auth_db
+from citewise.auth.backends import open_auth_db
 from citewise.auth.models import ADMIN, Principal, User, user_scopes
 from citewise.auth.passwords import hash_password, verify_password
 from citewise.auth.ratelimit import RateLimits
-from citewise.auth.store_sharing import AuthStore
+from citewise.auth.store import AuthStore
 from citewise.auth.tokens import TokenCodec, load_or_create_secret
 from citewise.config import Settings
 from citewise.errors import AuthError, ForbiddenError
@@ -33,8 +34,18 @@ def auth_required(settings: Settings) -> bool:
 
 
 class AuthService:
-    def __init__(self, settings: Settings, store: AuthStore | None = None) -> None:
+    """`clock` (seconds since the epoch) decides when an API key has expired; injectable so
+    tests need not sleep."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: AuthStore | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.settings = settings
+        self.clock = clock
         self.store = store or AuthStore(open_auth_db(settings))
         self.required = auth_required(settings)
         configured = settings.secret_key.get_secret_value() if settings.secret_key else None
@@ -81,7 +92,7 @@ class AuthService:
             raise AuthError("invalid API key")
         if info.revoked:
             raise AuthError("this API key was revoked")
-        if info.expired(time.time()):
+        if info.expired(self.clock()):
             raise AuthError("this API key has expired")
         user = self.store.get_user(info.user_id)
         if user is None:

@@ -14,7 +14,7 @@ import typer
 from citewise.cli.common import DataDir, JsonFlag, open_assistant, run_command
 
 if TYPE_CHECKING:
-    from citewise.auth.store_sharing import AuthStore
+    from citewise.auth.store import AuthStore
 
 app = typer.Typer(help="Users, groups, grants and API keys.", no_args_is_help=True)
 keys_app = typer.Typer(help="A user's API keys.", no_args_is_help=True)

@@ -1,18 +1,22 @@
-"""What the PostgreSQL backends have in common: a connection pool opened after the backend's
-own migrations (the store, users, conversation memory), and, for those written in shared
-`?`-placeholder SQL (users, memory), a connection that takes `?` where psycopg wants `%s`."""
+"""What the PostgreSQL backends (the store, users, conversation memory) have in common:
+named migrations applied once each, a connection pool opened after them, and, for those
+written in shared `?`-placeholder SQL (users, memory), a connection that takes `?` where
+psycopg wants `%s`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from citewise.store.postgres.schema import migrate
+from citewise.errors import StoreError
 
 Conn = psycopg.Connection[tuple[Any, ...]]
+# a fixed key for pg_advisory_lock: "citewise" in ASCII
+MIGRATION_LOCK = 0x63697465776973
 
 
 def to_pyformat(sql: str) -> str:
@@ -53,3 +57,37 @@ def migrated_pool(
         open=True,
         name=name,
     )
+
+
+def migrate(
+    conn: psycopg.Connection[tuple[Any, ...]], migrations: tuple[tuple[str, str], ...]
+) -> list[str]:
+    """Applies the migrations this database lacks; returns their names. Each family (the
+    store, conversation memory, users) passes its own list; names are unique across them."""
+    applied: list[str] = []
+    conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    try:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS citewise_migrations"
+            " (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        done = {r[0] for r in conn.execute("SELECT name FROM citewise_migrations")}
+        for name, sql in migrations:
+            if name in done:
+                continue
+            try:
+                with conn.transaction():
+                    conn.execute(sql)
+                    conn.execute("INSERT INTO citewise_migrations(name) VALUES (%s)", (name,))
+            except psycopg.Error as exc:
+                extension = re.match(r"\s*CREATE EXTENSION IF NOT EXISTS (\w+)", sql)
+                hint = (
+                    f" (needs a role allowed to CREATE EXTENSION {extension.group(1)})"
+                    if extension
+                    else ""
+                )
+                raise StoreError(f"PostgreSQL migration {name} failed{hint}: {exc}") from exc
+            applied.append(name)
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+    return applied

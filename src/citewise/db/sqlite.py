@@ -1,41 +1,33 @@
-"""Connections of the SQLite store under a threaded server: one read connection per thread,
-writes serialized by one lock per database file, and one vector cache per file shared by
-every thread and every store object of the process."""
+"""SQLite connections, written once for the store, the users and the conversation memory:
+`connect` (WAL, foreign keys, autocommit: transactions are explicit) and one connection per
+thread (`ThreadConnections`)."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from citewise.store.vector_index import Partition
+BUSY_TIMEOUT_SECONDS = 30.0
 
 
-@dataclass
-class SharedFileState:
-    """What all store objects of one database file share within the process."""
-
-    write_lock: threading.Lock = field(default_factory=threading.Lock)
-    cache_lock: threading.Lock = field(default_factory=threading.Lock)
-    partitions: dict[int, Partition] = field(default_factory=dict)
-
-
-_SHARED: dict[tuple[str, int, int], SharedFileState] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def shared_state(path: Path) -> SharedFileState:
-    """The state of the file at `path`; a file replaced at the same path (another inode)
-    gets a fresh cache."""
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_dev, stat.st_ino)
-    with _SHARED_LOCK:
-        state = _SHARED.get(key)
-        if state is None:
-            state = _SHARED[key] = SharedFileState()
-        return state
+def connect(
+    path: Path, *, timeout: float = BUSY_TIMEOUT_SECONDS, synchronous: str | None = None
+) -> sqlite3.Connection:
+    """A connection to the file at `path` in WAL mode with foreign keys on, in autocommit
+    mode (each backend issues its own BEGIN), usable from any thread. `synchronous`
+    ("NORMAL") trades the last commits on a power cut for speed. Raises sqlite3's errors."""
+    conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        if synchronous is not None:
+            conn.execute(f"PRAGMA synchronous={synchronous}")
+        conn.execute("PRAGMA foreign_keys=ON")
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return conn
 
 
 class ThreadConnections:
@@ -55,7 +47,7 @@ class ThreadConnections:
             return found[1]
         with self._lock:
             if self._closed:
-                raise sqlite3.ProgrammingError("the store is closed")
+                raise sqlite3.ProgrammingError("the database is closed")
             for ident, (thread, conn) in list(self._by_thread.items()):
                 if not thread.is_alive():
                     conn.close()

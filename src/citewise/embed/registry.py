@@ -14,6 +14,7 @@ from typing import Any
 
 from citewise.embed.base import Embedder
 from citewise.errors import ConfigError
+from citewise.registry import FactoryRegistry
 
 VALID_SPECS = (
     "minilm",
@@ -42,6 +43,64 @@ def _split(spec: str) -> tuple[str, str]:
     return kind, arg.strip()
 
 
+def _minilm(spec: str, arg: str, opts: dict[str, Any]) -> Embedder:
+    if arg not in ("", "int8", "fp32"):
+        raise _unknown(spec)
+    from citewise.embed.minilm.runtime import MiniLMEmbedder
+
+    cache = Path(opts["cache_dir"]) if "cache_dir" in opts else None
+    return MiniLMEmbedder(cache_dir=cache, threads=opts.get("threads"), variant=arg or "int8")
+
+
+def _hashing(spec: str, arg: str, opts: dict[str, Any]) -> Embedder:
+    if arg:
+        raise _unknown(spec)
+    from citewise.embed.hashing import HashingEmbedder
+
+    return HashingEmbedder()
+
+
+def _sentence_transformers(spec: str, arg: str, opts: dict[str, Any]) -> Embedder:
+    if not arg:
+        raise _unknown(spec)
+    from citewise.embed.sentence_transformers import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder(Path(arg).expanduser(), threads=opts.get("threads"))
+
+
+def _http_options(opts: dict[str, Any]) -> dict[str, Any]:
+    return {k: opts[k] for k in ("base_url", "max_tokens", "batch_size", "timeout") if k in opts}
+
+
+def _ollama(spec: str, model: str, opts: dict[str, Any]) -> Embedder:
+    if not model:
+        raise _unknown(spec)
+    from citewise.embed.http.ollama import OllamaEmbedder
+
+    return OllamaEmbedder(model, **_http_options(opts))
+
+
+def _openai(spec: str, model: str, opts: dict[str, Any]) -> Embedder:
+    if not model:
+        raise _unknown(spec)
+    from citewise.embed.http.openai import OpenAIEmbedder
+
+    return OpenAIEmbedder(model, api_key=opts.get("api_key"), **_http_options(opts))
+
+
+# kind → factory(spec, the value after ':', options); a value of the wrong form is unknown
+EMBEDDERS = FactoryRegistry[[str, str, dict[str, Any]], Embedder](
+    "embedder",
+    [
+        ("minilm", _minilm),
+        ("hashing", _hashing),
+        ("st", _sentence_transformers),
+        ("ollama", _ollama),
+        ("openai", _openai),
+    ],
+)
+
+
 def create_embedder(spec: str = "minilm", **options: Any) -> Embedder:
     """The embedder named by `spec`. Options: `base_url`, `api_key` (HTTP backends),
     `cache_dir` (where the exported ONNX model lives), `threads` (CPU backends; default one
@@ -52,32 +111,6 @@ def create_embedder(spec: str = "minilm", **options: Any) -> Embedder:
         raise ConfigError(f"unknown embedder option(s): {', '.join(sorted(unknown))}")
     opts = {k: v for k, v in options.items() if v is not None}
     kind, arg = _split(spec)
-    if kind == "minilm" and arg in ("", "int8", "fp32"):
-        from citewise.embed.minilm.runtime import MiniLMEmbedder
-
-        cache = Path(opts["cache_dir"]) if "cache_dir" in opts else None
-        return MiniLMEmbedder(cache_dir=cache, threads=opts.get("threads"), variant=arg or "int8")
-    if kind == "hashing" and not arg:
-        from citewise.embed.hashing import HashingEmbedder
-
-        return HashingEmbedder()
-    if kind == "st" and arg:
-        from citewise.embed.sentence_transformers import SentenceTransformerEmbedder
-
-        return SentenceTransformerEmbedder(Path(arg).expanduser(), threads=opts.get("threads"))
-    if kind in ("ollama", "openai") and arg:
-        return _http(kind, arg, opts)
-    raise _unknown(spec)
-
-
-def _http(kind: str, model: str, opts: dict[str, Any]) -> Embedder:
-    http_opts = {
-        k: opts[k] for k in ("base_url", "max_tokens", "batch_size", "timeout") if k in opts
-    }
-    if kind == "ollama":
-        from citewise.embed.http.ollama import OllamaEmbedder
-
-        return OllamaEmbedder(model, **http_opts)
-    from citewise.embed.http.openai import OpenAIEmbedder
-
-    return OpenAIEmbedder(model, api_key=opts.get("api_key"), **http_opts)
+    if kind not in EMBEDDERS:
+        raise _unknown(spec)
+    return EMBEDDERS.create(kind, spec, arg, opts)

@@ -7,44 +7,49 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from citewise.assistant import Assistant
-from citewise.errors import ConfigError
+from citewise.errors import CitewiseError, ConfigError
 from citewise.jobs.base import FileStatus, JobQueue, JobStatus, UploadJob
+from citewise.registry import FactoryRegistry
+from citewise.text.urls import scheme
 
 __all__ = ["FileStatus", "JobQueue", "JobStatus", "UploadJob", "create_job_queue", "register"]
 
 QueueFactory = Callable[[str, Assistant], JobQueue]
-_BACKENDS: dict[str, QueueFactory] = {}
 
 
-def register(scheme: str, factory: QueueFactory) -> None:
-    _BACKENDS[scheme] = factory
+def _thread(_spec: str, assistant: Assistant) -> JobQueue:
+    from citewise.jobs.in_process import ThreadJobQueue
+
+    return ThreadJobQueue(assistant)
 
 
-def create_job_queue(spec: str, services: Assistant) -> JobQueue:
+def _workers(spec: str, assistant: Assistant) -> JobQueue:
+    from citewise.jobs.queued import WorkerJobQueue
+
+    url = spec if "://" in spec else assistant.settings.queue
+    if not url:
+        raise ConfigError("CITEWISE_JOBS=queue needs CITEWISE_QUEUE=redis://HOST:6379/0")
+    return WorkerJobQueue(url)
+
+
+def _unknown(spec: str, names: list[str]) -> CitewiseError:
+    return ConfigError(f"unknown job backend {spec!r}; known: {', '.join(sorted(names))}")
+
+
+JOB_QUEUES = FactoryRegistry[[str, Assistant], JobQueue](
+    "job backend",
+    [("thread", _thread), *((s, _workers) for s in ("queue", "redis", "rediss", "unix"))],
+)
+
+
+def register(name: str, factory: QueueFactory) -> None:
+    """Adds a backend for the spec `name` or URLs `name://…`."""
+    JOB_QUEUES.register(name, factory)
+
+
+def create_job_queue(spec: str, assistant: Assistant) -> JobQueue:
     """`thread`, or a URL whose scheme a backend registered (e.g. `redis://…`)."""
-    if not _BACKENDS:
-        _register_builtins()
-    scheme = spec.split("://", 1)[0] if "://" in spec else spec
-    factory = _BACKENDS.get(scheme)
-    if factory is None:
-        raise ConfigError(f"unknown job backend {spec!r}; known: {', '.join(sorted(_BACKENDS))}")
-    return factory(spec, services)
-
-
-def _register_builtins() -> None:
-    def thread(_spec: str, services: Assistant) -> JobQueue:
-        from citewise.jobs.in_process import ThreadJobQueue
-
-        return ThreadJobQueue(services)
-
-    def workers(spec: str, services: Assistant) -> JobQueue:
-        from citewise.jobs.queued import WorkerJobQueue
-
-        url = spec if "://" in spec else services.settings.queue
-        if not url:
-            raise ConfigError("CITEWISE_JOBS=queue needs CITEWISE_QUEUE=redis://HOST:6379/0")
-        return WorkerJobQueue(url)
-
-    register("thread", thread)
-    for scheme in ("queue", "redis", "rediss", "unix"):
-        register(scheme, workers)
+    name = scheme(spec)
+    if name not in JOB_QUEUES:  # the error names the whole spec
+        raise _unknown(spec, JOB_QUEUES.names())
+    return JOB_QUEUES.create(name, spec, assistant)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from citewise.errors import ConfigError
 from citewise.llm.base import LLM, Timeouts
 from citewise.llm.retry import RetryPolicy
+from citewise.registry import FactoryRegistry
 
 VALID_SPECS = (
     "ollama:<model>",
@@ -22,6 +23,32 @@ NO_LLM = frozenset({"", "none"})
 
 def _valid_forms() -> str:
     return "valid forms: " + ", ".join(VALID_SPECS)
+
+
+def _ollama(
+    model: str, base_url: str | None, api_key: str | None, timeout: Timeouts | float | None,
+    retry: RetryPolicy | None,
+) -> LLM:  # fmt: skip
+    from citewise.llm.ollama import DEFAULT_BASE_URL, OllamaLLM
+
+    return OllamaLLM(
+        model, base_url or DEFAULT_BASE_URL, api_key=api_key, timeout=timeout, retry=retry
+    )
+
+
+def _openai(
+    model: str, base_url: str | None, api_key: str | None, timeout: Timeouts | float | None,
+    retry: RetryPolicy | None,
+) -> LLM:  # fmt: skip
+    from citewise.llm.openai_compat import OpenAICompatLLM
+
+    return OpenAICompatLLM(model, base_url, api_key=api_key, timeout=timeout, retry=retry)
+
+
+# kind → factory(model, base_url, api_key, timeout, retry)
+LLMS = FactoryRegistry[
+    [str, str | None, str | None, Timeouts | float | None, RetryPolicy | None], LLM
+]("LLM", [("ollama", _ollama), ("openai", _openai)])
 
 
 def create_llm(
@@ -40,16 +67,8 @@ def create_llm(
         return None
     kind, sep, model = spec.strip().partition(":")
     kind, model = kind.strip().lower(), model.strip()
-    if kind not in ("ollama", "openai"):
+    if kind not in LLMS:
         raise ConfigError(f"unknown LLM {spec!r}; {_valid_forms()}")
     if not sep or not model:
         raise ConfigError(f"LLM {spec!r} needs a model name after ':'; {_valid_forms()}")
-    if kind == "ollama":
-        from citewise.llm.ollama import DEFAULT_BASE_URL, OllamaLLM
-
-        return OllamaLLM(
-            model, base_url or DEFAULT_BASE_URL, api_key=api_key, timeout=timeout, retry=retry
-        )
-    from citewise.llm.openai_compat import OpenAICompatLLM
-
-    return OpenAICompatLLM(model, base_url, api_key=api_key, timeout=timeout, retry=retry)
+    return LLMS.create(kind, model, base_url, api_key, timeout, retry)

@@ -39,7 +39,7 @@ class RetrievalOptions:
     entry_k: int = 10
     entry_weight: float = 2.0
     entries: bool = True  # the rule pack decides (`RulePack.option_items`)
-    # keyword + vector fused by the store in one statement when it can (`store.hybrid`);
+    # keyword + vector fused by the store in one statement when it can (`store.base`);
     # off: two searches fused here (the same result, measured by benchmarks/scale_bench.py)
     store_fusion: bool = True
 

@@ -7,13 +7,16 @@ Visibility rules every backend follows:
   for a staged replacement, deletes the version it replaces in the same transaction. A
   replacement's chunks whose embedded text the replaced version has keep its vectors.
 
-Genre-specific lookups are not part of it: see `store.genre.GenreLookups`.
+Genre-specific lookups are not part of it: see `store.genre.GenreLookups`. Capabilities a
+backend may add: `StreamingStore` (a document in batches) and `HybridSearch` (keyword and
+vector search fused in one round trip).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from citewise.embed.base import Vectors
@@ -142,6 +145,46 @@ class StreamingStore(Protocol):
     def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
         """Makes the version visible (or staged as a replacement); False when it is gone."""
         ...
+
+
+# -- hybrid search: an optional capability ---------------------------------------------
+# A backend that ranks keywords and vectors and fuses both lists with reciprocal rank fusion
+# in one round trip implements `HybridSearch`. Its result must equal what the two plain
+# searches fused by `retrieve.fusion.reciprocal_rank_fusion` give (the contract test compares
+# them): score Σ w / (rrf_k + rank), ties by best single rank, then chunk id.
+
+
+@dataclass(frozen=True, slots=True)
+class FusedCandidate:
+    chunk_id: int
+    score: float
+    keyword_rank: int | None
+    vector_rank: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HybridRanking:
+    """Each list as `keyword_search` / `vector_search` return it, and their fusion."""
+
+    keyword: list[Candidate]
+    vector: list[Candidate]
+    fused: list[FusedCandidate]
+
+
+@dataclass(frozen=True, slots=True)
+class HybridQuery:
+    terms: Sequence[str]  # as `keyword_search` takes them
+    vector: Vectors
+    keyword_k: int
+    vector_k: int
+    rrf_k: int = 60
+    keyword_weight: float = 1.0
+    vector_weight: float = 1.0
+
+
+@runtime_checkable
+class HybridSearch(Protocol):
+    def hybrid_search(self, query: HybridQuery, flt: SearchFilter) -> HybridRanking: ...
 
 
 def check_batch(chunk_ids: Sequence[int], vectors: Vectors, texts: Sequence[str] | None) -> None:

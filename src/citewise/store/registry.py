@@ -10,8 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from citewise.errors import ConfigError
+from citewise.errors import CitewiseError, ConfigError
+from citewise.registry import FactoryRegistry
 from citewise.store.base import Store
+from citewise.text.urls import scheme
 
 StoreFactory = Callable[[str, int], Store]
 
@@ -36,17 +38,18 @@ def _postgres(url: str, pool_size: int) -> Store:
     return PostgresStore(url, pool_size=pool_size)
 
 
-STORES: dict[str, StoreFactory] = {
-    "sqlite": _sqlite,
-    "postgresql": _postgres,
-    "postgres": _postgres,
-}
+def _unknown(url: str, schemes: list[str]) -> CitewiseError:
+    valid = ", ".join(f"{s}://" for s in schemes)
+    return ConfigError(f"unknown store '{url}': use one of {valid}")
+
+
+# by the URL's scheme
+STORES = FactoryRegistry[[str, int], Store](
+    "store", [("sqlite", _sqlite), ("postgresql", _postgres), ("postgres", _postgres)]
+)
 
 
 def open_store(url: str, *, pool_size: int = 4) -> Store:
-    scheme = urlsplit(url).scheme.split("+", 1)[0]
-    factory = STORES.get(scheme)
-    if factory is None:
-        valid = ", ".join(f"{s}://" for s in STORES)
-        raise ConfigError(f"unknown store '{url}': use one of {valid}")
-    return factory(url, pool_size)
+    if scheme(url) not in STORES:
+        raise _unknown(url, STORES.names())
+    return STORES.create(scheme(url), url, pool_size)

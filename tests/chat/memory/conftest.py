@@ -1,5 +1,5 @@
-"""Memory fixtures: every contract test runs against SQLite, a real, private redis-server and
-a real PostgreSQL (the session's server from `tests/pg_server.py`, a fresh database per test).
+"""Redis fixtures for the memory tests (the contract itself is in
+`citewise.testing.memory_contract`, run per backend by `test_memory_contract.py`).
 
 The Redis server is started once per session on 127.0.0.1 with a free port, no persistence,
 in a temporary directory, and exactly that process is terminated at the end.
@@ -12,16 +12,11 @@ import signal
 import socket
 import subprocess
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import redis
-
-from citewise.chat.memory import Memory, SQLiteMemory
-from citewise.chat.memory.postgres import PostgresMemory
-from citewise.chat.memory.redis import RedisMemory
 
 
 def free_port() -> int:
@@ -113,65 +108,3 @@ def private_redis(tmp_path: Path) -> Iterator[Callable[..., RedisServer]]:
     yield start
     for server in started:
         server.stop()
-
-
-class MemoryEnv:
-    """Opens memories of one backend over the same storage; `advance` moves time on
-    (a fake clock for SQLite and PostgreSQL, real sleeping for Redis, whose TTLs the server
-    enforces). `url` is the server's for Redis and PostgreSQL."""
-
-    def __init__(self, backend: str, tmp_path: Path, url: str | None) -> None:
-        self.backend = backend
-        self.path = tmp_path / "memory.db"
-        self.url = url
-        self.prefix = f"test:{uuid.uuid4().hex[:12]}"
-        self.now = 1_700_000_000.0
-        self.opened: list[Memory] = []
-
-    def open(self, ttl_seconds: int = 3600) -> Memory:
-        memory: Memory
-        if self.backend == "sqlite":
-            memory = SQLiteMemory(self.path, ttl_seconds, clock=lambda: self.now)
-        elif self.backend == "postgresql":
-            assert self.url is not None
-            memory = PostgresMemory(self.url, ttl_seconds, clock=lambda: self.now)
-        else:
-            assert self.url is not None
-            memory = RedisMemory(self.url, ttl_seconds, prefix=self.prefix)
-        self.opened.append(memory)
-        return memory
-
-    def advance(self, seconds: float) -> None:
-        if self.backend != "redis":
-            self.now += seconds
-        else:
-            time.sleep(seconds)
-
-    def close(self) -> None:
-        for memory in self.opened:
-            memory.close()
-
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param("redis", marks=pytest.mark.integration),
-        pytest.param("postgresql", marks=pytest.mark.integration),
-    ]
-)
-def memory_env(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryEnv]:
-    url: str | None = None
-    if request.param == "redis":
-        url = request.getfixturevalue("redis_server").url
-    elif request.param == "postgresql":
-        url = str(request.getfixturevalue("postgres_url"))
-    env = MemoryEnv(request.param, tmp_path, url)
-    try:
-        yield env
-    finally:
-        env.close()
-
-
-@pytest.fixture
-def memory(memory_env: MemoryEnv) -> Memory:
-    return memory_env.open()

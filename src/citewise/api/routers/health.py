@@ -8,7 +8,7 @@ from citewise import __version__
 from citewise.api.deps import AssistantDep, JobsDep, public_session, session_key
 from citewise.api.schemas import HealthResponse, SessionModel
 from citewise.api.security import Reader
-from citewise.text.urls import redact_url
+from citewise.text.urls import scheme
 
 router = APIRouter(tags=["service"])
 
@@ -18,7 +18,7 @@ def health(assistant: AssistantDep, jobs: JobsDep) -> HealthResponse:
     assistant.store.collections()  # the store answers
     s = assistant.settings
     return HealthResponse(
-        status="ok", version=__version__, store=redact_url(s.store_url).split("://")[0],
+        status="ok", version=__version__, store=scheme(s.store_url),
         llm=assistant.llm_name, embedder=s.embedder, jobs=jobs.name,
     )  # fmt: skip
 

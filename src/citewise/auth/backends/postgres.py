@@ -1,7 +1,7 @@
 """Users in PostgreSQL, the store's database: every API process on every machine that
 shares it sees the same users, keys, groups and grants, and signs tokens with one secret.
 
-Tables are created by named migrations (`store.postgres_schema.migrate`) and mirror the
+Tables are created by named migrations (`db.postgres.migrate`) and mirror the
 SQLite ones; user and group names are unique regardless of case, as SQLite's NOCASE makes
 them. Connections come from a pool (psycopg-pool); a transaction pins its connection to the
 thread, so reads inside it see its writes.
@@ -17,8 +17,8 @@ from typing import Any
 
 import psycopg
 
-from citewise.auth.db import AuthConn
 from citewise.db.postgres import QmarkConnection, migrated_pool
+from citewise.db.sql import SqlConn
 from citewise.errors import InputError, StoreError
 from citewise.text.urls import redact_url
 
@@ -96,7 +96,7 @@ class PostgresAuthDb:
             raise StoreError(f"cannot open the user store {self.url}: {exc}") from exc
 
     @contextmanager
-    def connection(self) -> Iterator[AuthConn]:
+    def connection(self) -> Iterator[SqlConn]:
         pinned: QmarkConnection | None = getattr(self._local, "conn", None)
         if pinned is not None:
             yield pinned
@@ -108,7 +108,7 @@ class PostgresAuthDb:
             raise StoreError(f"the user store {self.url} failed: {exc}") from exc
 
     @contextmanager
-    def transaction(self) -> Iterator[AuthConn]:
+    def transaction(self) -> Iterator[SqlConn]:
         if getattr(self._local, "conn", None) is not None:
             raise RuntimeError("user store transactions do not nest")
         try:

@@ -11,7 +11,6 @@ PostgreSQL), so several processes can share sessions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from citewise.chat.memory.base import (
@@ -24,7 +23,8 @@ from citewise.chat.memory.base import (
 )
 from citewise.chat.memory.sqlite import SQLiteMemory
 from citewise.errors import ConfigError
-from citewise.text.urls import redact_url
+from citewise.registry import FactoryRegistry
+from citewise.text.urls import redact_url, scheme
 
 VALID_MEMORY_URLS = (
     "sqlite (memory.db in the data dir)",
@@ -34,9 +34,6 @@ VALID_MEMORY_URLS = (
     "postgresql://USER@HOST/DB",
 )
 MEMORY_FILE = "memory.db"
-
-# scheme → backend; each factory gets (url, data_dir, ttl_seconds)
-MemoryFactory = Callable[[str, Path, int], Memory]
 
 
 def _sqlite(url: str, data_dir: Path, ttl_seconds: int) -> Memory:
@@ -60,19 +57,24 @@ def _postgres(url: str, data_dir: Path, ttl_seconds: int) -> Memory:
     return PostgresMemory(url, ttl_seconds)
 
 
-MEMORIES: dict[str, MemoryFactory] = {
-    "sqlite": _sqlite,
-    "redis": _redis,
-    "rediss": _redis,
-    "postgresql": _postgres,
-    "postgres": _postgres,
-}
-
-
-def _unknown(spec: str) -> ConfigError:
+def _unknown(spec: str, _schemes: list[str] | None = None) -> ConfigError:
     return ConfigError(
         f"unknown conversation memory {redact_url(spec)!r}; valid: {', '.join(VALID_MEMORY_URLS)}"
     )
+
+
+# scheme → backend; each factory gets (url, data_dir, ttl_seconds)
+MEMORIES = FactoryRegistry[[str, Path, int], Memory](
+    "conversation memory",
+    [
+        ("sqlite", _sqlite),
+        ("redis", _redis),
+        ("rediss", _redis),
+        ("postgresql", _postgres),
+        ("postgres", _postgres),
+    ],
+    unknown=_unknown,
+)
 
 
 def create_memory(
@@ -82,13 +84,13 @@ def create_memory(
     → that file (relative paths are under data_dir); "redis://…" or "rediss://…" → Redis;
     "postgresql://…" → PostgreSQL (the composition root picks the store's URL)."""
     spec = (url or "sqlite").strip()
-    scheme = spec.split(":", 1)[0].lower()
+    name = scheme(spec)
     if ttl_seconds <= 0:
         raise ConfigError(f"memory TTL must be a positive number of seconds, got {ttl_seconds}")
-    factory = MEMORIES.get(scheme)
-    if factory is None or (scheme != "sqlite" and not spec.lower().startswith(f"{scheme}://")):
+    # the error names the whole spec (without its password), not only its scheme
+    if name not in MEMORIES or (name != "sqlite" and not spec.lower().startswith(f"{name}://")):
         raise _unknown(spec)
-    return factory(spec, Path(data_dir), ttl_seconds)
+    return MEMORIES.create(name, spec, Path(data_dir), ttl_seconds)
 
 
 __all__ = [

@@ -2,7 +2,7 @@
 process on every machine that shares the database shares the conversations.
 
 The tables mirror the SQLite backend's (`memory_sessions`, `memory_turns`), created by named
-migrations (`store.postgres_schema.migrate`). Every session row carries `expires_at`; reads
+migrations (`db.postgres.migrate`). Every session row carries `expires_at`; reads
 see only live sessions and writes purge expired ones first. A pool of connections
 (psycopg-pool) makes the memory safe to share between threads; each write is one
 transaction.
@@ -18,8 +18,9 @@ from typing import Any
 import psycopg
 
 from citewise.chat.memory.base import DEFAULT_TTL_SECONDS
-from citewise.chat.memory.sql import MemoryConn, SqlMemory
+from citewise.chat.memory.sql import SqlMemory
 from citewise.db.postgres import QmarkConnection, migrated_pool
+from citewise.db.sql import SqlConn
 from citewise.errors import InputError, MemoryBackendError, StoreError
 from citewise.text.urls import redact_url
 
@@ -62,17 +63,23 @@ class PostgresMemory(SqlMemory):
     ) -> None:
         if ttl_seconds <= 0:
             raise InputError(f"memory TTL must be positive, got {ttl_seconds}")
-        self.url = redact_url(url)
-        self.ttl_seconds = ttl_seconds
-        self._clock = clock
+        shown = redact_url(url)
+        super().__init__(_PostgresMemoryDb(url, shown, pool_size), shown, ttl_seconds, clock)
+
+
+class _PostgresMemoryDb:
+    """A pool of connections; each write is one transaction that locks the session's row
+    where it reads before it writes."""
+
+    def __init__(self, url: str, shown: str, pool_size: int) -> None:
+        self.url = shown
         try:
             self._pool = migrated_pool(url, MIGRATIONS, name="citewise-memory", size=pool_size)
         except (psycopg.Error, StoreError) as exc:
-            raise MemoryBackendError(f"cannot open conversation memory {self.url}: {exc}") from exc
+            raise MemoryBackendError(f"cannot open conversation memory {shown}: {exc}") from exc
 
     @contextmanager
-    def _connection(self) -> Iterator[MemoryConn]:
-        self._check_open()
+    def connection(self) -> Iterator[SqlConn]:
         try:
             with self._pool.connection() as conn:
                 yield QmarkConnection(conn)
@@ -80,21 +87,15 @@ class PostgresMemory(SqlMemory):
             raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
     @contextmanager
-    def _transaction(self) -> Iterator[MemoryConn]:
-        """One transaction with expired sessions purged first."""
-        self._check_open()
+    def transaction(self) -> Iterator[SqlConn]:
         try:
             with self._pool.connection() as conn, conn.transaction():
-                db = QmarkConnection(conn)
-                self._purge(db)
-                yield db
+                yield QmarkConnection(conn)
         except psycopg.Error as exc:
             raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
-    def _lock_session(self, conn: MemoryConn, session_id: str) -> None:
+    def lock_session(self, conn: SqlConn, session_id: str) -> None:
         conn.execute("SELECT 1 FROM memory_sessions WHERE session_id = ? FOR UPDATE", (session_id,))
 
     def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self._pool.close()
+        self._pool.close()

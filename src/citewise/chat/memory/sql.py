@@ -3,32 +3,20 @@
 Two tables, `memory_sessions` and `memory_turns`, prefixed so the file or database may be
 shared with the document store. Every session row carries `expires_at`: reads see only live
 sessions, and each write transaction purges the expired ones first. Statements use `?`
-placeholders in SQL both databases speak; a backend gives connections, write transactions
-and, where its transactions do not already serialise writers, a row lock on a session.
+placeholders in SQL both databases speak; a backend (`MemoryDb`) gives connections, write
+transactions and, where its transactions do not already serialise writers, a row lock on a
+session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
 from citewise.chat.memory.base import MemoryBase, SessionInfo, Turn, validate_session_id
+from citewise.db.sql import SqlConn
 from citewise.errors import InputError, NotFoundError
-
-
-class MemoryCursor(Protocol):
-    @property
-    def rowcount(self) -> int: ...
-
-    def fetchone(self) -> Any: ...
-
-    def fetchall(self) -> list[Any]: ...
-
-
-class MemoryConn(Protocol):
-    def execute(self, sql: str, params: Sequence[object] = ()) -> MemoryCursor: ...
-
 
 _INFO_SQL = """
 SELECT s.session_id, (SELECT COUNT(*) FROM memory_turns t WHERE t.session_id = s.session_id),
@@ -37,27 +25,60 @@ FROM memory_sessions s WHERE s.expires_at > ?
 """
 
 
-class SqlMemory(MemoryBase):
-    """The `Memory` protocol over `_connection` (reads) and `_transaction` (one write, with
-    expired sessions purged first), which each backend provides."""
+class MemoryDb(Protocol):
+    """Where a SQL memory's two tables live; its errors are `MemoryBackendError`s."""
 
-    ttl_seconds: int
-    _clock: Callable[[], float]
+    def connection(self) -> AbstractContextManager[SqlConn]:
+        """A connection for reads."""
+        ...
 
-    def _connection(self) -> AbstractContextManager[MemoryConn]:
-        raise NotImplementedError
+    def transaction(self) -> AbstractContextManager[SqlConn]:
+        """One write transaction."""
+        ...
 
-    def _transaction(self) -> AbstractContextManager[MemoryConn]:
-        raise NotImplementedError
-
-    def _lock_session(self, conn: MemoryConn, session_id: str) -> None:
+    def lock_session(self, conn: SqlConn, session_id: str) -> None:
         """Holds the session's row until the transaction ends (no-op where a write
         transaction already excludes every other writer)."""
+        ...
 
-    def _purge(self, conn: MemoryConn) -> None:
+    def close(self) -> None: ...
+
+
+class SqlMemory(MemoryBase):
+    """The `Memory` protocol over a `MemoryDb`. `clock` (seconds since the epoch) is
+    injectable so tests can expire sessions."""
+
+    def __init__(
+        self, db: MemoryDb, url: str, ttl_seconds: int, clock: Callable[[], float]
+    ) -> None:
+        self._db = db
+        self.url = url
+        self.ttl_seconds = ttl_seconds
+        self._clock = clock
+
+    @contextmanager
+    def _connection(self) -> Iterator[SqlConn]:
+        self._check_open()
+        with self._db.connection() as conn:
+            yield conn
+
+    @contextmanager
+    def _transaction(self) -> Iterator[SqlConn]:
+        """One write transaction with expired sessions purged first."""
+        self._check_open()
+        with self._db.transaction() as conn:
+            self._purge(conn)
+            yield conn
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._db.close()
+
+    def _purge(self, conn: SqlConn) -> None:
         conn.execute("DELETE FROM memory_sessions WHERE expires_at <= ?", (self._clock(),))
 
-    def _touch(self, conn: MemoryConn, session_id: str) -> bool:
+    def _touch(self, conn: SqlConn, session_id: str) -> bool:
         now = self._clock()
         cur = conn.execute(
             "UPDATE memory_sessions SET updated_at = ?, expires_at = ? WHERE session_id = ?",
@@ -108,7 +129,7 @@ class SqlMemory(MemoryBase):
     def set_summary(self, session_id: str, summary: str, covered_turns: int) -> None:
         validate_session_id(session_id)
         with self._transaction() as conn:
-            self._lock_session(conn, session_id)  # a concurrent append keeps the count
+            self._db.lock_session(conn, session_id)  # a concurrent append keeps the count
             info = self._info(conn, session_id)
             if info is None:
                 raise NotFoundError(f"no conversation session {session_id!r} (unknown or expired)")
@@ -123,7 +144,7 @@ class SqlMemory(MemoryBase):
             )
             self._touch(conn, session_id)
 
-    def _info(self, conn: MemoryConn, session_id: str) -> SessionInfo | None:
+    def _info(self, conn: SqlConn, session_id: str) -> SessionInfo | None:
         found = conn.execute(
             _INFO_SQL + " AND s.session_id = ?", (self._clock(), session_id)
         ).fetchone()

@@ -15,7 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from citewise.chat.memory.base import DEFAULT_TTL_SECONDS
-from citewise.chat.memory.sql import MemoryConn, SqlMemory
+from citewise.chat.memory.sql import SqlMemory
+from citewise.db.sql import SqlConn
+from citewise.db.sqlite import connect
 from citewise.errors import InputError, MemoryBackendError
 
 _SCHEMA = """
@@ -50,46 +52,46 @@ class SQLiteMemory(SqlMemory):
         if ttl_seconds <= 0:
             raise InputError(f"memory TTL must be positive, got {ttl_seconds}")
         self.path = Path(path)
-        self.url = f"sqlite:///{self.path}"
-        self.ttl_seconds = ttl_seconds
-        self._clock = clock
+        url = f"sqlite:///{self.path}"
+        super().__init__(_SQLiteMemoryDb(self.path, url), url, ttl_seconds, clock)
+
+
+class _SQLiteMemoryDb:
+    """One connection, shared across threads behind a lock; a write transaction is
+    BEGIN IMMEDIATE (the one writer), so sessions need no row lock."""
+
+    def __init__(self, path: Path, url: str) -> None:
+        self.url = url
         self._lock = threading.RLock()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                self.path, check_same_thread=False, timeout=10.0, isolation_level=None
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = connect(path, timeout=10.0)
             self._db.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
-            raise MemoryBackendError(f"cannot open conversation memory {self.url}: {exc}") from exc
+            raise MemoryBackendError(f"cannot open conversation memory {url}: {exc}") from exc
 
     @contextmanager
-    def _connection(self) -> Iterator[MemoryConn]:
+    def connection(self) -> Iterator[SqlConn]:
         with self._lock:
-            self._check_open()
             try:
                 yield self._db
             except sqlite3.Error as exc:
                 raise MemoryBackendError(f"conversation memory {self.url} failed: {exc}") from exc
 
     @contextmanager
-    def _transaction(self) -> Iterator[MemoryConn]:
-        """One locked transaction (BEGIN IMMEDIATE: the one writer) with expired sessions
-        purged first."""
-        with self._connection() as db:
+    def transaction(self) -> Iterator[SqlConn]:
+        with self.connection() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
-                self._purge(db)
                 yield db
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
 
+    def lock_session(self, conn: SqlConn, session_id: str) -> None:
+        """Nothing to do: the write transaction already excludes every other writer."""
+
     def close(self) -> None:
         with self._lock:
-            if not self._closed:
-                self._closed = True
-                self._db.close()
+            self._db.close()

@@ -13,16 +13,20 @@ from __future__ import annotations
 from citewise.errors import ConfigError
 from citewise.extractive.rules.base import RulePack, combined
 from citewise.extractive.rules.packs import API_REFERENCE, CLI_OPTIONS, GENERAL
+from citewise.registry import Registry
 
 DEFAULT_PROFILE = "general"
 
-PROFILES: dict[str, RulePack] = {
-    "general": GENERAL,
-    "api_reference": API_REFERENCE,
-    "cli_options": CLI_OPTIONS,
-    # software documentation: reference entries and command-line manuals together
-    "software_docs": combined("software_docs", API_REFERENCE, CLI_OPTIONS),
-}
+PROFILES = Registry[RulePack](
+    "profile",
+    [
+        ("general", GENERAL),
+        ("api_reference", API_REFERENCE),
+        ("cli_options", CLI_OPTIONS),
+        # software documentation: reference entries and command-line manuals together
+        ("software_docs", combined("software_docs", API_REFERENCE, CLI_OPTIONS)),
+    ],
+)
 
 
 def rule_pack(profile: str | None) -> RulePack:

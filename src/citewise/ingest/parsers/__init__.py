@@ -22,6 +22,7 @@ from citewise.errors import (
 )
 from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
 from citewise.ingest.parsers._sniff import describe, is_encrypted_ole, sniff
+from citewise.registry import Registry
 from citewise.types import ParsedDocument
 
 __all__ = [
@@ -65,15 +66,18 @@ def _lazy(module: str, function: str) -> Parser:
     return parse
 
 
-PARSERS: dict[str, Parser] = {
-    "pdf": _lazy("pdf", "parse_pdf"),
-    "docx": _lazy("docx", "parse_docx"),
-    "pptx": _lazy("pptx", "parse_pptx"),
-    "image": _lazy("image", "parse_image"),
-    "html": _lazy("html", "parse_html"),
-    "markdown": _lazy("markdown", "parse_markdown"),
-    "text": _lazy("text", "parse_text"),
-}
+def _unknown_parser(name: str, names: list[str]) -> ConfigError:
+    return ConfigError(f"unknown parser {name!r}; valid parsers: {', '.join(sorted(names))}")
+
+
+PARSERS = Registry[Parser](
+    "parser",
+    [
+        (fmt, _lazy(fmt, f"parse_{fmt}"))
+        for fmt in ("pdf", "docx", "pptx", "image", "html", "markdown", "text")
+    ],
+    unknown=_unknown_parser,
+)
 
 FORMAT_BY_EXTENSION: dict[str, str] = {
     ".pdf": "pdf",
@@ -97,11 +101,7 @@ _NOT_A_DOCUMENT = {
 
 def get_parser(name: str) -> Parser:
     """The parser registered under `name`; the error lists the valid names."""
-    try:
-        return PARSERS[name]
-    except KeyError:
-        valid = ", ".join(sorted(PARSERS))
-        raise ConfigError(f"unknown parser {name!r}; valid parsers: {valid}") from None
+    return PARSERS.get(name)
 
 
 def is_supported(path: Path) -> bool:

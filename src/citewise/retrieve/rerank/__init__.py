@@ -15,10 +15,12 @@ kind.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from citewise.embed.base import Embedder
 from citewise.errors import ConfigError
 from citewise.llm.base import LLM
+from citewise.registry import FactoryRegistry
 from citewise.retrieve.rerank.base import FUSED, FallbackRecorder, NoRerank, Reranker, reordered
 from citewise.retrieve.rerank.models import CrossEncoderReranker, LLMReranker, parse_scores
 from citewise.retrieve.rerank.rescore import (
@@ -66,6 +68,56 @@ DEFAULT_CAPS: Mapping[str, int] = {
 """How many passages each query kind may keep at most (see `select_passages`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class RerankerParts:
+    """What a reranker factory may use: the spec as given, its value after ':' (None when
+    there is no ':'), and the collaborators `create_reranker` was passed."""
+
+    spec: str
+    arg: str | None
+    embedder_factory: Callable[[], Embedder] | None
+    llm: LLM | None
+    vector_lookup: VectorLookup | None
+    weights: RescoreWeights | None
+
+
+def _none(p: RerankerParts) -> Reranker:
+    if p.arg is not None:
+        raise _unknown(p.spec)
+    return NoRerank()
+
+
+def _rescore(p: RerankerParts) -> Reranker:
+    if p.arg is not None:
+        raise _unknown(p.spec)
+    return RescoreReranker(p.embedder_factory, weights=p.weights, vector_lookup=p.vector_lookup)
+
+
+def _cross_encoder(p: RerankerParts) -> Reranker:
+    if not p.arg:
+        raise ConfigError(
+            f"reranker {p.spec!r} needs a model path after ':'; valid forms: {_forms()}"
+        )
+    return CrossEncoderReranker(p.arg)
+
+
+def _llm(p: RerankerParts) -> Reranker:
+    if p.arg is not None:
+        raise _unknown(p.spec)
+    if p.llm is None:
+        raise ConfigError(
+            "the llm reranker needs an LLM: configure one (e.g. llm = 'ollama:llama3.1:8b')"
+            " or choose another reranker; valid forms: " + _forms()
+        )
+    return LLMReranker(p.llm)
+
+
+RERANKERS = FactoryRegistry[[RerankerParts], Reranker](
+    "reranker",
+    [("none", _none), ("rescore", _rescore), ("cross-encoder", _cross_encoder), ("llm", _llm)],
+)
+
+
 def create_reranker(
     spec: str | None,
     *,
@@ -78,25 +130,17 @@ def create_reranker(
     `vector_lookup` lets "rescore" read stored chunk vectors instead of embedding texts."""
     raw = (spec or DEFAULT_RERANKER).strip()
     kind, sep, arg = raw.partition(":")
-    kind, arg = kind.strip().lower(), arg.strip()
-    if kind == "none" and not sep:
-        return NoRerank()
-    if kind == "rescore" and not sep:
-        return RescoreReranker(embedder_factory, weights=weights, vector_lookup=vector_lookup)
-    if kind == "cross-encoder":
-        if not arg:
-            raise ConfigError(
-                f"reranker {raw!r} needs a model path after ':'; valid forms: {_forms()}"
-            )
-        return CrossEncoderReranker(arg)
-    if kind == "llm" and not sep:
-        if llm is None:
-            raise ConfigError(
-                "the llm reranker needs an LLM: configure one (e.g. llm = 'ollama:llama3.1:8b')"
-                " or choose another reranker; valid forms: " + _forms()
-            )
-        return LLMReranker(llm)
-    raise ConfigError(f"unknown reranker {raw!r}; valid forms: {_forms()}")
+    kind = kind.strip().lower()
+    if kind not in RERANKERS:
+        raise _unknown(raw)
+    parts = RerankerParts(
+        raw, arg.strip() if sep else None, embedder_factory, llm, vector_lookup, weights
+    )
+    return RERANKERS.create(kind, parts)
+
+
+def _unknown(spec: str) -> ConfigError:
+    return ConfigError(f"unknown reranker {spec!r}; valid forms: {_forms()}")
 
 
 def _forms() -> str:

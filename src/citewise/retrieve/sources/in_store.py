@@ -1,4 +1,4 @@
-"""Keyword and vector search fused by the store in one round trip (`store.hybrid`), used by
+"""Keyword and vector search fused by the store in one round trip (`store.base`), used by
 `HybridRetriever` when the store offers it and the keyword and vector sources are the first
 two of a hybrid search. The later (genre) sources still see both lists; when any of them
 adds candidates, the retriever fuses everything with the N-ary RRF in Python instead."""
@@ -18,8 +18,7 @@ from citewise.retrieve.sources.base import (
     VectorSource,
     ms_since,
 )
-from citewise.store.base import Store
-from citewise.store.hybrid import HybridQuery, HybridSearch
+from citewise.store.base import HybridQuery, HybridSearch, Store
 from citewise.types import Candidate
 
 

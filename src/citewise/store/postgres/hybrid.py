@@ -1,7 +1,7 @@
 """The PostgreSQL store's hybrid search in one statement: BM25 ranks and HNSW ranks (the
 collection and the filter inside both), joined in full and fused with RRF in SQL.
 
-The CTEs are the plain searches' own SQL (`postgres_search`), so each list equals what
+The CTEs are the plain searches' own SQL (`search`), so each list equals what
 `keyword_search` and `vector_search` return, and the fusion orders as
 `retrieve.fusion.reciprocal_rank_fusion` does.
 """
@@ -12,13 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from citewise.store.hybrid import FusedCandidate, HybridQuery, HybridRanking
+from citewise.store.base import FusedCandidate, HybridQuery, HybridRanking
 from citewise.store.postgres.search import (
     BM25_CTES,
     BM25_RANKED,
+    EF_SEARCH,
     NEAREST,
-    PostgresSearch,
+    Conn,
     bm25_params,
+    scope,
 )
 from citewise.store.terms import search_terms
 from citewise.types import Candidate, SearchFilter
@@ -46,31 +48,36 @@ ORDER BY score DESC, least(k_rank, v_rank), chunk_id
 """
 
 
-class PostgresHybrid(PostgresSearch):
-    def hybrid_search(self, query: HybridQuery, flt: SearchFilter) -> HybridRanking:
-        tokens = search_terms(query.terms) if query.keyword_k > 0 else []
-        q = np.ascontiguousarray(query.vector, dtype=np.float32).reshape(-1)
-        with self._conn() as conn:
-            cid, where, params = self._scope(conn, flt)
-            if cid is None:
-                return HybridRanking([], [], [])
-            keyword = BM25_RANKED.format(where=where) if tokens else _NO_KEYWORDS
-            fuse = _FUSE.format(keyword=keyword, nearest=NEAREST.format(where=where))
-            sql = f"WITH {BM25_CTES},{fuse}" if tokens else f"WITH {fuse}"
-            args = {
-                **params, **(bm25_params(tokens, query.keyword_k) if tokens else {}), "cid": cid,
-                "q": q, "k_vector": max(0, query.vector_k), "rrf_k": query.rrf_k,
-                "w_keyword": query.keyword_weight, "w_vector": query.vector_weight,
-            }  # fmt: skip
-            if 2 * query.vector_k <= self.ef_search:
-                rows = conn.execute(sql, args).fetchall()
-            else:  # a deeper HNSW search for this statement only
-                with conn.transaction():
-                    conn.execute(
-                        "SELECT set_config('hnsw.ef_search', %s, true)", (str(2 * query.vector_k),)
-                    )
-                    rows = conn.execute(sql, args).fetchall()
-        return ranking_of(rows)
+def hybrid_search(
+    conn: Conn,
+    ids: dict[str, int],
+    query: HybridQuery,
+    flt: SearchFilter,
+    *,
+    ef_search: int = EF_SEARCH,
+) -> HybridRanking:
+    tokens = search_terms(query.terms) if query.keyword_k > 0 else []
+    q = np.ascontiguousarray(query.vector, dtype=np.float32).reshape(-1)
+    cid, where, params = scope(conn, ids, flt)
+    if cid is None:
+        return HybridRanking([], [], [])
+    keyword = BM25_RANKED.format(where=where) if tokens else _NO_KEYWORDS
+    fuse = _FUSE.format(keyword=keyword, nearest=NEAREST.format(where=where))
+    sql = f"WITH {BM25_CTES},{fuse}" if tokens else f"WITH {fuse}"
+    args = {
+        **params, **(bm25_params(tokens, query.keyword_k) if tokens else {}), "cid": cid,
+        "q": q, "k_vector": max(0, query.vector_k), "rrf_k": query.rrf_k,
+        "w_keyword": query.keyword_weight, "w_vector": query.vector_weight,
+    }  # fmt: skip
+    if 2 * query.vector_k <= ef_search:
+        rows = conn.execute(sql, args).fetchall()
+    else:  # a deeper HNSW search for this statement only
+        with conn.transaction():
+            conn.execute(
+                "SELECT set_config('hnsw.ef_search', %s, true)", (str(2 * query.vector_k),)
+            )
+            rows = conn.execute(sql, args).fetchall()
+    return ranking_of(rows)
 
 
 def ranking_of(rows: list[tuple[Any, ...]]) -> HybridRanking:

@@ -1,14 +1,7 @@
-"""Schema of the PostgreSQL store as named migrations, applied once each, in order, under an
-advisory lock (several API and worker processes may start at once)."""
+"""Schema of the PostgreSQL store as named migrations (`db.postgres.migrate` applies them
+once each, in order, under an advisory lock: several processes may start at once)."""
 
 from __future__ import annotations
-
-import psycopg
-
-from citewise.errors import StoreError
-
-# a fixed key for pg_advisory_lock: "citewise" in ASCII
-MIGRATION_LOCK = 0x63697465776973
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_vector_extension", "CREATE EXTENSION IF NOT EXISTS vector"),
@@ -121,37 +114,3 @@ def partition_sql(collection_id: int) -> str:
         f"CREATE TABLE IF NOT EXISTS vectors_{int(collection_id)} PARTITION OF vectors"
         f" FOR VALUES IN ({int(collection_id)})"
     )
-
-
-def migrate(
-    conn: psycopg.Connection[tuple[object, ...]],
-    migrations: tuple[tuple[str, str], ...] = MIGRATIONS,
-) -> list[str]:
-    """Applies the migrations this database lacks; returns their names. Each family (the
-    store, conversation memory, users) passes its own list; names are unique across them."""
-    applied: list[str] = []
-    conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
-    try:
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS citewise_migrations"
-            " (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
-        )
-        done = {r[0] for r in conn.execute("SELECT name FROM citewise_migrations")}
-        for name, sql in migrations:
-            if name in done:
-                continue
-            try:
-                with conn.transaction():
-                    conn.execute(sql)
-                    conn.execute("INSERT INTO citewise_migrations(name) VALUES (%s)", (name,))
-            except psycopg.Error as exc:
-                hint = (
-                    " (needs a role allowed to CREATE EXTENSION vector)"
-                    if name == "0001_vector_extension"
-                    else ""
-                )
-                raise StoreError(f"PostgreSQL migration {name} failed{hint}: {exc}") from exc
-            applied.append(name)
-    finally:
-        conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
-    return applied

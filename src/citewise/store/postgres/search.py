@@ -1,11 +1,11 @@
-"""The PostgreSQL store's searches: BM25 over the tsvector index, HNSW vector search with an
-iterative scan, and the genre heading lookup. Filters are part of each query."""
+"""The PostgreSQL store's searches, as functions over a connection: BM25 over the tsvector
+index, HNSW vector search with an iterative scan, and the genre heading lookup. Filters are
+part of each query."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -16,6 +16,8 @@ from citewise.store.genre import heading_names, last_heading
 from citewise.store.postgres.tsvector import FIELD_WEIGHTS, tsquery_literal
 from citewise.store.terms import search_terms
 from citewise.types import Candidate, SearchFilter
+
+Conn = psycopg.Connection[tuple[Any, ...]]
 
 # BM25 as SQLite FTS5's bm25() computes it: per term, idf = ln((N - df + .5) / (df + .5))
 # (at least 1e-6) times f (k1 + 1) / (f + k1 (1 - b + b |D| / avgdl)), where f counts the
@@ -83,87 +85,90 @@ def configure_search(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
 EF_SEARCH = 100  # HNSW's candidate list per query; a deeper search asks for 2k
 
 
-class PostgresSearch:
-    """Mixed into `PostgresStore`, which owns the pool and `_collection_ids` (name → id; a
-    collection keeps its id for the life of the database)."""
+def scope(
+    conn: Conn, ids: dict[str, int], flt: SearchFilter
+) -> tuple[int | None, str, dict[str, object]]:
+    """The collection id (cached in `ids`: a collection keeps its id for the life of the
+    database) and the filter's SQL over `d` (documents), with its params."""
+    cid = ids.get(flt.collection)
+    if cid is None:
+        row = conn.execute(
+            "SELECT id FROM collections WHERE name = %s", (flt.collection,)
+        ).fetchone()
+        if row is not None:
+            cid = ids[flt.collection] = int(row[0])
+    sql = " AND d.status <> 'staged'"
+    params: dict[str, object] = {}
+    if flt.sources:
+        sql += " AND d.source = ANY(%(f_sources)s)"
+        params["f_sources"] = list(flt.sources)
+    if flt.category is not None:
+        sql += " AND d.category = %(f_category)s"
+        params["f_category"] = flt.category
+    if flt.tags:
+        sql += " AND d.tags @> %(f_tags)s::text[]"
+        params["f_tags"] = list(flt.tags)
+    return cid, sql, params
 
-    ef_search: int = EF_SEARCH
-    _collection_ids: dict[str, int]
 
-    def _conn(self) -> AbstractContextManager[psycopg.Connection[tuple[Any, ...]]]:
-        raise NotImplementedError
+def keyword_search(
+    conn: Conn, ids: dict[str, int], terms: Sequence[str], flt: SearchFilter, k: int
+) -> list[Candidate]:
+    tokens = search_terms(terms)
+    if not tokens or k < 1:
+        return []
+    cid, where, params = scope(conn, ids, flt)
+    if cid is None:
+        return []
+    rows = conn.execute(
+        BM25.format(where=where), {**params, "cid": cid, **bm25_params(tokens, k)}
+    ).fetchall()
+    return [Candidate(int(r[0]), i + 1, float(r[1])) for i, r in enumerate(rows)]
 
-    def _scope(
-        self, conn: psycopg.Connection[tuple[Any, ...]], flt: SearchFilter
-    ) -> tuple[int | None, str, dict[str, object]]:
-        """The collection id and the filter's SQL over `d` (documents), with its params."""
-        cid = self._collection_ids.get(flt.collection)
-        if cid is None:
-            row = conn.execute(
-                "SELECT id FROM collections WHERE name = %s", (flt.collection,)
-            ).fetchone()
-            if row is not None:
-                cid = self._collection_ids[flt.collection] = int(row[0])
-        sql = " AND d.status <> 'staged'"
-        params: dict[str, object] = {}
-        if flt.sources:
-            sql += " AND d.source = ANY(%(f_sources)s)"
-            params["f_sources"] = list(flt.sources)
-        if flt.category is not None:
-            sql += " AND d.category = %(f_category)s"
-            params["f_category"] = flt.category
-        if flt.tags:
-            sql += " AND d.tags @> %(f_tags)s::text[]"
-            params["f_tags"] = list(flt.tags)
-        return cid, sql, params
 
-    def keyword_search(self, terms: Sequence[str], flt: SearchFilter, k: int) -> list[Candidate]:
-        tokens = search_terms(terms)
-        if not tokens or k < 1:
-            return []
-        with self._conn() as conn:
-            cid, where, params = self._scope(conn, flt)
-            if cid is None:
-                return []
-            rows = conn.execute(
-                BM25.format(where=where), {**params, "cid": cid, **bm25_params(tokens, k)}
-            ).fetchall()
-        return [Candidate(int(r[0]), i + 1, float(r[1])) for i, r in enumerate(rows)]
+def vector_search(
+    conn: Conn,
+    ids: dict[str, int],
+    query: Vectors,
+    flt: SearchFilter,
+    k: int,
+    *,
+    ef_search: int = EF_SEARCH,
+) -> list[Candidate]:
+    if k < 1:
+        return []
+    q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+    cid, where, params = scope(conn, ids, flt)
+    if cid is None:
+        return []
+    sql = NEAREST.format(where=where)
+    args = {**params, "cid": cid, "q": q, "k_vector": k}
+    if 2 * k <= ef_search:
+        rows = conn.execute(sql, args).fetchall()
+    else:
+        with conn.transaction():
+            conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(2 * k),))
+            rows = conn.execute(sql, args).fetchall()
+    ranked = sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda r: (-r[1], r[0]))
+    return [Candidate(c, i + 1, s) for i, (c, s) in enumerate(ranked)]
 
-    def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]:
-        if k < 1:
-            return []
-        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        with self._conn() as conn:
-            cid, where, params = self._scope(conn, flt)
-            if cid is None:
-                return []
-            sql = NEAREST.format(where=where)
-            args = {**params, "cid": cid, "q": q, "k_vector": k}
-            if 2 * k <= self.ef_search:
-                rows = conn.execute(sql, args).fetchall()
-            else:
-                with conn.transaction():
-                    conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(2 * k),))
-                    rows = conn.execute(sql, args).fetchall()
-        ranked = sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda r: (-r[1], r[0]))
-        return [Candidate(c, i + 1, s) for i, (c, s) in enumerate(ranked)]
 
-    def heading_search(self, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
-        words = re.findall(r"[^\W_]+", name)
-        phrase = tsquery_literal(words, weight="B", op=" <-> ")
-        if not phrase or k < 1:
-            return []
-        with self._conn() as conn:
-            cid, where, params = self._scope(conn, flt)
-            if cid is None:
-                return []
-            # the index finds the sections holding the name's words; the heading test is exact
-            rows = conn.execute(
-                "SELECT ch.id, ch.section FROM chunks ch JOIN documents d ON d.id = ch.doc_id"
-                f" WHERE ch.tsv @@ %(q)s::tsquery AND ch.collection_id = %(cid)s{where}"
-                " ORDER BY ch.id",
-                {**params, "q": phrase, "cid": cid},
-            ).fetchall()
-        found = [int(r[0]) for r in rows if heading_names(last_heading(r[1]), name)][:k]
-        return [Candidate(chunk_id, i + 1, 1.0) for i, chunk_id in enumerate(found)]
+def heading_search(
+    conn: Conn, ids: dict[str, int], name: str, flt: SearchFilter, k: int
+) -> list[Candidate]:
+    words = re.findall(r"[^\W_]+", name)
+    phrase = tsquery_literal(words, weight="B", op=" <-> ")
+    if not phrase or k < 1:
+        return []
+    cid, where, params = scope(conn, ids, flt)
+    if cid is None:
+        return []
+    # the index finds the sections holding the name's words; the heading test is exact
+    rows = conn.execute(
+        "SELECT ch.id, ch.section FROM chunks ch JOIN documents d ON d.id = ch.doc_id"
+        f" WHERE ch.tsv @@ %(q)s::tsquery AND ch.collection_id = %(cid)s{where}"
+        " ORDER BY ch.id",
+        {**params, "q": phrase, "cid": cid},
+    ).fetchall()
+    found = [int(r[0]) for r in rows if heading_names(last_heading(r[1]), name)][:k]
+    return [Candidate(chunk_id, i + 1, 1.0) for i, chunk_id in enumerate(found)]

@@ -1,15 +1,16 @@
 """The scale-out store: PostgreSQL with pgvector, shared by any number of API and worker
 processes. Thread-safe: each call takes a connection from the pool.
 
-Keyword search is BM25 over a GIN-indexed tsvector (`postgres_search`), vector search an
-HNSW index with iterative scans so a per-collection filter keeps its recall; replace and
-delete change both indexes in one transaction (chunks and their vectors go together).
+Keyword search is BM25 over a GIN-indexed tsvector (`search`), vector search an HNSW index
+with iterative scans so a per-collection filter keeps its recall; replace and delete change
+both indexes in one transaction (chunks and their vectors go together). `PostgresStore`
+owns the pool, the transactions and the snapshot; the reads and writes are functions over a
+connection in `reads`, `writes`, `search`, `hybrid`, `vectors` and `stream`.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -18,23 +19,32 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from citewise.db.postgres import migrated_pool
+from citewise.embed.base import Vectors
 from citewise.errors import StoreConnectionError, StoreError
-from citewise.store.postgres.hybrid import PostgresHybrid
-from citewise.store.postgres.reads import DOC_COLUMNS, PostgresReads, doc_info
-from citewise.store.postgres.schema import MIGRATIONS, partition_sql
-from citewise.store.postgres.search import configure_search
-from citewise.store.postgres.stream import PostgresStreamWrites
-from citewise.store.postgres.tsvector import tsvector_literal
-from citewise.store.postgres.vectors import PostgresVectorWrites
+from citewise.store.base import HybridQuery, HybridRanking, check_batch
+from citewise.store.postgres import hybrid, reads, search, stream, writes
+from citewise.store.postgres import vectors as vector_writes
+from citewise.store.postgres.schema import MIGRATIONS
+from citewise.store.postgres.search import EF_SEARCH, configure_search
 from citewise.text.urls import redact_url
-from citewise.types import ChunkedDocument, DocumentInfo, NewDocument
+from citewise.types import (
+    Candidate,
+    ChunkedDocument,
+    ChunkRecord,
+    DocumentInfo,
+    NewDocument,
+    SearchFilter,
+)
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 
-class PostgresStore(PostgresReads, PostgresHybrid, PostgresStreamWrites, PostgresVectorWrites):
+class PostgresStore:
+    ef_search: int = EF_SEARCH  # HNSW's candidate list per query; a deeper search asks for 2k
+
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
+        # name → id; a collection keeps its id for the life of the database
         self._collection_ids: dict[str, int] = {}
         self._local = threading.local()
         try:
@@ -89,227 +99,148 @@ class PostgresStore(PostgresReads, PostgresHybrid, PostgresStreamWrites, Postgre
         with self._conn() as conn, conn.transaction():
             yield conn
 
-    def collections(self) -> list[str]:
-        with self._conn() as conn:
-            return [r[0] for r in conn.execute("SELECT name FROM collections ORDER BY name")]
-
-    def _collection_id(self, conn: Conn, name: str, *, create: bool = False) -> int | None:
-        row = conn.execute("SELECT id FROM collections WHERE name = %s", (name,)).fetchone()
-        if row is not None or not create:
-            return None if row is None else int(row[0])
-        created = conn.execute(
-            "INSERT INTO collections(name, created_at) VALUES (%s, %s)"
-            " ON CONFLICT (name) DO NOTHING RETURNING id",
-            (name, time.time()),
-        ).fetchone()
-        if created is not None:
-            conn.execute(partition_sql(int(created[0])))
-        return self._collection_id(conn, name)
-
     # -- documents -------------------------------------------------------------------
 
-    def _find(self, collection: str, source: str, staged: bool) -> DocumentInfo | None:
+    def collections(self) -> list[str]:
         with self._conn() as conn:
-            row = conn.execute(
-                f"SELECT {DOC_COLUMNS} FROM documents d JOIN collections c"
-                " ON c.id = d.collection_id WHERE c.name = %s AND d.source = %s"
-                f" AND d.status {'=' if staged else '<>'} 'staged'"
-                f"{' AND NOT d.loading' if staged else ''} ORDER BY d.id DESC LIMIT 1",
-                (collection, source),
-            ).fetchone()
-        return None if row is None else doc_info(row)
+            return reads.collections(conn)
 
     def find_document(self, collection: str, source: str) -> DocumentInfo | None:
-        return self._find(collection, source, staged=False)
+        with self._conn() as conn:
+            return reads.find_document(conn, collection, source)
 
     def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
-        return self._find(collection, source, staged=True)
+        with self._conn() as conn:
+            return reads.find_staged(conn, collection, source)
 
-    def _settle(
-        self, conn: Conn, cid: int, new: NewDocument, replaces: int | None
-    ) -> tuple[int | None, int]:
-        """What another process did to this source since the caller looked decides: the same
-        version stored already (its id, nothing to add), or the live version to replace.
-        Older staged versions give way. Returns (replaces, existing id or 0). Serialised
-        per source by an advisory lock held to the end of the transaction."""
-        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (cid, new.source))
-        rows = conn.execute(
-            "SELECT id, content_hash, pipeline, status, loading FROM documents"
-            " WHERE collection_id = %s AND source = %s ORDER BY id",
-            (cid, new.source),
-        ).fetchall()
-        for doc_id, digest, pipeline, _, loading in rows:
-            if digest == new.content_hash and pipeline == new.pipeline and not loading:
-                return replaces, int(doc_id)
-        for doc_id, *_rest, status, _ in rows:
-            if status == "staged":
-                conn.execute("DELETE FROM documents WHERE id = %s", (doc_id,))
-        live = [int(r[0]) for r in rows if r[3] != "staged"]
-        return (live[0] if live else None), 0
+    def list_documents(self, collection: str) -> list[DocumentInfo]:
+        with self._conn() as conn:
+            return reads.list_documents(conn, collection)
+
+    def documents_titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
+        with self._conn() as conn:
+            return reads.documents_titled(conn, collection, prefix)
+
+    def has_documents(self, collection: str) -> bool:
+        with self._conn() as conn:
+            return reads.has_documents(conn, collection)
+
+    def stats(self) -> dict[str, int]:
+        with self._conn() as conn:
+            return reads.stats(conn)
 
     def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
         """Another process may have stored the source meanwhile: the same version is not
         added twice (its id is returned), and a different one becomes a staged replacement
         of the live version."""
         with self._tx() as conn:
-            cid = self._collection_id(conn, new.collection, create=True)
-            assert cid is not None
-            replaces, existing = self._settle(conn, cid, new, replaces)
-            if existing:
-                return existing
-            status = "staged" if replaces is not None else "indexing"
-            doc_id = self._insert_document(
-                conn, cid, new, status, replaces, len(new.chunks.children)
-            )
-            self._insert_chunks(conn, doc_id, cid, new.title, new.chunks)
-            if replaces is not None:
-                self._reuse_vectors(conn, doc_id, replaces)
-        return doc_id
-
-    def _insert_document(
-        self,
-        conn: Conn,
-        cid: int,
-        new: NewDocument,
-        status: str,
-        replaces: int | None,
-        chunk_count: int,
-        *,
-        loading: bool = False,
-    ) -> int:
-        """The document row of `new` (inside the caller's transaction); returns its id."""
-        row = conn.execute(
-            "INSERT INTO documents(collection_id, source, title, format, category, tags,"
-            " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
-            " ingested_at, pipeline, loading) VALUES"
-            " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-            (
-                cid, new.source, new.title, new.format, new.category, list(new.tags),
-                new.content_hash, new.mtime, new.size, status, replaces, new.page_count,
-                chunk_count, time.time(), new.pipeline, loading,
-            ),
-        ).fetchone()  # fmt: skip
-        assert row is not None
-        return int(row[0])
-
-    def _insert_chunks(
-        self, conn: Conn, doc_id: int, cid: int, title: str, chunks: ChunkedDocument
-    ) -> int:
-        """Inserts parents and chunks (with their keyword vectors); returns the smallest new
-        chunk id (0: none). A child's parent is among `chunks.parents` (by ordinal)."""
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO parents(doc_id, ordinal, text, section, page_start, page_end)"
-                " VALUES (%s,%s,%s,%s,%s,%s) RETURNING id",
-                [
-                    (doc_id, p.ordinal, p.text, p.section, p.page_start, p.page_end)
-                    for p in chunks.parents
-                ],
-                returning=True,
-            )
-            parent_ids: dict[int, int] = {}
-            ordinals = iter(p.ordinal for p in chunks.parents)
-            while True:
-                got = cur.fetchone()
-                if got is not None:
-                    parent_ids[next(ordinals)] = int(got[0])
-                if not cur.nextset():
-                    break
-            cur.executemany(
-                "INSERT INTO chunks(doc_id, parent_id, collection_id, ordinal, text,"
-                " embed_text, section, page_start, page_end, content_hash, tsv, n_tokens)"
-                " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::tsvector,%s) RETURNING id",
-                [
-                    (
-                        doc_id, parent_ids[ch.parent_ordinal], cid, ch.ordinal, ch.text,
-                        ch.embed_text, ch.section, ch.page_start, ch.page_end,
-                        ch.content_hash, *tsvector_literal(title, ch.section, ch.text),
-                    )
-                    for ch in chunks.children
-                ],
-                returning=True,
-            )  # fmt: skip
-            first = 0
-            while True:
-                got = cur.fetchone()
-                if got is not None:
-                    first = min(first or int(got[0]), int(got[0]))
-                if not cur.nextset():
-                    break
-        return first
-
-    def _reuse_vectors(
-        self, conn: Conn, doc_id: int, old_doc_id: int, first_chunk: int = 0
-    ) -> None:
-        """A new version's chunks (from id `first_chunk` on) whose embedded text the old
-        version has take its vectors; equal texts are looked up by hash."""
-        conn.execute(
-            "INSERT INTO vectors(chunk_id, collection_id, embedding)"
-            " SELECT DISTINCT ON (n.id) n.id, n.collection_id, v.embedding FROM chunks n"
-            " JOIN chunks o ON o.doc_id = %s AND o.content_hash = n.content_hash"
-            " AND o.embed_text = n.embed_text"
-            " JOIN vectors v ON v.chunk_id = o.id"
-            " WHERE n.doc_id = %s AND n.id >= %s AND NOT n.has_vector ORDER BY n.id",
-            (old_doc_id, doc_id, first_chunk),
-        )
-        conn.execute(
-            "UPDATE chunks SET has_vector = true WHERE doc_id = %s AND id >= %s"
-            " AND NOT has_vector"
-            " AND EXISTS (SELECT 1 FROM vectors WHERE vectors.chunk_id = chunks.id)",
-            (doc_id, first_chunk),
-        )
+            return writes.add_document(conn, new, replaces=replaces)
 
     def delete_document(self, doc_id: int) -> None:
-        with self._tx() as conn:  # parents, chunks (keyword index) and vectors cascade
-            conn.execute("DELETE FROM documents WHERE id = %s", (doc_id,))
-
-    def list_documents(self, collection: str) -> list[DocumentInfo]:
-        return self._documents("c.name = %s AND d.status <> 'staged'", [collection])
-
-    def _documents(self, where: str, params: Sequence[object]) -> list[DocumentInfo]:
-        with self._conn() as conn:
-            rows = conn.execute(
-                f"SELECT {DOC_COLUMNS} FROM documents d JOIN collections c"
-                f" ON c.id = d.collection_id WHERE {where} ORDER BY d.source",
-                params,
-            ).fetchall()
-        return [doc_info(r) for r in rows]
-
-    def has_documents(self, collection: str) -> bool:
-        with self._conn() as conn:
-            row = conn.execute(
-                "SELECT 1 FROM documents d JOIN collections c ON c.id = d.collection_id"
-                " WHERE c.name = %s AND d.status <> 'staged' LIMIT 1",
-                (collection,),
-            ).fetchone()
-        return row is not None
+        with self._tx() as conn:
+            writes.delete_document(conn, doc_id)
 
     def finalize(self) -> list[int]:
         with self._tx() as conn:
-            # a document another process is finalizing is left to it
-            done = conn.execute(
-                "SELECT id, replaces FROM documents d WHERE status <> 'ready' AND NOT loading"
-                " AND NOT EXISTS"
-                " (SELECT 1 FROM chunks c WHERE c.doc_id = d.id AND NOT c.has_vector)"
-                " ORDER BY id FOR UPDATE SKIP LOCKED"
-            ).fetchall()
-            for doc_id, replaces in done:
-                if replaces is not None:
-                    conn.execute("DELETE FROM documents WHERE id = %s", (replaces,))
-                conn.execute(
-                    "UPDATE documents SET status = 'ready', replaces = NULL WHERE id = %s",
-                    (doc_id,),
-                )
-        return [int(d[0]) for d in done]
+            return writes.finalize(conn)
 
-    def stats(self) -> dict[str, int]:
+    # -- streamed documents (`StreamingStore`) -----------------------------------------
+
+    def begin_document(self, new: NewDocument, *, replaces: int | None = None) -> int | None:
+        with self._tx() as conn:
+            return stream.begin_document(conn, new, replaces=replaces)
+
+    def append_chunks(self, doc_id: int, chunks: ChunkedDocument) -> bool:
+        with self._tx() as conn:
+            return stream.append_chunks(conn, doc_id, chunks)
+
+    def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
+        with self._tx() as conn:
+            return stream.complete_document(conn, doc_id, page_count=page_count)
+
+    # -- vectors ---------------------------------------------------------------------
+
+    def chunks_missing_vectors(
+        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
+    ) -> list[tuple[int, str]]:
         with self._conn() as conn:
-            row = conn.execute(
-                "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM parents),"
-                " (SELECT count(*) FROM chunks), (SELECT count(*) FROM vectors)"
-            ).fetchone()
-        assert row is not None
-        return dict(zip(("documents", "parents", "chunks", "vectors"), map(int, row), strict=True))
+            return vector_writes.chunks_missing_vectors(conn, limit, after_id, doc_id=doc_id)
+
+    def count_missing_vectors(self) -> int:
+        with self._conn() as conn:
+            return vector_writes.count_missing_vectors(conn)
+
+    def put_vectors(
+        self,
+        chunk_ids: Sequence[int],
+        vectors: Vectors,
+        embedder: str,
+        *,
+        texts: Sequence[str] | None = None,
+    ) -> None:
+        """With `texts` (the embedded texts), a vector is kept only where the chunk still
+        holds that text."""
+        check_batch(chunk_ids, vectors, texts)
+        if not chunk_ids:
+            return
+        with self._tx() as conn:
+            vector_writes.put_vectors(conn, chunk_ids, vectors, embedder, texts=texts)
+
+    def get_vectors(self, chunk_ids: Sequence[int]) -> dict[int, Vectors]:
+        if not chunk_ids:
+            return {}
+        with self._conn() as conn:
+            return reads.get_vectors(conn, chunk_ids)
+
+    # -- searches --------------------------------------------------------------------
+
+    def keyword_search(self, terms: Sequence[str], flt: SearchFilter, k: int) -> list[Candidate]:
+        with self._conn() as conn:
+            return search.keyword_search(conn, self._collection_ids, terms, flt, k)
+
+    def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]:
+        if k < 1:
+            return []
+        with self._conn() as conn:
+            return search.vector_search(
+                conn, self._collection_ids, query, flt, k, ef_search=self.ef_search
+            )
+
+    def heading_search(self, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
+        with self._conn() as conn:
+            return search.heading_search(conn, self._collection_ids, name, flt, k)
+
+    def hybrid_search(self, query: HybridQuery, flt: SearchFilter) -> HybridRanking:
+        with self._conn() as conn:
+            return hybrid.hybrid_search(
+                conn, self._collection_ids, query, flt, ef_search=self.ef_search
+            )
+
+    # -- chunks ----------------------------------------------------------------------
+
+    def get_chunks(
+        self, chunk_ids: Sequence[int], *, with_parents: bool = False
+    ) -> list[ChunkRecord]:
+        if not chunk_ids:
+            return []
+        with self._conn() as conn:
+            return reads.get_chunks(conn, chunk_ids, with_parents=with_parents)
+
+    def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
+        with self._conn() as conn:
+            return reads.document_chunks(conn, doc_id)
+
+    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        if not chunk_ids:
+            return {}
+        with self._conn() as conn:
+            return reads.preceding_chunks(conn, chunk_ids)
+
+    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        if not parent_ids:
+            return {}
+        with self._conn() as conn:
+            return reads.chunks_before_parents(conn, parent_ids)
 
 
 def _configure(conn: Conn) -> None:

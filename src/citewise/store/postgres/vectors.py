@@ -1,11 +1,11 @@
-"""The PostgreSQL store's vector writes: which chunks still lack a vector, and storing them.
+"""The PostgreSQL store's vector writes, as functions over a connection: which chunks still
+lack a vector, and storing them (inside the caller's transaction).
 The first embedder fixes the vectors' dimension and builds the HNSW index; another embedder
 is refused."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -13,96 +13,83 @@ import psycopg
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
-from citewise.store.base import check_batch
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 # serializes the first embedder's dimension and HNSW index (`put_vectors`)
 _EMBEDDER_LOCK = 0x63697465776974
 
 
-class PostgresVectorWrites:
-    """Mixed into `PostgresStore`, which owns the pool and the transactions."""
+def chunks_missing_vectors(
+    conn: Conn, limit: int, after_id: int = 0, *, doc_id: int | None = None
+) -> list[tuple[int, str]]:
+    one_doc = "" if doc_id is None else " AND doc_id = %s"
+    rows = conn.execute(
+        f"SELECT id, embed_text FROM chunks WHERE NOT has_vector AND id > %s{one_doc}"
+        " ORDER BY id LIMIT %s",
+        (after_id, *(() if doc_id is None else (doc_id,)), limit),
+    ).fetchall()
+    return [(int(r[0]), str(r[1])) for r in rows]
 
-    def _conn(self) -> AbstractContextManager[Conn]:
-        raise NotImplementedError
 
-    def _tx(self) -> AbstractContextManager[Conn]:
-        raise NotImplementedError
+def count_missing_vectors(conn: Conn) -> int:
+    row = conn.execute("SELECT count(*) FROM chunks WHERE NOT has_vector").fetchone()
+    return int(row[0]) if row else 0
 
-    def chunks_missing_vectors(
-        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
-    ) -> list[tuple[int, str]]:
-        one_doc = "" if doc_id is None else " AND doc_id = %s"
-        with self._conn() as conn:
-            rows = conn.execute(
-                f"SELECT id, embed_text FROM chunks WHERE NOT has_vector AND id > %s{one_doc}"
-                " ORDER BY id LIMIT %s",
-                (after_id, *(() if doc_id is None else (doc_id,)), limit),
-            ).fetchall()
-        return [(int(r[0]), str(r[1])) for r in rows]
 
-    def count_missing_vectors(self) -> int:
-        with self._conn() as conn:
-            row = conn.execute("SELECT count(*) FROM chunks WHERE NOT has_vector").fetchone()
-        return int(row[0]) if row else 0
+def put_vectors(
+    conn: Conn,
+    chunk_ids: Sequence[int],
+    vectors: Vectors,
+    embedder: str,
+    *,
+    texts: Sequence[str] | None = None,
+) -> None:
+    """With `texts` (the embedded texts), a vector is kept only where the chunk still
+    holds that text."""
+    _check_embedder(conn, embedder, int(vectors.shape[1]))
+    ids = [int(c) for c in chunk_ids]
+    # the chunks are locked first: one deleted meanwhile, even by a transaction still
+    # open, is waited for and dropped instead of failing the vectors' foreign key
+    conn.execute(
+        "WITH kept AS (SELECT ch.id, ch.collection_id, v.embedding"
+        " FROM unnest(%s::bigint[], %s::vector[], %s::text[]) AS v(chunk_id, embedding,"
+        " embedded) JOIN chunks ch ON ch.id = v.chunk_id"
+        " AND (v.embedded IS NULL OR v.embedded = ch.embed_text) FOR KEY SHARE OF ch)"
+        " INSERT INTO vectors(chunk_id, collection_id, embedding)"
+        " SELECT id, collection_id, embedding FROM kept"
+        " ON CONFLICT (collection_id, chunk_id)"
+        " DO UPDATE SET embedding = excluded.embedding",
+        (
+            ids,
+            [np.ascontiguousarray(v, dtype=np.float32) for v in vectors],
+            list(texts) if texts is not None else [None] * len(ids),
+        ),
+    )
+    conn.execute(
+        "UPDATE chunks SET has_vector = true WHERE id = ANY(%s) AND EXISTS"
+        " (SELECT 1 FROM vectors v WHERE v.chunk_id = chunks.id)",
+        (ids,),
+    )
 
-    def put_vectors(
-        self,
-        chunk_ids: Sequence[int],
-        vectors: Vectors,
-        embedder: str,
-        *,
-        texts: Sequence[str] | None = None,
-    ) -> None:
-        """With `texts` (the embedded texts), a vector is kept only where the chunk still
-        holds that text."""
-        check_batch(chunk_ids, vectors, texts)
-        if not chunk_ids:
-            return
-        with self._tx() as conn:
-            self._check_embedder(conn, embedder, int(vectors.shape[1]))
-            ids = [int(c) for c in chunk_ids]
-            # the chunks are locked first: one deleted meanwhile, even by a transaction still
-            # open, is waited for and dropped instead of failing the vectors' foreign key
-            conn.execute(
-                "WITH kept AS (SELECT ch.id, ch.collection_id, v.embedding"
-                " FROM unnest(%s::bigint[], %s::vector[], %s::text[]) AS v(chunk_id, embedding,"
-                " embedded) JOIN chunks ch ON ch.id = v.chunk_id"
-                " AND (v.embedded IS NULL OR v.embedded = ch.embed_text) FOR KEY SHARE OF ch)"
-                " INSERT INTO vectors(chunk_id, collection_id, embedding)"
-                " SELECT id, collection_id, embedding FROM kept"
-                " ON CONFLICT (collection_id, chunk_id)"
-                " DO UPDATE SET embedding = excluded.embedding",
-                (
-                    ids,
-                    [np.ascontiguousarray(v, dtype=np.float32) for v in vectors],
-                    list(texts) if texts is not None else [None] * len(ids),
-                ),
-            )
-            conn.execute(
-                "UPDATE chunks SET has_vector = true WHERE id = ANY(%s) AND EXISTS"
-                " (SELECT 1 FROM vectors v WHERE v.chunk_id = chunks.id)",
-                (ids,),
-            )
 
-    def _check_embedder(self, conn: Conn, embedder: str, dim: int) -> None:
-        """The first embedder fixes the vectors' dimension and builds the HNSW index; any
-        other embedder is refused."""
+def _check_embedder(conn: Conn, embedder: str, dim: int) -> None:
+    """The first embedder fixes the vectors' dimension and builds the HNSW index; any
+    other embedder is refused."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
+    if row is None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_EMBEDDER_LOCK,))
         row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-        if row is None:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_EMBEDDER_LOCK,))
-            row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-        if row is None:
-            conn.execute("INSERT INTO meta(key, value) VALUES ('embedder', %s)", (embedder,))
-            conn.execute("INSERT INTO meta(key, value) VALUES ('dimension', %s)", (str(dim),))
-            conn.execute(f"ALTER TABLE vectors ALTER COLUMN embedding TYPE vector({dim})")
-            conn.execute(
-                "CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors"
-                " USING hnsw (embedding vector_ip_ops)"
-            )
-            return
-        if row[0] != embedder:
-            raise StoreError(
-                f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
-                " Use the same embedder, or another database to re-index with another."
-            )
+    if row is None:
+        conn.execute("INSERT INTO meta(key, value) VALUES ('embedder', %s)", (embedder,))
+        conn.execute("INSERT INTO meta(key, value) VALUES ('dimension', %s)", (str(dim),))
+        conn.execute(f"ALTER TABLE vectors ALTER COLUMN embedding TYPE vector({dim})")
+        conn.execute(
+            "CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors"
+            " USING hnsw (embedding vector_ip_ops)"
+        )
+        return
+    if row[0] != embedder:
+        raise StoreError(
+            f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
+            " Use the same embedder, or another database to re-index with another."
+        )

@@ -1,5 +1,6 @@
-"""The SQLite store's searches: keyword (FTS5 BM25), the genre heading lookup, and exact
-vector search over one contiguous matrix per collection, kept until the store changes."""
+"""The SQLite store's searches, as functions over a connection: keyword (FTS5 BM25), the
+genre heading lookup, and exact vector search over one contiguous matrix per collection,
+kept until the store changes (`VectorCache`)."""
 
 from __future__ import annotations
 
@@ -13,117 +14,120 @@ import numpy as np
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
 from citewise.store.genre import heading_names, last_heading
+from citewise.store.sqlite.writes import collection_id, generation
 from citewise.store.terms import fts5_match
 from citewise.store.vector_index import Partition, top_k
 from citewise.types import Candidate, SearchFilter
 
 
-class SearchReads:
-    """Mixed into `SQLiteStore`, which owns the connection, the collection ids and the
-    shared vector cache."""
+def filter_sql(flt: SearchFilter) -> tuple[str, list[object]]:
+    sql = " AND d.status != 'staged'"
+    args: list[object] = []
+    if flt.sources:
+        sql += f" AND d.source IN ({','.join('?' * len(flt.sources))})"
+        args.extend(flt.sources)
+    if flt.category is not None:
+        sql += " AND d.category = ?"
+        args.append(flt.category)
+    for tag in flt.tags:
+        sql += " AND EXISTS (SELECT 1 FROM json_each(d.tags) WHERE json_each.value = ?)"
+        args.append(tag)
+    return sql, args
 
-    _lock: threading.Lock
-    _partitions: dict[int, Partition]
 
-    @property
-    def _conn(self) -> sqlite3.Connection:
-        raise NotImplementedError
-
-    def _collection_id(self, name: str, *, create: bool = False) -> int | None:
-        raise NotImplementedError
-
-    def _generation(self) -> int:
-        raise NotImplementedError
-
-    def _filter_sql(self, flt: SearchFilter) -> tuple[str, list[object]]:
-        sql = " AND d.status != 'staged'"
-        args: list[object] = []
-        if flt.sources:
-            sql += f" AND d.source IN ({','.join('?' * len(flt.sources))})"
-            args.extend(flt.sources)
-        if flt.category is not None:
-            sql += " AND d.category = ?"
-            args.append(flt.category)
-        for tag in flt.tags:
-            sql += " AND EXISTS (SELECT 1 FROM json_each(d.tags) WHERE json_each.value = ?)"
-            args.append(tag)
-        return sql, args
-
-    def keyword_search(self, terms: Sequence[str], flt: SearchFilter, k: int) -> list[Candidate]:
-        match = fts5_match(terms)
-        cid = self._collection_id(flt.collection)
-        if cid is None or not match:
-            return []
-        where, args = self._filter_sql(flt)
-        try:
-            rows = self._conn.execute(
-                "SELECT f.rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts f"
-                " JOIN chunks ch INDEXED BY chunks_scope ON ch.id = f.rowid"
-                " JOIN documents d ON d.id = ch.doc_id"
-                f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where}"
-                " ORDER BY score LIMIT ?",
-                (match, cid, *args, k),
-            ).fetchall()
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"keyword search failed for {match!r}: {exc}") from exc
-        return [Candidate(int(r[0]), i + 1, -float(r[1])) for i, r in enumerate(rows)]
-
-    def heading_search(self, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
-        cid = self._collection_id(flt.collection)
-        words = re.findall(r"[^\W_]+", name)
-        if cid is None or not words or k < 1:
-            return []
-        where, args = self._filter_sql(flt)
-        # the index finds the sections holding the name's words; the heading test is exact
-        rows = self._conn.execute(
-            "SELECT f.rowid, f.section FROM chunks_fts f"
-            " JOIN chunks ch ON ch.id = f.rowid JOIN documents d ON d.id = ch.doc_id"
-            f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where} ORDER BY f.rowid",
-            (f'section : "{" ".join(words)}"', cid, *args),
+def keyword_search(
+    conn: sqlite3.Connection, terms: Sequence[str], flt: SearchFilter, k: int
+) -> list[Candidate]:
+    match = fts5_match(terms)
+    cid = collection_id(conn, flt.collection)
+    if cid is None or not match:
+        return []
+    where, args = filter_sql(flt)
+    try:
+        rows = conn.execute(
+            "SELECT f.rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts f"
+            " JOIN chunks ch INDEXED BY chunks_scope ON ch.id = f.rowid"
+            " JOIN documents d ON d.id = ch.doc_id"
+            f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where}"
+            " ORDER BY score LIMIT ?",
+            (match, cid, *args, k),
         ).fetchall()
-        found = [int(r[0]) for r in rows if heading_names(last_heading(r[1]), name)][:k]
-        return [Candidate(chunk_id, i + 1, 1.0) for i, chunk_id in enumerate(found)]
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"keyword search failed for {match!r}: {exc}") from exc
+    return [Candidate(int(r[0]), i + 1, -float(r[1])) for i, r in enumerate(rows)]
 
-    def _partition(self, cid: int) -> Partition:
-        generation = self._generation()
+
+def heading_search(
+    conn: sqlite3.Connection, name: str, flt: SearchFilter, k: int
+) -> list[Candidate]:
+    cid = collection_id(conn, flt.collection)
+    words = re.findall(r"[^\W_]+", name)
+    if cid is None or not words or k < 1:
+        return []
+    where, args = filter_sql(flt)
+    # the index finds the sections holding the name's words; the heading test is exact
+    rows = conn.execute(
+        "SELECT f.rowid, f.section FROM chunks_fts f"
+        " JOIN chunks ch ON ch.id = f.rowid JOIN documents d ON d.id = ch.doc_id"
+        f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where} ORDER BY f.rowid",
+        (f'section : "{" ".join(words)}"', cid, *args),
+    ).fetchall()
+    found = [int(r[0]) for r in rows if heading_names(last_heading(r[1]), name)][:k]
+    return [Candidate(chunk_id, i + 1, 1.0) for i, chunk_id in enumerate(found)]
+
+
+class VectorCache:
+    """One contiguous matrix of vectors per collection, kept until the store's generation
+    changes; shared by every thread and store object of one file (`SharedFileState`)."""
+
+    def __init__(self, partitions: dict[int, Partition], lock: threading.Lock) -> None:
+        self._partitions = partitions
+        self._lock = lock
+
+    def partition(self, conn: sqlite3.Connection, cid: int) -> Partition:
+        current = generation(conn)
         with self._lock:
             cached = self._partitions.get(cid)
-            if cached is not None and cached.generation == generation:
+            if cached is not None and cached.generation == current:
                 return cached
-            rows = self._conn.execute(
+            rows = conn.execute(
                 "SELECT v.chunk_id, v.vec FROM vectors v JOIN chunks ch ON ch.id = v.chunk_id"
                 " JOIN documents d ON d.id = ch.doc_id"
                 " WHERE v.collection_id = ? AND d.status != 'staged' ORDER BY v.chunk_id",
                 (cid,),
             ).fetchall()
-            part = Partition.from_blobs(generation, rows)
+            part = Partition.from_blobs(current, rows)
             self._partitions[cid] = part
             return part
 
-    def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]:
-        cid = self._collection_id(flt.collection)
-        if cid is None:
-            return []
-        part = self._partition(cid)
-        allowed = None
-        if flt.sources or flt.category is not None or flt.tags:
-            where, args = self._filter_sql(flt)
-            ids = self._conn.execute(
-                "SELECT ch.id FROM chunks ch JOIN documents d ON d.id = ch.doc_id"
-                f" WHERE ch.collection_id = ?{where}",
-                (cid, *args),
-            ).fetchall()
-            allowed = np.fromiter((r[0] for r in ids), dtype=np.int64, count=len(ids))
-        pairs = top_k(part, query, k, allowed)
-        return [Candidate(cid_, i + 1, score) for i, (cid_, score) in enumerate(pairs)]
 
-    def get_vectors(self, chunk_ids: Sequence[int]) -> dict[int, Vectors]:
-        if not chunk_ids:
-            return {}
-        rows = self._conn.execute(
-            "SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ("
-            + ",".join("?" * len(chunk_ids))
-            + ")",
-            tuple(chunk_ids),
+def vector_search(
+    conn: sqlite3.Connection, cache: VectorCache, query: Vectors, flt: SearchFilter, k: int
+) -> list[Candidate]:
+    cid = collection_id(conn, flt.collection)
+    if cid is None:
+        return []
+    part = cache.partition(conn, cid)
+    allowed = None
+    if flt.sources or flt.category is not None or flt.tags:
+        where, args = filter_sql(flt)
+        ids = conn.execute(
+            "SELECT ch.id FROM chunks ch JOIN documents d ON d.id = ch.doc_id"
+            f" WHERE ch.collection_id = ?{where}",
+            (cid, *args),
         ).fetchall()
-        return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}
+        allowed = np.fromiter((r[0] for r in ids), dtype=np.int64, count=len(ids))
+    pairs = top_k(part, query, k, allowed)
+    return [Candidate(cid_, i + 1, score) for i, (cid_, score) in enumerate(pairs)]
+
+
+def get_vectors(conn: sqlite3.Connection, chunk_ids: Sequence[int]) -> dict[int, Vectors]:
+    if not chunk_ids:
+        return {}
+    rows = conn.execute(
+        "SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ("
+        + ",".join("?" * len(chunk_ids))
+        + ")",
+        tuple(chunk_ids),
+    ).fetchall()
+    return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}

@@ -1,79 +1,67 @@
-"""The SQLite store's vector writes: which chunks still lack a vector, and storing them
-(the first embedder is recorded; another is refused)."""
+"""The SQLite store's vector writes, as functions over a connection: which chunks still lack
+a vector, and storing them inside the caller's transaction (the first embedder is recorded;
+another is refused)."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 
 import numpy as np
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
-from citewise.store.base import check_batch
 
 
-class VectorWrites:
-    """Mixed into `SQLiteStore`, which owns the connection and the write transaction."""
+def chunks_missing_vectors(
+    conn: sqlite3.Connection, limit: int, after_id: int = 0, *, doc_id: int | None = None
+) -> list[tuple[int, str]]:
+    one_doc = "" if doc_id is None else " AND doc_id = ?"
+    rows = conn.execute(
+        f"SELECT id, embed_text FROM chunks WHERE has_vector = 0 AND id > ?{one_doc}"
+        " ORDER BY id LIMIT ?",
+        (after_id, *(() if doc_id is None else (doc_id,)), limit),
+    ).fetchall()
+    return [(int(r[0]), str(r[1])) for r in rows]
 
-    @property
-    def _conn(self) -> sqlite3.Connection:
-        raise NotImplementedError
 
-    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
+def count_missing_vectors(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT count(*) FROM chunks WHERE has_vector = 0").fetchone()
+    return int(row[0])
 
-    def chunks_missing_vectors(
-        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
-    ) -> list[tuple[int, str]]:
-        one_doc = "" if doc_id is None else " AND doc_id = ?"
-        rows = self._conn.execute(
-            f"SELECT id, embed_text FROM chunks WHERE has_vector = 0 AND id > ?{one_doc}"
-            " ORDER BY id LIMIT ?",
-            (after_id, *(() if doc_id is None else (doc_id,)), limit),
-        ).fetchall()
-        return [(int(r[0]), str(r[1])) for r in rows]
 
-    def count_missing_vectors(self) -> int:
-        row = self._conn.execute("SELECT count(*) FROM chunks WHERE has_vector = 0").fetchone()
-        return int(row[0])
+def put_vectors(
+    conn: sqlite3.Connection,
+    chunk_ids: Sequence[int],
+    vectors: Vectors,
+    embedder: str,
+    *,
+    texts: Sequence[str] | None = None,
+) -> None:
+    _check_embedder(conn, embedder, record=True)
+    for i, (chunk_id, vec) in enumerate(zip(chunk_ids, vectors, strict=True)):
+        row = conn.execute(
+            "SELECT collection_id, embed_text FROM chunks WHERE id = ?", (chunk_id,)
+        ).fetchone()
+        if row is None:  # deleted meanwhile (a concurrent rm or replace)
+            continue
+        if texts is not None and row[1] != texts[i]:  # its id went to a new chunk
+            continue
+        conn.execute(
+            "INSERT OR REPLACE INTO vectors(chunk_id, collection_id, vec) VALUES (?,?,?)",
+            (chunk_id, row[0], np.ascontiguousarray(vec, dtype=np.float32).tobytes()),
+        )
+        conn.execute("UPDATE chunks SET has_vector = 1 WHERE id = ?", (chunk_id,))
 
-    def put_vectors(
-        self,
-        chunk_ids: Sequence[int],
-        vectors: Vectors,
-        embedder: str,
-        *,
-        texts: Sequence[str] | None = None,
-    ) -> None:
-        check_batch(chunk_ids, vectors, texts)
-        with self._tx() as conn:
-            self._check_embedder(embedder, record=True)
-            for i, (chunk_id, vec) in enumerate(zip(chunk_ids, vectors, strict=True)):
-                row = conn.execute(
-                    "SELECT collection_id, embed_text FROM chunks WHERE id = ?", (chunk_id,)
-                ).fetchone()
-                if row is None:  # deleted meanwhile (a concurrent rm or replace)
-                    continue
-                if texts is not None and row[1] != texts[i]:  # its id went to a new chunk
-                    continue
-                conn.execute(
-                    "INSERT OR REPLACE INTO vectors(chunk_id, collection_id, vec) VALUES (?,?,?)",
-                    (chunk_id, row[0], np.ascontiguousarray(vec, dtype=np.float32).tobytes()),
-                )
-                conn.execute("UPDATE chunks SET has_vector = 1 WHERE id = ?", (chunk_id,))
 
-    def _check_embedder(self, embedder: str, *, record: bool) -> None:
-        row = self._conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-        if row is None:
-            if record:
-                self._conn.execute(
-                    "INSERT INTO meta(key, value) VALUES ('embedder', ?)", (embedder,)
-                )
-            return
-        if row[0] != embedder:
-            raise StoreError(
-                f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
-                " Use the same embedder, or a new --data-dir to re-index with another."
-            )
+def _check_embedder(conn: sqlite3.Connection, embedder: str, *, record: bool) -> None:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
+    if row is None:
+        if record:
+            conn.execute("INSERT INTO meta(key, value) VALUES ('embedder', ?)", (embedder,))
+        return
+    if row[0] != embedder:
+        raise StoreError(
+            f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
+            " Use the same embedder, or a new --data-dir to re-index with another."
+        )
