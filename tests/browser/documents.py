@@ -25,8 +25,12 @@ PDF_PAGES = [
         "Cold winters with frozen ponds are the main cause of losses.",
     ],
 ]
-EGRET_LINES = [  # the plume sentence runs over three lines
+EGRET_INTRO = [  # page 1: its second line shares words with the plume sentence of page 2
     "Little egrets feed in shallow lagoons and salt pans along warm coasts.",
+    "Drainage of the marshes and the hunting of breeding colonies nearly drove the bittern away.",
+    "The plume trade",
+]
+EGRET_LINES = [  # page 2: the plume sentence runs over three lines
     "In spring the adults grow two long white plumes on the nape, plumes that",
     "were once so prized by milliners in Paris and London that the hunting of",
     "breeding colonies nearly drove the little egret to extinction in Europe.",
@@ -71,14 +75,14 @@ def too_large(path: Path, size: int) -> Path:
 
 
 def egret_pdf(path: Path) -> Path:
+    """Two pages that one chunk spans: EGRET_INTRO, then EGRET_LINES."""
     c = canvas.Canvas(str(path))
     c.setTitle("Egret Notes")
-    c.setFont("Helvetica-Bold", 16)
-    c.drawString(72, 770, "Little egrets")
-    c.setFont("Helvetica", 11)
-    for i, line in enumerate(EGRET_LINES):
-        c.drawString(72, 730 - 16 * i, line)
-    c.showPage()
+    for lines in (EGRET_INTRO, EGRET_LINES):
+        c.setFont("Helvetica", 11)
+        for i, line in enumerate(lines):
+            c.drawString(72, 730 - 16 * i, line)
+        c.showPage()
     c.save()
     return path
 

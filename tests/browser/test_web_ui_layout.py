@@ -125,7 +125,7 @@ def test_a_citation_in_another_pdf_switches_the_viewer_to_that_document(
         ".some(t => t.textContent.includes('milliners'))", timeout=30_000
     )  # fmt: skip
     assert "heron" not in _viewer_text(page).lower()
-    assert page.locator(".source-panel .pdfViewer .page").count() == 1  # egrets.pdf's one page
+    assert page.locator(".source-panel .pdfViewer .page").count() == 2  # egrets.pdf's pages
     assert "egrets.pdf" in page.locator(".source-panel h2").inner_text()
 
 
@@ -198,11 +198,11 @@ def test_every_line_of_a_multi_line_quote_is_marked(
     login(page, server, "dave")
     answer = ask(page, EGRET_QUESTION)
     answer.locator("ol.sources button", has_text="egrets.pdf").first.click()
-    page.locator(".pdfViewer .page[data-page-number='1'] .cw-highlight").first.wait_for()
-    page.locator(".pdfViewer .page[data-page-number='1'] .textLayer span").first.wait_for()
+    page.locator(".pdfViewer .page[data-page-number='2'] .cw-highlight").first.wait_for()
+    page.locator(".pdfViewer .page[data-page-number='2'] .textLayer span").first.wait_for()
     page.wait_for_timeout(300)
-    assert highlight_overlaps_words(page, 1, EGRET_QUOTE_WORDS)
-    assert not highlight_overlaps_words(page, 1, ["Today the species"])
+    assert highlight_overlaps_words(page, 2, EGRET_QUOTE_WORDS)
+    assert not highlight_overlaps_words(page, 2, ["Today the species"])
     heights = page.evaluate(
         "() => [...document.querySelectorAll('.cw-highlight')].map(m => m.getBoundingClientRect())"
         ".map(r => [r.width, r.height])"

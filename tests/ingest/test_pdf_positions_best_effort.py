@@ -92,3 +92,38 @@ def test_a_pdf_pdfium_cannot_open_gets_no_boxes_and_no_error(tmp_path: Path) -> 
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50)
     assert chunk_line_boxes(broken, [_child("anything", 1)]) == [()]
+
+
+REPEATED = "the dual system of bound constraints on wetland habitat loss"
+PAGE_1 = [
+    f"Part two discusses {REPEATED} in detail.",
+    "Herons wade through the shallow marsh at dawn.",
+    "Chapter two begins here with the survey of the colonies.",
+]
+PAGE_2 = [
+    "The survey counted nests along the river in three seasons.",
+    f"The report then covers {REPEATED}",
+    "in the northern marshes, where drainage removed most reed beds.",
+]
+
+
+def _two_pages(path: Path) -> Path:
+    c = canvas.Canvas(str(path))
+    for lines in (PAGE_1, PAGE_2):
+        c.setFont("Helvetica", 11)
+        for i, line in enumerate(lines):
+            c.drawString(72, 700 - 14 * i, line)
+        c.showPage()
+    c.save()
+    return path
+
+
+def test_words_a_chunk_repeats_from_earlier_on_its_page_do_not_cost_its_next_page_its_marks(
+    tmp_path: Path,
+) -> None:
+    pdf = _two_pages(tmp_path / "report.pdf")
+    text = " ".join([PAGE_1[-1], *PAGE_2])
+    chunk = Child(0, 0, text, text, "", 1, 2, "h")
+    (boxes,) = chunk_line_boxes(pdf, [chunk])
+    assert [b.page for b in boxes] == [1, 2, 2, 2]
+    assert [text[b.start : b.end] for b in boxes[1:]] == [line.rstrip(".") for line in PAGE_2]

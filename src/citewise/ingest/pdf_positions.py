@@ -95,14 +95,16 @@ def _boxes(pdf: Any, pages: dict[int, _Page], child: Child) -> tuple[LineBox, ..
     chunk, chunk_offsets = _alnum_index(child.text)
     boxes: list[LineBox] = []
     at = 0  # next alnum char of the chunk to find
-    for page in found:
+    for k, page in enumerate(found):
+        following = found[k + 1] if k + 1 < len(found) else None
         matched: dict[int, int] = {}  # page text index -> chunk text offset
         cursor = 0
         while at < len(chunk):
             window = chunk[at : at + WINDOW]
             hit = page.alnum.find(window, cursor)
             if hit < 0:
-                if len(window) < WINDOW // 2 or not _tail_elsewhere(page, chunk, at):
+                on_next = following is not None and following.alnum.find(window) >= 0
+                if len(window) < WINDOW // 2 or on_next or not _tail_later(page, chunk, at, cursor):
                     break  # the rest of the chunk is on the next page
                 at += WINDOW
                 continue
@@ -131,11 +133,13 @@ def _alnum_index(text: str) -> tuple[str, list[int]]:
     return "".join(chars), offsets
 
 
-def _tail_elsewhere(page: _Page, chunk: str, at: int) -> bool:
-    """Whether some later window of the chunk is still on this page (the missing window
-    was text the parser dropped or changed, not the page's end)."""
+def _tail_later(page: _Page, chunk: str, at: int, cursor: int) -> bool:
+    """Whether some later window of the chunk is still on this page after `cursor` (the
+    missing window was text the parser dropped or changed, not the page's end). Before the
+    cursor does not count: words the chunk repeats from earlier on the page would make the
+    rest of the chunk be looked for here, and its next page would get no marks."""
     for later in range(at + WINDOW, len(chunk), WINDOW):
-        if page.alnum.find(chunk[later : later + WINDOW]) >= 0:
+        if page.alnum.find(chunk[later : later + WINDOW], cursor) >= 0:
             return True
     return False
 

@@ -89,7 +89,7 @@ export function SessionList({ user, sessions, current, onSelect, onNew, onDelete
               <span class="name">${name}</span>
               <span class="meta">${s.turns} turn${s.turns === 1 ? '' : 's'} · ${when(s.updated_at)}</span>
             </button>
-            <div class="item-menu">
+            <div class="item-menu" onKeyDown=${(e) => { if (open && e.key === 'Escape') { e.stopPropagation(); setMenu(null); } }}>
               <button type="button" class="ghost small more" aria-haspopup="menu" aria-expanded=${open}
                 aria-label="Actions for ${name}" onClick=${() => setMenu(open ? null : s.session_id)}>⋯</button>
               ${open && html`<div class="menu" role="menu" aria-label="Actions for ${name}">
