@@ -8,7 +8,7 @@ if command -v apt-get >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   # python3.11-doc is the development corpus for `citewise eval` and the slow tests;
   # doc-debian and debian-policy are the sources of the check sets (benchmarks/corpora).
-  pkgs=(python3.11-doc redis-server chromium tesseract-ocr fonts-dejavu-core doc-debian debian-policy postgresql-doc-15)
+  pkgs=(python3.11-doc redis-server chromium tesseract-ocr fonts-dejavu-core doc-debian debian-policy postgresql-doc-15 glpk-doc python-reportlab-doc)
   pkgs+=(build-essential)  # a C/C++ compiler: llama-cpp-python (llm-local) builds from source
   missing=()
   for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -21,7 +21,11 @@ from http_server import free_port
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 # bytes (400 KiB): the tests' documents are far smaller, the "too large" file is not
 UPLOAD_LIMIT = 400 * 1024
-PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-22", "root": "root-password-333"}
+PASSWORDS = {
+    "alice": "alice-password-1", "bob": "bob-password-22", "root": "root-password-333",
+    # the layout tests' users: dave (two PDFs), erin (an empty own collection), frank (history)
+    "dave": "dave-password-4444", "erin": "erin-password-55555", "frank": "frank-password-6666",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)

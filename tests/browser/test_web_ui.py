@@ -12,22 +12,13 @@ from typing import Any
 import httpx
 import pytest
 
+from browser.actions import ask, highlight_overlaps_words, login
 from browser.conftest import SCREENSHOTS, UPLOAD_LIMIT, Server
 from browser.documents import DOCX_FACT, heron_pdf, kingfisher_docx, too_large
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 QUESTION = "How many days do grey heron eggs take to hatch?"
 READY_SECONDS = 90_000  # ms
-
-
-def login(page: Any, server: Server, user: str) -> None:
-    from browser.conftest import PASSWORDS
-
-    page.goto(server.url + "/")
-    page.get_by_label("User name").fill(user)
-    page.get_by_label("Password").fill(PASSWORDS[user])
-    page.get_by_role("button", name="Log in").click()
-    page.get_by_role("link", name="Documents").wait_for()
 
 
 def ensure_documents(server: Server, tmp: Path) -> None:
@@ -47,36 +38,6 @@ def ensure_documents(server: Server, tmp: Path) -> None:
             return
         time.sleep(0.3)
     raise AssertionError(f"documents not ready: {listed}")
-
-
-def ask(page: Any, question: str) -> Any:
-    page.get_by_label("Your question").fill(question)
-    page.get_by_role("button", name="Ask").click()
-    answer = page.locator("li.turn").last.locator("article.answer")
-    answer.locator("button.cite").first.wait_for(timeout=60_000)
-    page.wait_for_function(
-        "() => !document.querySelector('article.answer[aria-busy=\"true\"]')", timeout=60_000
-    )
-    return answer
-
-
-# Whether every text-layer span holding one of `words` on PDF page `n` lies under a mark.
-_OVERLAP_JS = """([n, words]) => {
-  const pageDiv = document.querySelector(`.pdfViewer .page[data-page-number="${n}"]`);
-  if (!pageDiv) return false;
-  const rects = (sel) => [...pageDiv.querySelectorAll(sel)];
-  const marks = rects('.cw-highlight').map(e => e.getBoundingClientRect());
-  const spans = rects('.textLayer span')
-    .filter(s => words.some(w => s.textContent.includes(w)))
-    .map(s => s.getBoundingClientRect());
-  const hit = (a, b) =>
-    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  return marks.length > 0 && spans.length > 0 && spans.every(s => marks.some(m => hit(m, s)));
-}"""
-
-
-def highlight_overlaps_words(page: Any, page_number: int, words: list[str]) -> bool:
-    return bool(page.evaluate(_OVERLAP_JS, [page_number, words]))
 
 
 def open_pdf_citation(page: Any, answer: Any) -> None:
@@ -324,13 +285,15 @@ def test_a_conversation_is_renamed_and_deleted(page: Any, server: Server, tmp_pa
     login(page, server, "alice")
     ask(page, "Where do kingfishers hunt from?")
     entry = page.locator(".sessions li", has_text="Where do kingfishers hunt from?")
-    entry.get_by_role("button", name="Rename").click()
+    entry.get_by_role("button", name="Actions").click()
+    entry.get_by_role("menuitem", name="Rename").click()
     page.get_by_label("Conversation name").fill("Kingfisher questions")
     page.get_by_role("button", name="Save").click()
     renamed = page.locator(".sessions li", has_text="Kingfisher questions")
     renamed.wait_for()
     before = len(_sessions(server))
-    renamed.get_by_role("button", name="Delete").click()
+    renamed.get_by_role("button", name="Actions").click()
+    renamed.get_by_role("menuitem", name="Delete").click()
     renamed.wait_for(state="detached")
     assert len(_sessions(server)) == before - 1
 

@@ -5,6 +5,10 @@ A chunk's text is found on its pages by its letters and digits in order (the par
 re-joins hyphenated words, drops running headers and normalizes spaces): windows of the
 chunk are looked up one after another from where the previous one ended, so one dropped
 header or footer costs a window, not the chunk.
+
+Positions are best-effort: a page pdfium cannot read, or any other failure to place a
+chunk's boxes, leaves that chunk without boxes (its citation opens the page unmarked) and
+is logged once per document; the document and its text are kept.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from citewise.types import Child
-from citewise.types.positions import LineBox, alnum_index
+from citewise.types.positions import LineBox
 
 log = logging.getLogger(__name__)
 WINDOW = 24  # letters and digits per lookup: long enough to be unique on a page
@@ -38,14 +42,27 @@ class _Page:
 
 
 def chunk_line_boxes(path: Path, children: Sequence[Child]) -> list[tuple[LineBox, ...]]:
-    """For each child, its lines' rectangles (empty when its text is not found)."""
+    """For each child, its lines' rectangles (empty when its text is not found or its
+    boxes cannot be placed); never raises."""
     try:
         pdf = pdfium.PdfDocument(str(path))
-    except pdfium.PdfiumError:
+    except Exception as exc:  # highlights are optional, the text is not
+        log.warning("%s: no highlight positions (%s)", path, exc)
         return [() for _ in children]
+    pages: dict[int, _Page] = {}
+    warned = False
+    out: list[tuple[LineBox, ...]] = []
     try:
-        pages: dict[int, _Page] = {}
-        return [_boxes(pdf, pages, child) for child in children]
+        for child in children:
+            try:
+                out.append(_boxes(pdf, pages, child))
+            except Exception as exc:  # one chunk's failure costs its marks only
+                out.append(())
+                if not warned:
+                    warned = True
+                    log.warning("%s page %s: some passages get no highlight positions (%s: %s)",
+                                path, child.page_start, type(exc).__name__, exc)  # fmt: skip
+        return out
     finally:
         for page in pages.values():
             page.textpage.close()
@@ -57,8 +74,9 @@ def _page(pdf: Any, pages: dict[int, _Page], number: int) -> _Page | None:
         if not 1 <= number <= len(pdf):
             return None
         textpage = pdf[number - 1].get_textpage()
+        pages[number] = _Page(number, textpage, "", [], [])  # closed with the others if it fails
         text: str = textpage.get_text_range()
-        alnum, offsets = alnum_index(text)
+        alnum, offsets = _alnum_index(text)
         lines, start = [], 0
         for match in (*_LINE_BREAK.finditer(text), None):
             end = match.start() if match else len(text)
@@ -74,17 +92,19 @@ def _boxes(pdf: Any, pages: dict[int, _Page], child: Child) -> tuple[LineBox, ..
         return ()
     last = child.page_end or child.page_start
     found = [p for n in range(child.page_start, last + 1) if (p := _page(pdf, pages, n))]
-    chunk, chunk_offsets = alnum_index(child.text)
+    chunk, chunk_offsets = _alnum_index(child.text)
     boxes: list[LineBox] = []
     at = 0  # next alnum char of the chunk to find
-    for page in found:
+    for k, page in enumerate(found):
+        following = found[k + 1] if k + 1 < len(found) else None
         matched: dict[int, int] = {}  # page text index -> chunk text offset
         cursor = 0
         while at < len(chunk):
             window = chunk[at : at + WINDOW]
             hit = page.alnum.find(window, cursor)
             if hit < 0:
-                if len(window) < WINDOW // 2 or not _tail_elsewhere(page, chunk, at):
+                on_next = following is not None and following.alnum.find(window) >= 0
+                if len(window) < WINDOW // 2 or on_next or not _tail_later(page, chunk, at, cursor):
                     break  # the rest of the chunk is on the next page
                 at += WINDOW
                 continue
@@ -99,11 +119,27 @@ def _boxes(pdf: Any, pages: dict[int, _Page], child: Child) -> tuple[LineBox, ..
     return tuple(boxes)
 
 
-def _tail_elsewhere(page: _Page, chunk: str, at: int) -> bool:
-    """Whether some later window of the chunk is still on this page (the missing window
-    was text the parser dropped or changed, not the page's end)."""
+def _alnum_index(text: str) -> tuple[str, list[int]]:
+    """The lower-cased letters and digits of `text`, one char per offset of `text`: a letter
+    whose lower case is two characters (U+0130, Turkish dotted capital I) stays as it is,
+    so the string and the offsets keep the same length."""
+    chars: list[str] = []
+    offsets: list[int] = []
+    for i, c in enumerate(text):
+        if c.isalnum():
+            low = c.lower()
+            chars.append(low if len(low) == 1 else c)
+            offsets.append(i)
+    return "".join(chars), offsets
+
+
+def _tail_later(page: _Page, chunk: str, at: int, cursor: int) -> bool:
+    """Whether some later window of the chunk is still on this page after `cursor` (the
+    missing window was text the parser dropped or changed, not the page's end). Before the
+    cursor does not count: words the chunk repeats from earlier on the page would make the
+    rest of the chunk be looked for here, and its next page would get no marks."""
     for later in range(at + WINDOW, len(chunk), WINDOW):
-        if page.alnum.find(chunk[later : later + WINDOW]) >= 0:
+        if page.alnum.find(chunk[later : later + WINDOW], cursor) >= 0:
             return True
     return False
 

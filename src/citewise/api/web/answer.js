@@ -59,6 +59,37 @@ function markCitations(root, byN) {
   }
 }
 
+// A tip is placed by hand (fixed, over everything): inside the scrolling answer list it would
+// be clipped by the list's edges, the header above it and the source panel beside it.
+const GAP = 6;
+
+function placeTip(button) {
+  const tip = button.querySelector('.tip');
+  if (!tip) return;
+  const area = (button.closest('.turns') || document.body).getBoundingClientRect();
+  const bounds = {
+    left: Math.max(area.left, 0) + GAP, right: Math.min(area.right, window.innerWidth) - GAP,
+    top: Math.max(area.top, 0) + GAP, bottom: Math.min(area.bottom, window.innerHeight) - GAP,
+  };
+  tip.classList.add('open');
+  tip.style.maxWidth = `${Math.max(bounds.right - bounds.left, 120)}px`;
+  const at = button.getBoundingClientRect();
+  const { width, height } = tip.getBoundingClientRect();
+  const above = at.top - GAP - height;
+  const below = at.bottom + GAP;
+  const top = above >= bounds.top ? above
+    : below + height <= bounds.bottom ? below
+      : Math.max(bounds.top, Math.min(above, bounds.bottom - height));
+  const centred = at.left + at.width / 2 - width / 2;
+  const left = Math.max(bounds.left, Math.min(centred, bounds.right - width));
+  tip.style.left = `${left}px`;
+  tip.style.top = `${top}px`;
+}
+
+function hideTip(button) {
+  button.querySelector('.tip')?.classList.remove('open');
+}
+
 export function AnswerText({ text, citations, onOpen }) {
   const ref = useRef(null);
   useEffect(() => {
@@ -75,6 +106,26 @@ export function AnswerText({ text, citations, onOpen }) {
     const c = citations.find((x) => x.n === Number(button.dataset.n));
     if (c) onOpen(c);
   };
+  useEffect(() => {
+    const el = ref.current;
+    const cite = (e) => e.target.closest?.('button.cite');
+    const show = (e) => { const b = cite(e); if (b) placeTip(b); };
+    const leave = (e) => {
+      const b = cite(e);
+      if (b && !b.contains(e.relatedTarget) && b !== document.activeElement) hideTip(b);
+    };
+    const blur = (e) => { const b = cite(e); if (b && !b.matches(':hover')) hideTip(b); };
+    el.addEventListener('pointerover', show);
+    el.addEventListener('pointerout', leave);
+    el.addEventListener('focusin', show);
+    el.addEventListener('focusout', blur);
+    return () => {
+      el.removeEventListener('pointerover', show);
+      el.removeEventListener('pointerout', leave);
+      el.removeEventListener('focusin', show);
+      el.removeEventListener('focusout', blur);
+    };
+  }, []);
   return html`<div class="answer-text" ref=${ref} onClick=${onClick}></div>`;
 }
 

@@ -74,7 +74,7 @@ function App() {
     return html`<${Login} error=${error} onLoggedIn=${loadMe} />`;
   }
   const views = {
-    chat: html`<${Chat} me=${me} collection=${collection} />`,
+    chat: html`<${Chat} me=${me} collections=${collections} collection=${collection} />`,
     documents: html`<${Documents} me=${me} collections=${collections} collection=${collection}
       onCollection=${setCollection} onCollectionsChanged=${loadMe} />`,
     keys: html`<${Keys} me=${me} />`,

@@ -3,7 +3,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, events } from './api.js';
 import { AnswerText, Verdict, copyText, copyToClipboard } from './answer.js';
-import { html } from './html.js';
+import { CollectionNote } from './collection-note.js';
+import { fileName, html } from './html.js';
 import { SessionList, setTitle, titleOf } from './sessions.js';
 import { SourcePanel } from './viewer.js';
 
@@ -16,7 +17,9 @@ function turnOfHistory(t) {
   };
 }
 
-export function Chat({ me, collection }) {
+const TITLE_BATCH = 6; // histories read at once to name conversations started elsewhere
+
+export function Chat({ me, collections, collection }) {
   const [sessions, setSessions] = useState([]);
   const [current, setCurrent] = useState(null);
   const [turns, setTurns] = useState([]);
@@ -25,26 +28,29 @@ export function Chat({ me, collection }) {
   const [source, setSource] = useState(null);
   const [showList, setShowList] = useState(false);
   const abort = useRef(null);
-  const end = useRef(null);
+  const scroller = useRef(null);
   const streaming = turns.some((t) => t.streaming);
 
   const loadSessions = useCallback(async () => {
     try {
       const list = await api('/sessions');
       setSessions(list);
-      // a conversation started elsewhere (another browser, the API) is named by its first question
-      const untitled = list.filter((s) => !titleOf(me.username, s.session_id)).slice(0, 20);
-      if (!untitled.length) return;
-      await Promise.all(untitled.map(async (s) => {
-        const hist = await api(`/chat/history/${enc(s.session_id)}`).catch(() => null);
-        const first = hist?.turns?.[0]?.question;
-        if (first) setTitle(me.username, s.session_id, first);
-      }));
-      setSessions([...list]);
+      // a conversation started elsewhere (another browser, the API) is named by its first
+      // question, so that search finds it; a few histories at a time, the newest first
+      const untitled = list.filter((s) => !s.title && !titleOf(me.username, s.session_id));
+      for (let i = 0; i < untitled.length; i += TITLE_BATCH) {
+        await Promise.all(untitled.slice(i, i + TITLE_BATCH).map(async (s) => {
+          const hist = await api(`/chat/history/${enc(s.session_id)}`).catch(() => null);
+          const first = hist?.turns?.[0]?.question;
+          if (first) setTitle(me.username, s.session_id, first);
+        }));
+        setSessions([...list]);
+      }
     } catch (err) { setError(err.message); }
   }, [me.username]);
   useEffect(() => { loadSessions(); }, [loadSessions]);
-  useEffect(() => { end.current?.scrollIntoView({ block: 'end' }); }, [turns]);
+  // the newest turn in view, by scrolling the turns' own list (never the window)
+  useEffect(() => { const el = scroller.current; if (el) el.scrollTop = el.scrollHeight; }, [turns]);
 
   const open = async (id) => {
     setShowList(false);
@@ -131,10 +137,10 @@ export function Chat({ me, collection }) {
         <button type="button" class="ghost list-toggle" onClick=${() => setShowList(!showList)}
           aria-expanded=${showList}>☰ Conversations</button>
         ${error && html`<p class="error" role="alert">${error}</p>`}
-        <ol class="turns" aria-live="polite">
+        <${CollectionNote} me=${me} collections=${collections} collection=${collection} />
+        <ol class="turns" aria-live="polite" ref=${scroller}>
           ${!turns.length && html`<li class="hint">Ask a question about the documents in <strong>${collection || 'your collection'}</strong>. Answers cite the passages they come from.</li>`}
           ${turns.map((t, i) => html`<${TurnView} key=${i} turn=${t} onOpen=${setSource} />`)}
-          <li ref=${end} class="end" aria-hidden="true"></li>
         </ol>
         <form class="composer" onSubmit=${ask}>
           <label class="sr-only" for="question">Your question</label>
@@ -174,7 +180,7 @@ function TurnView({ turn, onOpen }) {
           <ol class="sources" aria-label="Sources">
             ${[...turn.citations].sort((a, b) => a.n - b.n).map((c) => html`
               <li key=${c.n}><button type="button" class="source-link" onClick=${() => onOpen(c)}>
-                [${c.n}] ${c.source}${c.page ? `, page ${c.page}` : ''}</button>
+                [${c.n}] ${fileName(c.source)}${c.page ? `, page ${c.page}` : ''}</button>
                 ${c.section && html`<span class="section"> — ${c.section}</span>`}</li>`)}
           </ol>`}
         ${!turn.streaming && turn.answer && html`

@@ -2,7 +2,8 @@
 // then the job's parse and embed progress per file; list, search by name, delete, re-ingest.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, events, upload } from './api.js';
-import { html } from './html.js';
+import { CollectionNote } from './collection-note.js';
+import { fileName, html } from './html.js';
 
 const STAGE_LABEL = {
   queued: 'queued', parse: 'parsing', embed: 'embedding', done: 'ready',
@@ -132,6 +133,7 @@ export function Documents({ me, collections, collection, onCollection }) {
           ${uploads.map((u) => html`<${UploadRow} key=${u.id} u=${u} />`)}
         </ul>`}
       ${error && html`<p class="error" role="alert">${error}</p>`}
+      ${!loading && !error && !docs.length && html`<${CollectionNote} me=${me} collections=${collections} collection=${collection} count=${0} />`}
       <label class="search">Search by name
         <input type="search" value=${query} onInput=${(e) => setQuery(e.target.value)} placeholder="file name or title" />
       </label>
@@ -140,7 +142,7 @@ export function Documents({ me, collections, collection, onCollection }) {
           <thead><tr><th>Name</th><th>Format</th><th>Pages</th><th>Chunks</th><th>Size</th><th>Status</th><th><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>
             ${shown.map((d) => html`<tr key=${d.source} data-source=${d.source}>
-              <td class="name" title=${d.title}>${d.source}</td><td>${d.format}</td><td>${d.pages ?? '—'}</td>
+              <td class="name" title=${d.title}>${fileName(d.source)}</td><td>${d.format}</td><td>${d.pages ?? '—'}</td>
               <td>${d.chunks}</td><td>${size(d.size)}</td><td class="status-cell ${d.status}">${d.status}</td>
               <td class="actions">${writable && html`
                 <button type="button" class="ghost small" onClick=${() => reingest(d)}>Re-ingest</button>
@@ -159,7 +161,7 @@ function UploadRow({ u }) {
   const max = uploading ? u.size : embedding ? u.toEmbed : null;
   const label = uploading ? `uploading ${Math.round((100 * u.sent) / Math.max(u.size, 1))}%` : STAGE_LABEL[u.stage] || u.stage;
   return html`<li class=${`upload ${u.stage}`} data-name=${u.name}>
-    <span class="name">${u.name}</span>
+    <span class="name">${fileName(u.name)}</span>
     <span class="stage">${label}${embedding ? ` ${u.embedded}/${u.toEmbed}` : ''}</span>
     ${value !== null
       ? html`<progress value=${value} max=${max} aria-label="${u.name} progress"></progress>`

@@ -63,12 +63,13 @@ export function SourcePanel({ citation, onClose }) {
       ${citation.quote && html`<blockquote class="quote">${citation.quote}</blockquote>`}
       ${error && html`<p class="error" role="alert">${error}</p>`}
       ${located && (isPdf(located)
-        ? html`<${PdfView} citation=${located} />`
+        ? html`<${PdfView} key=${located.doc_hash} citation=${located} />`
         : html`<${PassageView} citation=${located} />`)}
       ${!located && !error && html`<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>Opening…</p>`}
     </aside>`;
 }
 
+// A new document gets a new view (keyed by its hash): one pdf.js viewer per container.
 function PdfView({ citation }) {
   const container = useRef(null);
   const viewerRef = useRef(null);
@@ -86,15 +87,23 @@ function PdfView({ citation }) {
         const eventBus = new v.EventBus();
         const linkService = new v.PDFLinkService({ eventBus });
         const el = container.current;
+        el.firstElementChild.replaceChildren(); // the pages of a previous citation's viewer
         const pdfViewer = new v.PDFViewer({ container: el, viewer: el.firstElementChild, eventBus, linkService });
         linkService.setViewer(pdfViewer);
         viewerRef.current = pdfViewer;
         eventBus.on('pagesinit', () => {
+          if (cancelled) return;
           pdfViewer.currentScaleValue = 'page-width';
           pdfViewer.currentPageNumber = page;
         });
+        let scrolled = false; // to the marks once: later renders (zoom) keep the reader's place
         eventBus.on('pagerendered', ({ pageNumber, source }) => {
-          markBoxes(source, boxes.filter((b) => b.page === pageNumber), pageNumber === page);
+          if (cancelled) return;
+          const first = markBoxes(source, boxes.filter((b) => b.page === pageNumber));
+          if (pageNumber === page && first && !scrolled) {
+            scrolled = true;
+            scrollWithin(el, first);
+          }
         });
         const headers = hasToken() ? { Authorization: `Bearer ${localStorage.getItem('citewise.token')}` } : {};
         task = lib.getDocument({
@@ -110,7 +119,12 @@ function PdfView({ citation }) {
         if (!cancelled) setState({ loading: false, error: `cannot show this PDF: ${err.message || err}` });
       }
     })();
-    return () => { cancelled = true; task?.destroy(); };
+    return () => {
+      cancelled = true;
+      task?.destroy();
+      viewerRef.current?.cleanup();
+      viewerRef.current = null;
+    };
   }, [citation]);
 
   const zoom = (factor) => {
@@ -146,39 +160,51 @@ async function download(citation) {
 }
 
 // Boxes are {page, x0, y0, x1, y1} in PDF points (origin bottom-left): both corners go
-// through the page view's viewport (6.x has no convertToViewportRectangle).
-function markBoxes(pageView, boxes, scroll) {
+// through the page view's viewport (6.x has no convertToViewportRectangle), and the marks
+// are placed in percent of the page, so they follow it through every zoom and re-render.
+function markBoxes(pageView, boxes) {
   pageView.div.querySelectorAll('.cw-highlight').forEach((el) => el.remove());
+  const vp = pageView.viewport;
+  const pct = (v, of) => `${(100 * v) / of}%`;
   let first = null;
   for (const { x0, y0, x1, y1 } of boxes) {
-    const [ax, ay] = pageView.viewport.convertToViewportPoint(x0, y0);
-    const [bx, by] = pageView.viewport.convertToViewportPoint(x1, y1);
+    const [ax, ay] = vp.convertToViewportPoint(x0, y0);
+    const [bx, by] = vp.convertToViewportPoint(x1, y1);
     const mark = document.createElement('div');
     mark.className = 'cw-highlight';
     Object.assign(mark.style, {
-      left: `${Math.min(ax, bx)}px`, top: `${Math.min(ay, by)}px`,
-      width: `${Math.abs(bx - ax)}px`, height: `${Math.abs(by - ay)}px`,
+      left: pct(Math.min(ax, bx), vp.width), top: pct(Math.min(ay, by), vp.height),
+      width: pct(Math.abs(bx - ax), vp.width), height: pct(Math.abs(by - ay), vp.height),
     });
     pageView.div.append(mark);
     first = first || mark;
   }
-  if (scroll && first) first.scrollIntoView({ block: 'center' });
+  return first;
+}
+
+// `el` to the middle of the scrolling `container`, and nothing else: an element's own
+// scrollIntoView would scroll the window too.
+export function scrollWithin(container, el) {
+  const box = container.getBoundingClientRect();
+  const at = el.getBoundingClientRect();
+  container.scrollTop += at.top - box.top - (container.clientHeight - at.height) / 2;
 }
 
 function PassageView({ citation }) {
   const [passage, setPassage] = useState(null);
   const [error, setError] = useState('');
   const mark = useRef(null);
+  const box = useRef(null);
   useEffect(() => {
     setPassage(null);
     api(`/ui-api/passages/${citation.chunk_id}`).then(setPassage).catch((err) => setError(err.message));
   }, [citation]);
-  useEffect(() => { mark.current?.scrollIntoView({ block: 'center' }); }, [passage]);
+  useEffect(() => { if (mark.current) scrollWithin(box.current, mark.current); }, [passage]);
   if (error) return html`<p class="error" role="alert">${error}</p>`;
   if (!passage) return html`<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>Loading the passage…</p>`;
   const [pre, hit, post] = splitQuote(passage.text, citation.quote || '');
   return html`
-    <div class="passage" tabindex="0">
+    <div class="passage" tabindex="0" ref=${box}>
       ${passage.section && html`<p class="section">${passage.section}${passage.page ? ` · slide/page ${passage.page}` : ''}</p>`}
       ${passage.before.map((t) => html`<p class="context">${t}</p>`)}
       <p class="cited">${pre}<mark ref=${mark}>${hit}</mark>${post}</p>
