@@ -24,7 +24,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from citewise.types import Child
-from citewise.types.positions import LineBox
+from citewise.types.positions import LineBox, alnum_index
 
 log = logging.getLogger(__name__)
 WINDOW = 24  # letters and digits per lookup: long enough to be unique on a page
@@ -76,7 +76,7 @@ def _page(pdf: Any, pages: dict[int, _Page], number: int) -> _Page | None:
         textpage = pdf[number - 1].get_textpage()
         pages[number] = _Page(number, textpage, "", [], [])  # closed with the others if it fails
         text: str = textpage.get_text_range()
-        alnum, offsets = _alnum_index(text)
+        alnum, offsets = alnum_index(text)
         lines, start = [], 0
         for match in (*_LINE_BREAK.finditer(text), None):
             end = match.start() if match else len(text)
@@ -92,7 +92,7 @@ def _boxes(pdf: Any, pages: dict[int, _Page], child: Child) -> tuple[LineBox, ..
         return ()
     last = child.page_end or child.page_start
     found = [p for n in range(child.page_start, last + 1) if (p := _page(pdf, pages, n))]
-    chunk, chunk_offsets = _alnum_index(child.text)
+    chunk, chunk_offsets = alnum_index(child.text)
     boxes: list[LineBox] = []
     at = 0  # next alnum char of the chunk to find
     for k, page in enumerate(found):
@@ -117,20 +117,6 @@ def _boxes(pdf: Any, pages: dict[int, _Page], child: Child) -> tuple[LineBox, ..
             cursor = hit + run
         boxes.extend(_line_boxes(page, matched))
     return tuple(boxes)
-
-
-def _alnum_index(text: str) -> tuple[str, list[int]]:
-    """The lower-cased letters and digits of `text`, one char per offset of `text`: a letter
-    whose lower case is two characters (U+0130, Turkish dotted capital I) stays as it is,
-    so the string and the offsets keep the same length."""
-    chars: list[str] = []
-    offsets: list[int] = []
-    for i, c in enumerate(text):
-        if c.isalnum():
-            low = c.lower()
-            chars.append(low if len(low) == 1 else c)
-            offsets.append(i)
-    return "".join(chars), offsets
 
 
 def _tail_later(page: _Page, chunk: str, at: int, cursor: int) -> bool:

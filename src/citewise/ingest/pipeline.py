@@ -32,7 +32,7 @@ from citewise.types import ChunkedDocument, FileOutcome, IngestReport, NewDocume
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 EMBED_BATCH = 256
-POSITIONS_VERSION = 1  # bump when what pdf_positions takes changes: stored PDFs are re-read
+POSITIONS_VERSION = 2  # bump when what pdf_positions takes changes: stored PDFs are re-read
 
 
 class IngestProgress(Protocol):

@@ -55,12 +55,14 @@ def box_of(row: Sequence[float] | Mapping[str, float]) -> LineBox:
 def alnum_index(text: str) -> tuple[str, list[int]]:
     """The lower-cased letters and digits of `text`, and each one's offset in `text`: the
     form in which a chunk, a quote and a page's text are compared (hyphenation, spacing and
-    punctuation differ between them)."""
+    punctuation differ between them). A letter whose lower case is two characters (U+0130)
+    stays as it is, so the string and the offsets keep the same length."""
     chars: list[str] = []
     offsets: list[int] = []
     for i, c in enumerate(text):
         if c.isalnum():
-            chars.append(c.lower())
+            low = c.lower()
+            chars.append(low if len(low) == 1 else c)
             offsets.append(i)
     return "".join(chars), offsets
 
