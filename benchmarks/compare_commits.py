@@ -1,0 +1,368 @@
+"""Behaviour before and after a change: on every check set and the dev set, `citewise ask
+--json` must give the same answer and citations at both commits, and `citewise search --json`
+the same hits; the ingest of a small corpus must give the same documents and chunks.
+
+    python benchmarks/compare_commits.py BASE HEAD --data-dir DIR [--sets policy,dev]
+        [--work DIR] [--ingest-set policy | --no-ingest]
+
+BASE and HEAD are commits (checked out as temporary git worktrees) or paths to checkouts.
+The stores are the ones `benchmarks/check_sets.py` builds under DIR/eval/<folder>-<hash> for
+the same corpora (the same CITEWISE_CHECKSETS_DIR); a missing one is ingested once, with
+BASE. DIR is only read once its stores exist (nothing may be writing them): each commit
+answers from its own copy under the work folder. Every question of a set is asked and
+searched at both commits by one `cli_batch.py` process per commit, running that commit's
+`citewise` entry point with PYTHONPATH=<checkout>/src; a conversation's turns share a
+session. Written to the work folder: <label>.jsonl per commit (what is compared), and the
+raw outputs and logs per set. Prints the differing questions; exits 1 when there are any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import tomllib
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from check_sets import SETS, CheckSet, legacy_items
+
+from citewise.evaluation.dataset import EvalItem, load_items
+from citewise.evaluation.harness import eval_data_dir
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+BATCH = HERE / "cli_batch.py"
+ANSWER_FIELDS = ("answer", "answer_kind", "intent", "grounded", "confidence", "fallback",
+                 "rewritten_query", "related_docs")  # fmt: skip
+CITATION_FIELDS = ("n", "source", "page", "section", "chunk_id", "quote")
+PASSAGE_FIELDS = ("rank", "source", "page", "section", "chunk_id")
+VOLATILE = {"session_id", "timings_ms", "trace"}
+
+
+@dataclass(frozen=True)
+class Checkout:
+    label: str
+    path: Path
+    entry_point: str  # the `citewise` console script, "module:function"
+
+
+@contextmanager
+def checked_out(label: str, ref: str, root: Path) -> Iterator[Checkout]:
+    """`ref` as a checkout: the folder itself when it is one, else a detached git worktree
+    of the commit, removed afterwards."""
+    if Path(ref).is_dir():
+        path = Path(ref).resolve()
+        yield Checkout(label, path, _entry_point(path))
+        return
+    path = root / f"{label}-{ref.replace('/', '_')}"
+    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "--quiet",
+                    str(path), ref], check=True)  # fmt: skip
+    try:
+        yield Checkout(label, path, _entry_point(path))
+    finally:
+        subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(path)],
+                       check=False)  # fmt: skip
+
+
+def _entry_point(checkout: Path) -> str:
+    project = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]
+    return str(project["scripts"]["citewise"])
+
+
+def run_batch(
+    checkout: Checkout, data_dir: Path, requests: Sequence[dict[str, Any]], out: Path
+) -> list[dict[str, Any]]:
+    """Runs the command lines in one process of the checkout's code, on `data_dir`."""
+    request_file = out.with_suffix(".requests.jsonl")
+    request_file.write_text("".join(json.dumps(r) + "\n" for r in requests))
+    env = {**os.environ, "PYTHONPATH": str(checkout.path / "src"),
+           "CITEWISE_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1"}  # fmt: skip
+    with out.with_suffix(".log").open("w") as log:
+        # run from the work folder, so nothing is imported from the current directory
+        subprocess.run(
+            [sys.executable, str(BATCH), checkout.entry_point, str(request_file), str(out)],
+            env=env, cwd=out.parent, stderr=log, stdout=log, check=True,
+        )  # fmt: skip
+    return [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+
+
+# -- questions ---------------------------------------------------------------------------------
+
+
+def set_items(check: CheckSet) -> list[EvalItem]:
+    if check.legacy:
+        return legacy_items(check.name, check.questions)
+    return load_items(check.questions)
+
+
+def requests_for(set_name: str, items: Sequence[EvalItem]) -> list[dict[str, Any]]:
+    """Per question (each turn of a conversation, in one session): ask, then search."""
+    requests: list[dict[str, Any]] = []
+    for item in items:
+        questions = [t.question for t in item.turns] or [item.question]
+        session = ["--session", f"compare-{item.id}"] if item.turns else []
+        for turn, question in enumerate(questions):
+            key = {"set": set_name, "id": item.id, "turn": turn}
+            requests.append({"key": {**key, "kind": "ask"},
+                             "argv": ["ask", question, "--json", *session]})  # fmt: skip
+            requests.append({"key": {**key, "kind": "search"},
+                             "argv": ["search", question, "--json"]})  # fmt: skip
+    return requests
+
+
+def _pick(record: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+    return {f: record.get(f) for f in fields}
+
+
+def normalise(kind: str, exit_code: int, stdout: str) -> dict[str, Any]:
+    """What is compared: the answer with its citations and passages, or the search hits."""
+    try:
+        payload = json.loads(stdout)
+    except json.JSONDecodeError:
+        return {"exit": exit_code, "stdout": stdout.strip()}
+    if "error" in payload:
+        return {"exit": exit_code, "error": payload["error"], "type": payload.get("type")}
+    if kind == "search":
+        return {"exit": exit_code, "hits": [_pick(h, PASSAGE_FIELDS) for h in payload["hits"]]}
+    return {
+        "exit": exit_code,
+        **_pick(payload, ANSWER_FIELDS),
+        "citations": [_pick(c, CITATION_FIELDS) for c in payload.get("citations", [])],
+        "sources": [_pick(s, PASSAGE_FIELDS) for s in payload.get("sources", [])],
+    }
+
+
+def compared_records(raw: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for r in raw:
+        key = r["key"]
+        out.append({**key, "result": normalise(key["kind"], r["exit"], r["stdout"])})
+    return out
+
+
+def json_keys(raw: Sequence[dict[str, Any]]) -> dict[str, set[str]]:
+    """The top-level keys each kind of output carried (a renamed field shows up here)."""
+    keys: dict[str, set[str]] = {}
+    for r in raw:
+        try:
+            payload = json.loads(r["stdout"])
+        except json.JSONDecodeError:
+            continue
+        keys.setdefault(r["key"]["kind"], set()).update(set(payload) - VOLATILE)
+    return keys
+
+
+def differences(
+    base: Sequence[dict[str, Any]], head: Sequence[dict[str, Any]]
+) -> list[tuple[str, list[str]]]:
+    """(question key, differing fields with both values) for every question that differs."""
+    ident = ("set", "id", "turn", "kind")
+    by_key = {tuple(r[k] for k in ident): r["result"] for r in head}
+    found = []
+    for r in base:
+        key = tuple(r[k] for k in ident)
+        label = f"{key[0]} {key[1]} turn {key[2]} {key[3]}"
+        after = by_key.pop(key, None)
+        if after is None:
+            found.append((label, ["missing at HEAD"]))
+            continue
+        before = r["result"]
+        fields = [_field_diff(f, before.get(f), after.get(f))
+                  for f in sorted(set(before) | set(after))
+                  if before.get(f) != after.get(f)]  # fmt: skip
+        if fields:
+            found.append((label, fields))
+    found.extend((f"{k[0]} {k[1]} turn {k[2]} {k[3]}", ["missing at BASE"]) for k in by_key)
+    return found
+
+
+def _field_diff(field: str, before: Any, after: Any) -> str:
+    def short(value: Any) -> str:
+        text = json.dumps(value, ensure_ascii=False)
+        return text if len(text) <= 300 else text[:300] + "…"
+
+    return f"{field}:\n      BASE {short(before)}\n      HEAD {short(after)}"
+
+
+# -- ingest ------------------------------------------------------------------------------------
+
+
+def store_snapshot(db: Path) -> dict[str, Any]:
+    """Documents and chunks of a SQLite store, by (collection, source) and chunk ordinal,
+    with a digest of each chunk's vector."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        docs = {}
+        for row in conn.execute(
+            "SELECT d.id, c.name, d.source, d.title, d.format, d.content_hash, d.chunk_count,"
+            " d.page_count, d.status, d.pipeline FROM documents d"
+            " JOIN collections c ON c.id = d.collection_id ORDER BY c.name, d.source"
+        ):
+            doc_id, collection, source, *rest = row
+            chunks = [
+                {"id": cid, "ordinal": o, "text": t, "embed_text": e, "section": s,
+                 "pages": [p0, p1], "content_hash": h, "boxes": b,
+                 "vector": hashlib.sha1(v).hexdigest() if v is not None else None}
+                for cid, o, t, e, s, p0, p1, h, b, v in conn.execute(
+                    "SELECT ch.id, ch.ordinal, ch.text, ch.embed_text, ch.section,"
+                    " ch.page_start, ch.page_end, ch.content_hash, ch.boxes, v.vec"
+                    " FROM chunks ch LEFT JOIN vectors v ON v.chunk_id = ch.id"
+                    " WHERE ch.doc_id = ? ORDER BY ch.ordinal", (doc_id,))
+            ]  # fmt: skip
+            docs[f"{collection}/{source}"] = {"document": rest, "chunks": chunks}
+        return docs
+    finally:
+        conn.close()
+
+
+def ingest_differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    found = [f"{name}: only at {'BASE' if name in before else 'HEAD'}"
+             for name in sorted(set(before) ^ set(after))]  # fmt: skip
+    for name in sorted(set(before) & set(after)):
+        a, b = before[name], after[name]
+        if a["document"] != b["document"]:
+            found.append(f"{name}: document row {a['document']} → {b['document']}")
+        if len(a["chunks"]) != len(b["chunks"]):
+            found.append(f"{name}: {len(a['chunks'])} chunks → {len(b['chunks'])}")
+        for x, y in zip(a["chunks"], b["chunks"], strict=False):
+            changed = sorted(k for k in x if x[k] != y.get(k))
+            if changed:
+                found.append(f"{name} chunk {x['ordinal']}: {', '.join(changed)} differ")
+    return found
+
+
+def compare_ingest(checkouts: Sequence[Checkout], corpus: Path, work: Path) -> list[str]:
+    snapshots = []
+    for checkout in checkouts:
+        data = work / checkout.label / "ingest"
+        shutil.rmtree(data, ignore_errors=True)
+        data.mkdir(parents=True)
+        [result] = run_batch(checkout, data, [{"key": "ingest",
+                             "argv": ["ingest", str(corpus), "--json"]}],
+                             work / checkout.label / "ingest.jsonl")  # fmt: skip
+        if result["exit"] != 0:
+            raise SystemExit(f"ingest at {checkout.label} failed: see {data}.log")
+        snapshots.append(store_snapshot(data / "citewise.db"))
+    return ingest_differences(snapshots[0], snapshots[1])
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def ensure_store(check: CheckSet, base: Checkout, data_dir: Path, work: Path) -> Path:
+    """The set's eval store under `data_dir`, ingested with BASE when it is missing."""
+    corpus = check.corpus()
+    store = eval_data_dir(data_dir, corpus)
+    if not (store / "citewise.db").is_file():
+        store.mkdir(parents=True, exist_ok=True)
+        print(f"{check.name}: ingesting {corpus} into {store} (once)", file=sys.stderr)
+        [result] = run_batch(base, store, [{"key": "ingest",
+                             "argv": ["ingest", str(corpus), "--json"]}],
+                             work / f"ingest-{check.name}.jsonl")  # fmt: skip
+        if result["exit"] != 0:
+            raise SystemExit(f"ingest of {check.name} failed: see {work}/ingest-{check.name}.log")
+    return store
+
+
+def compare_set(
+    check: CheckSet, store: Path, checkouts: Sequence[Checkout], work: Path
+) -> dict[str, list[dict[str, Any]]]:
+    """Each checkout's raw outputs for every question of the set, on its own copy of the
+    store."""
+    requests = requests_for(check.name, set_items(check))
+    raw = {}
+    for checkout in checkouts:
+        copy = work / checkout.label / check.name
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(store, copy)
+        print(f"{check.name}: {len(requests)} requests at {checkout.label}", file=sys.stderr)
+        raw[checkout.label] = run_batch(
+            checkout, copy, requests, work / checkout.label / f"{check.name}.raw.jsonl"
+        )
+        shutil.rmtree(copy)
+    return raw
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="commit or checkout folder before the change")
+    parser.add_argument("head", help="commit or checkout folder after the change")
+    parser.add_argument("--data-dir", type=Path, required=True, help="base of the eval stores")
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
+    parser.add_argument("--work", type=Path, help="where outputs go (default: a new temp dir)")
+    parser.add_argument("--ingest-set", default="policy", help="set whose corpus is re-ingested")
+    parser.add_argument("--no-ingest", action="store_true", help="skip the ingest comparison")
+    args = parser.parse_args()
+    wanted = [s for s in args.sets.split(",") if s]
+    known = {s.name: s for s in SETS}
+    unknown = set(wanted) - set(known) | ({args.ingest_set} - set(known))
+    if unknown:
+        parser.error(f"unknown sets: {', '.join(sorted(unknown))}")
+    work = (args.work or Path(tempfile.mkdtemp(prefix="citewise-compare-"))).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"work folder: {work}", file=sys.stderr)
+    with ExitStack() as stack:
+        checkouts = [
+            stack.enter_context(checked_out(label, ref, work))
+            for label, ref in (("base", args.base), ("head", args.head))
+        ]
+        for checkout in checkouts:
+            (work / checkout.label).mkdir(exist_ok=True)
+        failed = report_sets(
+            [known[n] for n in wanted] if wanted else list(SETS), checkouts, args.data_dir, work
+        )
+        if not args.no_ingest:
+            found = compare_ingest(checkouts, known[args.ingest_set].corpus(), work)
+            print(f"\ningest of {args.ingest_set}: {len(found)} difference(s)")
+            for line in found:
+                print(f"  {line}")
+            failed = failed or bool(found)
+    raise SystemExit(1 if failed else 0)
+
+
+def report_sets(
+    checks: Sequence[CheckSet], checkouts: Sequence[Checkout], data_dir: Path, work: Path
+) -> bool:
+    """Compares every set, writes <label>.jsonl per checkout, prints what differs."""
+    compared: dict[str, list[dict[str, Any]]] = {c.label: [] for c in checkouts}
+    keys: dict[str, dict[str, set[str]]] = {c.label: {} for c in checkouts}
+    for check in checks:
+        store = ensure_store(check, checkouts[0], data_dir, work)
+        raw = compare_set(check, store, checkouts, work)
+        for label, records in raw.items():
+            compared[label].extend(compared_records(records))
+            for kind, names in json_keys(records).items():
+                keys[label].setdefault(kind, set()).update(names)
+    for label, records in compared.items():
+        (work / f"{label}.jsonl").write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        )
+    base, head = (c.label for c in checkouts)
+    found = differences(compared[base], compared[head])
+    asked = sum(r["kind"] == "ask" for r in compared[base])
+    print(f"{asked} asks and {len(compared[base]) - asked} searches over "
+          f"{', '.join(c.name for c in checks)}: {len(found)} differ")  # fmt: skip
+    for label, fields in found:
+        print(f"  {label}")
+        for field in fields:
+            print(f"    {field}")
+    for kind in sorted(set(keys[base]) | set(keys[head])):
+        gone = keys[base].get(kind, set()) - keys[head].get(kind, set())
+        new = keys[head].get(kind, set()) - keys[base].get(kind, set())
+        if gone or new:
+            print(f"  {kind} --json keys: only at BASE {sorted(gone)}, only at HEAD {sorted(new)}")
+    return bool(found)
+
+
+if __name__ == "__main__":
+    main()
