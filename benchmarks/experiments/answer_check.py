@@ -3,7 +3,7 @@
 `must` string (case-insensitive); an unanswerable one when nothing is cited. Every question
 runs in its own session.
 
-    python benchmarks/answer_check.py benchmarks/questions/python_lookups_a.jsonl \
+    python benchmarks/experiments/answer_check.py benchmarks/questions/python_lookups_a.jsonl \
         --data-dir ~/.citewise/eval/html-9314f817
 
 The data dir is a store over the questions' corpus: for the Python sets the one `citewise eval
