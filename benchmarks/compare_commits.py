@@ -3,7 +3,7 @@
 the same hits; the ingest of a small corpus must give the same documents and chunks.
 
     python benchmarks/compare_commits.py BASE HEAD --data-dir DIR [--sets policy,dev]
-        [--work DIR] [--ingest-set policy | --no-ingest]
+        [--work DIR] [--ingest-set policy | --no-ingest] [--parallel]
 
 BASE and HEAD are commits (checked out as temporary git worktrees) or paths to checkouts.
 The stores are the ones `benchmarks/check_sets.py` builds under DIR/eval/<folder>-<hash> for
@@ -28,11 +28,12 @@ import subprocess
 import sys
 import tempfile
 import tomllib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from check_sets import SETS, CheckSet, legacy_items
 
@@ -47,6 +48,7 @@ ANSWER_FIELDS = ("answer", "answer_kind", "intent", "grounded", "confidence", "f
 CITATION_FIELDS = ("n", "source", "page", "section", "chunk_id", "quote")
 PASSAGE_FIELDS = ("rank", "source", "page", "section", "chunk_id")
 VOLATILE = {"session_id", "timings_ms", "trace"}
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -191,6 +193,13 @@ def _field_diff(field: str, before: Any, after: Any) -> str:
         text = json.dumps(value, ensure_ascii=False)
         return text if len(text) <= 300 else text[:300] + "…"
 
+    if isinstance(before, list) and isinstance(after, list):
+        # the first differing item of a list (citations, passages, hits)
+        pairs = zip(before, after, strict=False)
+        i = next((n for n, (a, b) in enumerate(pairs) if a != b), min(len(before), len(after)))
+        field = f"{field}[{i}] (of {len(before)} at BASE, {len(after)} at HEAD)"
+        before = before[i] if i < len(before) else None
+        after = after[i] if i < len(after) else None
     return f"{field}:\n      BASE {short(before)}\n      HEAD {short(after)}"
 
 
@@ -241,9 +250,12 @@ def ingest_differences(before: dict[str, Any], after: dict[str, Any]) -> list[st
     return found
 
 
-def compare_ingest(checkouts: Sequence[Checkout], corpus: Path, work: Path) -> list[str]:
-    snapshots = []
-    for checkout in checkouts:
+def compare_ingest(
+    checkouts: Sequence[Checkout], corpus: Path, work: Path, *, parallel: bool
+) -> list[str]:
+    """Ingests `corpus` into a fresh store with each checkout and compares the stores."""
+
+    def run(checkout: Checkout) -> dict[str, Any]:
         data = work / checkout.label / "ingest"
         shutil.rmtree(data, ignore_errors=True)
         data.mkdir(parents=True)
@@ -252,8 +264,10 @@ def compare_ingest(checkouts: Sequence[Checkout], corpus: Path, work: Path) -> l
                              work / checkout.label / "ingest.jsonl")  # fmt: skip
         if result["exit"] != 0:
             raise SystemExit(f"ingest at {checkout.label} failed: see {data}.log")
-        snapshots.append(store_snapshot(data / "citewise.db"))
-    return ingest_differences(snapshots[0], snapshots[1])
+        return store_snapshot(data / "citewise.db")
+
+    before, after = each_checkout(checkouts, run, parallel=parallel)
+    return ingest_differences(before, after)
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -274,23 +288,35 @@ def ensure_store(check: CheckSet, base: Checkout, data_dir: Path, work: Path) ->
     return store
 
 
+def each_checkout(
+    checkouts: Sequence[Checkout], run: Callable[[Checkout], T], *, parallel: bool
+) -> list[T]:
+    if not parallel:
+        return [run(c) for c in checkouts]
+    with ThreadPoolExecutor(len(checkouts)) as pool:
+        return list(pool.map(run, checkouts))
+
+
 def compare_set(
-    check: CheckSet, store: Path, checkouts: Sequence[Checkout], work: Path
+    check: CheckSet, store: Path, checkouts: Sequence[Checkout], work: Path, *, parallel: bool
 ) -> dict[str, list[dict[str, Any]]]:
     """Each checkout's raw outputs for every question of the set, on its own copy of the
     store."""
     requests = requests_for(check.name, set_items(check))
-    raw = {}
-    for checkout in checkouts:
+
+    def run(checkout: Checkout) -> list[dict[str, Any]]:
         copy = work / checkout.label / check.name
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(store, copy)
         print(f"{check.name}: {len(requests)} requests at {checkout.label}", file=sys.stderr)
-        raw[checkout.label] = run_batch(
-            checkout, copy, requests, work / checkout.label / f"{check.name}.raw.jsonl"
-        )
-        shutil.rmtree(copy)
-    return raw
+        try:
+            out = work / checkout.label / f"{check.name}.raw.jsonl"
+            return run_batch(checkout, copy, requests, out)
+        finally:
+            shutil.rmtree(copy)
+
+    outputs = each_checkout(checkouts, run, parallel=parallel)
+    return {c.label: out for c, out in zip(checkouts, outputs, strict=True)}
 
 
 def main() -> None:
@@ -302,6 +328,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, help="where outputs go (default: a new temp dir)")
     parser.add_argument("--ingest-set", default="policy", help="set whose corpus is re-ingested")
     parser.add_argument("--no-ingest", action="store_true", help="skip the ingest comparison")
+    parser.add_argument("--parallel", action="store_true", help="run both commits at once")
     args = parser.parse_args()
     wanted = [s for s in args.sets.split(",") if s]
     known = {s.name: s for s in SETS}
@@ -318,11 +345,11 @@ def main() -> None:
         ]
         for checkout in checkouts:
             (work / checkout.label).mkdir(exist_ok=True)
-        failed = report_sets(
-            [known[n] for n in wanted] if wanted else list(SETS), checkouts, args.data_dir, work
-        )
+        checks = [known[n] for n in wanted] if wanted else list(SETS)
+        failed = report_sets(checks, checkouts, args.data_dir, work, parallel=args.parallel)
         if not args.no_ingest:
-            found = compare_ingest(checkouts, known[args.ingest_set].corpus(), work)
+            corpus = known[args.ingest_set].corpus()
+            found = compare_ingest(checkouts, corpus, work, parallel=args.parallel)
             print(f"\ningest of {args.ingest_set}: {len(found)} difference(s)")
             for line in found:
                 print(f"  {line}")
@@ -331,14 +358,19 @@ def main() -> None:
 
 
 def report_sets(
-    checks: Sequence[CheckSet], checkouts: Sequence[Checkout], data_dir: Path, work: Path
+    checks: Sequence[CheckSet],
+    checkouts: Sequence[Checkout],
+    data_dir: Path,
+    work: Path,
+    *,
+    parallel: bool,
 ) -> bool:
     """Compares every set, writes <label>.jsonl per checkout, prints what differs."""
     compared: dict[str, list[dict[str, Any]]] = {c.label: [] for c in checkouts}
     keys: dict[str, dict[str, set[str]]] = {c.label: {} for c in checkouts}
     for check in checks:
         store = ensure_store(check, checkouts[0], data_dir, work)
-        raw = compare_set(check, store, checkouts, work)
+        raw = compare_set(check, store, checkouts, work, parallel=parallel)
         for label, records in raw.items():
             compared[label].extend(compared_records(records))
             for kind, names in json_keys(records).items():
