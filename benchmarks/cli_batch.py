@@ -2,7 +2,11 @@
 requests ({"key": ..., "argv": [...]}) and writes one JSONL record per request ({"key",
 "exit", "stdout"}), calling the CLI entry point of whichever citewise is on PYTHONPATH.
 
-    PYTHONPATH=<checkout>/src python benchmarks/cli_batch.py citewise.cli:main IN.jsonl OUT.jsonl
+    PYTHONPATH=<checkout>/src python benchmarks/cli_batch.py citewise.cli:main IN.jsonl OUT.jsonl \
+        [<checkout>/src]
+
+With the last argument, it refuses to run unless citewise was imported from that folder (an
+installed citewise elsewhere would otherwise answer for the checkout).
 
 Standard library only, so it runs unchanged against the code of any commit; the command-line
 contract (`--json` on stdout) is what two commits are compared on.
@@ -41,6 +45,10 @@ def run_one(entry: Callable[[], object], argv: list[str]) -> tuple[int, str]:
 def main() -> None:
     spec, requests, results = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     entry = load_entry_point(spec)
+    if len(sys.argv) > 4:
+        imported = Path(importlib.import_module("citewise").__file__ or "").resolve()
+        if not imported.is_relative_to(Path(sys.argv[4]).resolve()):
+            raise SystemExit(f"citewise was imported from {imported}, not from {sys.argv[4]}")
     with results.open("w") as sink:
         for line in requests.read_text().splitlines():
             if not line.strip():

@@ -92,7 +92,8 @@ def run_batch(
     with out.with_suffix(".log").open("w") as log:
         # run from the work folder, so nothing is imported from the current directory
         subprocess.run(
-            [sys.executable, str(BATCH), checkout.entry_point, str(request_file), str(out)],
+            [sys.executable, str(BATCH), checkout.entry_point, str(request_file), str(out),
+             str(checkout.path / "src")],
             env=env, cwd=out.parent, stderr=log, stdout=log, check=True,
         )  # fmt: skip
     return [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
