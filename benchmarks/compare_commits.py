@@ -7,13 +7,14 @@ the same hits; the ingest of a small corpus must give the same documents and chu
 
 BASE and HEAD are commits (checked out as temporary git worktrees) or paths to checkouts.
 The stores are the ones `benchmarks/check_sets.py` builds under DIR/eval/<folder>-<hash> for
-the same corpora (the same CITEWISE_CHECKSETS_DIR); a missing one is ingested once, with
-BASE. DIR is only read once its stores exist (nothing may be writing them): each commit
-answers from its own copy under the work folder. Every question of a set is asked and
-searched at both commits by one `cli_batch.py` process per commit, running that commit's
-`citewise` entry point with PYTHONPATH=<checkout>/src; a conversation's turns share a
-session. Written to the work folder: <label>.jsonl per commit (what is compared), and the
-raw outputs and logs per set. Prints the differing questions; exits 1 when there are any.
+the same corpora (the same CITEWISE_CHECKSETS_DIR); DIR is only read (nothing may be writing
+its stores meanwhile), and a store it lacks is ingested with BASE under the work folder
+(reused with the same --work). Each commit answers from its own copy of the store. Every
+question of a set is asked and searched at both commits by one `cli_batch.py` process per
+commit, running that commit's `citewise` entry point with PYTHONPATH=<checkout>/src; a
+conversation's turns share a session. Written to the work folder: <label>.jsonl per commit
+(what is compared), and the raw outputs and logs per set. Prints the differing questions;
+exits 1 when there are any.
 """
 
 from __future__ import annotations
@@ -150,9 +151,13 @@ def compare_ingest(
 
 
 def ensure_store(check: CheckSet, base: Checkout, data_dir: Path, work: Path) -> Path:
-    """The set's eval store under `data_dir`, ingested with BASE when it is missing."""
+    """The set's eval store under `data_dir`; when it has none, one under the work folder,
+    ingested with BASE unless an earlier run with this work folder made it."""
     corpus = check.corpus()
     store = eval_data_dir(data_dir, corpus)
+    if (store / "citewise.db").is_file():
+        return store
+    store = eval_data_dir(work / "stores", corpus)
     if not (store / "citewise.db").is_file():
         store.mkdir(parents=True, exist_ok=True)
         print(f"{check.name}: ingesting {corpus} into {store} (once)", file=sys.stderr)
