@@ -7,7 +7,7 @@ and the mean answer length in characters.
     python benchmarks/check_sets.py --data-dir DIR --half test     # what to report
     python benchmarks/check_sets.py --data-dir DIR --sets licences,dev --half all --json
 
-Sets: dev (shared/eval/dev.jsonl over the Python 3.11 docs), the check sets in
+Sets: dev (benchmarks/check_sets/dev.jsonl over the Python 3.11 docs), the check sets in
 benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing;
 pg_manual reads the PostgreSQL 15 manual of package postgresql-doc-15 as installed) and
 the older answer-only sets in benchmarks/questions/ ({"q", "must"} lines, no gold: their
@@ -36,7 +36,6 @@ from citewise.evaluation.dataset import EvalItem, load_items
 from citewise.evaluation.harness import eval_data_dir
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 PG_DOCS = Path("/usr/share/doc/postgresql-doc-15/html")
 sys.path.insert(0, str(HERE / "corpora"))
@@ -44,14 +43,7 @@ from _writers import default_root  # noqa: E402
 
 
 def _dev_set() -> Path:
-    for cand in (
-        os.environ.get("CITEWISE_DEV_SET", ""),
-        REPO.parent / "shared" / "eval" / "dev.jsonl",
-        Path("/work/shared/eval/dev.jsonl"),
-    ):
-        if cand and Path(cand).is_file():
-            return Path(cand)
-    return REPO.parent / "shared" / "eval" / "dev.jsonl"
+    return Path(os.environ.get("CITEWISE_DEV_SET") or HERE / "check_sets" / "dev.jsonl")
 
 
 def _built(name: str) -> Callable[[], Path]:

@@ -31,7 +31,7 @@ import psutil
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CITEWISE = str(Path(sys.executable).parent / "citewise")
-QUESTIONS = ROOT.parent / "shared" / "eval" / "dev.jsonl"  # shared/ beside the project root
+QUESTIONS = HERE / "check_sets" / "dev.jsonl"
 # the stores `citewise eval` builds for the dev corpus (default data dir)
 DEV_STORES = sorted((Path.home() / ".citewise" / "eval").glob("html-*/citewise.db"))
 PY_DOCS = Path("/usr/share/doc/python3.11/html")

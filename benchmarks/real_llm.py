@@ -7,7 +7,7 @@ and sent back for a stricter retry; how often the answer fell back (to the extra
 or to the passages) and why; the time per answer; and whether any final answer states a value
 (number, identifier, quoted literal) absent from the passage it cites.
 
-    .venv/bin/python benchmarks/real_llm.py --data-dir /work/wt/answers-data \
+    .venv/bin/python benchmarks/real_llm.py --data-dir DATA \
         --corpus /usr/share/doc/python3.11/html [--limit 10] [--budget 45] [--json out.json]
 
 The store is the one `citewise eval` made for the corpus under --data-dir (not rebuilt here);
@@ -43,7 +43,12 @@ TYPES = ("lookup", "multi", "compare", "unanswerable")
 
 def args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("questions", type=Path, nargs="?", default=Path("/work/shared/eval/dev.jsonl"))
+    p.add_argument(
+        "questions",
+        type=Path,
+        nargs="?",
+        default=Path(__file__).resolve().parent / "check_sets" / "dev.jsonl",
+    )
     p.add_argument("--data-dir", type=Path, required=True)
     p.add_argument("--corpus", type=Path, default=Path("/usr/share/doc/python3.11/html"))
     p.add_argument("--limit", type=int, default=0, help="first N questions (0: all)")

@@ -8,7 +8,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
 CORPUS="${1:-/usr/share/doc/python3.11/html}"
-QUESTIONS="${2:-$ROOT/../shared/eval/dev.jsonl}"
+QUESTIONS="${2:-$HERE/check_sets/dev.jsonl}"
 mkdir -p "$HERE/results"
 export HF_HUB_OFFLINE=1
 

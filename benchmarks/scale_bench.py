@@ -44,7 +44,7 @@ from citewise.evaluation.bench import peak_rss_mb, percentiles, synthetic_vector
 from pg_server import PostgresServer, start_server, stop_server  # noqa: E402
 
 DEV_CORPUS = Path("/usr/share/doc/python3.11/html")
-DEV_QUESTIONS = Path("/work/shared/eval/dev.jsonl")
+DEV_QUESTIONS = Path(__file__).resolve().parent / "check_sets" / "dev.jsonl"
 # durable like SQLite's WAL with synchronous=NORMAL: commits are not fsync'd one by one
 PG_SETTINGS = {
     "fsync": "on",

@@ -31,7 +31,7 @@ from pathlib import Path
 import psutil
 
 CORPUS = Path("/usr/share/doc/python3.11/html")
-QUESTIONS = Path("/work/shared/eval/dev.jsonl")
+QUESTIONS = Path(__file__).resolve().parents[1] / "check_sets" / "dev.jsonl"
 
 _WS = re.compile(r"\s+")
 _TOKEN = re.compile(r"\w+|[^\w\s]")

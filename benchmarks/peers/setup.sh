@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create the separate venv for the peer baselines: /work/main/.venv-peers (gitignored via .venv-*/).
+# Create the separate venv for the peer baselines: .venv-peers at the repository root (or
+# PEERS_VENV; gitignored via .venv-*/).
 # Idempotent: does nothing if the venv already imports everything it needs.
 #   bash benchmarks/peers/setup.sh [--force]
 set -euo pipefail

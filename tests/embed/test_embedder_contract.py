@@ -1,4 +1,4 @@
-"""The Embedder contract, run unchanged against every backend.
+"""The Embedder contract (`citewise.testing.embedder_contract`), run against every backend.
 
 hashing always; the bundled MiniLM is `slow`; Ollama and OpenAI run against the scripted
 server on 127.0.0.1 (`integration`). The sentence-transformers backend is covered in
@@ -7,155 +7,50 @@ test_minilm.py, where the real model is at hand.
 
 from __future__ import annotations
 
-import random
-import threading
-from collections.abc import Callable
-
-import numpy as np
 import pytest
 
 from citewise.embed import Embedder, create_embedder
-
-TEXTS = [
-    "Rotate the log files every night with logrotate.",
-    "x",
-    "The asyncio module provides infrastructure for writing single-threaded concurrent code "
-    "using coroutines, multiplexing I/O access over sockets and other resources, running "
-    "network clients and servers, and other related primitives. " * 3,
-    "",
-    "Snapshots of the database are taken every six hours and stored in a second region.",
-    "How do I parse command line arguments?",
-]
-
-SENTENCES = [
-    "Rotate the log files every night.",
-    "Snapshots are stored in a second region.",
-    "Uploads larger than 25 MB are rejected.",
-    "The bearer token expires after 12 hours.",
-    "Coroutines are scheduled by the event loop.",
-    "A dataclass generates __init__ and __repr__.",
-    "Use argparse to parse command line options.",
-    "Pickle serialises Python objects to bytes.",
-    "The GIL lets one thread run bytecode at a time.",
-    "Regular expressions match patterns in strings.",
-    "Tabs and spaces must not be mixed for indentation.",
-    "Sockets send bytes between two network endpoints.",
-]
-
-_MINILM: dict[str, Embedder] = {}
+from citewise.testing.embedder_contract import EmbedderContractTests
+from citewise.testing.fakes import CountingEmbedder
+from embed.fake_server import FakeServer
 
 
-def _minilm() -> Embedder:
-    if "e" not in _MINILM:
-        _MINILM["e"] = create_embedder("minilm")
-    return _MINILM["e"]
+class TestHashingEmbedder(EmbedderContractTests):
+    @pytest.fixture
+    def embedder(self) -> Embedder:
+        return create_embedder("hashing")
 
 
-@pytest.fixture(
-    params=[
-        "hashing",
-        pytest.param("minilm", marks=pytest.mark.slow),
-        pytest.param("ollama", marks=pytest.mark.integration),
-        pytest.param("openai", marks=pytest.mark.integration),
-    ]
-)
-def embedder(request: pytest.FixtureRequest) -> Embedder:
-    kind = request.param
-    if kind == "minilm":
-        return _minilm()
-    if kind in ("ollama", "openai"):
-        server = request.getfixturevalue("embed_server")
-        return create_embedder(f"{kind}:test-model", base_url=server.url, batch_size=4)
-    return create_embedder(kind)
+@pytest.mark.slow
+class TestMiniLMEmbedder(EmbedderContractTests):
+    @pytest.fixture(scope="class")
+    def embedder(self) -> Embedder:
+        return create_embedder("minilm")
 
 
-def _cos(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.dot(a, b))
+@pytest.mark.integration
+class TestOllamaEmbedder(EmbedderContractTests):
+    @pytest.fixture
+    def embedder(self, embed_server: FakeServer) -> Embedder:
+        return create_embedder("ollama:test-model", base_url=embed_server.url, batch_size=4)
 
 
-def test_implements_the_protocol(embedder: Embedder) -> None:
-    assert isinstance(embedder, Embedder)
-    assert embedder.name and isinstance(embedder.name, str)
-    assert embedder.dim > 0 and embedder.max_tokens > 0
+@pytest.mark.integration
+class TestOpenAIEmbedder(EmbedderContractTests):
+    @pytest.fixture
+    def embedder(self, embed_server: FakeServer) -> Embedder:
+        return create_embedder("openai:test-model", base_url=embed_server.url, batch_size=4)
 
 
-def test_documents_have_shape_dtype_and_unit_norm(embedder: Embedder) -> None:
-    vectors = embedder.embed_documents(TEXTS)
-    assert vectors.shape == (len(TEXTS), embedder.dim)
-    assert vectors.dtype == np.float32
-    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+class TestCountingEmbedder(EmbedderContractTests):
+    @pytest.fixture
+    def embedder(self) -> CountingEmbedder:
+        return CountingEmbedder()
 
-
-def test_query_is_one_unit_vector(embedder: Embedder) -> None:
-    vector = embedder.embed_query("how do I rotate the logs")
-    assert vector.shape == (embedder.dim,)
-    assert vector.dtype == np.float32
-    assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-4
-
-
-def test_empty_list_gives_zero_rows(embedder: Embedder) -> None:
-    vectors = embedder.embed_documents([])
-    assert vectors.shape == (0, embedder.dim)
-    assert vectors.dtype == np.float32
-
-
-def test_same_input_gives_same_vectors(embedder: Embedder) -> None:
-    np.testing.assert_allclose(
-        embedder.embed_documents(TEXTS), embedder.embed_documents(TEXTS), atol=1e-5
-    )
-
-
-def test_order_is_preserved_across_length_sorted_batches(embedder: Embedder) -> None:
-    # 36 distinct texts of 2 to ~200 words: more than one batch, so sorting reorders them
-    rng = random.Random(7)
-    words = " ".join(SENTENCES).replace(".", "").split()
-    texts: dict[frozenset[str], str] = {}
-    while len(texts) < 36:
-        picked = rng.choices(words, k=rng.choice((3, 9, 40, 150)))
-        texts.setdefault(frozenset(picked), " ".join(picked))
-    _assert_order_preserved(embedder, list(texts.values()))
-
-
-def _assert_order_preserved(embedder: Embedder, texts: list[str]) -> None:
-    together = embedder.embed_documents(texts)
-    alone = np.stack([embedder.embed_query(t) for t in texts])
-    sims = together @ alone.T
-    assert (np.argmax(sims, axis=1) == np.arange(len(texts))).all()
-    # int8 activations are quantised per batch, so batch-mates move a vector very slightly
-    assert float(np.min(np.diag(sims))) > 0.98
-
-
-def test_query_matches_its_document_embedding(embedder: Embedder) -> None:
-    text = "Tokens expire after 12 hours."
-    assert _cos(embedder.embed_query(text), embedder.embed_documents([text])[0]) > 0.999
-
-
-def test_count_tokens_grows_with_text(embedder: Embedder) -> None:
-    short = embedder.count_tokens("logging levels")
-    long = embedder.count_tokens("logging levels " * 20)
-    assert embedder.count_tokens("") == 0
-    assert 0 < short < long
-
-
-def test_two_threads_can_embed_at_once(embedder: Embedder) -> None:
-    expected = embedder.embed_documents(TEXTS)
-    results: dict[int, np.ndarray] = {}
-    errors: list[BaseException] = []
-
-    def work(slot: int, fn: Callable[[], np.ndarray]) -> None:
-        try:
-            results[slot] = fn()
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-
-    threads = [
-        threading.Thread(target=work, args=(i, lambda: embedder.embed_documents(TEXTS)))
-        for i in range(2)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not errors
-    for got in results.values():
-        np.testing.assert_allclose(got, expected, atol=1e-5)
+    def test_records_each_query_and_document_batch(self, embedder: CountingEmbedder) -> None:
+        embedder.embed_query("where are the logs")
+        embedder.embed_documents(["one", "two"])
+        embedder.embed_documents(["three"])
+        assert embedder.queries == ["where are the logs"]
+        assert embedder.document_batches == [["one", "two"], ["three"]]
+        assert embedder.documents == ["one", "two", "three"]

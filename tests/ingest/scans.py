@@ -1,5 +1,6 @@
 """Scanned pages made at run time: text drawn into images (no text layer), as PNG/JPEG/TIFF
-files, image-only PDFs and DOCX files of pictures (shared with benchmarks/ocr_compare.py)."""
+files, image-only PDFs and DOCX files of pictures (shared with
+benchmarks/experiments/ocr_compare.py)."""
 
 from __future__ import annotations
 

@@ -4,16 +4,13 @@ same chunks as a whole read, searchable from start to end, and invisible until c
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import sqlite3
-import subprocess
-import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import ClassVar
+
+import pytest
 
 from citewise.assistant import Assistant
 from citewise.embed.hashing import HashingEmbedder
@@ -22,6 +19,7 @@ from citewise.ingest.streamed import StreamLimits
 from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import ChunkedDocument, IngestReport
 from hardening.consistency import table_problems
+from hardening.crash_child import _run_child as run_child
 
 SMALL = StreamLimits(above_bytes=64 * 1024, piece_bytes=16 * 1024, batch_chunks=64)
 WHOLE = StreamLimits(above_bytes=2**40)
@@ -123,13 +121,14 @@ CHILD = textwrap.dedent(
     from citewise.store.sqlite.store import SQLiteStore
 
     log, data, marker = map(Path, sys.argv[1:4])
+    freeze_at = int(sys.argv[5])  # sys.argv[4] is the phase: "append", the only one
 
     class Freezing(SQLiteStore):
         batches = 0
         def append_chunks(self, doc_id, chunks):
             stored = super().append_chunks(doc_id, chunks)
             Freezing.batches += 1
-            if Freezing.batches == 3:
+            if Freezing.batches == freeze_at:
                 marker.write_text("frozen")
                 time.sleep(60)  # killed here
             return stored
@@ -141,23 +140,14 @@ CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_kill_9_while_streaming_leaves_nothing_visible_and_the_next_run_completes(
     tmp_path: Path,
 ) -> None:
     log, data, marker = tmp_path / "ops.log", tmp_path / "data", tmp_path / "frozen"
     write_log(log, 600, {0: "zqstreamword"})
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(log), str(data), str(marker)], env=env
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not marker.exists() and child.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert marker.exists(), "the child never reached its third batch"
-    finally:
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait()
+    killed = run_child(log, data, marker, "append", 3, CHILD)
+    assert killed, "the child finished before its third batch"
     db = data / "citewise.db"
     with sqlite3.connect(db) as conn:
         loading = conn.execute("SELECT count(*), sum(chunk_count) FROM documents").fetchone()

@@ -7,7 +7,7 @@
 
 The default, "minilm", is the bundled all-MiniLM-L6-v2 run by ONNX Runtime as a fused,
 per-channel int8 graph (see `citewise.embed.minilm.runtime` for why, and
-`benchmarks/embedding_runtime.py` for the measurements).
+`benchmarks/experiments/embedding_runtime.py` for the measurements).
 """
 
 from __future__ import annotations

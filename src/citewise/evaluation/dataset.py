@@ -1,4 +1,4 @@
-"""Question sets (JSONL) as typed values. Schema: shared/eval/README.md."""
+"""Question sets (JSONL) as typed values. Schema: benchmarks/check_sets/README.md."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 from citewise.extractive.rules import RulePack, rule_pack
 
-# Between answerable questions and near misses on the dev set (docs/tuning-log.md); raise it
+# Between answerable questions and near misses on the dev set (docs/history/tuning-log.md); raise it
 # to refuse more.
 ABSTAIN_BELOW = 0.5
 # A capitalised name in the question ("with Poetry") that no passage contains lowers the best
@@ -22,7 +22,7 @@ class ExtractiveOptions:
     # sentences embedded per question: more cost time without better answers
     max_candidates: int = 32
     # the reranker orders passages well, so their rank counts too, but not so much that a top
-    # passage alone clears the abstention threshold (docs/tuning-log.md)
+    # passage alone clears the abstention threshold (docs/history/tuning-log.md)
     cosine_weight: float = 0.7
     lexical_weight: float = 0.3
     rank_weight: float = 0.2
@@ -79,7 +79,7 @@ class ExtractiveOptions:
     type_weight: float = 0.1
     # each of the question's content words that no passage holds lowers the evidence by this
     # much ("the yearly budget" asked of documents that never mention one). Off: paraphrased
-    # questions use words their answers do not, and it refused them (docs/answer-quality.md)
+    # questions use words their answers do not, and it refused them (docs/history/answer-quality.md)
     unseen_word_penalty: float = 0.0
     # the sentence right after the best one joins it when only that one states the value,
     # number, date or cause asked for (a contiguous span of the passage). Off: it moved no

@@ -1,3 +1,1 @@
-"""The contract kit: pytest mixins every backend of a family passes (stores, conversation
-memories, user stores, embedders, job queues). A backend's tests subclass a mixin and give
-it the fixture it names, so a new backend is a subclass away. Needs pytest."""
+"""A test kit for backends: contract suites to subclass (store, memory, auth, embedder, job queue), and shared stand-ins."""

@@ -22,7 +22,7 @@ VARIANTS = {"int8": 0.98, "fp32": 0.9999}
 HIDDEN, HEADS, FFN = 384, 12, 1536
 OPSET = 17
 
-# Quantisation recipe: chosen by benchmarks/embedding_runtime.py (see minilm.runtime).
+# Quantisation recipe: chosen by benchmarks/experiments/embedding_runtime.py (see minilm.runtime).
 REDUCE_RANGE = True  # 7-bit weights: no u8×s8 saturation on AVX2 CPUs without VNNI
 KEEP_FFN_OUTPUT_FP32 = True  # the 1536→384 projections are the most outlier-sensitive
 

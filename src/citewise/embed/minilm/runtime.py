@@ -1,14 +1,14 @@
 """The default embedder: the bundled all-MiniLM-L6-v2 on ONNX Runtime, int8.
 
-Why (benchmarks/embedding_runtime.py: 512 Python-doc chunks of 150–250 tokens, 50 queries,
-2 cores of a Xeon shared with other jobs, so absolute figures move by 2x from run to run;
-ratios hold): ONNX Runtime running a fused, dynamically quantised int8 graph is the fastest
+Why (benchmarks/experiments/embedding_runtime.py: 512 Python-doc chunks of 150–250 tokens, 50
+queries, 2 cores of a Xeon shared with other jobs, so absolute figures move by 2x from run to
+run; ratios hold): ONNX Runtime running a fused, dynamically quantised int8 graph is the fastest
 runtime that is portable. Against sentence-transformers on torch fp32 it embeds ~1.6–2x the
 tokens/s, answers a query in ~2 ms instead of ~10, keeps every chunk at cosine >= 0.99 to the
-torch fp32 vectors (mean 0.996) with top-10 neighbour overlap >= 0.9, and needs only
-onnxruntime + tokenizers at run time (~120 MB with the model, against ~1.2 GB for torch).
-torch bf16 autocast was faster still on this Xeon (~2.6x fp32 when the machine was quiet),
-but only because it has AMX: without AMX bf16 is slow, so it is not a default.
+torch fp32 vectors (mean 0.996) with top-10 neighbour overlap >= 0.9, and needs only onnxruntime
++ tokenizers at run time (~120 MB with the model, against ~1.2 GB for torch). torch bf16
+autocast was faster still on this Xeon (~2.6x fp32 when the machine was quiet), but only because
+it has AMX: without AMX bf16 is slow, so it is not a default.
 
 The int8 recipe (see `minilm_graph`): per-channel weights (per-tensor drops to cosine 0.87),
 reduced to 7 bits (no u8 x s8 saturation on AVX2 CPUs without VNNI: an emulated Haswell gives

@@ -49,8 +49,8 @@ _ACRONYM = re.compile(r"[A-Z]{2,6}")  # MIME, JSON, ASCII: often written "mime-t
 class RescoreWeights:
     """Weights of the linear combination (see the module docstring for the features).
 
-    Defaults measured with benchmarks/rerank_dev.py: fused + dense 1:1 is the robust core
-    (dense anywhere in 0.75–1.5 scores the same); identifier matches add a little.
+    Defaults measured with benchmarks/experiments/rerank_dev.py: fused + dense 1:1 is the robust
+    core (dense anywhere in 0.75–1.5 scores the same); identifier matches add a little.
     `terms` repeats what BM25 already ranked by and lowered every metric; `section` only
     helped on the dev corpus by demoting section-less duplicate files, and not otherwise:
     both are off by default."""

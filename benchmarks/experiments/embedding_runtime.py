@@ -1,7 +1,8 @@
 """Which runtime should embed with all-MiniLM-L6-v2? Speed and fidelity on this machine.
 
-    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/embedding_runtime.py [--n 512] [--repeat 2]
-        [--threads 2] [--only NAME ...] [--json benchmarks/results/embedding_runtime.json]
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/experiments/embedding_runtime.py [--n 512]
+        [--repeat 2] [--threads 2] [--only NAME ...]
+        [--json benchmarks/results/embedding_runtime.json]
 
 Texts: paragraphs of /usr/share/doc/python3.11/html glued into chunks of 150–250 MiniLM tokens
 (as the chunker makes them), plus 50 short questions. Reference: sentence-transformers on torch

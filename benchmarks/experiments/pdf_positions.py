@@ -1,7 +1,7 @@
 """How well ingest-time PDF positions land, on a PDF made here from the README's prose
 (reportlab Platypus: wrapped, justified paragraphs, headings, page breaks).
 
-    .venv/bin/python benchmarks/pdf_positions.py
+    .venv/bin/python benchmarks/experiments/pdf_positions.py
 
 Prints: chunks with boxes; of every sentence (>= 20 letters) used as a quote, how many have
 their first marked line holding the quote's first two words (pdfium's text inside the
@@ -29,7 +29,7 @@ from citewise.ingest.pdf_positions import chunk_line_boxes
 from citewise.text.sentences import split_sentences
 from citewise.types.positions import alnum_index, boxes_for_quote
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def make_pdf(path: Path) -> None:

@@ -1,6 +1,6 @@
 """Compares vector index candidates for the embedded store: latency, recall, filtering, delete.
 
-Run: .venv/bin/python benchmarks/vector_index_candidates.py --sizes 20000,100000,1000000
+Run: .venv/bin/python benchmarks/experiments/vector_index_candidates.py --sizes 20000,100000,1000000
 Candidates: exact numpy over one contiguous partition (what the store uses), usearch HNSW
 (f32). sqlite-vec needs sqlite3.enable_load_extension, which this Python build lacks, so it
 is reported as unavailable rather than measured.

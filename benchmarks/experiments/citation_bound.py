@@ -3,7 +3,7 @@ compare question of an eval set, the full answer flow (fresh session each), then
 first passage's page is a gold page, whether a gold page is among the first ten passages,
 and which of the cited pages are gold.
 
-    .venv/bin/python benchmarks/citation_bound.py ../shared/eval/dev.jsonl \
+    .venv/bin/python benchmarks/experiments/citation_bound.py benchmarks/check_sets/dev.jsonl \
         --data-dir ~/.citewise/eval/html-9314f817 [--quiet]
 
 The data dir is a store over the set's corpus (for the dev set, the one `citewise eval`

@@ -1,7 +1,7 @@
 """Which OCR engine reads scanned pages better on this machine: tesseract or rapidocr?
 
-    .venv/bin/python benchmarks/ocr_compare.py [--engines tesseract rapidocr] [--repeat 1]
-        [--json benchmarks/results/ocr_compare.json]
+    .venv/bin/python benchmarks/experiments/ocr_compare.py [--engines tesseract rapidocr]
+        [--repeat 1] [--json benchmarks/results/ocr_compare.json]
 
 Pages: A4 at 200 dpi drawn by the tests' `scanned_page` (tests/ingest/scans.py) with known
 text — serif, sans, mono, small sans (about 7 pt), a 1.5° skew, light and heavy speckle,
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 from citewise.ingest.parsers.ocr import ENGINES, OcrEngine
 from ingest.scans import scanned_page

@@ -1,7 +1,8 @@
 """Does reranking help? None vs the no-model rescoring (and a weight grid) on the dev set.
 
-    .venv/bin/python benchmarks/rerank_dev.py --data-dir D [--dev shared/eval/dev.jsonl]
-        [--depth 20] [--exclude PREFIX] [--no-sweep] [--json OUT.json]
+    .venv/bin/python benchmarks/experiments/rerank_dev.py --data-dir D \
+        [--dev benchmarks/check_sets/dev.jsonl] [--depth 20] [--exclude PREFIX] [--no-sweep]
+        [--json OUT.json]
 
 D is a data dir where the dev corpus (/usr/share/doc/python3.11/html) is already ingested
 (`citewise eval` keeps its store under D/eval/<corpus>-<hash>/: that is found too). Nothing is
@@ -54,7 +55,7 @@ from citewise.retrieve.rerank import (
 )
 from citewise.types import Hit
 
-DEV = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev.jsonl"
+DEV = Path(__file__).resolve().parents[1] / "check_sets" / "dev.jsonl"
 METRICS = ("file@1", "file@3", "file@5", "quote@5", "file_mrr", "quote_mrr")
 HEADLINE = METRICS[:4]  # what the grid optimises (the MRRs are shown as finer-grained checks)
 UNTUNED = RescoreWeights(fused=1.0, dense=1.0, terms=1.0, identifiers=1.0, section=1.0)

@@ -3,11 +3,11 @@
 `must` string (case-insensitive); an unanswerable one when nothing is cited. Every question
 runs in its own session.
 
-    python benchmarks/answer_check.py benchmarks/questions/python_lookups_a.jsonl \
+    python benchmarks/experiments/answer_check.py benchmarks/questions/python_lookups_a.jsonl \
         --data-dir ~/.citewise/eval/html-9314f817
 
 The data dir is a store over the questions' corpus: for the Python sets the one `citewise eval
-../shared/eval/dev.jsonl --corpus /usr/share/doc/python3.11/html` builds. These sets were
+benchmarks/check_sets/dev.jsonl --corpus /usr/share/doc/python3.11/html` builds. These sets were
 written to check rules tuned on the dev set against questions they were not tuned on; keep
 them that way (do not tune on them question by question).
 """

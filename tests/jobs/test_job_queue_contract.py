@@ -1,0 +1,52 @@
+"""The JobQueue contract (`citewise.testing.job_queue_contract`), run against both backends:
+in-process threads, and the queue one with a `citewise worker` (in-process, on a real
+redis-server: `integration`) ingesting into the same SQLite store."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from citewise.config import load_settings
+from citewise.embed import create_embedder
+from citewise.jobs.base import JobQueue
+from citewise.jobs.in_process import ThreadJobQueue
+from citewise.jobs.queued import WorkerJobQueue
+from citewise.services import Services
+from citewise.testing.job_queue_contract import JobQueueContractTests
+from citewise.workers.process import Backoff, serve
+from redis_server import redis_url  # noqa: F401  (the fixture)
+
+
+class TestThreadJobQueue(JobQueueContractTests):
+    @pytest.fixture
+    def job_queue(self, services: Services) -> Iterator[JobQueue]:
+        queue = ThreadJobQueue(services)
+        yield queue
+        queue.close()
+
+
+@pytest.mark.integration
+class TestWorkerJobQueue(JobQueueContractTests):
+    @pytest.fixture
+    def job_queue(self, services: Services, redis_url: str) -> Iterator[JobQueue]:  # noqa: F811
+        settings = load_settings(
+            data_dir=services.settings.data_dir, embedder="hashing", queue=redis_url
+        )
+        stop = threading.Event()
+        worker = threading.Thread(
+            target=serve,
+            args=(settings, lambda: create_embedder("hashing")),
+            kwargs={"stop": stop, "backoff": Backoff(retries=0)},
+        )
+        worker.start()
+        queue = WorkerJobQueue(redis_url)
+        try:
+            yield queue
+        finally:
+            queue.close()
+            stop.set()
+            worker.join(timeout=120)
+        assert not worker.is_alive()
