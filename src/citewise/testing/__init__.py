@@ -1,1 +1,2 @@
-"""A test kit for backends: contract suites to subclass (store, memory, auth, embedder, job queue), and shared stand-ins."""
+"""A test kit for backends: contract suites to subclass (store, memory, auth, embedder,
+job queue) and shared stand-ins."""
