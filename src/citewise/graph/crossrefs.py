@@ -1,0 +1,139 @@
+"""Document cross-references.
+
+Explicit: one document names another — its title, its file name, a code in its title, or its
+section number ("see Section 20.4" cites "20.4. Resource Consumption"). Implicit: two documents
+share at least two specific entities; rare entities count more (IDF-like), so two documents
+that both name "FC-001-234" and "Sensor Bus Interface" are linked, while two that both say
+"PDF" and "HTTP" in a collection where everyone does are not.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import PurePath
+
+from citewise.graph.model import (
+    LOCAL_KINDS,
+    DocumentGraph,
+    DocumentLink,
+    DocumentProfile,
+    entity_key,
+)
+from citewise.graph.rules.codes import find_codes, section_names
+
+MIN_SHARED = 2
+# an entity in more than this share of a collection's documents says nothing about a pair
+COMMON_SHARE = 0.5
+EXPLICIT_BASE = 0.6
+EXPLICIT_STEP = 0.15
+IMPLICIT_STEP = 0.35
+MAX_EVIDENCE = 5
+_TITLE_HEAD = re.compile(r"^\s*(?P<head>[^—:]{2,60}?)\s+(?:—|–|-{1,2}|:)\s+\S")
+
+
+def document_names(title: str, source: str) -> frozenset[str]:
+    """Keys another document may use to cite this one."""
+    names: set[str] = set()
+    if len(entity_key(title).split()) >= 2:
+        names.add(entity_key(title))
+    head = _TITLE_HEAD.match(title)
+    if head:  # "json — JSON encoder and decoder" is cited as "json"
+        names.add(entity_key(head.group("head")))
+    file_name = PurePath(source.replace("\\", "/")).name
+    if file_name:
+        names.add(entity_key(file_name))
+        stem = entity_key(PurePath(file_name).stem)
+        if len(stem.split()) >= 2 and not stem.isdigit():
+            names.add(stem)
+    names.update(entity_key(n) for n in section_names(title))
+    names.update(m.key for m in find_codes(title) if m.kind != "section")
+    return frozenset(n for n in names if n)
+
+
+def profile(doc_id: int, title: str, source: str, graph: DocumentGraph) -> DocumentProfile:
+    cites = {e.key for e in graph.entities}
+    cites.update(entity_key(a) for e in graph.entities for a in e.aliases)
+    cites.update(r.key for r in graph.references)
+    shares = {e.key for e in graph.entities if e.kind not in LOCAL_KINDS}
+    names = document_names(title, source)
+    return DocumentProfile(doc_id, names, frozenset(cites - names), frozenset(shares))
+
+
+def explicit_links(doc: DocumentProfile, others: Iterable[DocumentProfile]) -> list[DocumentLink]:
+    """Links from `doc` to the documents it names and from the documents that name it."""
+    out: list[DocumentLink] = []
+    for other in others:
+        if other.doc_id == doc.doc_id:
+            continue
+        for citing, cited in ((doc, other), (other, doc)):
+            hits = sorted(_cited_names(citing.cites, cited.names))
+            if hits:
+                strength = min(1.0, EXPLICIT_BASE + EXPLICIT_STEP * (len(hits) - 1))
+                out.append(
+                    DocumentLink(
+                        (citing.doc_id, cited.doc_id), "explicit", round(strength, 4),
+                        tuple(hits[:MAX_EVIDENCE]),
+                    )
+                )  # fmt: skip
+    return out
+
+
+def _cited_names(cites: frozenset[str], names: frozenset[str]) -> set[str]:
+    """Names cited directly, and chapters cited through one of their sections
+    ("section7 2" cites the document named "chapter7")."""
+    hits = set(cites & names)
+    for key in cites:
+        m = re.match(r"^section(\d+) ", key)
+        if m and f"chapter{m.group(1)}" in names:
+            hits.add(key)
+    return hits
+
+
+def document_frequencies(profiles: Iterable[DocumentProfile]) -> Counter[str]:
+    df: Counter[str] = Counter()
+    for p in profiles:
+        df.update(p.shares)
+    return df
+
+
+def rarity(df: int, n_docs: int) -> float:
+    """In (0, 1]: 1 for an entity one document names, falling as more documents do."""
+    return math.log((n_docs + 1) / df) / math.log(n_docs + 1) if n_docs > 0 and df > 0 else 0.0
+
+
+def implicit_links(
+    doc: DocumentProfile,
+    others: Sequence[DocumentProfile],
+    df: Mapping[str, int],
+    n_docs: int,
+) -> list[DocumentLink]:
+    """Links between `doc` and each document sharing ≥ 2 specific entities with it; strength
+    1 − Π(1 − 0.35·rarity) over the shared entities."""
+    out: list[DocumentLink] = []
+    for other in others:
+        if other.doc_id == doc.doc_id:
+            continue
+        shared = [
+            k for k in doc.shares & other.shares if df.get(k, 1) <= max(2, COMMON_SHARE * n_docs)
+        ]
+        if len(shared) < MIN_SHARED:
+            continue
+        weights = {k: rarity(df.get(k, 1), n_docs) for k in shared}
+        miss = math.prod(1.0 - IMPLICIT_STEP * w for w in weights.values())
+        evidence = sorted(shared, key=lambda k: (-weights[k], k))[:MAX_EVIDENCE]
+        pair = (min(doc.doc_id, other.doc_id), max(doc.doc_id, other.doc_id))
+        out.append(DocumentLink(pair, "implicit", round(1.0 - miss, 4), tuple(evidence)))
+    return out
+
+
+def links_for(doc: DocumentProfile, others: Sequence[DocumentProfile]) -> list[DocumentLink]:
+    """Every link between `doc` and the other documents of its collection."""
+    everyone = [doc, *(o for o in others if o.doc_id != doc.doc_id)]
+    df = document_frequencies(everyone)
+    return [
+        *explicit_links(doc, everyone),
+        *implicit_links(doc, everyone, df, len(everyone)),
+    ]
