@@ -57,6 +57,7 @@ def profile(doc_id: int, title: str, source: str, graph: DocumentGraph) -> Docum
     cites = {e.key for e in graph.entities}
     cites.update(entity_key(a) for e in graph.entities for a in e.aliases)
     cites.update(r.key for r in graph.references)
+    cites.update({chapter for key in cites if (chapter := _chapter_of(key))})
     shares = {e.key for e in graph.entities if e.kind not in LOCAL_KINDS}
     names = document_names(title, source)
     return DocumentProfile(doc_id, names, frozenset(cites - names), frozenset(shares))
@@ -69,7 +70,7 @@ def explicit_links(doc: DocumentProfile, others: Iterable[DocumentProfile]) -> l
         if other.doc_id == doc.doc_id:
             continue
         for citing, cited in ((doc, other), (other, doc)):
-            hits = sorted(_cited_names(citing.cites, cited.names))
+            hits = sorted(citing.cites & cited.names)
             if hits:
                 strength = min(1.0, EXPLICIT_BASE + EXPLICIT_STEP * (len(hits) - 1))
                 out.append(
@@ -81,15 +82,10 @@ def explicit_links(doc: DocumentProfile, others: Iterable[DocumentProfile]) -> l
     return out
 
 
-def _cited_names(cites: frozenset[str], names: frozenset[str]) -> set[str]:
-    """Names cited directly, and chapters cited through one of their sections
-    ("section7 2" cites the document named "chapter7")."""
-    hits = set(cites & names)
-    for key in cites:
-        m = re.match(r"^section(\d+) ", key)
-        if m and f"chapter{m.group(1)}" in names:
-            hits.add(key)
-    return hits
+def _chapter_of(key: str) -> str:
+    """A section's chapter: "section7 2" (Section 7.2) is in "chapter7"."""
+    m = re.match(r"^section(\d+) \d", key)
+    return f"chapter{m.group(1)}" if m else ""
 
 
 def document_frequencies(profiles: Iterable[DocumentProfile]) -> Counter[str]:

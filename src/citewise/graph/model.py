@@ -56,6 +56,7 @@ class Entity:
     kind: EntityKind
     aliases: tuple[str, ...] = ()
     chunk_ids: tuple[int, ...] = ()
+    doc_ids: tuple[int, ...] = ()  # filled when read back from a store
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +115,20 @@ class DocumentLink:
     def other(self, doc_id: int) -> int:
         a, b = self.documents
         return b if a == doc_id else a
+
+
+@dataclass(frozen=True, slots=True)
+class GraphDocument:
+    doc_id: int
+    title: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class GraphSnapshot:
+    """A collection's whole graph, for export."""
+
+    documents: tuple[GraphDocument, ...]
+    entities: tuple[Entity, ...]
+    relations: tuple[Relation, ...]
+    links: tuple[DocumentLink, ...]

@@ -15,6 +15,7 @@ import re
 from citewise.graph.model import EntityKind, entity_key
 from citewise.graph.rules.tokens import (
     CONNECTORS,
+    EXPANSION_JOINERS,
     MONTHS_AND_DAYS,
     Mention,
     Sentence,
@@ -108,7 +109,7 @@ def _expansion_before(before: list[Token], letters: str) -> list[Token] | None:
     `letters` (joiners such as "of" may be skipped)."""
     for n in range(len(letters), min(len(before), len(letters) * 2 + 2) + 1):
         words = before[-n:]
-        if words[0].text.lower() in CONNECTORS:
+        if words[0].text.lower() in EXPANSION_JOINERS:
             continue
         if _initials_match(words, letters):
             return words
@@ -120,13 +121,13 @@ def _initials_match(words: list[Token], letters: str) -> bool:
 
     def walk(i: int, j: int) -> bool:
         if j == len(letters):
-            return i == len(words) or all(w.text.lower() in CONNECTORS for w in words[i:])
+            return i == len(words) or all(w.text.lower() in EXPANSION_JOINERS for w in words[i:])
         if i == len(words):
             return False
         word = words[i].text.lower()
         if word[0] == letters[j] and walk(i + 1, j + 1):
             return True
-        return word in CONNECTORS and walk(i + 1, j)
+        return word in EXPANSION_JOINERS and walk(i + 1, j)
 
     return walk(0, 0)
 

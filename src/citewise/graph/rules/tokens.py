@@ -25,8 +25,11 @@ MONTHS_AND_DAYS = word_set(
     "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
     "saturday sunday"
 )
-# joiners allowed inside a multi-word name ("Bank of America"), never at its ends
-CONNECTORS = word_set("of for and the de du la le von van der da di on in to")
+# joiners allowed inside a multi-word name ("Bank of America"), never at its ends; "and" is
+# not one ("Debian and Ubuntu" are two names)
+CONNECTORS = word_set("of for the de du la le von van der da di")
+# words an acronym's expansion may hold without a letter in the acronym
+EXPANSION_JOINERS = CONNECTORS | word_set("and on in to with by")
 # capitalised words that open a sentence or a heading far more often than a name
 COMMON_CAPITALISED = word_set(
     """
