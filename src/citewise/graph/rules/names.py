@@ -177,7 +177,7 @@ def _trim(run: list[Token]) -> list[Token]:
 
 def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Mention | None:
     # a forced capital on a common word ("Install", "However", "The") is not part of the name
-    while run and run[0].opens and evidence.is_common(run[0].text) and not run[0].is_camel:
+    while run and run[0].opens and not run[0].is_camel and _forced(run, evidence):
         run = _trim(run[1:])
     while run and run[0].text in ("The", "A", "An"):
         run = _trim(run[1:])
@@ -200,3 +200,9 @@ def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Me
     if forced and all(evidence.is_common(t.text) for t in capitals):
         return None  # "Getting Started", "See Also": every word a common one, capital forced
     return Mention(entity_key(name), name, kind, run[0].start, run[-1].end)
+
+
+def _forced(run: list[Token], evidence: WordEvidence) -> bool:
+    """Whether the run's first word is capitalised only because it opens the sentence: a
+    common word, or a word followed by "the" ("Ask the Helpdesk Team")."""
+    return evidence.is_common(run[0].text) or (len(run) > 1 and run[1].text == "the")
