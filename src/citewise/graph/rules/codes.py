@@ -25,7 +25,9 @@ _FILE = re.compile(
     re.I,
 )
 _SNAKE = re.compile(r"(?<![\w.$-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w$(-])")
-_DOTTED = re.compile(r"(?<![\w.$/@-])[a-z_][a-z0-9_]+(?:\.[a-z_][a-z0-9_]+)+(?![\w/@(-]|\.\w)")
+_DOTTED = re.compile(
+    r"(?<![\w.$/@-])[A-Za-z_][A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]+)+(?![\w/@(-]|\.\w)"
+)
 _MODULE = re.compile(
     r"(?<![\w.])(?P<name>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\s+(?:module|package)s?\b"
 )
@@ -34,7 +36,8 @@ _NOT_DOTTED = re.compile(r"^(?:e\.g|i\.e|www\.|.*\.(?:com|org|net|io|de|uk)$)")
 # words that stand before "module" without naming one
 _NOT_MODULES = word_set(
     "the this that each every any one new main core kernel loadable extension contrib python "
-    "standard built builtin library other same whole your our their its"
+    "standard built builtin library other same whole your our their its these those both all "
+    "some which what such either"
 )
 
 

@@ -23,11 +23,11 @@ from citewise.graph.rules.tokens import (
     WordEvidence,
     gap_is_blank,
     is_stop_acronym,
+    singular_acronym,
 )
 
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9&]{1,9}$")
-_PLURAL_ACRONYM = re.compile(r"^([A-Z]{2,})s$")
 
 
 def find_names(sentence: Sentence, evidence: WordEvidence) -> list[Mention]:
@@ -70,7 +70,7 @@ def find_acronyms(sentence: Sentence) -> list[Mention]:
             and gap_is_blank(sentence.text, tokens[j - 1], tokens[j])
         ):
             j += 1
-        name = " ".join(_singular(t.text) for t in tokens[i:j])
+        name = " ".join(singular_acronym(t.text) for t in tokens[i:j])
         found.append(Mention(entity_key(name), name, "acronym", tokens[i].start, tokens[j - 1].end))
         i = j
     return found
@@ -133,18 +133,14 @@ def _initials_match(words: list[Token], letters: str) -> bool:
 
 
 def _is_acronym_token(tok: Token) -> bool:
-    text = _singular(tok.text)
+    text = singular_acronym(tok.text)
     return (
         tok.is_allcaps
+        and not tok.is_compound
         and 2 <= len(text) <= 8
         and text.replace("&", "").isalnum()
         and not is_stop_acronym(text)
     )
-
-
-def _singular(word: str) -> str:
-    m = _PLURAL_ACRONYM.match(word)
-    return m.group(1) if m else word
 
 
 def _capitalised_runs(sentence: Sentence) -> list[list[Token]]:
@@ -152,7 +148,12 @@ def _capitalised_runs(sentence: Sentence) -> list[list[Token]]:
     run: list[Token] = []
     for tok in sentence.tokens:
         joins = run and gap_is_blank(sentence.text, run[-1], tok)
-        if (tok.is_title or tok.is_camel) and not tok.is_allcaps:
+        if (
+            (tok.is_title or tok.is_camel)
+            and not tok.is_allcaps
+            and not tok.is_compound
+            and not tok.is_identifier
+        ):
             if not joins:
                 runs.append(run)
                 run = []
@@ -186,7 +187,7 @@ def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Me
     name = sentence.text[run[0].start : run[-1].end]
     after = sentence.text[run[-1].end :].split(maxsplit=1)
     versioned = bool(after) and bool(_VERSION.match(after[0].rstrip(".,;:)")))
-    kind: EntityKind = "product" if versioned or any(t.is_camel for t in run) else "name"
+    kind: EntityKind = "product" if versioned else "name"
     capitals = [t for t in run if t.text.lower() not in CONNECTORS]
     if len(capitals) == 1:
         tok = capitals[0]

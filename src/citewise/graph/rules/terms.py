@@ -16,7 +16,7 @@ _MEANS = re.compile(
 )
 _THE_TERM = re.compile(rf"\bthe\s+term\s+[{_Q_OPEN}](?P<term>[^{_Q_CLOSE}\n]{{2,60}})[{_Q_CLOSE}]")
 _SHORT_FORM = re.compile(
-    r"(?P<name>[A-Z][\w&.-]*(?:\s+(?:(?:of|for|and|the|de)\s+)?[A-Z][\w&.-]*){0,7})\s*"
+    r"(?P<name>[A-Z][\w&-]*(?:\s+(?:(?:of|for|and|the|de)\s+)?[A-Z][\w&-]*){0,7})\s+"
     rf"\(\s*(?:the\s+|hereinafter\s+(?:the\s+)?|together\s+the\s+)?[{_Q_OPEN}](?P<short>[^"
     rf"{_Q_CLOSE}\n]{{1,40}})[{_Q_CLOSE}]\s*\)"
 )

@@ -17,6 +17,7 @@ def word_set(text: str) -> frozenset[str]:
 
 
 _TOKEN = re.compile(r"[^\W_](?:[\w'’&+.-]*[^\W_])?")
+_POSSESSIVE = re.compile(r"['’]s$")
 # a word after one of these opens a clause: its capital says nothing about it being a name
 _OPENERS = frozenset(":;(\"'“‘—•*[")
 
@@ -45,6 +46,7 @@ COMMON_CAPITALISED = word_set(
     six seven eight nine ten let make create add set get run install enable disable check click
     select choose open close start stop read write find follow following further additional
     see_also reference references related general basic advanced usage details detail
+    true false none null
     """
 )
 ALLCAPS_STOP = word_set(
@@ -52,9 +54,13 @@ ALLCAPS_STOP = word_set(
     NOTE NOTES WARNING CAUTION TIP TODO FIXME XXX OK AND OR NOT THE IF IS IN ON OFF YES NO
     TRUE FALSE NONE ALL ANY MUST SHALL SHOULD MAY REQUIRED RECOMMENDED OPTIONAL AM PM ID
     IT AS AT BY TO OF BE DO WE US FOR SEE ALSO END
+    FROM WHERE ORDER GROUP HAVING DESC ASC DISTINCT BETWEEN LIKE ILIKE JOIN USING NULLS LIMIT
+    OFFSET UNION CASE WHEN THEN ELSE SET VALUES INTO RETURNING EXISTS FIRST LAST ONLY
+    NEVER ALWAYS IMPORTANT DEPRECATED DANGER
     """
 )
 _ROMAN = re.compile(r"^[IVXLC]+$")
+_PLURAL_ACRONYM = re.compile(r"^([A-Z]{2,})s$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +81,21 @@ class Token:
 
     @property
     def is_allcaps(self) -> bool:
-        letters = [c for c in self.text if c.isalpha()]
-        return len(letters) >= 2 and all(c.isupper() for c in letters)
+        """ "TCP", "IPv6" is not; a plural "CPUs" is."""
+        word = singular_acronym(self.text)
+        letters = [c for c in word if c.isalpha()]
+        return word[0].isalpha() and len(letters) >= 2 and all(c.isupper() for c in letters)
+
+    @property
+    def is_compound(self) -> bool:
+        """A hyphenated word ending in lower case ("WAL-related", "IP-address"): an adjective
+        or a common noun, not a name."""
+        return "-" in self.text and self.text.rsplit("-", 1)[1].islower()
+
+    @property
+    def is_identifier(self) -> bool:
+        """Code: "Logger.setLevel", "os.path", "max_wal_size" (the codes rule reads these)."""
+        return "_" in self.text or bool(re.search(r"\w\.\w", self.text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +146,8 @@ def tokenize(text: str) -> tuple[Token, ...]:
     for m in _TOKEN.finditer(text):
         gap = text[prev_end : m.start()]
         opens = not out or any(c in _OPENERS for c in gap) or out[-1].text.endswith(".")
-        out.append(Token(m.group(), m.start(), m.end(), opens))
+        word = _POSSESSIVE.sub("", m.group())  # "PostgreSQL's" names PostgreSQL
+        out.append(Token(word, m.start(), m.start() + len(word), opens))
         prev_end = m.end()
     return tuple(out)
 
@@ -150,3 +170,8 @@ def is_stop_acronym(word: str) -> bool:
 
 def gap_is_blank(text: str, a: Token, b: Token) -> bool:
     return not text[a.end : b.start].strip()
+
+
+def singular_acronym(word: str) -> str:
+    """ "CPUs" → "CPU"; any other word as it is."""
+    return _PLURAL_ACRONYM.sub(r"\1", word)
