@@ -31,7 +31,7 @@ _DOTTED = re.compile(
 _MODULE = re.compile(
     r"(?<![\w.])(?P<name>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\s+(?:module|package)s?\b"
 )
-_NOT_DOTTED = re.compile(r"^(?:e\.g|i\.e|www\.|.*\.(?:com|org|net|io|de|uk)$)")
+_NOT_DOTTED = re.compile(r"^(?:e\.g|i\.e|www\.|.*\.(?:com|org|net|io|de|uk)$)", re.I)
 
 # words that stand before "module" without naming one
 _NOT_MODULES = word_set(
