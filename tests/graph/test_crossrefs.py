@@ -94,3 +94,30 @@ def test_rarity_is_one_for_an_entity_of_one_document_and_falls_with_more() -> No
 def test_link_strength_outside_zero_to_one_is_rejected() -> None:
     with pytest.raises(ValueError):
         DocumentLink((1, 2), "implicit", 1.5, ())
+
+
+def sectioned(doc_id: int, title: str, source: str, *parts: tuple[str, str]) -> DocumentProfile:
+    chunks = [ChunkText(doc_id * 100 + i, text, section) for i, (section, text) in enumerate(parts)]
+    return profile(doc_id, title, source, extract(chunks))
+
+
+def test_document_cited_by_one_of_its_section_titles_is_linked() -> None:
+    relationships = sectioned(
+        1, "7. Declaring relationships between packages", "ch-relationships.html",
+        ("7. Declaring relationships > 7.5. Virtual packages - Provides", "A package may provide."),
+    )  # fmt: skip
+    binary = sectioned(
+        2, "3. Binary packages", "ch-binary.html",
+        ("3. Binary packages", "See Virtual packages - Provides for the field."),
+    )  # fmt: skip
+    [link] = explicit_links(binary, [relationships])
+    assert link.documents == (2, 1) and "virtual packages provides" in link.evidence
+
+
+def test_section_number_the_document_itself_has_is_not_a_citation_of_another() -> None:
+    chapter_three = prof(1, "3. Binary packages", "ch-binary.html", "Binaries go in /usr/bin.")
+    standard = sectioned(
+        2, "Filesystem Hierarchy Standard", "fhs.pdf",
+        ("", "Chapter 3. The Root Filesystem\nSee Section 3 for the root filesystem."),
+    )  # fmt: skip
+    assert explicit_links(standard, [chapter_three]) == []

@@ -31,14 +31,20 @@ EXPLICIT_BASE = 0.6
 EXPLICIT_STEP = 0.15
 IMPLICIT_STEP = 0.35
 MAX_EVIDENCE = 5
+_NUMBERING = re.compile(r"^\s*(?:(?:Chapter|Section|Appendix)\s+)?[A-Z0-9]+(?:\.[0-9]+)*\.?\s+")
 _TITLE_HEAD = re.compile(r"^\s*(?P<head>[^—:]{2,60}?)\s+(?:—|–|-{1,2}|:)\s+\S")
 
 
-def document_names(title: str, source: str) -> frozenset[str]:
-    """Keys another document may use to cite this one."""
+def document_names(title: str, source: str, headings: Iterable[str] = ()) -> frozenset[str]:
+    """Keys another document may use to cite this one: its title, file name, title code or
+    number, and its section headings of two words or more."""
     names: set[str] = set()
-    if len(entity_key(title).split()) >= 2:
+    if len(entity_key(title).split()) >= 2 or _is_code_like(title):
         names.add(entity_key(title))
+    for heading in headings:
+        bare = _NUMBERING.sub("", heading)
+        if len(entity_key(bare).split()) >= 2:
+            names.add(entity_key(bare))
     head = _TITLE_HEAD.match(title)
     if head:  # "json — JSON encoder and decoder" is cited as "json"
         names.add(entity_key(head.group("head")))
@@ -54,13 +60,40 @@ def document_names(title: str, source: str) -> frozenset[str]:
 
 
 def profile(doc_id: int, title: str, source: str, graph: DocumentGraph) -> DocumentProfile:
-    cites = {e.key for e in graph.entities}
+    # a section number the document itself carries is a reference inside it
+    own = {_number_of(entity_key(n)) for h in (title, *graph.headings) for n in section_names(h)}
+    own.discard(None)
+    cites = {e.key for e in graph.entities if _number_of(e.key) not in own}
     cites.update(entity_key(a) for e in graph.entities for a in e.aliases)
-    cites.update(r.key for r in graph.references)
+    cites.update(
+        p for r in graph.references if _number_of(r.key) not in own for p in _prefixes(r.key)
+    )
     cites.update({chapter for key in cites if (chapter := _chapter_of(key))})
     shares = {e.key for e in graph.entities if e.kind not in LOCAL_KINDS}
-    names = document_names(title, source)
+    names = document_names(title, source, graph.headings)
     return DocumentProfile(doc_id, names, frozenset(cites - names), frozenset(shares))
+
+
+_NUMBERED_KEY = re.compile(r"^(?:section|chapter|appendix|annex|clause|part)(?=\d|\s\w\b)\s?(.+)$")
+
+
+def _number_of(key: str) -> str | None:
+    """The number a section-like key cites ("section7 2" → "7 2"); None for other keys."""
+    m = _NUMBERED_KEY.match(key)
+    return m.group(1) if m else None
+
+
+def _prefixes(key: str) -> list[str]:
+    """A reference and its leading word runs: "see Syntax of relationship fields for details"
+    cites "syntax of relationship fields" among them."""
+    words = key.split()
+    return [key, *(" ".join(words[:n]) for n in range(2, len(words)))]
+
+
+def _is_code_like(title: str) -> bool:
+    """A one-word title that is a name by its form: "VACUUM", "pg_dump", "os.path"."""
+    word = title.strip()
+    return " " not in word and (word.isupper() or "_" in word or "." in word) and len(word) > 2
 
 
 def explicit_links(doc: DocumentProfile, others: Iterable[DocumentProfile]) -> list[DocumentLink]:

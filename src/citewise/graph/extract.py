@@ -7,9 +7,10 @@ aliases (an acronym and its expansion are one entity) and reads the edges betwee
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citewise.graph.model import (
     ChunkText,
@@ -37,11 +38,13 @@ from citewise.graph.rules.relations import (
 from citewise.graph.rules.terms import find_terms
 from citewise.graph.rules.tokens import Mention, Sentence, WordEvidence, is_heading_like, tokenize
 from citewise.text.sentences import split_sentences
+from citewise.types.documents import SECTION_SEPARATOR
 
 _KIND_RANK: dict[EntityKind, int] = {"term": 0, "code": 1, "configuration": 1, "acronym": 2}
 
 
 def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
+    chunks = list(chunks)
     sentences = [
         Sentence(chunk.chunk_id, text, toks, is_heading_like(text, toks))
         for chunk in chunks
@@ -58,7 +61,28 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     for sentence, mentions in found:
         resolved = [_resolve(m, aliases) for m in mentions]
         graph.add(sentence, resolved)
-    return graph.build()
+    return replace(graph.build(), headings=_headings(chunks))
+
+
+_NUMBERED_HEADING = re.compile(
+    r"^(?:(?:Chapter|Section|Appendix|Part)\s+)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?\s+[A-Z]"
+)
+
+
+def _headings(chunks: Sequence[ChunkText]) -> tuple[str, ...]:
+    """The document's section headings: from the chunks' section paths, and numbered heading
+    lines in the text (a PDF's headings often reach the text only as lines)."""
+    seen: dict[str, None] = {}
+    for chunk in chunks:
+        for part in chunk.section.split(SECTION_SEPARATOR):
+            if part.strip():
+                seen.setdefault(part.strip(), None)
+    for chunk in chunks:
+        for line in chunk.text.splitlines():
+            line = line.strip()
+            if _NUMBERED_HEADING.match(line) and is_heading_like(line, tokenize(line)):
+                seen.setdefault(line, None)
+    return tuple(seen)
 
 
 def sentence_mentions(sentence: Sentence, evidence: WordEvidence) -> list[Mention]:

@@ -86,6 +86,7 @@ class DocumentGraph:
     entities: tuple[Entity, ...] = ()
     relations: tuple[Relation, ...] = ()
     references: tuple[Reference, ...] = ()
+    headings: tuple[str, ...] = ()  # its section headings: others may cite it by them
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,12 +28,11 @@ _SNAKE = re.compile(r"(?<![\w.$-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w$(-])")
 _DOTTED = re.compile(
     r"(?<![\w.$/@-])[A-Za-z_][A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]+)+(?![\w/@(-]|\.\w)"
 )
-_MODULE = re.compile(
-    r"(?<![\w.])(?P<name>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\s+(?:module|package)s?\b"
-)
+_MODULE = re.compile(r"(?<![\w.])(?P<name>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\s+modules?\b")
 _NOT_DOTTED = re.compile(r"^(?:e\.g|i\.e|www\.|.*\.(?:com|org|net|io|de|uk)$)", re.I)
 
-# words that stand before "module" without naming one
+# words that stand before "module" without naming one ("package" is left out: in packaging
+# manuals "binary packages" names no package)
 _NOT_MODULES = word_set(
     "the this that each every any one new main core kernel loadable extension contrib python "
     "standard built builtin library other same whole your our their its these those both all "

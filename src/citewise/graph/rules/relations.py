@@ -60,6 +60,9 @@ _REFERENCE = re.compile(
     re.I,
 )
 _QUOTED = re.compile(r"^[\"“‘'](?P<title>[^\"”’'\n]{3,120})[\"”’']")
+# the words after "see" up to punctuation: a section title cited by name ("See Virtual
+# packages - Provides", "see Syntax of relationship fields for details")
+_PHRASE = re.compile(r"^(?P<phrase>[A-Z][\w'’]*(?:(?:\s+|\s*-\s*)[\w'’]+){1,7})")
 CO_OCCURRENCE_WEIGHT = 0.25
 MAX_CO_OCCURRING = 8  # a longer list of names is an enumeration: its pairs say little
 
@@ -86,18 +89,21 @@ def typed_relations(text: str, mentions: Sequence[Mention]) -> list[tuple[str, s
 
 
 def references(text: str, mentions: Sequence[Mention]) -> list[tuple[str, str]]:
-    """(key, text) of what "see …"-like phrases point at: the name just after the phrase, or a
-    quoted title."""
+    """(key, text) of what "see …"-like phrases point at: the name just after the phrase, a
+    quoted title, or the capitalised words that follow (a section title cited by name)."""
     out: list[tuple[str, str]] = []
     for m in _REFERENCE.finditer(text):
+        after = text[m.end() :]
         nearest = [x for x in mentions if m.end() <= x.start <= m.end() + 2]
         if nearest:
             target = min(nearest, key=lambda x: x.start)
             out.append((target.key, target.name))
-            continue
-        quoted = _QUOTED.match(text[m.end() :])
+        quoted = _QUOTED.match(after)
+        phrase = _PHRASE.match(after)
         if quoted and entity_key(quoted.group("title")):
             out.append((entity_key(quoted.group("title")), quoted.group("title")))
+        elif phrase and len(entity_key(phrase.group("phrase")).split()) >= 2:
+            out.append((entity_key(phrase.group("phrase")), phrase.group("phrase")))
     return out
 
 
