@@ -65,13 +65,15 @@ def build_graph(a: Assistant, path: Path) -> tuple[SQLiteGraphStore, dict[str, A
     return gs, stats
 
 
-def top_sources(hybrid: list[tuple[int, str]], graph: list[int], src: dict[int, str]) -> list[str]:
+def top_sources(
+    hybrid: list[tuple[int, str]], graph: list[int], src: dict[int, str], weight: float = 1.0
+) -> list[str]:
     """Sources of the top-5 chunks of hybrid alone (graph empty) or fused with the graph."""
     score: dict[int, float] = defaultdict(float)
     for rank, (chunk, _) in enumerate(hybrid, start=1):
         score[chunk] += 1.0 / (RRF_K + rank)
     for rank, chunk in enumerate(graph, start=1):
-        score[chunk] += 1.0 / (RRF_K + rank)
+        score[chunk] += weight / (RRF_K + rank)
     ranked = sorted(score, key=lambda c: -score[c])[:TOP]
     return [src[c] for c in ranked if c in src]
 
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not a.documents():
         a.ingest([args.corpus])
     gs, stats = build_graph(a, Path(args.data_dir) / "graph.db")
-    source = GraphSource(gs)
+    source = GraphSource(gs, per_document=args.per_document)
     items = [json.loads(line) for line in Path(args.set).read_text().splitlines() if line.strip()]
     by_half: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     rows = []
@@ -95,7 +97,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         q = item["question"]
         hits = a.search(q, k=20).hits
         src = {h.chunk_id: h.source for h in hits}
-        graph_chunks = source.chunk_ids(q, a.collection)[:20]
+        known = {h.chunk_id for h in hits} if args.expand else None
+        graph_chunks = source.chunk_ids(q, a.collection, known=known)[: args.graph_k]
         missing = [c for c in graph_chunks if c not in src]
         for rec in a.store.get_chunks(missing):
             src[rec.chunk_id] = rec.source
@@ -103,7 +106,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         gold = sorted({g["file"] for g in item["gold"]})
         for name, top in (
             ("off", top_sources(hybrid, [], src)),
-            ("on", top_sources(hybrid, graph_chunks, src)),
+            ("on", top_sources(hybrid, graph_chunks, src, args.graph_weight)),
         ):
             found = [g for g in gold if has(top, g)]
             by_half[name]["recall@5"].append(len(found) / len(gold))
@@ -111,6 +114,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         rows.append({"id": item["id"], "graph_chunks": len(graph_chunks)})
     report = {
         "set": args.set, "half": args.half, "questions": len(rows), "graph": stats,
+        "graph_k": args.graph_k, "expand": args.expand,
+        "per_document": args.per_document, "graph_weight": args.graph_weight,
         "off": {k: round(sum(v) / len(v), 3) for k, v in by_half["off"].items()},
         "on": {k: round(sum(v) / len(v), 3) for k, v in by_half["on"].items()},
         "questions_with_graph_candidates": sum(1 for r in rows if r["graph_chunks"]),
@@ -149,6 +154,10 @@ def main() -> None:
     p.add_argument("--sample", type=int, default=0)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--labels", default="")
+    p.add_argument("--expand", action="store_true", help="graph sees hybrid's hits")
+    p.add_argument("--per-document", type=int, default=1)
+    p.add_argument("--graph-k", type=int, default=10, help="graph candidates fused")
+    p.add_argument("--graph-weight", type=float, default=1.0, help="its RRF weight")
     print(json.dumps(run(p.parse_args()), indent=1, ensure_ascii=False))
 
 

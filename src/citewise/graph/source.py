@@ -1,8 +1,8 @@
 """The graph as a CandidateSource: the passages behind the edges a walk from the question's
 entities used, for relationship questions ("what depends on X?", "how are A and B related?").
 
-Ranked by the walk's order (edges from named entities first, rare entities and typed edges
-before co-occurrence); a named entity without edges contributes the passages that mention it.
+Ranked by score: a passage earns for each walked edge it backs and for each of the question's
+entities it names (see `chunk_ids`); ties keep the walk's order (rare entities first).
 The collection scope and a source filter are applied inside the graph store's queries; a
 category or tag filter, which the graph does not hold, makes the source step aside (recorded in
 the query's timings) rather than return passages the filter would exclude.
@@ -11,13 +11,19 @@ the query's timings) rather than return passages the filter would exclude.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from citewise.graph.model import WEAK_RELATION
 from citewise.graph.store import GraphStore
 from citewise.graph.walk import FAN_OUT, MAX_DEPTH, named_entities, walk
 from citewise.retrieve.sources.base import SourceQuery, ms_since
 from citewise.types import Candidate, SearchMode
+
+CO_OCCURRENCE_SCORE = 0.25
+SECOND_HOP_SCORE = 0.3
+MENTION_SCORE = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +33,8 @@ class GraphSource:
     weight: float = 1.0
     depth: int = MAX_DEPTH
     fan_out: int = FAN_OUT
+    new_documents: int = 2  # documents the other sources missed that it may bring in
+    per_document: int = 1  # passages of one document in its list
     name: str = "graph"
 
     def serves(self, mode: SearchMode) -> bool:
@@ -40,7 +48,8 @@ class GraphSource:
         if flt.category is not None or flt.tags:
             query.timings[f"{self.name}_skipped_filter"] = 0.0
             return []
-        chunks = self.chunk_ids(query.text, flt.collection, flt.sources)
+        known = {c.chunk_id for listed in found.values() for c in listed}
+        chunks = self.chunk_ids(query.text, flt.collection, flt.sources, known if found else None)
         limit = query.depth(self.k)
         query.timings[self.name] = ms_since(t)
         return [
@@ -48,25 +57,81 @@ class GraphSource:
             for r, c in enumerate(chunks[:limit], start=1)
         ]
 
-    def chunk_ids(self, question: str, collection: str, sources: Sequence[str] = ()) -> list[int]:
-        """The passages behind the walk from the question's entities, in walk order."""
+    def chunk_ids(
+        self,
+        question: str,
+        collection: str,
+        sources: Sequence[str] = (),
+        known: Collection[int] | None = None,
+    ) -> list[int]:
+        """The passages behind the walk from the question's entities, best first: a passage
+        scores for each edge it backs (typed over co-occurrence, first hop over second) and for
+        each named entity it mentions, so one that names two of the question's entities leads."""
         seeds = named_entities(self.graph, collection, question)
         if not seeds:
             return []
         steps = walk(
             self.graph, collection, seeds, depth=self.depth, fan_out=self.fan_out, sources=sources
         )
-        out: list[int] = []
-        seen: set[int] = set()
+        # each kind of evidence counts once per passage: a passage listing many names must
+        # not outscore one that states the relation
+        evidence: dict[int, dict[tuple[bool, int], float]] = defaultdict(dict)
+        order: dict[int, int] = {}
         for step in steps:
+            weak = step.relation.kind == WEAK_RELATION
+            weight = (CO_OCCURRENCE_SCORE if weak else 1.0) * (
+                1.0 if step.hop == 1 else SECOND_HOP_SCORE
+            )
             for chunk in step.relation.chunk_ids:
-                if chunk not in seen:
-                    seen.add(chunk)
-                    out.append(chunk)
-        linked = {k for s in steps for k in (s.relation.source, s.relation.target)}
-        lonely = [k for k in seeds if k not in linked]
-        if lonely and not sources:
-            for entity in self.graph.entities(collection, lonely):
-                out.extend(c for c in entity.chunk_ids if c not in seen)
-                seen.update(entity.chunk_ids)
-        return out
+                evidence[chunk][(weak, step.hop)] = weight
+                order.setdefault(chunk, len(order))
+        score: dict[int, float] = {c: sum(kinds.values()) for c, kinds in evidence.items()}
+        allowed = set(score) if sources else None
+        for entity in self.graph.entities(collection, seeds):
+            for chunk in entity.chunk_ids:
+                if allowed is None or chunk in allowed:
+                    score[chunk] = score.get(chunk, 0.0) + MENTION_SCORE
+                    order.setdefault(chunk, len(order))
+        ranked = sorted(score, key=lambda c: (-score[c], order[c]))
+        doc_of = self.graph.chunk_documents(collection, ranked)
+        if known is not None:
+            ranked = expand_known(ranked, doc_of, known, self.new_documents)
+        return by_document_turns(ranked, doc_of)
+
+
+def expand_known(
+    ranked: Sequence[int], doc_of: Mapping[int, int], known: Collection[int], new_documents: int
+) -> list[int]:
+    """The ranked passages other sources found too, and the best passage of each of the first
+    `new_documents` documents they missed (document expansion)."""
+    known_docs = {doc_of[c] for c in known if c in doc_of}
+    added: set[int] = set()
+    out: list[int] = []
+    for chunk in ranked:
+        doc = doc_of.get(chunk)
+        if chunk in known:
+            out.append(chunk)
+        elif (
+            doc is not None
+            and doc not in known_docs
+            and doc not in added
+            and len(added) < new_documents
+        ):
+            added.add(doc)
+            out.append(chunk)
+    return out
+
+
+def by_document_turns(ranked: Sequence[int], doc_of: Mapping[int, int]) -> list[int]:
+    """Each document's best passage first (documents in the order of their best), then each
+    one's second, and so on: a relationship spans documents, and one document's many passages
+    must not crowd the others out of a short list."""
+    turns: dict[int, list[int]] = defaultdict(list)
+    for chunk in ranked:
+        turns[doc_of.get(chunk, -chunk)].append(chunk)
+    out: list[int] = []
+    depth = 0
+    while len(out) < len(ranked):
+        out.extend(chunks[depth] for chunks in turns.values() if depth < len(chunks))
+        depth += 1
+    return out

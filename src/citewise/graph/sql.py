@@ -164,11 +164,7 @@ class SQLGraphStore:
             DocumentProfile(d, frozenset(), frozenset(), frozenset(keys))
             for d, keys in sorted(shared.items())
         ]
-        n_docs = int(
-            self._conn.execute(
-                "SELECT COUNT(*) FROM graph_documents WHERE collection = ?", (collection,)
-            ).fetchall()[0][0]
-        )
+        n_docs = self.document_count(collection)
         df = self.frequencies(collection, sorted({k for ks in shared.values() for k in ks}))
         return [
             *explicit_links(doc, explicit_peers),
@@ -236,6 +232,12 @@ class SQLGraphStore:
             )
         }
 
+    def document_count(self, collection: str) -> int:
+        rows = self._conn.execute(
+            "SELECT COUNT(*) FROM graph_documents WHERE collection = ?", (collection,)
+        ).fetchall()
+        return int(rows[0][0])
+
     def edges(
         self, collection: str, keys: Sequence[str], *, sources: Sequence[str] = ()
     ) -> list[Relation]:
@@ -262,6 +264,17 @@ class SQLGraphStore:
             Relation(s, t, cast(RelationKind, k), tuple(sorted(chunks)), round(w, 4))
             for (s, t, k), (chunks, w) in sorted(merged.items())
         ]
+
+    def chunk_documents(self, collection: str, chunk_ids: Sequence[int]) -> dict[int, int]:
+        return {
+            int(chunk): int(doc)
+            for chunk, doc in self._select_in(
+                "SELECT DISTINCT chunk_id, doc_id FROM graph_mentions WHERE collection = ? "
+                "AND chunk_id IN ({})",
+                (collection,),
+                chunk_ids,
+            )
+        }
 
     def related_documents(
         self, collection: str, doc_id: int, *, min_strength: float = 0.0, limit: int = 10
@@ -310,10 +323,10 @@ class SQLGraphStore:
             self._conn.execute(sql, row)
 
     def _select_in(
-        self, sql: str, params: tuple[Any, ...], keys: Iterable[str]
+        self, sql: str, params: tuple[Any, ...], keys: Iterable[str | int]
     ) -> Iterator[tuple[Any, ...]]:
         """Rows of `sql` whose `IN ({})` list takes `keys`, in batches."""
-        unique = sorted(set(keys))
+        unique = sorted(set(keys), key=lambda k: (isinstance(k, str), k))
         for start in range(0, len(unique), BATCH):
             batch = unique[start : start + BATCH]
             query = sql.format(", ".join("?" * len(batch)))

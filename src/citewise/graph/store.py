@@ -36,11 +36,17 @@ class GraphStore(Protocol):
         """How many documents of the collection mention each entity."""
         ...
 
+    def document_count(self, collection: str) -> int: ...
+
     def edges(
         self, collection: str, keys: Sequence[str], *, sources: Sequence[str] = ()
     ) -> list[Relation]:
         """Relations touching any of `keys`, merged over documents (limited to documents
         from `sources` when given)."""
+        ...
+
+    def chunk_documents(self, collection: str, chunk_ids: Sequence[int]) -> dict[int, int]:
+        """The document of each chunk that names an entity (others are left out)."""
         ...
 
     def related_documents(

@@ -11,8 +11,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citewise.graph.crossrefs import COMMON_SHARE
 from citewise.graph.model import WEAK_RELATION, Relation, entity_key
-from citewise.graph.rules.tokens import COMMON_CAPITALISED, tokenize
+from citewise.graph.rules.tokens import COMMON_CAPITALISED, Token, tokenize
 from citewise.graph.store import GraphStore
 from citewise.retrieve.query import STOPWORDS
 
@@ -31,29 +32,44 @@ class Step:
 
 
 def question_keys(question: str) -> list[str]:
-    """Keys of every word run (up to five words) of a question that could name an entity;
-    single common words are left out."""
-    tokens = [t.text for t in tokenize(question)]
+    """Keys of every word run (up to five words) of a question that could name an entity. A
+    single word counts only when its form marks a name (a capital inside the question, a digit,
+    "_", "." or "-"): "Depends" in "the Depends field" may, "shared" in "shared libraries" not."""
+    tokens = tokenize(question)
     keys: set[str] = set()
     for n in range(1, MAX_NGRAM + 1):
         for i in range(len(tokens) - n + 1):
-            words = tokens[i : i + n]
-            if n == 1 and (words[0].lower() in STOPWORDS or words[0].lower() in COMMON_CAPITALISED):
+            words = [t.text for t in tokens[i : i + n]]
+            if n == 1 and not _marked(tokens[i]):
                 continue
+            if words[0].lower() in STOPWORDS or words[-1].lower() in STOPWORDS:
+                continue  # "a package" is not a name for "package"
             key = entity_key(" ".join(words))
             if key and not re.fullmatch(r"\d+", key):
                 keys.add(key)
     return sorted(keys)
 
 
+def _marked(tok: Token) -> bool:
+    word = tok.text
+    if word.lower() in STOPWORDS or word.lower() in COMMON_CAPITALISED:
+        return False
+    capital = any(c.isupper() for c in word) and not (tok.opens and word[1:].islower())
+    return capital or any(c.isdigit() or c in "_.-" for c in word)
+
+
 def named_entities(store: GraphStore, collection: str, question: str) -> list[str]:
-    """Keys of the entities a question names, rarest first; a name inside a longer matched
-    name ("pump" inside "pump assembly") is dropped."""
+    """Keys of the specific entities a question names, rarest first. A name inside a longer
+    matched name ("pump" inside "pump assembly") is dropped, and so is an entity most of the
+    collection's documents mention (it tells no document from another)."""
     matches = store.match_names(collection, question_keys(question))
     longest = [k for k in matches if not any(k != o and f" {k} " in f" {o} " for o in matches)]
     keys = sorted({e for k in longest for e in matches[k]})
     freq = store.frequencies(collection, keys)
-    return sorted(keys, key=lambda k: (freq.get(k, 0), k))
+    n_docs = store.document_count(collection)
+    common = max(2.0, COMMON_SHARE * n_docs)
+    specific = [k for k in keys if freq.get(k, 0) <= common]
+    return sorted(specific, key=lambda k: (freq.get(k, 0), k))
 
 
 def walk(
