@@ -8,11 +8,11 @@ import pytest
 
 from citewise.graph.extract import extract
 from citewise.graph.model import ChunkText
-from citewise.graph.source import GraphSource
+from citewise.graph.source import GraphSource, by_document_turns, expand_known
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.walk import named_entities, question_keys, walk
 from citewise.retrieve.sources.base import SourceQuery
-from citewise.types import SearchFilter
+from citewise.types import Candidate, SearchFilter
 from graph.db import add_documents
 
 MANUAL = {
@@ -72,7 +72,7 @@ def test_typed_edges_come_before_co_occurrence(store: SQLiteGraphStore) -> None:
 
 
 def test_source_yields_the_passages_behind_the_edges_it_walked(store: SQLiteGraphStore) -> None:
-    source = GraphSource(store)
+    source = GraphSource(store, per_document=10)
     q = query("Which components depend on the Controller Firmware?")
     found = source.candidates(q, {})
     chunks = [c.chunk_id for c in found]
@@ -116,3 +116,54 @@ def test_entity_without_edges_contributes_the_passages_that_mention_it(
     gs = SQLiteGraphStore(conn)
     gs.replace_document(5, "c", "t", "t.txt", extract([ChunkText(7, "Ask the Helpdesk Team.")]))
     assert GraphSource(gs).chunk_ids("who is the helpdesk team?", "c") == [7]
+
+
+def test_lone_lower_case_word_is_no_name_but_a_marked_one_is() -> None:
+    keys = question_keys("Which shared libraries need the Depends field and FC-001-234?")
+    assert "shared" not in keys and "depends" in keys and "fc001 234" in keys
+    assert "shared libraries" in keys
+
+
+def test_word_run_with_an_article_at_an_end_is_not_a_name() -> None:
+    assert "package" not in question_keys("How does it relate to a package?")
+
+
+def test_entity_most_documents_mention_is_not_a_seed(conn: sqlite3.Connection) -> None:
+    add_documents(conn, 1, 2, 3, 4, 5)
+    gs = SQLiteGraphStore(conn)
+    for d in range(1, 6):
+        text = "Debian ships the Sensor Bus Interface." if d == 1 else "Debian ships things."
+        gs.replace_document(d, "c", f"d{d}", f"d{d}.txt", extract([ChunkText(d * 10, text)]))
+    assert named_entities(gs, "c", "Does Debian ship the Sensor Bus Interface?") == [
+        "sensor bus interface"
+    ]
+
+
+def test_by_document_turns_gives_each_document_its_best_passage_first() -> None:
+    ranked = [1, 2, 3, 4, 5]
+    doc_of = {1: 10, 2: 10, 3: 20, 4: 10, 5: 30}
+    assert by_document_turns(ranked, doc_of, 1) == [1, 3, 5]
+    assert by_document_turns(ranked, doc_of, 2) == [1, 3, 5, 2]
+
+
+def test_documents_whose_passages_score_more_in_total_come_first() -> None:
+    ranked = [1, 2, 3, 4]
+    doc_of = {1: 10, 2: 20, 3: 20, 4: 20}
+    score = {1: 2.0, 2: 1.5, 3: 1.0, 4: 1.0}
+    assert by_document_turns(ranked, doc_of, 1, score) == [2, 1]
+
+
+def test_expansion_keeps_known_passages_and_adds_few_missed_documents() -> None:
+    ranked = [1, 2, 3, 4, 5, 6]
+    doc_of = {1: 10, 2: 20, 3: 30, 4: 40, 5: 10, 6: 20}
+    known = {5, 6}  # the other sources found documents 10 and 20
+    assert expand_known(ranked, doc_of, known, new_documents=1) == [3, 5, 6]
+
+
+def test_source_with_other_sources_lists_brings_in_at_most_two_new_documents(
+    store: SQLiteGraphStore,
+) -> None:
+    q = query("Which components depend on the Controller Firmware?")
+    found = {"keyword": [Candidate(chunk_id=104, rank=1, score=1.0)]}
+    chunks = [c.chunk_id for c in GraphSource(store).candidates(q, found)]
+    assert len(chunks) <= 2

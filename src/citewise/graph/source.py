@@ -96,7 +96,7 @@ class GraphSource:
         doc_of = self.graph.chunk_documents(collection, ranked)
         if known is not None:
             ranked = expand_known(ranked, doc_of, known, self.new_documents)
-        return by_document_turns(ranked, doc_of)
+        return by_document_turns(ranked, doc_of, self.per_document, score)
 
 
 def expand_known(
@@ -122,16 +122,22 @@ def expand_known(
     return out
 
 
-def by_document_turns(ranked: Sequence[int], doc_of: Mapping[int, int]) -> list[int]:
-    """Each document's best passage first (documents in the order of their best), then each
-    one's second, and so on: a relationship spans documents, and one document's many passages
-    must not crowd the others out of a short list."""
+def by_document_turns(
+    ranked: Sequence[int],
+    doc_of: Mapping[int, int],
+    per_document: int,
+    score: Mapping[int, float] | None = None,
+) -> list[int]:
+    """Each document's best passage first, then each one's second, up to `per_document` each;
+    documents in the order of their passages' total score (the one that keeps naming the
+    question's entities before one that names them once), else of their best passage. A
+    relationship spans documents: one document's many passages must not crowd the others out
+    (nor, fused, push out what the other sources found in other documents)."""
     turns: dict[int, list[int]] = defaultdict(list)
+    total: dict[int, float] = defaultdict(float)
     for chunk in ranked:
-        turns[doc_of.get(chunk, -chunk)].append(chunk)
-    out: list[int] = []
-    depth = 0
-    while len(out) < len(ranked):
-        out.extend(chunks[depth] for chunks in turns.values() if depth < len(chunks))
-        depth += 1
-    return out
+        doc = doc_of.get(chunk, -chunk)
+        turns[doc].append(chunk)
+        total[doc] += score.get(chunk, 0.0) if score else 0.0
+    docs = sorted(turns, key=lambda d: -total[d]) if score else list(turns)
+    return [turns[d][depth] for depth in range(per_document) for d in docs if depth < len(turns[d])]
