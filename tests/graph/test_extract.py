@@ -184,3 +184,8 @@ def test_see_and_described_in_phrases_are_references() -> None:
 def test_extraction_is_deterministic() -> None:
     text = "The Valve Controller uses the Sensor Bus Interface (SBI) and RFC 2119."
     assert graph_of(text) == graph_of(text)
+
+
+def test_run_of_capitalised_command_words_is_one_name() -> None:
+    g = graph_of("A publication is created using the CREATE PUBLICATION command.")
+    assert names(g) == {"CREATE PUBLICATION"}

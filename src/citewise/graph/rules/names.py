@@ -66,7 +66,7 @@ def find_acronyms(sentence: Sentence) -> list[Mention]:
         j = i + 1
         while (
             j < len(tokens)
-            and _is_acronym_token(tokens[j])
+            and _continues_command(tokens[j])
             and gap_is_blank(sentence.text, tokens[j - 1], tokens[j])
         ):
             j += 1
@@ -130,6 +130,18 @@ def _initials_match(words: list[Token], letters: str) -> bool:
         return word in EXPANSION_JOINERS and walk(i + 1, j)
 
     return walk(0, 0)
+
+
+def _continues_command(tok: Token) -> bool:
+    """A capitalised word that continues a run such as "CREATE PUBLICATION": longer words are
+    allowed after the first."""
+    return (
+        tok.is_allcaps
+        and not tok.is_compound
+        and len(tok.text) <= 16
+        and tok.text.isalpha()
+        and not is_stop_acronym(tok.text)
+    )
 
 
 def _is_acronym_token(tok: Token) -> bool:
