@@ -189,3 +189,13 @@ def test_extraction_is_deterministic() -> None:
 def test_run_of_capitalised_command_words_is_one_name() -> None:
     g = graph_of("A publication is created using the CREATE PUBLICATION command.")
     assert names(g) == {"CREATE PUBLICATION"}
+
+
+def test_acronym_opening_a_name_belongs_to_it() -> None:
+    g = graph_of("Even the GNU Project applies the GNU General Public License.")
+    assert names(g) == {"GNU Project", "GNU General Public License"}
+
+
+def test_day_abbreviations_are_not_names() -> None:
+    g = graph_of("The day is one of Mon, Tue, Wed, Thu, Fri, Sat or Sun in the changelog.")
+    assert names(g) == set()

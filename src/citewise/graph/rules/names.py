@@ -161,8 +161,8 @@ def _capitalised_runs(sentence: Sentence) -> list[list[Token]]:
     for tok in sentence.tokens:
         joins = run and gap_is_blank(sentence.text, run[-1], tok)
         if (
-            (tok.is_title or tok.is_camel)
-            and not tok.is_allcaps
+            (tok.is_title or tok.is_camel or (tok.is_allcaps and _before_title(sentence, tok)))
+            and not (tok.is_allcaps and not run and not _before_title(sentence, tok))
             and not tok.is_compound
             and not tok.is_identifier
         ):
@@ -179,6 +179,17 @@ def _capitalised_runs(sentence: Sentence) -> list[list[Token]]:
     return [_trim(r) for r in runs if r]
 
 
+def _before_title(sentence: Sentence, tok: Token) -> bool:
+    """An acronym that opens a longer name: "GNU Project", "GNU General Public License"."""
+    later = [t for t in sentence.tokens if t.start >= tok.end]
+    return (
+        bool(later)
+        and later[0].is_title
+        and gap_is_blank(sentence.text, tok, later[0])
+        and not is_stop_acronym(tok.text)
+    )
+
+
 def _trim(run: list[Token]) -> list[Token]:
     """Without joiners, months or days at either end."""
     while run and (run[-1].text.lower() in CONNECTORS or run[-1].text.lower() in MONTHS_AND_DAYS):
@@ -192,7 +203,7 @@ def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Me
     # a forced capital on a common word ("Install", "However", "The") is not part of the name
     while run and run[0].opens and not run[0].is_camel and _forced(run, evidence):
         run = _trim(run[1:])
-    while run and run[0].text in ("The", "A", "An"):
+    while run and run[0].text in ("The", "A", "An", "See", "Refer"):
         run = _trim(run[1:])
     if not run:
         return None

@@ -24,7 +24,7 @@ _OPENERS = frozenset(":;(\"'“‘—•*[")
 MONTHS_AND_DAYS = word_set(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
-    "saturday sunday"
+    "saturday sunday mon tue tues wed thu thur thurs fri sat sun"
 )
 # joiners allowed inside a multi-word name ("Bank of America"), never at its ends; "and" is
 # not one ("Debian and Ubuntu" are two names)
