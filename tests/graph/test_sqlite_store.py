@@ -4,6 +4,8 @@ connection, inside or outside a transaction it has open."""
 from __future__ import annotations
 
 import sqlite3
+import threading
+from pathlib import Path
 
 from citewise.graph.extract import extract
 from citewise.graph.model import ChunkText
@@ -37,3 +39,25 @@ def test_schema_can_be_applied_again(conn: sqlite3.Connection) -> None:
         "graph_documents", "graph_entities", "graph_names", "graph_mentions", "graph_relations",
         "graph_doc_links",
     } <= tables  # fmt: skip
+
+
+def test_store_over_a_connection_factory_reads_from_each_threads_own(tmp_path: Path) -> None:
+    path = tmp_path / "graph.db"
+    local = threading.local()
+
+    def connect() -> sqlite3.Connection:
+        if not hasattr(local, "conn"):
+            local.conn = sqlite3.connect(path, isolation_level=None)
+            local.conn.execute("PRAGMA foreign_keys=ON")
+        return local.conn  # type: ignore[no-any-return]
+
+    connect().execute("CREATE TABLE documents (id INTEGER PRIMARY KEY)")
+    apply_schema(connect())
+    add_documents(connect(), 1)
+    store = SQLiteGraphStore(connect)
+    store.replace_document(1, "c", "Pump manual", "pump.pdf", extract([ChunkText(1, TEXT)]))
+    seen: list[dict[str, set[str]]] = []
+    reader = threading.Thread(target=lambda: seen.append(store.match_names("c", ["sbi"])))
+    reader.start()
+    reader.join()
+    assert seen == [{"sbi": {"sensor bus interface"}}]

@@ -1,8 +1,8 @@
 """The graph's tables in the PostgreSQL store's database, over a psycopg connection.
 
-`MIGRATIONS` joins the store's named migrations (the tables reference `documents(id)` with
-ON DELETE CASCADE, so deleting a document deletes its graph); `apply_schema(conn)` runs them
-outside the migration runner (tests, tools).
+`postgres_schema.MIGRATIONS` joins the store's named migrations (the tables reference
+`documents(id)` with ON DELETE CASCADE, so deleting a document deletes its graph);
+`apply_schema(conn)` runs them outside the migration runner (tests, tools).
 """
 
 from __future__ import annotations
@@ -12,69 +12,11 @@ from typing import Any
 import psycopg
 
 from citewise.db.postgres import QmarkConnection
+from citewise.graph.postgres_schema import MIGRATIONS as MIGRATIONS
+from citewise.graph.postgres_schema import SCHEMA
 from citewise.graph.sql import SQLGraphStore
 
 Conn = psycopg.Connection[tuple[Any, ...]]
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS graph_documents (
-    doc_id bigint PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
-    collection text NOT NULL,
-    title text NOT NULL,
-    source text NOT NULL
-);
-CREATE INDEX IF NOT EXISTS graph_documents_by_collection ON graph_documents(collection, source);
-CREATE TABLE IF NOT EXISTS graph_entities (
-    doc_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection text NOT NULL,
-    key text NOT NULL,
-    name text NOT NULL,
-    kind text NOT NULL,
-    PRIMARY KEY (doc_id, key)
-);
-CREATE INDEX IF NOT EXISTS graph_entities_by_key ON graph_entities(collection, key);
-CREATE TABLE IF NOT EXISTS graph_names (
-    doc_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection text NOT NULL,
-    key text NOT NULL,
-    role text NOT NULL CHECK (role IN ('entity', 'alias', 'reference', 'document')),
-    entity_key text NOT NULL,
-    PRIMARY KEY (doc_id, key, role)
-);
-CREATE INDEX IF NOT EXISTS graph_names_by_key ON graph_names(collection, key, role);
-CREATE INDEX IF NOT EXISTS graph_names_by_entity ON graph_names(collection, entity_key, role);
-CREATE TABLE IF NOT EXISTS graph_mentions (
-    doc_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection text NOT NULL,
-    key text NOT NULL,
-    chunk_id bigint NOT NULL,
-    PRIMARY KEY (doc_id, key, chunk_id)
-);
-CREATE INDEX IF NOT EXISTS graph_mentions_by_key ON graph_mentions(collection, key);
-CREATE TABLE IF NOT EXISTS graph_relations (
-    doc_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection text NOT NULL,
-    source text NOT NULL,
-    target text NOT NULL,
-    kind text NOT NULL,
-    chunk_id bigint NOT NULL,
-    weight double precision NOT NULL
-);
-CREATE INDEX IF NOT EXISTS graph_relations_by_doc ON graph_relations(doc_id);
-CREATE INDEX IF NOT EXISTS graph_relations_by_source ON graph_relations(collection, source);
-CREATE INDEX IF NOT EXISTS graph_relations_by_target ON graph_relations(collection, target);
-CREATE TABLE IF NOT EXISTS graph_doc_links (
-    collection text NOT NULL,
-    source_doc bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    target_doc bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    kind text NOT NULL CHECK (kind IN ('explicit', 'implicit')),
-    strength double precision NOT NULL CHECK (strength >= 0 AND strength <= 1),
-    evidence text NOT NULL,
-    PRIMARY KEY (source_doc, target_doc, kind)
-);
-CREATE INDEX IF NOT EXISTS graph_doc_links_by_target ON graph_doc_links(target_doc);
-"""
-MIGRATIONS: tuple[tuple[str, str], ...] = (("0101_knowledge_graph", SCHEMA),)
 
 
 def apply_schema(conn: Conn) -> None:
@@ -87,4 +29,5 @@ class PostgresGraphStore(SQLGraphStore):
     `conn.transaction()`, a savepoint inside a transaction the caller has open)."""
 
     def __init__(self, conn: Conn) -> None:
-        super().__init__(QmarkConnection(conn), conn.transaction)
+        qmark = QmarkConnection(conn)
+        super().__init__(lambda: qmark, conn.transaction)

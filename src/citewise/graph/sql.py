@@ -40,14 +40,20 @@ class SQLConnection(Protocol):
 
 
 class SQLGraphStore:
-    """`GraphStore` over a connection taking `?` placeholders; `transaction()` must make its
-    block atomic."""
+    """`GraphStore` over connections taking `?` placeholders: `connect()` gives the calling
+    thread's connection, `transaction()` makes a block atomic on it."""
 
     def __init__(
-        self, conn: SQLConnection, transaction: Callable[[], AbstractContextManager[Any]]
+        self,
+        connect: Callable[[], SQLConnection],
+        transaction: Callable[[], AbstractContextManager[Any]],
     ) -> None:
-        self._conn = conn
+        self._connect = connect
         self._transaction = transaction
+
+    @property
+    def _conn(self) -> SQLConnection:
+        return self._connect()
 
     def replace_document(
         self, doc_id: int, collection: str, title: str, source: str, graph: DocumentGraph

@@ -7,7 +7,7 @@ ON DELETE CASCADE, so deleting a document (with `PRAGMA foreign_keys=ON`) delete
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from citewise.graph.model import DocumentGraph, DocumentLink
@@ -82,10 +82,14 @@ def apply_schema(conn: sqlite3.Connection) -> None:
 
 
 class SQLiteGraphStore(SQLGraphStore):
-    """The graph over one SQLite connection (the store's writer for writes)."""
+    """The graph over a SQLite connection, or a function giving the calling thread's own
+    (the store's `ThreadConnections`)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        super().__init__(conn, lambda: _transaction(conn))
+    def __init__(self, conn: sqlite3.Connection | Callable[[], sqlite3.Connection]) -> None:
+        connect: Callable[[], sqlite3.Connection] = (
+            (lambda: conn) if isinstance(conn, sqlite3.Connection) else conn
+        )
+        super().__init__(connect, lambda: _transaction(connect()))
 
 
 def replace_document(
