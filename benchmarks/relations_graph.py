@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     source = GraphSource(gs, per_document=args.per_document)
     items = [json.loads(line) for line in Path(args.set).read_text().splitlines() if line.strip()]
     by_half: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    by_style: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     rows = []
     for item in items:
         if args.half != "all" and item.get("split") != args.half:
@@ -111,6 +112,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             found = [g for g in gold if has(top, g)]
             by_half[name]["recall@5"].append(len(found) / len(gold))
             by_half[name]["all_gold@5"].append(float(len(found) == len(gold)))
+            by_style[f"{item.get('style', '')}:{name}"]["all_gold@5"].append(
+                float(len(found) == len(gold))
+            )
         rows.append({"id": item["id"], "graph_chunks": len(graph_chunks)})
     report = {
         "set": args.set, "half": args.half, "questions": len(rows), "graph": stats,
@@ -119,6 +123,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "off": {k: round(sum(v) / len(v), 3) for k, v in by_half["off"].items()},
         "on": {k: round(sum(v) / len(v), 3) for k, v in by_half["on"].items()},
         "questions_with_graph_candidates": sum(1 for r in rows if r["graph_chunks"]),
+        "all_gold@5_by_style": {
+            k: f"{sum(v['all_gold@5']):.0f}/{len(v['all_gold@5'])}" for k, v in by_style.items()
+        },
     }  # fmt: skip
     if args.sample:
         report["sample"] = sample_entities(gs, a, args.sample, args.seed)
