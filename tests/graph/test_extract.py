@@ -199,3 +199,16 @@ def test_acronym_opening_a_name_belongs_to_it() -> None:
 def test_day_abbreviations_are_not_names() -> None:
     g = graph_of("The day is one of Mon, Tue, Wed, Thu, Fri, Sat or Sun in the changelog.")
     assert names(g) == set()
+
+
+def test_stored_chunk_records_are_read_with_their_ids_and_sections() -> None:
+    from citewise.graph.extract import extract_records
+    from citewise.types import ChunkRecord
+
+    rec = ChunkRecord(
+        chunk_id=42, doc_id=1, source="a.txt", title="A", section="7. Relations > 7.1. Syntax",
+        page_start=None, page_end=None, text="The Valve Controller uses the SBI bus.", parent_id=1,
+    )  # fmt: skip
+    g = extract_records([rec])
+    assert entity(g, "valve controller").chunk_ids == (42,)
+    assert "7.1. Syntax" in g.headings

@@ -38,6 +38,7 @@ from citewise.graph.rules.relations import (
 from citewise.graph.rules.terms import find_terms
 from citewise.graph.rules.tokens import Mention, Sentence, WordEvidence, is_heading_like, tokenize
 from citewise.text.sentences import split_sentences
+from citewise.types import ChunkRecord
 from citewise.types.documents import SECTION_SEPARATOR
 
 _KIND_RANK: dict[EntityKind, int] = {"term": 0, "code": 1, "configuration": 1, "acronym": 2}
@@ -83,6 +84,11 @@ def _headings(chunks: Sequence[ChunkText]) -> tuple[str, ...]:
             if _NUMBERED_HEADING.match(line) and is_heading_like(line, tokenize(line)):
                 seen.setdefault(line, None)
     return tuple(seen)
+
+
+def extract_records(records: Iterable[ChunkRecord]) -> DocumentGraph:
+    """The graph of a stored document's chunks (`Store.document_chunks(doc_id)`)."""
+    return extract(ChunkText(r.chunk_id, r.text, r.section) for r in records)
 
 
 def sentence_mentions(sentence: Sentence, evidence: WordEvidence) -> list[Mention]:
