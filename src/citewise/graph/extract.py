@@ -1,0 +1,199 @@
+"""Rule-based extraction: one document's chunks in, its entities, relations and references out.
+
+Pure and deterministic. Two passes over the document's sentences: the first learns how the
+document writes its words (which capitals are forced), the second finds mentions, resolves
+aliases (an acronym and its expansion are one entity) and reads the edges between mentions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from citewise.graph.model import (
+    ChunkText,
+    DocumentGraph,
+    Entity,
+    EntityKind,
+    Reference,
+    Relation,
+    RelationKind,
+    entity_key,
+)
+from citewise.graph.rules.codes import find_codes
+from citewise.graph.rules.names import (
+    find_acronym_definitions,
+    find_acronyms,
+    find_names,
+    inside_phrases,
+)
+from citewise.graph.rules.relations import (
+    CO_OCCURRENCE_WEIGHT,
+    co_occurrences,
+    references,
+    typed_relations,
+)
+from citewise.graph.rules.terms import find_terms
+from citewise.graph.rules.tokens import Mention, Sentence, WordEvidence, is_heading_like, tokenize
+from citewise.text.sentences import split_sentences
+from citewise.types import ChunkRecord
+from citewise.types.documents import SECTION_SEPARATOR
+
+_KIND_RANK: dict[EntityKind, int] = {"term": 0, "code": 1, "configuration": 1, "acronym": 2}
+
+
+def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
+    chunks = list(chunks)
+    sentences = [
+        Sentence(chunk.chunk_id, text, toks, is_heading_like(text, toks))
+        for chunk in chunks
+        for text in split_sentences(chunk.text)
+        for toks in (tokenize(text),)
+    ]
+    evidence = WordEvidence()
+    for sentence in sentences:
+        evidence.add(sentence)
+        evidence.phrases |= inside_phrases(sentence)
+    found = [(s, sentence_mentions(s, evidence)) for s in sentences]
+    aliases = _alias_map(m for _, ms in found for m in ms)
+    graph = _Builder()
+    for sentence, mentions in found:
+        resolved = [_resolve(m, aliases) for m in mentions]
+        graph.add(sentence, resolved)
+    return replace(graph.build(), headings=_headings(chunks))
+
+
+_NUMBERED_HEADING = re.compile(
+    r"^(?:(?:Chapter|Section|Appendix|Part)\s+)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?\s+[A-Z]"
+)
+
+
+def _headings(chunks: Sequence[ChunkText]) -> tuple[str, ...]:
+    """The document's section headings: from the chunks' section paths, and numbered heading
+    lines in the text (a PDF's headings often reach the text only as lines)."""
+    seen: dict[str, None] = {}
+    for chunk in chunks:
+        for part in chunk.section.split(SECTION_SEPARATOR):
+            if part.strip():
+                seen.setdefault(part.strip(), None)
+    for chunk in chunks:
+        for line in chunk.text.splitlines():
+            line = line.strip()
+            if _NUMBERED_HEADING.match(line) and is_heading_like(line, tokenize(line)):
+                seen.setdefault(line, None)
+    return tuple(seen)
+
+
+def extract_records(records: Iterable[ChunkRecord]) -> DocumentGraph:
+    """The graph of a stored document's chunks (`Store.document_chunks(doc_id)`)."""
+    return extract(ChunkText(r.chunk_id, r.text, r.section) for r in records)
+
+
+def sentence_mentions(sentence: Sentence, evidence: WordEvidence) -> list[Mention]:
+    """Every rule's mentions in one sentence, overlaps settled by rule priority then length."""
+    # when two rules claim overlapping text, the more specific rule (listed first) wins
+    by_rule = (
+        find_terms(sentence.text),
+        find_acronym_definitions(sentence),
+        find_codes(sentence.text),
+        find_names(sentence, evidence),
+        find_acronyms(sentence),
+    )
+    ranked = sorted(
+        ((rank, m) for rank, found in enumerate(by_rule) for m in found if m.key),
+        key=lambda rm: (rm[0], -(rm[1].end - rm[1].start), rm[1].start),
+    )
+    kept: list[Mention] = []
+    for _, m in ranked:
+        if all(m.end <= k.start or k.end <= m.start for k in kept):
+            kept.append(m)
+    return sorted(kept, key=lambda m: m.start)
+
+
+def _alias_map(mentions: Iterable[Mention]) -> dict[str, Mention]:
+    """Alias key → the defining mention (its expansion or full name)."""
+    out: dict[str, Mention] = {}
+    for m in mentions:
+        for alias in m.aliases:
+            out.setdefault(entity_key(alias), m)
+    return out
+
+
+def _resolve(m: Mention, aliases: dict[str, Mention]) -> Mention:
+    target = aliases.get(m.key)
+    if target is None or target.key == m.key:
+        return m
+    return Mention(target.key, target.name, target.kind, m.start, m.end, (m.name,))
+
+
+@dataclass
+class _EntityParts:
+    names: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[EntityKind] = field(default_factory=Counter)
+    aliases: set[str] = field(default_factory=set)
+    chunks: set[int] = field(default_factory=set)
+    defined_as: str = ""
+
+
+@dataclass
+class _Builder:
+    entities: dict[str, _EntityParts] = field(default_factory=lambda: defaultdict(_EntityParts))
+    relations: dict[tuple[str, str, RelationKind], tuple[set[int], float]] = field(
+        default_factory=dict
+    )
+    refs: dict[str, tuple[str, set[int]]] = field(default_factory=dict)
+
+    def add(self, sentence: Sentence, mentions: Sequence[Mention]) -> None:
+        chunk = sentence.chunk_id
+        for m in mentions:
+            parts = self.entities[m.key]
+            parts.kinds[m.kind] += 1
+            parts.chunks.add(chunk)
+            if m.aliases and m.kind in ("acronym", "term") and m.name not in m.aliases:
+                parts.defined_as = parts.defined_as or m.name
+                parts.aliases.update(m.aliases)
+            elif m.aliases:  # a resolved alias: the written form is the alias
+                parts.aliases.update(m.aliases)
+            else:
+                parts.names[m.name] += 1
+        typed = typed_relations(sentence.text, mentions)
+        for source, target, kind in typed:
+            self._relate(source, target, kind, chunk, 1.0)
+        linked = {frozenset((s, t)) for s, t, _ in typed}
+        for a, b in co_occurrences(mentions):
+            if frozenset((a, b)) not in linked:
+                self._relate(a, b, "mentions_with", chunk, CO_OCCURRENCE_WEIGHT)
+        for key, text in references(sentence.text, mentions):
+            self.refs.setdefault(key, (text, set()))[1].add(chunk)
+
+    def _relate(self, a: str, b: str, kind: RelationKind, chunk: int, weight: float) -> None:
+        chunks, total = self.relations.get((a, b, kind), (set(), 0.0))
+        chunks.add(chunk)
+        self.relations[(a, b, kind)] = (chunks, total + weight)
+
+    def build(self) -> DocumentGraph:
+        entities = tuple(
+            Entity(
+                key=key,
+                name=parts.defined_as or _most_common(parts.names) or key,
+                kind=min(parts.kinds, key=lambda k: (_KIND_RANK.get(k, 9), -parts.kinds[k])),
+                aliases=tuple(sorted(parts.aliases - {parts.defined_as})),
+                chunk_ids=tuple(sorted(parts.chunks)),
+            )
+            for key, parts in sorted(self.entities.items())
+        )
+        relations = tuple(
+            Relation(s, t, kind, tuple(sorted(chunks)), round(weight, 4))
+            for (s, t, kind), (chunks, weight) in sorted(self.relations.items())
+        )
+        refs = tuple(
+            Reference(key, text, tuple(sorted(chunks)))
+            for key, (text, chunks) in sorted(self.refs.items())
+        )
+        return DocumentGraph(entities, relations, refs)
+
+
+def _most_common(names: Counter[str]) -> str:
+    return names.most_common(1)[0][0] if names else ""

@@ -1,0 +1,1 @@
+"""Extraction rules: each reads one sentence and returns the mentions or edges it finds."""

@@ -1,0 +1,232 @@
+"""Names written with capitals: multi-word proper names ("Filesystem Hierarchy Standard"),
+product names ("PostgreSQL", "Windows 10"), acronyms, and an acronym with its expansion as one
+entity ("Foo Bar Baz (FBB)").
+
+Capitals lie: a sentence's first word, a heading, "The", a month, or a common word a title
+capitalises are not names. A run of capitalised words counts only where its capitals are not
+forced (mid-sentence, outside headings), or where the document writes it the same way
+mid-sentence elsewhere; a lone word counts only if the document never writes it in lower case.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citewise.graph.model import EntityKind, entity_key
+from citewise.graph.rules.tokens import (
+    CONNECTORS,
+    EXPANSION_JOINERS,
+    MONTHS_AND_DAYS,
+    Mention,
+    Sentence,
+    Token,
+    WordEvidence,
+    gap_is_blank,
+    is_stop_acronym,
+    singular_acronym,
+)
+
+_VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
+_ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9&]{1,9}$")
+
+
+def find_names(sentence: Sentence, evidence: WordEvidence) -> list[Mention]:
+    if sentence.heading_like:
+        return []
+    found: list[Mention] = []
+    for run in _capitalised_runs(sentence):
+        mention = _name_of(run, sentence, evidence)
+        if mention:
+            found.append(mention)
+    return found
+
+
+def inside_phrases(sentence: Sentence) -> set[str]:
+    """Keys of the multi-word capitalised runs a sentence writes where no capital is forced."""
+    if sentence.heading_like:
+        return set()
+    return {
+        entity_key(sentence.text[run[0].start : run[-1].end])
+        for run in _capitalised_runs(sentence)
+        if len(run) > 1 and not run[0].opens
+    }
+
+
+def find_acronyms(sentence: Sentence) -> list[Mention]:
+    """Acronyms standing alone ("TCP"), and runs of them ("CREATE INDEX") as one name."""
+    tokens = sentence.tokens
+    if sentence.heading_like and sum(t.is_allcaps for t in tokens) * 2 > len(tokens):
+        return []
+    found: list[Mention] = []
+    i = 0
+    while i < len(tokens):
+        if not _is_acronym_token(tokens[i]):
+            i += 1
+            continue
+        j = i + 1
+        while (
+            j < len(tokens)
+            and _continues_command(tokens[j])
+            and gap_is_blank(sentence.text, tokens[j - 1], tokens[j])
+        ):
+            j += 1
+        name = " ".join(singular_acronym(t.text) for t in tokens[i:j])
+        found.append(Mention(entity_key(name), name, "acronym", tokens[i].start, tokens[j - 1].end))
+        i = j
+    return found
+
+
+def find_acronym_definitions(sentence: Sentence) -> list[Mention]:
+    """ "Foo Bar Baz (FBB)" and "FBB (Foo Bar Baz)": the expansion, with the acronym as alias."""
+    text = sentence.text
+    found: list[Mention] = []
+    for m in re.finditer(r"\(\s*([^()]{2,80}?)\s*\)", text):
+        inside = m.group(1)
+        before = [t for t in sentence.tokens if t.end <= m.start()]
+        if _ACRONYM.match(inside) and sum(c.isupper() for c in inside) >= 2:
+            words = _expansion_before(before, _letters(inside))
+            if words and gap_is_blank(text, words[-1], Token("(", m.start(), m.start(), False)):
+                name = text[words[0].start : words[-1].end]
+                found.append(_definition(name, inside, words[0].start, m.end()))
+        elif before and _ACRONYM.match(before[-1].text) and before[-1].is_allcaps:
+            acronym = before[-1].text
+            inner = [t for t in sentence.tokens if m.start() < t.start and t.end <= m.end()]
+            if inner and _initials_match(inner, _letters(acronym)):
+                found.append(_definition(inside, acronym, before[-1].start, m.end()))
+    return found
+
+
+def _definition(expansion: str, acronym: str, start: int, end: int) -> Mention:
+    return Mention(entity_key(expansion), expansion, "acronym", start, end, (acronym,))
+
+
+def _letters(acronym: str) -> str:
+    return "".join(c for c in acronym if c.isupper() or c.isdigit()).lower()
+
+
+def _expansion_before(before: list[Token], letters: str) -> list[Token] | None:
+    """The shortest run of words ending just before the parenthesis whose initials spell
+    `letters` (joiners such as "of" may be skipped)."""
+    for n in range(len(letters), min(len(before), len(letters) * 2 + 2) + 1):
+        words = before[-n:]
+        if words[0].text.lower() in EXPANSION_JOINERS:
+            continue
+        if _initials_match(words, letters):
+            return words
+    return None
+
+
+def _initials_match(words: list[Token], letters: str) -> bool:
+    """Whether the words' initials spell `letters`, each joiner either used or skipped."""
+
+    def walk(i: int, j: int) -> bool:
+        if j == len(letters):
+            return i == len(words) or all(w.text.lower() in EXPANSION_JOINERS for w in words[i:])
+        if i == len(words):
+            return False
+        word = words[i].text.lower()
+        if word[0] == letters[j] and walk(i + 1, j + 1):
+            return True
+        return word in EXPANSION_JOINERS and walk(i + 1, j)
+
+    return walk(0, 0)
+
+
+def _continues_command(tok: Token) -> bool:
+    """A capitalised word that continues a run such as "CREATE PUBLICATION": longer words are
+    allowed after the first."""
+    return (
+        tok.is_allcaps
+        and not tok.is_compound
+        and len(tok.text) <= 16
+        and tok.text.isalpha()
+        and not is_stop_acronym(tok.text)
+    )
+
+
+def _is_acronym_token(tok: Token) -> bool:
+    text = singular_acronym(tok.text)
+    return (
+        tok.is_allcaps
+        and not tok.is_compound
+        and 2 <= len(text) <= 8
+        and text.replace("&", "").isalnum()
+        and not is_stop_acronym(text)
+    )
+
+
+def _capitalised_runs(sentence: Sentence) -> list[list[Token]]:
+    runs: list[list[Token]] = []
+    run: list[Token] = []
+    for tok in sentence.tokens:
+        joins = run and gap_is_blank(sentence.text, run[-1], tok)
+        if (
+            (tok.is_title or tok.is_camel or (tok.is_allcaps and _before_title(sentence, tok)))
+            and not (tok.is_allcaps and not run and not _before_title(sentence, tok))
+            and not tok.is_compound
+            and not tok.is_identifier
+        ):
+            if not joins:
+                runs.append(run)
+                run = []
+            run.append(tok)
+        elif joins and tok.text.lower() in CONNECTORS:
+            run.append(tok)
+        else:
+            runs.append(run)
+            run = []
+    runs.append(run)
+    return [_trim(r) for r in runs if r]
+
+
+def _before_title(sentence: Sentence, tok: Token) -> bool:
+    """An acronym that opens a longer name: "GNU Project", "GNU General Public License"."""
+    later = [t for t in sentence.tokens if t.start >= tok.end]
+    return (
+        bool(later)
+        and later[0].is_title
+        and gap_is_blank(sentence.text, tok, later[0])
+        and not is_stop_acronym(tok.text)
+    )
+
+
+def _trim(run: list[Token]) -> list[Token]:
+    """Without joiners, months or days at either end."""
+    while run and (run[-1].text.lower() in CONNECTORS or run[-1].text.lower() in MONTHS_AND_DAYS):
+        run = run[:-1]
+    while run and (run[0].text.lower() in CONNECTORS or run[0].text.lower() in MONTHS_AND_DAYS):
+        run = run[1:]
+    return run
+
+
+def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Mention | None:
+    # a forced capital on a common word ("Install", "However", "The") is not part of the name
+    while run and run[0].opens and not run[0].is_camel and _forced(run, evidence):
+        run = _trim(run[1:])
+    while run and run[0].text in ("The", "A", "An", "See", "Refer"):
+        run = _trim(run[1:])
+    if not run:
+        return None
+    name = sentence.text[run[0].start : run[-1].end]
+    after = sentence.text[run[-1].end :].split(maxsplit=1)
+    versioned = bool(after) and bool(_VERSION.match(after[0].rstrip(".,;:)")))
+    kind: EntityKind = "product" if versioned else "name"
+    capitals = [t for t in run if t.text.lower() not in CONNECTORS]
+    if len(capitals) == 1:
+        tok = capitals[0]
+        proper = tok.is_camel or (
+            len(tok.text) >= 3
+            and not evidence.is_common(tok.text)
+            and evidence.capitalised_inside[tok.text] >= 1
+        )
+        return Mention(entity_key(name), name, kind, run[0].start, run[-1].end) if proper else None
+    forced = run[0].opens and entity_key(name) not in evidence.phrases
+    if forced and all(evidence.is_common(t.text) for t in capitals):
+        return None  # "Getting Started", "See Also": every word a common one, capital forced
+    return Mention(entity_key(name), name, kind, run[0].start, run[-1].end)
+
+
+def _forced(run: list[Token], evidence: WordEvidence) -> bool:
+    """Whether the run's first word is capitalised only because it opens the sentence: a
+    common word, or a word followed by "the" ("Ask the Helpdesk Team")."""
+    return evidence.is_common(run[0].text) or (len(run) > 1 and run[1].text == "the")

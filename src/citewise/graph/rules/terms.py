@@ -1,0 +1,35 @@
+"""Defined terms: '"X" means …', 'the term "X"', and 'Foo Bar Corporation (the "Vendor")' —
+the defined name, with its short form as an alias."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.graph.model import entity_key
+from citewise.graph.rules.tokens import Mention
+
+_Q_OPEN = "\"“'‘"
+_Q_CLOSE = "\"”'’"
+_MEANS = re.compile(
+    rf"[{_Q_OPEN}](?P<term>[^{_Q_CLOSE}\n]{{2,60}})[{_Q_CLOSE}]\s*,?\s+(?:means|refers\s+to"
+    r"|is\s+defined\s+as|shall\s+mean|denotes|stands\s+for)\b"
+)
+_THE_TERM = re.compile(rf"\bthe\s+term\s+[{_Q_OPEN}](?P<term>[^{_Q_CLOSE}\n]{{2,60}})[{_Q_CLOSE}]")
+_SHORT_FORM = re.compile(
+    r"(?P<name>[A-Z][\w&-]*(?:\s+(?:(?:of|for|and|the|de)\s+)?[A-Z][\w&-]*){0,7})\s+"
+    rf"\(\s*(?:the\s+|hereinafter\s+(?:the\s+)?|together\s+the\s+)?[{_Q_OPEN}](?P<short>[^"
+    rf"{_Q_CLOSE}\n]{{1,40}})[{_Q_CLOSE}]\s*\)"
+)
+
+
+def find_terms(text: str) -> list[Mention]:
+    found: list[Mention] = []
+    for pattern in (_MEANS, _THE_TERM):
+        for m in pattern.finditer(text):
+            term = m.group("term").strip()
+            found.append(Mention(entity_key(term), term, "term", m.start("term"), m.end("term")))
+    for m in _SHORT_FORM.finditer(text):
+        name, short = m.group("name").strip(), m.group("short").strip()
+        if entity_key(name) and entity_key(short) and entity_key(name) != entity_key(short):
+            found.append(Mention(entity_key(name), name, "term", m.start(), m.end(), (short,)))
+    return found

@@ -1,0 +1,177 @@
+"""Sentences as rules see them: words with their offsets, where each word stands, and the
+document-wide evidence of how a word is written (a word the document also writes in lower case
+is a common word, not a name)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from citewise.graph.model import EntityKind
+
+
+def word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_TOKEN = re.compile(r"[^\W_](?:[\w'’&+.-]*[^\W_])?")
+_POSSESSIVE = re.compile(r"['’]s$")
+# a word after one of these opens a clause: its capital says nothing about it being a name
+_OPENERS = frozenset(":;(\"'“‘—•*[")
+
+MONTHS_AND_DAYS = word_set(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
+    "saturday sunday mon tue tues wed thu thur thurs fri sat sun"
+)
+# joiners allowed inside a multi-word name ("Bank of America"), never at its ends; "and" is
+# not one ("Debian and Ubuntu" are two names)
+CONNECTORS = word_set("of for the de du la le von van der da di")
+# words an acronym's expansion may hold without a letter in the acronym
+EXPANSION_JOINERS = CONNECTORS | word_set("and on in to with by")
+# capitalised words that open a sentence or a heading far more often than a name
+COMMON_CAPITALISED = word_set(
+    """
+    a an the this that these those each every all any some no not our your its their his her my
+    we you they it he she i if when while where whereas whether which what who why how as at by
+    for from in into on onto to with without within of off over under after before since until
+    also however note notes see use using used uses both many most more much other others such
+    new old first last next previous prev up home back contents index table figure example
+    examples chapter section part appendix introduction overview summary description synopsis
+    options option default defaults value values return returns parameters parameter arguments
+    warning caution important tip tips there here then thus therefore otherwise instead because
+    although though unlike like only just even either neither nor yes one two three four five
+    six seven eight nine ten let make create add set get run install enable disable check click
+    select choose open close start stop read write find follow following further additional
+    see_also reference references related general basic advanced usage details detail
+    true false none null
+    """
+)
+ALLCAPS_STOP = word_set(
+    """
+    NOTE NOTES WARNING CAUTION TIP TODO FIXME XXX OK AND OR NOT THE IF IS IN ON OFF YES NO
+    TRUE FALSE NONE ALL ANY MUST SHALL SHOULD MAY REQUIRED RECOMMENDED OPTIONAL AM PM ID
+    IT AS AT BY TO OF BE DO WE US FOR SEE ALSO END
+    FROM WHERE ORDER GROUP HAVING DESC ASC DISTINCT BETWEEN LIKE ILIKE JOIN USING NULLS LIMIT
+    OFFSET UNION CASE WHEN THEN ELSE SET VALUES INTO RETURNING EXISTS FIRST LAST ONLY
+    NEVER ALWAYS IMPORTANT DEPRECATED DANGER
+    """
+)
+_ROMAN = re.compile(r"^[IVXLC]+$")
+_PLURAL_ACRONYM = re.compile(r"^([A-Z]{2,})s$")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    start: int
+    end: int
+    opens: bool  # first word of its sentence or clause
+
+    @property
+    def is_title(self) -> bool:
+        return self.text[0].isupper() and any(c.islower() for c in self.text)
+
+    @property
+    def is_camel(self) -> bool:
+        """An internal capital after a lower-case letter: "PostgreSQL", "iPhone", "JavaScript"."""
+        return bool(re.search(r"[a-z][A-Z]", self.text)) and len(self.text) >= 4
+
+    @property
+    def is_allcaps(self) -> bool:
+        """ "TCP", "IPv6" is not; a plural "CPUs" is."""
+        word = singular_acronym(self.text)
+        letters = [c for c in word if c.isalpha()]
+        return word[0].isalpha() and len(letters) >= 2 and all(c.isupper() for c in letters)
+
+    @property
+    def is_compound(self) -> bool:
+        """A hyphenated word ending in lower case ("WAL-related", "IP-address"): an adjective
+        or a common noun, not a name."""
+        return "-" in self.text and self.text.rsplit("-", 1)[1].islower()
+
+    @property
+    def is_identifier(self) -> bool:
+        """Code: "Logger.setLevel", "os.path", "max_wal_size" (the codes rule reads these)."""
+        return "_" in self.text or bool(re.search(r"\w\.\w", self.text))
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A name found in a sentence, at [start, end)."""
+
+    key: str
+    name: str
+    kind: EntityKind
+    start: int
+    end: int
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    chunk_id: int
+    text: str
+    tokens: tuple[Token, ...]
+    heading_like: bool
+
+
+@dataclass(slots=True)
+class WordEvidence:
+    """How the document writes its words: lower-case forms seen, and capitalised words or
+    phrases seen where a capital is not forced (mid-sentence)."""
+
+    lower: set[str] = field(default_factory=set)
+    capitalised_inside: Counter[str] = field(default_factory=Counter)
+    phrases: set[str] = field(default_factory=set)  # keys of multi-word names seen mid-sentence
+
+    def add(self, sentence: Sentence) -> None:
+        for tok in sentence.tokens:
+            if tok.text.islower():
+                self.lower.add(tok.text)
+            elif not tok.opens and not sentence.heading_like and tok.text[0].isupper():
+                self.capitalised_inside[tok.text] += 1
+
+    def is_common(self, word: str) -> bool:
+        """A word the document also writes in lower case, or one of the usual openers."""
+        low = word.lower()
+        return low in self.lower or low in COMMON_CAPITALISED or low in MONTHS_AND_DAYS
+
+
+def tokenize(text: str) -> tuple[Token, ...]:
+    out: list[Token] = []
+    prev_end = 0
+    for m in _TOKEN.finditer(text):
+        gap = text[prev_end : m.start()]
+        opens = not out or any(c in _OPENERS for c in gap) or out[-1].text.endswith(".")
+        word = _POSSESSIVE.sub("", m.group())  # "PostgreSQL's" names PostgreSQL
+        out.append(Token(word, m.start(), m.start() + len(word), opens))
+        prev_end = m.end()
+    return tuple(out)
+
+
+def is_heading_like(text: str, tokens: Iterable[Token]) -> bool:
+    """A heading, navigation bar or title line: no closing punctuation, short, and mostly
+    capitalised words."""
+    if text.rstrip()[-1:] in ".!?:;,":
+        return False
+    words = [t for t in tokens if t.text[0].isalpha() and t.text.lower() not in CONNECTORS]
+    if not words or len(words) > 14:
+        return False
+    caps = sum(1 for t in words if t.text[0].isupper())
+    return caps / len(words) >= 0.6
+
+
+def is_stop_acronym(word: str) -> bool:
+    return word in ALLCAPS_STOP or bool(_ROMAN.match(word))
+
+
+def gap_is_blank(text: str, a: Token, b: Token) -> bool:
+    return not text[a.end : b.start].strip()
+
+
+def singular_acronym(word: str) -> str:
+    """ "CPUs" → "CPU"; any other word as it is."""
+    return _PLURAL_ACRONYM.sub(r"\1", word)
