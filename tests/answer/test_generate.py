@@ -18,9 +18,8 @@ from citewise.answer.generate import (
     record_generation,
     retry_stop_reason,
 )
-from citewise.answer.prompts import NOT_FOUND
 from citewise.llm.base import Completion, LLMConnectionError, LLMResponseError, Message
-from citewise.types import Status, Token
+from citewise.types import NOT_FOUND, Status, Token
 from fake_llm import FakeLLM
 
 T = TypeVar("T")

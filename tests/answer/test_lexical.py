@@ -1,14 +1,7 @@
 from __future__ import annotations
 
-from citewise.answer.lexical import (
-    Evidence,
-    identifiers,
-    missing_values,
-    numbers,
-    quoted,
-    trigram_overlap,
-    word_overlap,
-)
+from citewise.answer.lexical import Evidence, missing_values, numbers, trigram_overlap, word_overlap
+from citewise.text.identifiers import identifiers, quoted
 
 
 def test_numbers_are_normalised_sizes_versions_and_exponents() -> None:

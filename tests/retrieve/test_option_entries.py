@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.assistant import Assistant
-from citewise.retrieve.query import command_options
-from citewise.store.base import heading_names, last_heading
+from citewise.text.headings import heading_names, last_heading
+from citewise.text.identifiers import command_options
 from citewise.types import SearchFilter
 
 CLI = """# Command line

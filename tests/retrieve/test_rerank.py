@@ -26,10 +26,10 @@ from citewise.retrieve.rerank import (
     compute_features,
     create_reranker,
     parse_scores,
-    query_identifiers,
     reordered,
     select_passages,
 )
+from citewise.text.identifiers import query_identifiers
 from citewise.types import Hit
 from fake_llm import FakeLLM
 

@@ -16,19 +16,19 @@ from citewise.answer.confidence import confidence
 from citewise.answer.context import QuestionKind, assemble
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
-from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE, styled_question
+from citewise.answer.prompts import NOTHING_MORE, styled_question
 from citewise.answer.trace import Trace
 from citewise.embed.base import Embedder
 from citewise.extractive.answerer import ExtractiveAnswerer
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.extractive.rules.definitions import (
-    definition_subject,
     pages_about,
     promote_definitions,
 )
 from citewise.extractive.units import norm_sentence
 from citewise.llm.base import LLM
+from citewise.question.subject import definition_subject
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.rerank import Reranker, select_passages
@@ -37,6 +37,7 @@ from citewise.retrieve.retriever import HybridRetriever
 from citewise.store.base import Store
 from citewise.store.genre import documents_titled
 from citewise.types import (
+    NOT_FOUND,
     Answer,
     Citation,
     CitationEvent,

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from citewise.answer.context import render_context
 from citewise.answer.grounding import MAX_RETRIES, GroundingReport, check_answer
 from citewise.answer.prompts import (
-    NOT_FOUND,
     answer_prompt,
     judge_prompt,
     parse_judgement,
@@ -41,7 +40,7 @@ from citewise.text.sentences import (
     split_sentences,
     strip_citation_marks,
 )
-from citewise.types import Fallback, Passage, Status, Token
+from citewise.types import NOT_FOUND, Fallback, Passage, Status, Token
 
 log = logging.getLogger("citewise.answer")
 

@@ -4,8 +4,9 @@ citations (map-reduce with an LLM, key sentences per section without one)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from citewise.answer.context import render_context
 from citewise.answer.flow import (
     AnswerRequest,
     DocumentAnswerer,
@@ -15,7 +16,9 @@ from citewise.answer.flow import (
     settle,
 )
 from citewise.answer.grounding import check_answer
-from citewise.extractive.summary import summarize_extractive, summarize_with_llm
+from citewise.answer.prompts import map_prompt, reduce_prompt
+from citewise.extractive.summary import summarize_extractive
+from citewise.llm.base import LLM, Message
 from citewise.retrieve.documents import match_document
 from citewise.types import CitationEvent, Done, Event, Hit, Passage, Sources, Status, Token
 
@@ -63,3 +66,19 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
     for c in settled.citations:
         yield CitationEvent(c)
     yield Done(make_answer(req, settled, hits))
+
+
+MAP_BATCH = 4  # passages summarised per map call: fewer calls, each still small
+
+
+def summarize_with_llm(llm: LLM, title: str, passages: Sequence[Passage]) -> str:
+    """Map-reduce: summarise groups of numbered passages, then combine the partial summaries.
+    The `[n]` markers the model writes refer to the passages' numbers."""
+    partials: list[str] = []
+    for start in range(0, len(passages), MAP_BATCH):
+        group = passages[start : start + MAP_BATCH]
+        reply = llm.complete([Message("user", map_prompt(render_context(group)))])
+        partials.append(reply.text.strip())
+    if len(partials) == 1:
+        return partials[0]
+    return llm.complete([Message("user", reduce_prompt(title, partials))]).text.strip()

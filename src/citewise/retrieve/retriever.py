@@ -10,14 +10,15 @@ from dataclasses import dataclass, replace
 
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
+from citewise.question.asks import asks_about_history
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
-from citewise.retrieve.release_notes import asks_about_history, is_release_notes
-from citewise.retrieve.rerank.rescore import query_identifiers
 from citewise.retrieve.sources.base import CandidateSource, KeywordSource, SourceQuery, VectorSource
 from citewise.retrieve.sources.in_store import fuse_in_store
 from citewise.retrieve.sources.option_entries import OptionEntrySource
 from citewise.store.base import Store
-from citewise.store.genre import heading_names, last_heading
+from citewise.text.headings import heading_names, last_heading
+from citewise.text.identifiers import query_identifiers
+from citewise.text.release_notes import is_release_notes
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
 
 

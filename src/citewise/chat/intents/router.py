@@ -23,13 +23,13 @@ from typing import Literal, cast, get_args
 
 import numpy as np
 
-from citewise.answer.lexical import identifiers
 from citewise.chat.intents.exemplars import BANK
 from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import find_reference
 from citewise.embed.base import Embedder, Vectors
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
+from citewise.text.identifiers import identifiers
 from citewise.text.sentences import content_words
 
 Intent = Literal[

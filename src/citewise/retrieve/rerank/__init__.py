@@ -27,7 +27,6 @@ from citewise.retrieve.rerank.rescore import (
     RescoreWeights,
     VectorLookup,
     compute_features,
-    query_identifiers,
 )
 from citewise.types import Hit
 
@@ -48,7 +47,6 @@ __all__ = [
     "compute_features",
     "create_reranker",
     "parse_scores",
-    "query_identifiers",
     "reordered",
     "select_passages",
 ]

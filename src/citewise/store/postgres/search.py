@@ -12,9 +12,9 @@ import numpy as np
 import psycopg
 
 from citewise.embed.base import Vectors
-from citewise.store.genre import heading_names, last_heading
 from citewise.store.postgres.tsvector import FIELD_WEIGHTS, tsquery_literal
 from citewise.store.terms import search_terms
+from citewise.text.headings import heading_names, last_heading
 from citewise.types import Candidate, SearchFilter
 
 # BM25 as SQLite FTS5's bm25() computes it: per term, idf = ln((N - df + .5) / (df + .5))

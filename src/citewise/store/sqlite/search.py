@@ -12,9 +12,9 @@ import numpy as np
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
-from citewise.store.genre import heading_names, last_heading
 from citewise.store.terms import fts5_match
 from citewise.store.vector_index import Partition, top_k
+from citewise.text.headings import heading_names, last_heading
 from citewise.types import Candidate, SearchFilter
 
 

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from citewise.db.sqlite import ThreadConnections, shared_state
 from citewise.errors import StoreError
-from citewise.store.genre import like_prefix_patterns, title_starts
+from citewise.store.genre import like_prefix_patterns
 from citewise.store.sqlite.chunks import ChunkReads
 from citewise.store.sqlite.schema import apply_schema
 from citewise.store.sqlite.search import SearchReads
 from citewise.store.sqlite.stream import StreamWrites
 from citewise.store.sqlite.vectors import VectorWrites
+from citewise.text.headings import title_starts
 from citewise.types import ChunkedDocument, DocumentInfo, NewDocument
 from citewise.types.positions import encode_boxes
 
