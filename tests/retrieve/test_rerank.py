@@ -492,7 +492,9 @@ def test_a_rerank_result_carries_the_fallback_of_its_own_call() -> None:
     from citewise.retrieve.rerank.base import rerank_result
 
     class Failing(NoRerank):
-        def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:
+        def rerank(
+            self, query: str, hits: Sequence[Hit], k: int, *, query_vector: object = None
+        ) -> list[Hit]:
             self._record("scores unusable")
             return list(hits[:k])
 

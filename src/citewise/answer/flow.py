@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import replace
 
-from citewise.answer.citations import build_citations, related_docs, renumber
-from citewise.answer.confidence import confidence
-from citewise.answer.context import QuestionKind, assemble
+from citewise.answer.context import assemble
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
 from citewise.answer.prompts import NOTHING_MORE, styled_question
-from citewise.answer.trace import Trace
+from citewise.answer.request import AnswerRequest
+from citewise.answer.settle import make_answer, not_found, settle
+from citewise.answer.summary_flow import summarize_document
 from citewise.embed.base import Embedder
 from citewise.extractive.answerer import ExtractiveAnswerer
+from citewise.extractive.compose import ExtractiveResult
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.extractive.rules.definitions import (
@@ -28,7 +28,6 @@ from citewise.extractive.rules.definitions import (
 )
 from citewise.extractive.units import norm_sentence
 from citewise.llm.base import LLM
-from citewise.question.subject import definition_subject
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.rerank import Reranker, select_passages
@@ -38,21 +37,19 @@ from citewise.store.base import Store
 from citewise.store.genre import documents_titled
 from citewise.types import (
     NOT_FOUND,
-    Answer,
-    Citation,
     CitationEvent,
-    Confidence,
     Done,
     Event,
     Hit,
     Passage,
     SearchFilter,
+    SearchResult,
     Sources,
     Status,
     Token,
 )
+from citewise.types.vectors import Vectors
 
-Style = Literal["normal", "simple", "deep"]
 CANDIDATES = 20  # fused candidates handed to the reranker
 STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 4}
 # "tell me more": runners-up may score lower than for a first answer (the options' default
@@ -61,37 +58,6 @@ DEEP_RELATIVE_FLOOR = 0.7
 SHORT_OPENING_WORDS = 40  # an opening passage this short leaves the definition to the next
 OPENING_KEPT_WITHIN = 5  # an opening passage search ranks this high stays where it is
 SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter sentence
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerRequest:
-    question: str  # searched for and answered: the standalone form of a follow-up
-    flt: SearchFilter
-    intent: str = "question"
-    kind: QuestionKind = "simple"
-    style: Style = "normal"
-    session_id: str = ""
-    rewritten_query: str | None = None
-    trace: Trace = field(default_factory=Trace)
-    parts: tuple[str, ...] = ()  # sub-questions of a multi-part or comparison question
-    already_said: str = ""  # the previous answer: "tell me more" avoids it, "simplify" keeps to it
-    # searched in this order (own before global), merged, each passage once; () = flt's only
-    collections: tuple[str, ...] = ()
-
-    @property
-    def timings_ms(self) -> Trace:
-        """The trace as its derived timings (setting a key records a note)."""
-        return self.trace
-
-
-@dataclass(frozen=True, slots=True)
-class Settled:
-    """The finished text with its citations and verdicts, before it becomes an `Answer`."""
-
-    text: str
-    citations: tuple[Citation, ...]
-    grounded: bool
-    confidence: Confidence
 
 
 class DocumentAnswerer:
@@ -122,8 +88,14 @@ class DocumentAnswerer:
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         trace = req.trace
+        analysis = req.analysed()
         yield Status("retrieve", f"searching the documents for: {req.question}")
-        first = self._ranked(req.question, req)
+        embedder = self.embedder_factory()
+        qv = req.question_vector
+        if qv is None:
+            with trace.span("search_embed_query"):
+                qv = embedder.embed_query(req.question)
+        first = self._ranked(req.question, req, qv)
         ranked, fell_back = first.hits, first.fallback
         if len(req.parts) > 1:
             # each part of a multi-part question gets its own search, so one part's passages
@@ -132,7 +104,7 @@ class DocumentAnswerer:
             ranked = interleave([ranked] + [r.hits for r in parts])
             fell_back = fell_back or next((r.fallback for r in parts if r.fallback), None)
         kind = req.kind
-        subject = definition_subject(req.question)
+        subject = analysis.subject
         if subject and self.rules.entry_headings:
             ranked = promote_definitions(self._with_openings(ranked, subject, req), subject)
         if req.style == "deep" or (kind == "simple" and subject):
@@ -146,16 +118,19 @@ class DocumentAnswerer:
         yield Sources(tuple(p.hit for p in passages))
 
         with trace.span("gate") as span:
-            embedder = self.embedder_factory()
-            gate = self.gate.decide(req.question, passages, embedder.embed_query(req.question))
+            gate = self.gate.decide(req.question, passages, qv, analysis=analysis)
             span.attributes.update(relevant=float(gate.relevant), score=gate.score)
         if not gate.relevant:
             yield from self._nothing_found(req, ranked)
             return
 
-        t = time.perf_counter()
+        started = time.perf_counter()
         fallback = None
         extractive = ExtractiveAnswerer(embedder, self._extractive_options(req))
+
+        def extract() -> ExtractiveResult:
+            return extractive.answer(req.question, passages, qv, analysis=analysis)
+
         if self.llm is not None:
             # the LLM gets the top passages: the extractive answerer is not consulted
             # -- llm-real (issue 23): the LLM's verified answer, else a marked fallback; the
@@ -166,31 +141,33 @@ class DocumentAnswerer:
                 self.llm,
                 asked,
                 passages,
-                lambda: extractive.answer(req.question, passages).text,
+                lambda: extract().text,
                 budget_s=self.llm_budget_s,
             )
-            generation: dict[str, float] = {}
-            record_generation(generation, made)
-            trace.update(generation)
+            record_generation(trace, made)
             text, report, fallback = made.text, made.report, made.fallback
             # -- end llm-real --
             relevance: Sequence[float] = [gate.score]
         else:
-            extract = extractive.answer(req.question, passages)
-            trace.add("relevance", ms_since(t))
-            if extract.abstained:
+            extracted = extract()
+            trace.add_since("relevance", started)
+            if extracted.abstained:
                 yield from self._nothing_found(req, ranked)
                 return
-            text = extract.text
+            text = extracted.text
             yield Token(text)
             report = check_answer(text, passages)
             text = report.supported_text
-            relevance = extract.support
-        trace.add("generate", ms_since(t))
+            relevance = extracted.support
+        trace.add_since("generate", started)
         settled = settle(text, passages, report.strengths, relevance, report.grounded)
         for c in settled.citations:
             yield CitationEvent(c)
         yield Done(replace(make_answer(req, settled, ranked, threshold), fallback=fallback))
+
+    def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
+        """The summary of the document `target` names (`summary_flow.summarize_document`)."""
+        return summarize_document(self.store, self.retriever, self.llm, req, target)
 
     def _extractive_options(self, req: AnswerRequest) -> ExtractiveOptions:
         opts = ExtractiveOptions(
@@ -206,32 +183,37 @@ class DocumentAnswerer:
         return opts
 
     def _nothing_found(self, req: AnswerRequest, ranked: Sequence[Hit]) -> Iterator[Event]:
-        req.trace["abstain"] = 1.0
+        req.trace.note("abstain")
         # after an answer, "tell me more" finding nothing new is not "not in the documents"
         more = req.style == "deep" and bool(req.already_said)
-        nothing = _not_found(NOTHING_MORE if more else NOT_FOUND)
+        nothing = not_found(NOTHING_MORE if more else NOT_FOUND)
         yield Token(nothing.text)
         yield Done(make_answer(req, nothing, ranked))
 
-    def _ranked(self, query: str, req: AnswerRequest) -> RerankResult:
+    def _ranked(
+        self, query: str, req: AnswerRequest, vector: Vectors | None = None
+    ) -> RerankResult:
+        """Search and rerank for `query`; `vector`: its embedding, when the caller has it."""
         trace = req.trace
-        t = time.perf_counter()
+        started = time.perf_counter()
         if len(req.collections) > 1:
-            found = search_collections(
-                lambda flt: self.retriever.search(query, k=CANDIDATES, flt=flt),
-                req.collections, req.flt, CANDIDATES,
-            )  # fmt: skip
+
+            def search(flt: SearchFilter) -> SearchResult:
+                return self.retriever.search(query, k=CANDIDATES, flt=flt, query_vector=vector)
+
+            found = search_collections(search, req.collections, req.flt, CANDIDATES)
         else:
-            found = self.retriever.search(query, k=CANDIDATES, flt=req.flt)
+            found = self.retriever.search(query, k=CANDIDATES, flt=req.flt, query_vector=vector)
         for key, value in found.timings_ms.items():
             if key != "total":
                 trace.add(f"search_{key}", value)
-        trace.add("retrieve", ms_since(t))
-        t = time.perf_counter()
-        reranked = rerank_result(self.reranker, query, found.hits, k=CANDIDATES)
-        trace.add("rerank", ms_since(t))
+        trace.add_since("retrieve", started)
+        with trace.span("rerank"):
+            reranked = rerank_result(
+                self.reranker, query, found.hits, k=CANDIDATES, query_vector=vector
+            )
         if reranked.fallback:
-            trace["rerank_fallback"] = 1.0
+            trace.note("rerank_fallback")
         return reranked
 
     def _with_openings(
@@ -268,26 +250,6 @@ class DocumentAnswerer:
         )
 
 
-def make_answer(
-    req: AnswerRequest, s: Settled, hits: Sequence[Hit], related_floor: float = 0.0
-) -> Answer:
-    """The `Answer` for a settled text; its sources are the first ten hits, its related
-    documents those of hits scoring at least `related_floor` × the top one."""
-    sources = tuple(hits[:10])
-    return Answer(
-        answer=s.text,
-        intent=req.intent,
-        citations=s.citations,
-        sources=sources,
-        grounded=s.grounded,
-        confidence=s.confidence,
-        session_id=req.session_id,
-        timings_ms=req.trace.timings_ms(),
-        rewritten_query=req.rewritten_query,
-        related_docs=related_docs(sources, s.citations, related_floor) if s.citations else (),
-    )
-
-
 def interleave(lists: Sequence[Sequence[Hit]]) -> list[Hit]:
     """Round-robin merge of ranked lists without duplicates, re-ranked 1..n (pure)."""
     out: list[Hit] = []
@@ -300,26 +262,6 @@ def interleave(lists: Sequence[Sequence[Hit]]) -> list[Hit]:
     return out
 
 
-def settle(
-    text: str,
-    passages: Sequence[Passage],
-    support: Sequence[float],
-    relevance: Sequence[float],
-    grounded: bool,
-) -> Settled:
-    """Citations for the verified text, renumbered 1..N in order of use, and its confidence.
-    An answer left with no cited claim is no answer: it becomes the not-found reply."""
-    citations = build_citations(text, passages)
-    if not text.strip() or not citations:
-        return _not_found()
-    text, citations = renumber(text, citations)
-    level = confidence(support, relevance, grounded)
-    return Settled(text, citations, grounded, level)
-
-
-def _not_found(text: str = NOT_FOUND) -> Settled:
-    return Settled(text, (), False, "none")
-
-
-def ms_since(start: float) -> float:
-    return (time.perf_counter() - start) * 1000.0
+def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) -> Iterator[Event]:
+    """The summary path of a conversation (`DocumentAnswerer.summarize`)."""
+    return answerer.summarize(req, target)

@@ -16,8 +16,8 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from citewise.answer.flow import AnswerRequest, DocumentAnswerer, Style
-from citewise.answer.summary_flow import stream_summary
+from citewise.answer.flow import DocumentAnswerer, stream_summary
+from citewise.answer.request import AnswerRequest, Style
 from citewise.assistant import Assistant
 from citewise.chat.history_summary import maybe_summarize, recent_context
 from citewise.chat.intents.router import IntentRouter, RoutedIntent, reply_for

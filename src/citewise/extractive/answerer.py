@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.extractive.candidates import (
     Candidate,
     document_share,
@@ -75,6 +75,7 @@ from citewise.question.terms import clauses, headed_by, mentions, stating_what_i
 from citewise.text.release_notes import is_release_notes
 from citewise.text.sentences import split_labelled
 from citewise.types import Passage
+from citewise.types.vectors import Vectors
 
 CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.extractive.candidates import Candidate
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.sentence_fit import in_context
 from citewise.question.analysis import Analysis, analyse
 from citewise.question.terms import contrast_terms, stating_what_is_asked
+from citewise.types.vectors import Vectors
 
 
 class _Scoring(Protocol):

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from citewise.embed.base import Vectors
 from citewise.question.analysis import Analysis, analyse
 from citewise.question.terms import mentions
 from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
+from citewise.types.vectors import Vectors
 
 # words that shape a question rather than name what it is about
 _ASKING = frozenset({"many", "much", "kind", "sort", "way", "ways"})

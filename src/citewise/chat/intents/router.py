@@ -26,11 +26,12 @@ import numpy as np
 from citewise.chat.intents.exemplars import BANK
 from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import find_reference
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
 from citewise.text.identifiers import identifiers
 from citewise.text.sentences import content_words
+from citewise.types.vectors import Vectors
 
 Intent = Literal[
     "greeting", "gratitude", "garbage", "off_topic", "command",

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.retrieve.query import query_terms
 from citewise.retrieve.rerank.base import FallbackRecorder, reordered
 from citewise.text.identifiers import query_identifiers, spaced_heading
 from citewise.types import Hit
+from citewise.types.vectors import Vectors
 
 VectorLookup = Callable[[Sequence[int]], Mapping[int, Vectors]]
 """Stored vectors by chunk id (ids without a vector are left out)."""
