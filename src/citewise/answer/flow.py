@@ -26,6 +26,7 @@ from citewise.extractive.rules.definitions import (
     pages_about,
     promote_definitions,
 )
+from citewise.extractive.rules.openings import with_openings
 from citewise.extractive.units import norm_sentence
 from citewise.llm.base import LLM
 from citewise.retrieve.collections import search_collections
@@ -55,8 +56,6 @@ STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 4}
 # "tell me more": runners-up may score lower than for a first answer (the options' default
 # relative floor, 0.85), since the reader asked for more than the best sentences
 DEEP_RELATIVE_FLOOR = 0.7
-SHORT_OPENING_WORDS = 40  # an opening passage this short leaves the definition to the next
-OPENING_KEPT_WITHIN = 5  # an opening passage search ranks this high stays where it is
 SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter sentence
 
 
@@ -219,24 +218,10 @@ class DocumentAnswerer:
     def _with_openings(
         self, hits: list[Hit], subject: tuple[str, ...], req: AnswerRequest
     ) -> list[Hit]:
-        """Ranks the opening passage of up to two pages about the subject with the top hit
-        when search did not bring it, or, for the one page about it, brought it below the
-        first `OPENING_KEPT_WITHIN`; a short opening ("To use this tool, you must specify
-        --tool=dhat …") brings the passage after it, where the overview starts."""
+        """`with_openings` over the first chunks of up to two pages about the subject."""
         titled = documents_titled(self.store, req.flt.collection, subject[-1])
         docs = pages_about(subject, titled)[:2]
-        top = hits[0].score if hits else 1.0
-        extra: list[Hit] = []
-        for doc in docs:
-            chunks = self.store.document_chunks(doc.doc_id)[:2]
-            short = bool(chunks) and len(chunks[0].text.split()) < SHORT_OPENING_WORDS
-            extra += [Hit.of(r, 0, top) for r in (chunks if short else chunks[:1])]
-        kept = hits if len(docs) > 1 else hits[:OPENING_KEPT_WITHIN]
-        near = {h.chunk_id for h in kept}
-        extra = [h for h in extra if h.chunk_id not in near]
-        moved = {h.chunk_id for h in extra}
-        merged = extra + [h for h in hits if h.chunk_id not in moved]
-        return [replace(h, rank=i + 1) for i, h in enumerate(merged)]
+        return with_openings(hits, [self.store.document_chunks(d.doc_id)[:2] for d in docs])
 
     def _passages(self, hits: Sequence[Hit], kind: str) -> list[Passage]:
         ids = [h.chunk_id for h in hits]

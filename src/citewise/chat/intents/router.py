@@ -138,11 +138,12 @@ class IntentRouter:
         self._exemplars = exemplars
         self._bank: tuple[Vectors, tuple[str, ...]] | None = None
 
-    def route(self, text: str, *, has_history: bool) -> RoutedIntent:
-        """The intent of `text`. Follow-up intents without history become "question"."""
-        return _without_history(self._route(text, has_history), text, has_history)
+    def route(self, text: str, *, has_history: bool, vector: Vectors | None = None) -> RoutedIntent:
+        """The intent of `text`. Follow-up intents without history become "question".
+        `vector`: the embedding of `text`, when the caller has it (then it is not embedded)."""
+        return _without_history(self._route(text, has_history, vector), text, has_history)
 
-    def _route(self, text: str, has_history: bool) -> RoutedIntent:
+    def _route(self, text: str, has_history: bool, vector: Vectors | None) -> RoutedIntent:
         rule = match_rules(text, self.known_word)
         if rule:
             intent = cast(Intent, rule.intent)
@@ -151,7 +152,7 @@ class IntentRouter:
         near, closeness = fallback, 1.0
         if self._embedder is not None:
             try:
-                near, decided, closeness = self._nearest(text)
+                near, decided, closeness = self._nearest(text, vector)
             except BackendError as exc:
                 near, decided = replace(fallback, reason=f"exemplars skipped: {exc}"), False
             if decided:
@@ -175,11 +176,11 @@ class IntentRouter:
             self._embedder = self._embedder()
         return self._embedder
 
-    def _nearest(self, text: str) -> tuple[RoutedIntent, bool, float]:
+    def _nearest(self, text: str, vector: Vectors | None) -> tuple[RoutedIntent, bool, float]:
         """The best exemplar match, whether it is strong enough to decide, and how close the
         nearest non-question exemplar came."""
         vectors, labels = self._exemplar_bank()
-        sims = vectors @ self.embedder.embed_query(text)
+        sims = vectors @ (vector if vector is not None else self.embedder.embed_query(text))
         best: dict[str, float] = {}
         for label, sim in zip(labels, sims.tolist(), strict=True):
             best[label] = max(best.get(label, -1.0), float(sim))
