@@ -13,6 +13,7 @@ from dataclasses import replace
 from citewise.answer.context import assemble
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
+from citewise.answer.policy import policy_for
 from citewise.answer.prompts import NOTHING_MORE, styled_question
 from citewise.answer.request import AnswerRequest
 from citewise.answer.settle import make_answer, not_found, settle
@@ -110,7 +111,7 @@ class DocumentAnswerer:
             kind = "complex"  # a definition is often a few passages away from the top hit
         mixed = fell_back or len(req.parts) > 1  # scores not comparable
         threshold = 0.0 if mixed else self.reranker.select_threshold
-        selected = select_passages(ranked, kind, threshold)
+        selected = select_passages(ranked, policy_for(kind).passages, threshold)
 
         with trace.span("assemble"):
             passages = self._passages(selected, kind)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from citewise.answer.context import QuestionKind
+from citewise.answer.policy import QuestionKind
 from citewise.question.analysis import Analysis, analyse
 from citewise.types import SearchFilter
 from citewise.types.trace import Trace

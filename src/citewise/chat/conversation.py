@@ -29,8 +29,8 @@ from citewise.errors import CitewiseError, InputError, MemoryBackendError, NotFo
 from citewise.extractive.rules import rule_pack
 from citewise.llm import LLM, create_llm
 from citewise.question.terms import carry_subject
+from citewise.retrieve.query import validate_query
 from citewise.retrieve.rerank import create_reranker
-from citewise.retrieve.retriever import validate_query
 from citewise.types import Answer, Done, ErrorEvent, Event, SearchFilter, Status, Token
 
 log = logging.getLogger("citewise.chat")

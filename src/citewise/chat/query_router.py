@@ -14,37 +14,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal, cast, get_args
 
+from citewise.answer.policy import QuestionKind
 from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import refers_back
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
 from citewise.question.terms import facets
 
-QueryKind = Literal["simple", "complex", "conversational", "summarize", "relationship"]
-KINDS: frozenset[str] = frozenset(get_args(QueryKind))
-WHOLE_DOCUMENT = 0
-"""`passages` value meaning every passage of the target document."""
-
-
-@dataclass(frozen=True, slots=True)
-class Depth:
-    """Candidates to retrieve (`k`) and passages to hand to the answerer."""
-
-    k: int
-    passages: int
-
-
-DEFAULT_DEPTHS: Mapping[QueryKind, Depth] = {
-    "simple": Depth(10, 3),
-    "complex": Depth(20, 6),
-    "relationship": Depth(20, 6),
-    "conversational": Depth(12, 4),
-    "summarize": Depth(WHOLE_DOCUMENT, WHOLE_DOCUMENT),
-}
+KINDS: frozenset[str] = frozenset(get_args(QuestionKind))
 
 QUERY_PROMPT = """Classify a question sent to a document question-answering assistant. \
 Reply with one JSON object and nothing else:
@@ -112,9 +92,7 @@ class QueryPlan:
     """How to retrieve for one question. `target` names the document to summarize; `parts`
     are what to look up separately (sub-questions, or the two sides of a relationship)."""
 
-    kind: QueryKind
-    k: int
-    passages: int
+    kind: QuestionKind
     target: str | None = None
     parts: tuple[str, ...] = ()
     method: Literal["heuristic", "llm"] = "heuristic"
@@ -122,19 +100,18 @@ class QueryPlan:
 
 
 class QueryRouter:
-    """Plans retrieval for a question; `depths` overrides the defaults per kind."""
+    """Plans retrieval for a question: its kind (what the answer stage gives it, see
+    `answer.policy`), the document to summarize, the parts to look up separately."""
 
     def __init__(
         self,
         llm: LLM | None = None,
         *,
-        depths: Mapping[QueryKind, Depth] | None = None,
         long_question_words: int = 25,
         llm_min_words: int = 12,
     ) -> None:
         self.llm = llm
         self.llm_min_words = llm_min_words
-        self.depths: dict[QueryKind, Depth] = {**DEFAULT_DEPTHS, **(depths or {})}
         self.long_question_words = long_question_words
 
     def plan(
@@ -151,15 +128,14 @@ class QueryRouter:
 
     def _plan(
         self,
-        kind: QueryKind,
+        kind: QuestionKind,
         reason: str,
         *,
         target: str | None = None,
         parts: tuple[str, ...] = (),
         method: Literal["heuristic", "llm"] = "heuristic",
     ) -> QueryPlan:
-        depth = self.depths[kind]
-        return QueryPlan(kind, depth.k, depth.passages, target, parts, method, reason)
+        return QueryPlan(kind, target, parts, method, reason)
 
     def _heuristic(self, question: str, intent: str | None, has_history: bool) -> QueryPlan:
         q = " ".join(question.strip().split()).rstrip("?.! ")
@@ -201,7 +177,7 @@ class QueryRouter:
         return self._plan(kind, "llm classification", parts=parts, method="llm")
 
 
-def _parse(reply: str) -> tuple[QueryKind, tuple[str, ...]] | None:
+def _parse(reply: str) -> tuple[QuestionKind, tuple[str, ...]] | None:
     m = re.search(r"\{.*\}", reply, re.S)
     try:
         data = json.loads(m.group(0)) if m else None
@@ -213,7 +189,7 @@ def _parse(reply: str) -> tuple[QueryKind, tuple[str, ...]] | None:
     if not isinstance(raw, list):
         return None
     parts = tuple(p.strip() for p in raw if isinstance(p, str) and 0 < len(p.strip()) < 300)
-    return cast(QueryKind, data["kind"]), (parts[:5] if len(parts) > 1 else ())
+    return cast(QuestionKind, data["kind"]), (parts[:5] if len(parts) > 1 else ())
 
 
 def summary_target(text: str) -> str | None:

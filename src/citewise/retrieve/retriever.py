@@ -11,6 +11,7 @@ from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.question.asks import asks_about_history
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
+from citewise.retrieve.query import ValidQuery, validate_query
 from citewise.retrieve.sources.base import CandidateSource, SourceQuery
 from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
 from citewise.retrieve.sources.keyword import KeywordSource
@@ -49,18 +50,6 @@ class RetrievalOptions:
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
 _ENTRY_NAME = re.compile(r"^(?:[a-z]+\s+)*@?([A-Za-z_][\w.]*)")
-
-
-def validate_query(query: str, max_chars: int) -> str:
-    cleaned = " ".join(query.split())
-    if not cleaned:
-        raise InputError("the query is empty: type a question or some keywords")
-    if len(cleaned) > max_chars:
-        raise InputError(
-            f"the query is {len(cleaned):,} characters long; the limit is {max_chars:,}."
-            " Shorten it to the essential question."
-        )
-    return cleaned
 
 
 def default_sources(
@@ -102,8 +91,13 @@ class HybridRetriever:
         query_vector: Vectors | None = None,
     ) -> SearchResult:
         """The `k` best hits for `query`; `query_vector`: its embedding, when the caller has
-        it (used only for the query as given: a query the validation changes is embedded)."""
-        text = validate_query(query, self.options.max_query_chars)
+        it (used only for the query as given: a query the validation changes is embedded).
+        A `ValidQuery` was validated by the caller already."""
+        text = (
+            query
+            if isinstance(query, ValidQuery)
+            else validate_query(query, self.options.max_query_chars)
+        )
         if k < 1:
             raise InputError("k must be at least 1")
         sq = SourceQuery(text, k, mode, flt, query_vector if text == query else None)
