@@ -1,4 +1,4 @@
-"""One answer from the documents: retrieve → rerank → assemble → generate → verify → cite.
+"""One answer from the documents: retrieve → rerank → gate → assemble → generate → verify → cite.
 
 Reads top to bottom like the diagram in DESIGN.md. Every step reports its time in
 `timings_ms`; a fallback (a reranker or judge that failed) is visible there too.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from citewise.answer.context import assemble
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
@@ -19,17 +20,15 @@ from citewise.answer.request import AnswerRequest
 from citewise.answer.settle import make_answer, not_found, settle
 from citewise.answer.summary_flow import summarize_document
 from citewise.embed.base import Embedder
-from citewise.extractive.answerer import ExtractiveAnswerer
-from citewise.extractive.compose import ExtractiveResult
-from citewise.extractive.options import ExtractiveOptions
+from citewise.extractive.extractor import Extractor
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.extractive.rules.definitions import (
     pages_about,
     promote_definitions,
 )
 from citewise.extractive.rules.openings import with_openings
-from citewise.extractive.units import norm_sentence
 from citewise.llm.base import LLM
+from citewise.question.analysis import Analysis
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.rerank import Reranker, select_passages
@@ -53,14 +52,43 @@ from citewise.types import (
 from citewise.types.vectors import Vectors
 
 CANDIDATES = 20  # fused candidates handed to the reranker
-STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 4}
-# "tell me more": runners-up may score lower than for a first answer (the options' default
-# relative floor, 0.85), since the reader asked for more than the best sentences
-DEEP_RELATIVE_FLOOR = 0.7
-SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter sentence
+
+
+class Extracted(Protocol):
+    """What the no-LLM generator gives: the answer text, or an abstention."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def abstained(self) -> bool: ...
+
+    @property
+    def support(self) -> Sequence[float]:
+        """The score of each sentence of the answer, in answer order."""
+        ...
+
+
+class Extracts(Protocol):
+    """The no-LLM generator (`citewise.extractive.extractor.Extractor`): answers from the
+    passages alone in the request's style, or abstains. With an LLM, it is the fallback."""
+
+    def extract(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        question_vector: Vectors | None,
+        analysis: Analysis | None,
+        style: str,
+        already_said: str,
+    ) -> Extracted: ...
 
 
 class DocumentAnswerer:
+    """The answer flow over its injected parts; `extractor` is the no-LLM generator (by
+    default the extractive answerer with `abstain_threshold` and `rules`)."""
+
     def __init__(
         self,
         store: Store,
@@ -74,6 +102,7 @@ class DocumentAnswerer:
         llm_budget_s: float = DEFAULT_BUDGET_S,
         rules: RulePack | None = None,
         gate: RelevanceGate | None = None,
+        extractor: Extracts | None = None,
     ) -> None:
         self.store = store
         self.embedder_factory = embedder_factory
@@ -81,10 +110,10 @@ class DocumentAnswerer:
         self.reranker = reranker
         self.llm = llm
         self.context_tokens = context_tokens
-        self.abstain_threshold = abstain_threshold
         self.llm_budget_s = llm_budget_s
         self.rules = rules or rule_pack(None)
         self.gate = gate or RelevanceGate(store.get_vectors, code_names=self.rules.code_names)
+        self.extractor = extractor or Extractor(embedder_factory, abstain_threshold, self.rules)
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         trace = req.trace
@@ -126,10 +155,12 @@ class DocumentAnswerer:
 
         started = time.perf_counter()
         fallback = None
-        extractive = ExtractiveAnswerer(embedder, self._extractive_options(req))
 
-        def extract() -> ExtractiveResult:
-            return extractive.answer(req.question, passages, qv, analysis=analysis)
+        def extract() -> Extracted:
+            return self.extractor.extract(
+                req.question, passages, question_vector=qv, analysis=analysis,
+                style=req.style, already_said=req.already_said,
+            )  # fmt: skip
 
         if self.llm is not None:
             # the LLM gets the top passages: the extractive answerer is not consulted
@@ -168,19 +199,6 @@ class DocumentAnswerer:
     def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
         """The summary of the document `target` names (`summary_flow.summarize_document`)."""
         return summarize_document(self.store, self.retriever, self.llm, req, target)
-
-    def _extractive_options(self, req: AnswerRequest) -> ExtractiveOptions:
-        opts = ExtractiveOptions(
-            threshold=self.abstain_threshold,
-            max_sentences=STYLE_SENTENCES[req.style],
-            already_said=norm_sentence(req.already_said),
-            said_mode="prefer" if req.style == "simple" else "exclude",
-            length_penalty=SIMPLE_LENGTH_PENALTY if req.style == "simple" else 0.0,
-            rules=self.rules,
-        )
-        if req.style == "deep":
-            opts = replace(opts, relative_floor=DEEP_RELATIVE_FLOOR)
-        return opts
 
     def _nothing_found(self, req: AnswerRequest, ranked: Sequence[Hit]) -> Iterator[Event]:
         req.trace.note("abstain")
