@@ -115,3 +115,15 @@ def test_llm_failure_keeps_the_heuristic_plan(reply: str | Exception) -> None:
     plan = QueryRouter(llm=FakeLLM(reply), llm_min_words=3).plan("What port does the server use?")
     assert (plan.kind, plan.method) == ("simple", "heuristic")
     assert "llm" in plan.reason
+
+
+def test_a_carried_analysis_gives_the_parts_of_a_question() -> None:
+    from dataclasses import replace
+
+    from citewise.question import analyse
+
+    question = "What is the size of the pool"
+    assert QueryRouter().plan(question).parts == ()
+    carried = replace(analyse(question), parts=("What is the size?", "Of which pool?"))
+    plan = QueryRouter().plan(question, analysis=carried)
+    assert (plan.kind, plan.parts) == ("complex", carried.parts)

@@ -29,7 +29,6 @@ from citewise.retrieve.rerank import (
     reordered,
     select_passages,
 )
-from citewise.text.identifiers import query_identifiers
 from citewise.types import Hit
 from fake_llm import FakeLLM
 
@@ -247,19 +246,6 @@ def test_parse_scores_is_robust(reply: str, expected: dict[int, float]) -> None:
 
 
 # -- rescore ------------------------------------------------------------------------------
-
-
-def test_query_identifiers_finds_code_like_tokens_only() -> None:
-    q = "Does functools.lru_cache() differ from str.split, __slots__, PYTHONPATH, -X or TaskGroup?"
-    assert query_identifiers(q) == [
-        "functools.lru_cache",
-        "str.split",
-        "__slots__",
-        "PYTHONPATH",
-        "-X",
-        "TaskGroup",
-    ]
-    assert query_identifiers("How are built-in lists sorted in Python?") == []
 
 
 def test_features_weight_rare_query_words_over_common_ones() -> None:

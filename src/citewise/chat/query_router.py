@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast, get_args
 
@@ -22,6 +23,7 @@ from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import refers_back
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
+from citewise.question.analysis import Analysis
 from citewise.question.terms import facets
 
 KINDS: frozenset[str] = frozenset(get_args(QuestionKind))
@@ -115,10 +117,17 @@ class QueryRouter:
         self.long_question_words = long_question_words
 
     def plan(
-        self, question: str, *, intent: str | None = None, has_history: bool = False
+        self,
+        question: str,
+        *,
+        intent: str | None = None,
+        has_history: bool = False,
+        analysis: Analysis | None = None,
     ) -> QueryPlan:
-        """The plan for `question`; `intent` is the intent router's verdict, if known."""
-        plan = self._heuristic(question, intent, has_history)
+        """The plan for `question`; `intent` is the intent router's verdict, `analysis` the
+        question's (`question.analyse`), if known."""
+        asked = analysis if analysis is not None and analysis.question == question else None
+        plan = self._heuristic(question, intent, has_history, asked)
         # Short questions are simple by any measure; the LLM only settles longer ones, so an
         # ordinary lookup costs no extra model round trip.
         ambiguous = len(question.split()) >= self.llm_min_words
@@ -137,7 +146,9 @@ class QueryRouter:
     ) -> QueryPlan:
         return QueryPlan(kind, target, parts, method, reason)
 
-    def _heuristic(self, question: str, intent: str | None, has_history: bool) -> QueryPlan:
+    def _heuristic(
+        self, question: str, intent: str | None, has_history: bool, analysis: Analysis | None
+    ) -> QueryPlan:
         q = " ".join(question.strip().split()).rstrip("?.! ")
         m = _SUMMARY.match(q) or _ABOUT.match(q)
         if m:
@@ -152,7 +163,7 @@ class QueryRouter:
             sides = (_side(m["a"]), _side(m["b"])) if m else ()
             if sides and all(sides):
                 return self._plan("relationship", "relates two things", parts=sides)
-        parts = sub_questions(question)
+        parts = sub_questions(question, analysis.parts if analysis is not None else None)
         if len(parts) > 1:
             return self._plan("complex", f"{len(parts)} questions in one", parts=parts)
         if len(q.split()) > self.long_question_words:
@@ -198,13 +209,14 @@ def summary_target(text: str) -> str | None:
     return None if not target or _NO_TARGET.match(target) else target
 
 
-def sub_questions(question: str) -> tuple[str, ...]:
-    """The separate questions in `question` ("X, and how do I Y?", "X? Y?")."""
+def sub_questions(question: str, facets_asked: Sequence[str] | None = None) -> tuple[str, ...]:
+    """The separate questions in `question` ("X, and how do I Y?", "X? Y?"); `facets_asked`:
+    its `facets`, when the caller has them."""
     asks = [a.strip() for a in re.split(r"(?<=\?)\s+", question.strip()) if a.strip()]
     if len(asks) == 1:
         asks = [p.strip() for p in _AND_ASK.split(asks[0])]
         if len(asks) == 1:
-            asks = facets(question)
+            asks = list(facets(question) if facets_asked is None else facets_asked)
     return tuple(asks) if len(asks) > 1 else ()
 
 
