@@ -75,13 +75,30 @@ def test_a_plain_question_is_embedded_once_from_routing_to_the_answer(
     router = IntentRouter(embedder)
     router.route("warm up the exemplars", has_history=False)  # exemplar bank built once
     embedder.queries.clear()
-    vector = embedder.embed_query(QUESTION)
-    routed = router.route(QUESTION, has_history=False, vector=vector)
-    assert routed.intent == "question"
-    req = AnswerRequest(QUESTION, SearchFilter(), question_vector=vector)
+    routed = router.route(QUESTION, has_history=False)
+    assert routed.intent == "question" and routed.vector is not None
+    req = AnswerRequest(QUESTION, SearchFilter(), question_vector=routed.vector)
     done = _answered(answerer.stream(req))
     assert "WARNING" in done.answer.answer
     assert embedder.queries == [QUESTION]
+
+
+def test_the_intent_router_given_the_vector_does_not_embed_the_question(
+    embedder: CountingEmbedder,
+) -> None:
+    router = IntentRouter(embedder)
+    router.route("warm up the exemplars", has_history=False)
+    vector = embedder.embed_query(QUESTION)
+    embedder.queries.clear()
+    routed = router.route(QUESTION, has_history=False, vector=vector)
+    assert routed.intent == "question" and routed.vector is vector
+    assert embedder.queries == []
+
+
+def test_a_question_the_rules_route_is_not_embedded(embedder: CountingEmbedder) -> None:
+    embedder.queries.clear()
+    routed = IntentRouter(embedder).route("thanks!", has_history=False)
+    assert routed.layer == "rules" and routed.vector is None and embedder.queries == []
 
 
 def test_the_flow_embeds_a_question_that_comes_without_its_vector_once(

@@ -22,10 +22,7 @@ from citewise.answer.summary_flow import summarize_document
 from citewise.embed.base import Embedder
 from citewise.extractive.extractor import Extractor
 from citewise.extractive.rules import RulePack, rule_pack
-from citewise.extractive.rules.definitions import (
-    pages_about,
-    promote_definitions,
-)
+from citewise.extractive.rules.definitions import pages_about, promote_definitions
 from citewise.extractive.rules.openings import with_openings
 from citewise.llm.base import LLM
 from citewise.question.analysis import Analysis
@@ -163,9 +160,8 @@ class DocumentAnswerer:
             )  # fmt: skip
 
         if self.llm is not None:
-            # the LLM gets the top passages: the extractive answerer is not consulted
-            # -- llm-real (issue 23): the LLM's verified answer, else a marked fallback; the
-            # extractive answer is the seam, asked for only when the fallback needs it --
+            # the LLM gets the top passages; its verified answer, else a marked fallback (the
+            # extractive answer is computed only when the fallback needs it)
             yield Status("generate", f"writing the answer with {self.llm.name}")
             asked = styled_question(req.question, req.style)
             made = yield from answer_with_fallback(
@@ -177,7 +173,6 @@ class DocumentAnswerer:
             )
             record_generation(trace, made)
             text, report, fallback = made.text, made.report, made.fallback
-            # -- end llm-real --
             relevance: Sequence[float] = [gate.score]
         else:
             extracted = extract()

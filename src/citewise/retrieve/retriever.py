@@ -39,7 +39,7 @@ class RetrievalOptions:
     # release notes mention everything as it was; unless the query is about versions or
     # changes their scores are multiplied by this
     release_notes_factor: float = 0.7
-    # the option entry source (`retrieve.entries`)
+    # the option entry source (`retrieve.sources.option_entries`)
     entry_k: int = 10
     entry_weight: float = 2.0
     entries: bool = True  # the rule pack decides (`RulePack.option_items`)

@@ -3,13 +3,13 @@
 Backends (`create_reranker(spec)`):
 - "none": the fused order, cut to k;
 - "rescore" (default, no model): a linear rescoring with cheap features
-  (`rerank_rescore.RescoreReranker`);
+  (`rescore.RescoreReranker`);
 - "cross-encoder:PATH": a local sentence-transformers CrossEncoder;
 - "llm": the configured LLM scores the passages in one JSON call, keeping the incoming order
   (and saying so in `last_fallback`) when it fails.
 
-`select_passages` then applies the adaptive k: a relative score threshold and a cap per query
-kind.
+`select_passages` then applies the adaptive k: a relative score threshold and a cap (the
+question kind's, from `answer.policy`).
 """
 
 from __future__ import annotations
