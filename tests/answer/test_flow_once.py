@@ -4,7 +4,7 @@ vector instead of each reading or embedding the question again."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import pytest
 
@@ -39,9 +39,6 @@ class CountingEmbedder(HashingEmbedder):
     def embed_query(self, text: str) -> Vectors:
         self.queries.append(text)
         return super().embed_query(text)
-
-    def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        return super().embed_documents(texts)
 
 
 @pytest.fixture(scope="module")
