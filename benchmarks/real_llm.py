@@ -30,12 +30,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the cited-passage check shared with the test
 
-from citewise.answer.prompts import NOT_FOUND  # noqa: E402
 from citewise.assistant import Assistant  # noqa: E402
 from citewise.chat.memory import SQLiteMemory  # noqa: E402
 from citewise.evaluation.harness import eval_data_dir  # noqa: E402
 from citewise.llm import OpenAICompatLLM, RetryPolicy, Timeouts  # noqa: E402
 from citewise.llm.llamacpp_server import LlamaCppServer, smollm2_gguf  # noqa: E402
+from citewise.types import NOT_FOUND  # noqa: E402
 from llm.real_llm import answer_invents  # noqa: E402
 
 TYPES = ("lookup", "multi", "compare", "unanswerable")

@@ -42,6 +42,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import citewise.evaluation.metrics as metrics
 from citewise import Assistant
+from citewise.answer.policy import policy_for
 from citewise.embed.base import Vectors
 from citewise.evaluation.dataset import EvalItem, load_items
 from citewise.evaluation.metrics import RetrievedPassage, hit_at, reciprocal_rank
@@ -286,7 +287,7 @@ def selection_table(cases: Sequence[Case], w: RescoreWeights) -> list[dict[str, 
         for c in single:
             ranked = by_weights(w)(c)
             kind = KIND_OF_TYPE.get(c.item.type, "complex")
-            chosen = select_passages(ranked, kind, threshold)
+            chosen = select_passages(ranked, policy_for(kind).passages, threshold)
             kept.append(len(chosen))
             passages = [RetrievedPassage(h.source, h.text) for h in chosen]
             hit.append(1.0 if evaluate_item(c.item, passages, 0.0).quote_rank else 0.0)

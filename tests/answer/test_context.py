@@ -3,14 +3,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from answer_factories import hit
-
 from citewise.answer.context import (
-    ADAPTIVE_K,
     assemble,
     passage_header,
     render_context,
     select_hits,
 )
+from citewise.answer.policy import POLICIES
 from citewise.types import ChunkRecord, Passage
 
 
@@ -39,9 +38,9 @@ def test_render_context_numbers_passages_in_order() -> None:
 
 def test_adaptive_k_gives_simple_questions_fewer_passages() -> None:
     hits = [hit(LONG, rank=r, score=1.0) for r in range(1, 11)]
-    assert len(select_hits(hits, "simple")) == ADAPTIVE_K["simple"] == 3
-    assert len(select_hits(hits, "complex")) == ADAPTIVE_K["complex"]
-    assert ADAPTIVE_K["complex"] > ADAPTIVE_K["simple"]
+    assert len(select_hits(hits, "simple")) == POLICIES["simple"].passages == 3
+    assert len(select_hits(hits, "complex")) == POLICIES["complex"].passages
+    assert POLICIES["complex"].passages > POLICIES["simple"].passages
 
 
 def test_hits_far_below_the_top_score_are_filtered() -> None:

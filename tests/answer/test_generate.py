@@ -7,7 +7,6 @@ from collections.abc import Generator, Iterator, Sequence
 from typing import TypeVar
 
 from answer_factories import passage
-
 from citewise.answer.generate import (
     Generated,
     LLMSentenceJudge,
@@ -18,9 +17,9 @@ from citewise.answer.generate import (
     record_generation,
     retry_stop_reason,
 )
-from citewise.answer.prompts import NOT_FOUND
 from citewise.llm.base import Completion, LLMConnectionError, LLMResponseError, Message
-from citewise.types import Status, Token
+from citewise.types import NOT_FOUND, Status, Token
+from citewise.types.trace import Trace
 from fake_llm import FakeLLM
 
 T = TypeVar("T")
@@ -204,14 +203,15 @@ def test_a_declining_model_gets_the_extractive_answer_only_when_there_is_one() -
 
 
 def test_generation_figures_and_the_fallback_are_recorded_in_the_timings() -> None:
-    timings: dict[str, float] = {}
+    trace = Trace()
     wrong = "Tokens expire after 48 hours [1]."
     _, made = run(
         answer_with_fallback(
             FakeLLM(wrong), "How long?", PASSAGES, lambda: EXTRACTIVE, max_retries=0
         )
     )
-    record_generation(timings, made)
+    record_generation(trace, made)
+    timings = trace.timings_ms()
     assert timings["llm_fallback"] == 1.0 and timings["llm_sentences_dropped"] == 1.0
     assert timings["attempts"] == 1.0 and timings["llm_sentences_kept"] == 0.0
     assert isinstance(made, Generated)

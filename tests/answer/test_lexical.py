@@ -1,14 +1,6 @@
 from __future__ import annotations
 
-from citewise.answer.lexical import (
-    Evidence,
-    identifiers,
-    missing_values,
-    numbers,
-    quoted,
-    trigram_overlap,
-    word_overlap,
-)
+from citewise.answer.lexical import Evidence, missing_values, numbers, trigram_overlap, word_overlap
 
 
 def test_numbers_are_normalised_sizes_versions_and_exponents() -> None:
@@ -22,15 +14,6 @@ def test_numbers_are_normalised_sizes_versions_and_exponents() -> None:
 
 def test_list_markers_and_citation_numbers_are_not_values() -> None:
     assert numbers("1. Keep the logs [3].") == []
-
-
-def test_identifiers_find_code_names_but_not_abbreviations() -> None:
-    found = identifiers("Use os.path.join(), exist_ok, __main__, FileExistsError, -O, e.g. Foo.")
-    assert found == ["os.path.join", "exist_ok", "__main__", "FileExistsError", "-O"]
-
-
-def test_quoted_literals() -> None:
-    assert quoted('Open it in `rb` mode, not "r".') == ["rb", "r"]
 
 
 def test_value_in_other_notation_is_found() -> None:

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 from citewise.answer import prompts
+from citewise.types import NOT_FOUND
 
 
 def test_system_prompt_is_static_and_demands_citations_and_refusal() -> None:
     s = prompts.system_prompt()
     assert s == prompts.system_prompt()
     assert "[2]" in s
-    assert prompts.NOT_FOUND in s
+    assert NOT_FOUND in s
 
 
 def test_answer_prompt_puts_passages_before_the_question() -> None:

@@ -1,4 +1,4 @@
-"""The query router: kinds from the question's shape, depth per kind, the summary target, the
+"""The query router: kinds from the question's shape, the summary target, the
 parts of multi-part and relationship questions, and the optional LLM."""
 
 from __future__ import annotations
@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 
 from citewise.chat.query_router import (
-    WHOLE_DOCUMENT,
-    Depth,
     QueryRouter,
     sub_questions,
     summary_target,
@@ -41,17 +39,6 @@ from fake_llm import FakeLLM
 )
 def test_kind_follows_the_question_shape(question: str, kind: str) -> None:
     assert QueryRouter().plan(question).kind == kind
-
-
-def test_depth_per_kind_has_defaults_and_can_be_overridden() -> None:
-    router = QueryRouter()
-    simple = router.plan("What port does the server use?")
-    complex_ = router.plan("Why does the build fail?")
-    summary = router.plan("Summarize the user guide")
-    assert (simple.passages, complex_.passages) == (3, 6)
-    assert summary.passages == WHOLE_DOCUMENT
-    custom = QueryRouter(depths={"simple": Depth(k=5, passages=2)})
-    assert (custom.plan("What port does the server use?").k, custom.depths["complex"].k) == (5, 20)
 
 
 @pytest.mark.parametrize(
@@ -104,12 +91,7 @@ def test_follow_ups_are_conversational_only_with_history() -> None:
 def test_llm_settles_simple_versus_complex() -> None:
     llm = FakeLLM('{"kind": "complex", "parts": ["What is A?", "What is B?"]}')
     plan = QueryRouter(llm=llm, llm_min_words=5).plan("Tell me about A in the context of B")
-    assert (plan.kind, plan.method, plan.parts, plan.passages) == (
-        "complex",
-        "llm",
-        ("What is A?", "What is B?"),
-        6,
-    )
+    assert (plan.kind, plan.method, plan.parts) == ("complex", "llm", ("What is A?", "What is B?"))
 
 
 def test_llm_is_not_asked_about_summaries_or_relationships() -> None:
@@ -133,3 +115,15 @@ def test_llm_failure_keeps_the_heuristic_plan(reply: str | Exception) -> None:
     plan = QueryRouter(llm=FakeLLM(reply), llm_min_words=3).plan("What port does the server use?")
     assert (plan.kind, plan.method) == ("simple", "heuristic")
     assert "llm" in plan.reason
+
+
+def test_a_carried_analysis_gives_the_parts_of_a_question() -> None:
+    from dataclasses import replace
+
+    from citewise.question import analyse
+
+    question = "What is the size of the pool"
+    assert QueryRouter().plan(question).parts == ()
+    carried = replace(analyse(question), parts=("What is the size?", "Of which pool?"))
+    plan = QueryRouter().plan(question, analysis=carried)
+    assert (plan.kind, plan.parts) == ("complex", carried.parts)

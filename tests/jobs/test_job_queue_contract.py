@@ -9,12 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from citewise.assistant import Assistant
 from citewise.config import load_settings
 from citewise.embed import create_embedder
 from citewise.jobs.base import JobQueue
 from citewise.jobs.in_process import ThreadJobQueue
 from citewise.jobs.queued import WorkerJobQueue
-from citewise.services import Services
 from citewise.testing.job_queue_contract import JobQueueContractTests
 from citewise.workers.process import Backoff, serve
 from redis_server import redis_url  # noqa: F401  (the fixture)
@@ -22,8 +22,8 @@ from redis_server import redis_url  # noqa: F401  (the fixture)
 
 class TestThreadJobQueue(JobQueueContractTests):
     @pytest.fixture
-    def job_queue(self, services: Services) -> Iterator[JobQueue]:
-        queue = ThreadJobQueue(services)
+    def job_queue(self, assistant: Assistant) -> Iterator[JobQueue]:
+        queue = ThreadJobQueue(assistant)
         yield queue
         queue.close()
 
@@ -31,14 +31,15 @@ class TestThreadJobQueue(JobQueueContractTests):
 @pytest.mark.integration
 class TestWorkerJobQueue(JobQueueContractTests):
     @pytest.fixture
-    def job_queue(self, services: Services, redis_url: str) -> Iterator[JobQueue]:  # noqa: F811
+    def job_queue(self, assistant: Assistant, redis_url: str) -> Iterator[JobQueue]:  # noqa: F811
         settings = load_settings(
-            data_dir=services.settings.data_dir, embedder="hashing", queue=redis_url
+            data_dir=assistant.settings.data_dir, embedder="hashing", queue=redis_url
         )
         stop = threading.Event()
+        worker_side = Assistant(settings=settings, embedder=create_embedder("hashing"))
         worker = threading.Thread(
             target=serve,
-            args=(settings, lambda: create_embedder("hashing")),
+            args=(worker_side,),
             kwargs={"stop": stop, "backoff": Backoff(retries=0)},
         )
         worker.start()
@@ -49,4 +50,5 @@ class TestWorkerJobQueue(JobQueueContractTests):
             queue.close()
             stop.set()
             worker.join(timeout=120)
+            worker_side.close()
         assert not worker.is_alive()

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from citewise.answer.prompts import NOT_FOUND
 from citewise.assistant import Assistant
 from citewise.llm import Message, OpenAICompatLLM, RetryPolicy, Timeouts
 from citewise.llm.llamacpp_server import LlamaCppServer, smollm2_gguf
-from citewise.types import Done, Status, Token
+from citewise.types import NOT_FOUND, Done, Status, Token
 from llm.real_llm import answer_invents
 from support import write_corpus
 

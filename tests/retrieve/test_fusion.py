@@ -91,8 +91,9 @@ def test_the_entry_for_what_the_query_names_is_not_held_back_by_its_page() -> No
 
 
 def test_release_notes_move_down_unless_the_query_is_about_changes() -> None:
-    from citewise.retrieve.release_notes import asks_about_history, is_release_notes
+    from citewise.question.asks import asks_about_history
     from citewise.retrieve.retriever import demote
+    from citewise.text.release_notes import is_release_notes
     from citewise.types import Hit
 
     def hit(chunk: int, title: str, score: float) -> Hit:

@@ -3,17 +3,13 @@ passages' stored vectors, the question's words in the passages, the names it ask
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
 
+from answer_factories import passage
 from citewise.embed.base import Vectors
 from citewise.retrieve.gate import GateOptions, RelevanceGate, coverage
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "answer"))
-from answer_factories import passage
 
 QUESTION = np.array([1.0, 0.0], dtype=np.float32)
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.assistant import Assistant
-from citewise.retrieve.query import command_options
-from citewise.store.base import heading_names, last_heading
 from citewise.types import SearchFilter
 
 CLI = """# Command line
@@ -24,22 +22,6 @@ Search sys.path for the named module and execute its contents as the main module
 
 Execute the code in command.
 """
-
-
-def test_command_options_are_the_dashed_names_of_a_query() -> None:
-    assert command_options("What does the -m command line option do?") == ["-m"]
-    assert command_options("Is -O like --optimize or -O?") == ["-O", "--optimize"]
-    assert command_options("Run valgrind --leak-check=full on it") == ["--leak-check"]
-    assert command_options("Send an e-mail to a non-ASCII user - or not -") == []
-
-
-def test_an_option_heading_names_the_option_and_its_aliases_only() -> None:
-    assert last_heading("Command line > 1.1. Options > -m <module-name>") == "-m <module-name>"
-    assert heading_names("-m <module-name>", "-m")
-    assert heading_names("-c, --check", "--check") and heading_names("-c, --check", "-c")
-    assert heading_names("--leak-check=<no|full>", "--leak-check")
-    assert not heading_names("-OO", "-O") and not heading_names("--help-env", "--help")
-    assert not heading_names("-M", "-m") and not heading_names("Modules", "-m")
 
 
 def test_a_query_naming_an_option_ranks_its_entry_first(tmp_path: Path) -> None:

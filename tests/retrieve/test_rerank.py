@@ -26,7 +26,6 @@ from citewise.retrieve.rerank import (
     compute_features,
     create_reranker,
     parse_scores,
-    query_identifiers,
     reordered,
     select_passages,
 )
@@ -249,19 +248,6 @@ def test_parse_scores_is_robust(reply: str, expected: dict[int, float]) -> None:
 # -- rescore ------------------------------------------------------------------------------
 
 
-def test_query_identifiers_finds_code_like_tokens_only() -> None:
-    q = "Does functools.lru_cache() differ from str.split, __slots__, PYTHONPATH, -X or TaskGroup?"
-    assert query_identifiers(q) == [
-        "functools.lru_cache",
-        "str.split",
-        "__slots__",
-        "PYTHONPATH",
-        "-X",
-        "TaskGroup",
-    ]
-    assert query_identifiers("How are built-in lists sorted in Python?") == []
-
-
 def test_features_weight_rare_query_words_over_common_ones() -> None:
     hits = [
         _hit(1, "sorting lists is easy", rank=1),
@@ -435,28 +421,26 @@ def _scored(*scores: float) -> list[Hit]:
 
 def test_select_passages_drops_passages_far_below_the_top() -> None:
     hits = _scored(0.9, 0.8, 0.3, 0.2)
-    assert _ids(select_passages(hits, "complex", threshold=0.5)) == [1, 2]
-    assert _ids(select_passages(hits, "complex", threshold=0.2)) == [1, 2, 3, 4]
+    assert _ids(select_passages(hits, 6, threshold=0.5)) == [1, 2]
+    assert _ids(select_passages(hits, 6, threshold=0.2)) == [1, 2, 3, 4]
 
 
-def test_select_passages_caps_by_query_kind() -> None:
+def test_select_passages_keeps_at_most_the_cap() -> None:
     hits = _scored(*([1.0] * 10))
-    assert len(select_passages(hits, "simple", threshold=0.5)) == 3
-    assert len(select_passages(hits, "complex", threshold=0.5)) == 6
-    assert len(select_passages(hits, "unknown-kind", threshold=0.5, default_cap=4)) == 4
-    assert len(select_passages(hits, "simple", 0.5, caps={"simple": 2})) == 2
+    assert len(select_passages(hits, 3, threshold=0.5)) == 3
+    assert len(select_passages(hits, 6, threshold=0.5)) == 6
 
 
 def test_select_passages_keeps_min_keep_whatever_the_scores() -> None:
     hits = _scored(1.0, 0.1, 0.05)
-    assert _ids(select_passages(hits, "simple", threshold=0.9, min_keep=2)) == [1, 2]
-    assert _ids(select_passages(_scored(0.0, 0.0), "simple", threshold=0.5)) == [1]
-    assert select_passages([], "simple", threshold=0.5) == []
+    assert _ids(select_passages(hits, 3, threshold=0.9, min_keep=2)) == [1, 2]
+    assert _ids(select_passages(_scored(0.0, 0.0), 3, threshold=0.5)) == [1]
+    assert select_passages([], 3, threshold=0.5) == []
 
 
 def test_select_passages_rejects_a_threshold_outside_zero_to_one() -> None:
     with pytest.raises(ValueError, match="threshold"):
-        select_passages(_scored(1.0), "simple", threshold=1.5)
+        select_passages(_scored(1.0), 3, threshold=1.5)
 
 
 @pytest.mark.slow
@@ -492,7 +476,9 @@ def test_a_rerank_result_carries_the_fallback_of_its_own_call() -> None:
     from citewise.retrieve.rerank.base import rerank_result
 
     class Failing(NoRerank):
-        def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:
+        def rerank(
+            self, query: str, hits: Sequence[Hit], k: int, *, query_vector: object = None
+        ) -> list[Hit]:
             self._record("scores unusable")
             return list(hits[:k])
 

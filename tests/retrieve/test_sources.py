@@ -9,7 +9,8 @@ from pathlib import Path
 
 from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, default_sources
-from citewise.retrieve.sources.base import KeywordSource, SourceQuery
+from citewise.retrieve.sources.base import SourceQuery
+from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.retrieve.sources.option_entries import OptionEntrySource
 from citewise.store.base import Store
 from citewise.store.sqlite.store import SQLiteStore

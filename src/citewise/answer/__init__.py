@@ -1,7 +1,11 @@
-"""The answer stage: from ranked hits to a cited, checked answer (pure, testable units).
+"""The answer stage, generic over how the text is generated: from a request to a cited,
+checked answer.
 
-context.py (budgeted, numbered passages) · extractive.py (the no-LLM answerer) ·
-citations.py (parse, match, quote, renumber) · grounding.py (per-sentence support) ·
-confidence.py · prompts.py (every LLM prompt) · summary.py (extractive summaries) ·
-question.py, sentences.py, lexical.py (the text helpers they share).
+flow.py (the orchestrator: retrieve → rerank → gate → assemble → generate → verify → cite) ·
+request.py (`AnswerRequest`: the question, its analysis and vector) · policy.py (what each
+question kind gets) · context.py (budgeted, numbered passages) · generate.py (the LLM answer
+with its retry and fallback) · prompts.py (every LLM prompt) · grounding.py (per-sentence
+support) · citations.py (parse, match, quote, renumber) · confidence.py · settle.py (the
+`Answer` of a checked text) · summary_flow.py (a document's summary) · lexical.py (word and
+value overlap). The no-LLM answerer is `citewise.extractive`.
 """

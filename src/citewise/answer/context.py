@@ -14,31 +14,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal
 
+from citewise.answer.policy import policy_for
 from citewise.text.sentences import split_sentences
 from citewise.types import ChunkRecord, Hit, Passage
 
-QuestionKind = Literal["simple", "complex", "conversational", "summarize", "relationship"]
 TokenCounter = Callable[[str], int]
 
-# Axiom used k = 2 (simple) / 5 (complex) with a cross-encoder in front; our fusion ranking is
-# noisier, so one more passage each: the gold passage is within the top 3 for most lookups.
-ADAPTIVE_K: Mapping[str, int] = {
-    "simple": 3,
-    "conversational": 4,
-    "complex": 6,
-    "relationship": 6,
-    "summarize": 12,
-}
-DEFAULT_K = 5
 # Hits scoring below this share of the top hit's score are dropped: hits found by both
 # retrievers score about twice those found by one, so this keeps one retriever's top hits.
 MIN_RELATIVE_SCORE = 0.5
 MIN_CHILD_TOKENS = 60  # a child shorter than this says too little alone: use its parent
-# a definition, comparison or multi-part question reads whole parents (budget allowing): a
-# definition often opens the section a few sentences before the chunk that matched
-WHOLE_PARENT_KINDS = frozenset({"complex"})
 MAX_PARENT_TOKENS = 700  # a parent longer than this costs more than it adds
 LEAD_IN_SENTENCES = 2  # sentences of the preceding chunk put before a child passage
 
@@ -67,7 +53,7 @@ def select_hits(hits: Sequence[Hit], question_kind: str) -> list[Hit]:
     ordered = sorted(hits, key=lambda h: h.rank)
     if not ordered:
         return []
-    k = ADAPTIVE_K.get(question_kind, DEFAULT_K)
+    k = policy_for(question_kind).passages
     top = max(h.score for h in ordered)
     floor = MIN_RELATIVE_SCORE * top if top > 0 else float("-inf")
     return [h for h in ordered if h.score >= floor][:k]
@@ -124,7 +110,7 @@ def assemble(
         if parent and len(parent) > len(hit.text):
             wanted = (
                 counts[hit.parent_id] > 1
-                or question_kind in WHOLE_PARENT_KINDS
+                or policy_for(question_kind).whole_parents
                 or needs_parent(hit.text, child_tokens)
             )
             parent_cost = header_tokens + count_tokens(parent)

@@ -1,4 +1,4 @@
-"""One answer from the documents: retrieve → rerank → assemble → generate → verify → cite.
+"""One answer from the documents: retrieve → rerank → gate → assemble → generate → verify → cite.
 
 Reads top to bottom like the diagram in DESIGN.md. Every step reports its time in
 `timings_ms`; a fallback (a reranker or judge that failed) is visible there too.
@@ -8,27 +8,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import replace
+from typing import Protocol
 
-from citewise.answer.citations import build_citations, related_docs, renumber
-from citewise.answer.confidence import confidence
-from citewise.answer.context import QuestionKind, assemble
+from citewise.answer.context import assemble
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
-from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE, styled_question
-from citewise.answer.trace import Trace
+from citewise.answer.policy import policy_for
+from citewise.answer.prompts import NOTHING_MORE, styled_question
+from citewise.answer.request import AnswerRequest
+from citewise.answer.settle import make_answer, not_found, settle
+from citewise.answer.summary_flow import summarize_document
 from citewise.embed.base import Embedder
-from citewise.extractive.answerer import ExtractiveAnswerer
-from citewise.extractive.options import ExtractiveOptions
+from citewise.extractive.extractor import Extractor
 from citewise.extractive.rules import RulePack, rule_pack
-from citewise.extractive.rules.definitions import (
-    definition_subject,
-    pages_about,
-    promote_definitions,
-)
-from citewise.extractive.units import norm_sentence
+from citewise.extractive.rules.definitions import pages_about, promote_definitions
+from citewise.extractive.rules.openings import with_openings
 from citewise.llm.base import LLM
+from citewise.question.analysis import Analysis
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.rerank import Reranker, select_passages
@@ -37,63 +34,58 @@ from citewise.retrieve.retriever import HybridRetriever
 from citewise.store.base import Store
 from citewise.store.genre import documents_titled
 from citewise.types import (
-    Answer,
-    Citation,
+    NOT_FOUND,
     CitationEvent,
-    Confidence,
     Done,
     Event,
     Hit,
     Passage,
     SearchFilter,
+    SearchResult,
     Sources,
     Status,
     Token,
 )
+from citewise.types.vectors import Vectors
 
-Style = Literal["normal", "simple", "deep"]
 CANDIDATES = 20  # fused candidates handed to the reranker
-STYLE_SENTENCES = {"normal": 3, "simple": 1, "deep": 4}
-# "tell me more": runners-up may score lower than for a first answer (the options' default
-# relative floor, 0.85), since the reader asked for more than the best sentences
-DEEP_RELATIVE_FLOOR = 0.7
-SHORT_OPENING_WORDS = 40  # an opening passage this short leaves the definition to the next
-OPENING_KEPT_WITHIN = 5  # an opening passage search ranks this high stays where it is
-SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter sentence
 
 
-@dataclass(frozen=True, slots=True)
-class AnswerRequest:
-    question: str  # searched for and answered: the standalone form of a follow-up
-    flt: SearchFilter
-    intent: str = "question"
-    kind: QuestionKind = "simple"
-    style: Style = "normal"
-    session_id: str = ""
-    rewritten_query: str | None = None
-    trace: Trace = field(default_factory=Trace)
-    parts: tuple[str, ...] = ()  # sub-questions of a multi-part or comparison question
-    already_said: str = ""  # the previous answer: "tell me more" avoids it, "simplify" keeps to it
-    # searched in this order (own before global), merged, each passage once; () = flt's only
-    collections: tuple[str, ...] = ()
+class Extracted(Protocol):
+    """What the no-LLM generator gives: the answer text, or an abstention."""
 
     @property
-    def timings_ms(self) -> Trace:
-        """The trace as its derived timings (setting a key records a note)."""
-        return self.trace
+    def text(self) -> str: ...
+
+    @property
+    def abstained(self) -> bool: ...
+
+    @property
+    def support(self) -> Sequence[float]:
+        """The score of each sentence of the answer, in answer order."""
+        ...
 
 
-@dataclass(frozen=True, slots=True)
-class Settled:
-    """The finished text with its citations and verdicts, before it becomes an `Answer`."""
+class Extracts(Protocol):
+    """The no-LLM generator (`citewise.extractive.extractor.Extractor`): answers from the
+    passages alone in the request's style, or abstains. With an LLM, it is the fallback."""
 
-    text: str
-    citations: tuple[Citation, ...]
-    grounded: bool
-    confidence: Confidence
+    def extract(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        question_vector: Vectors | None,
+        analysis: Analysis | None,
+        style: str,
+        already_said: str,
+    ) -> Extracted: ...
 
 
 class DocumentAnswerer:
+    """The answer flow over its injected parts; `extractor` is the no-LLM generator (by
+    default the extractive answerer with `abstain_threshold` and `rules`)."""
+
     def __init__(
         self,
         store: Store,
@@ -107,6 +99,7 @@ class DocumentAnswerer:
         llm_budget_s: float = DEFAULT_BUDGET_S,
         rules: RulePack | None = None,
         gate: RelevanceGate | None = None,
+        extractor: Extracts | None = None,
     ) -> None:
         self.store = store
         self.embedder_factory = embedder_factory
@@ -114,15 +107,21 @@ class DocumentAnswerer:
         self.reranker = reranker
         self.llm = llm
         self.context_tokens = context_tokens
-        self.abstain_threshold = abstain_threshold
         self.llm_budget_s = llm_budget_s
         self.rules = rules or rule_pack(None)
         self.gate = gate or RelevanceGate(store.get_vectors, code_names=self.rules.code_names)
+        self.extractor = extractor or Extractor(embedder_factory, abstain_threshold, self.rules)
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         trace = req.trace
+        analysis = req.analysed()
         yield Status("retrieve", f"searching the documents for: {req.question}")
-        first = self._ranked(req.question, req)
+        embedder = self.embedder_factory()
+        qv = req.question_vector
+        if qv is None:
+            with trace.span("search_embed_query"):
+                qv = embedder.embed_query(req.question)
+        first = self._ranked(req.question, req, qv)
         ranked, fell_back = first.hits, first.fallback
         if len(req.parts) > 1:
             # each part of a multi-part question gets its own search, so one part's passages
@@ -131,129 +130,112 @@ class DocumentAnswerer:
             ranked = interleave([ranked] + [r.hits for r in parts])
             fell_back = fell_back or next((r.fallback for r in parts if r.fallback), None)
         kind = req.kind
-        subject = definition_subject(req.question)
+        subject = analysis.subject
         if subject and self.rules.entry_headings:
             ranked = promote_definitions(self._with_openings(ranked, subject, req), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
         mixed = fell_back or len(req.parts) > 1  # scores not comparable
         threshold = 0.0 if mixed else self.reranker.select_threshold
-        selected = select_passages(ranked, kind, threshold)
+        selected = select_passages(ranked, policy_for(kind).passages, threshold)
 
         with trace.span("assemble"):
             passages = self._passages(selected, kind)
         yield Sources(tuple(p.hit for p in passages))
 
         with trace.span("gate") as span:
-            embedder = self.embedder_factory()
-            gate = self.gate.decide(req.question, passages, embedder.embed_query(req.question))
+            gate = self.gate.decide(req.question, passages, qv, analysis=analysis)
             span.attributes.update(relevant=float(gate.relevant), score=gate.score)
         if not gate.relevant:
             yield from self._nothing_found(req, ranked)
             return
 
-        t = time.perf_counter()
+        started = time.perf_counter()
         fallback = None
-        extractive = ExtractiveAnswerer(embedder, self._extractive_options(req))
+
+        def extract() -> Extracted:
+            return self.extractor.extract(
+                req.question, passages, question_vector=qv, analysis=analysis,
+                style=req.style, already_said=req.already_said,
+            )  # fmt: skip
+
         if self.llm is not None:
-            # the LLM gets the top passages: the extractive answerer is not consulted
-            # -- llm-real (issue 23): the LLM's verified answer, else a marked fallback; the
-            # extractive answer is the seam, asked for only when the fallback needs it --
+            # the LLM gets the top passages; its verified answer, else a marked fallback (the
+            # extractive answer is computed only when the fallback needs it)
             yield Status("generate", f"writing the answer with {self.llm.name}")
             asked = styled_question(req.question, req.style)
             made = yield from answer_with_fallback(
                 self.llm,
                 asked,
                 passages,
-                lambda: extractive.answer(req.question, passages).text,
+                lambda: extract().text,
                 budget_s=self.llm_budget_s,
             )
-            generation: dict[str, float] = {}
-            record_generation(generation, made)
-            trace.update(generation)
+            record_generation(trace, made)
             text, report, fallback = made.text, made.report, made.fallback
-            # -- end llm-real --
             relevance: Sequence[float] = [gate.score]
         else:
-            extract = extractive.answer(req.question, passages)
-            trace.add("relevance", ms_since(t))
-            if extract.abstained:
+            extracted = extract()
+            trace.add_since("relevance", started)
+            if extracted.abstained:
                 yield from self._nothing_found(req, ranked)
                 return
-            text = extract.text
+            text = extracted.text
             yield Token(text)
             report = check_answer(text, passages)
             text = report.supported_text
-            relevance = extract.support
-        trace.add("generate", ms_since(t))
+            relevance = extracted.support
+        trace.add_since("generate", started)
         settled = settle(text, passages, report.strengths, relevance, report.grounded)
         for c in settled.citations:
             yield CitationEvent(c)
         yield Done(replace(make_answer(req, settled, ranked, threshold), fallback=fallback))
 
-    def _extractive_options(self, req: AnswerRequest) -> ExtractiveOptions:
-        opts = ExtractiveOptions(
-            threshold=self.abstain_threshold,
-            max_sentences=STYLE_SENTENCES[req.style],
-            already_said=norm_sentence(req.already_said),
-            said_mode="prefer" if req.style == "simple" else "exclude",
-            length_penalty=SIMPLE_LENGTH_PENALTY if req.style == "simple" else 0.0,
-            rules=self.rules,
-        )
-        if req.style == "deep":
-            opts = replace(opts, relative_floor=DEEP_RELATIVE_FLOOR)
-        return opts
+    def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
+        """The summary of the document `target` names (`summary_flow.summarize_document`)."""
+        return summarize_document(self.store, self.retriever, self.llm, req, target)
 
     def _nothing_found(self, req: AnswerRequest, ranked: Sequence[Hit]) -> Iterator[Event]:
-        req.trace["abstain"] = 1.0
+        req.trace.note("abstain")
         # after an answer, "tell me more" finding nothing new is not "not in the documents"
         more = req.style == "deep" and bool(req.already_said)
-        nothing = _not_found(NOTHING_MORE if more else NOT_FOUND)
+        nothing = not_found(NOTHING_MORE if more else NOT_FOUND)
         yield Token(nothing.text)
         yield Done(make_answer(req, nothing, ranked))
 
-    def _ranked(self, query: str, req: AnswerRequest) -> RerankResult:
+    def _ranked(
+        self, query: str, req: AnswerRequest, vector: Vectors | None = None
+    ) -> RerankResult:
+        """Search and rerank for `query`; `vector`: its embedding, when the caller has it."""
         trace = req.trace
-        t = time.perf_counter()
+        started = time.perf_counter()
         if len(req.collections) > 1:
-            found = search_collections(
-                lambda flt: self.retriever.search(query, k=CANDIDATES, flt=flt),
-                req.collections, req.flt, CANDIDATES,
-            )  # fmt: skip
+
+            def search(flt: SearchFilter) -> SearchResult:
+                return self.retriever.search(query, k=CANDIDATES, flt=flt, query_vector=vector)
+
+            found = search_collections(search, req.collections, req.flt, CANDIDATES)
         else:
-            found = self.retriever.search(query, k=CANDIDATES, flt=req.flt)
+            found = self.retriever.search(query, k=CANDIDATES, flt=req.flt, query_vector=vector)
         for key, value in found.timings_ms.items():
             if key != "total":
                 trace.add(f"search_{key}", value)
-        trace.add("retrieve", ms_since(t))
-        t = time.perf_counter()
-        reranked = rerank_result(self.reranker, query, found.hits, k=CANDIDATES)
-        trace.add("rerank", ms_since(t))
+        trace.add_since("retrieve", started)
+        with trace.span("rerank"):
+            reranked = rerank_result(
+                self.reranker, query, found.hits, k=CANDIDATES, query_vector=vector
+            )
         if reranked.fallback:
-            trace["rerank_fallback"] = 1.0
+            trace.note("rerank_fallback")
         return reranked
 
     def _with_openings(
         self, hits: list[Hit], subject: tuple[str, ...], req: AnswerRequest
     ) -> list[Hit]:
-        """Ranks the opening passage of up to two pages about the subject with the top hit
-        when search did not bring it, or, for the one page about it, brought it below the
-        first `OPENING_KEPT_WITHIN`; a short opening ("To use this tool, you must specify
-        --tool=dhat …") brings the passage after it, where the overview starts."""
+        """`with_openings` over the first chunks of up to two pages about the subject."""
         titled = documents_titled(self.store, req.flt.collection, subject[-1])
         docs = pages_about(subject, titled)[:2]
-        top = hits[0].score if hits else 1.0
-        extra: list[Hit] = []
-        for doc in docs:
-            chunks = self.store.document_chunks(doc.doc_id)[:2]
-            short = bool(chunks) and len(chunks[0].text.split()) < SHORT_OPENING_WORDS
-            extra += [Hit.of(r, 0, top) for r in (chunks if short else chunks[:1])]
-        kept = hits if len(docs) > 1 else hits[:OPENING_KEPT_WITHIN]
-        near = {h.chunk_id for h in kept}
-        extra = [h for h in extra if h.chunk_id not in near]
-        moved = {h.chunk_id for h in extra}
-        merged = extra + [h for h in hits if h.chunk_id not in moved]
-        return [replace(h, rank=i + 1) for i, h in enumerate(merged)]
+        return with_openings(hits, [self.store.document_chunks(d.doc_id)[:2] for d in docs])
 
     def _passages(self, hits: Sequence[Hit], kind: str) -> list[Passage]:
         ids = [h.chunk_id for h in hits]
@@ -265,26 +247,6 @@ class DocumentAnswerer:
         return assemble(
             hits, parents, self.context_tokens, counter, kind, preceding, before_parents
         )
-
-
-def make_answer(
-    req: AnswerRequest, s: Settled, hits: Sequence[Hit], related_floor: float = 0.0
-) -> Answer:
-    """The `Answer` for a settled text; its sources are the first ten hits, its related
-    documents those of hits scoring at least `related_floor` × the top one."""
-    sources = tuple(hits[:10])
-    return Answer(
-        answer=s.text,
-        intent=req.intent,
-        citations=s.citations,
-        sources=sources,
-        grounded=s.grounded,
-        confidence=s.confidence,
-        session_id=req.session_id,
-        timings_ms=req.trace.timings_ms(),
-        rewritten_query=req.rewritten_query,
-        related_docs=related_docs(sources, s.citations, related_floor) if s.citations else (),
-    )
 
 
 def interleave(lists: Sequence[Sequence[Hit]]) -> list[Hit]:
@@ -299,26 +261,6 @@ def interleave(lists: Sequence[Sequence[Hit]]) -> list[Hit]:
     return out
 
 
-def settle(
-    text: str,
-    passages: Sequence[Passage],
-    support: Sequence[float],
-    relevance: Sequence[float],
-    grounded: bool,
-) -> Settled:
-    """Citations for the verified text, renumbered 1..N in order of use, and its confidence.
-    An answer left with no cited claim is no answer: it becomes the not-found reply."""
-    citations = build_citations(text, passages)
-    if not text.strip() or not citations:
-        return _not_found()
-    text, citations = renumber(text, citations)
-    level = confidence(support, relevance, grounded)
-    return Settled(text, citations, grounded, level)
-
-
-def _not_found(text: str = NOT_FOUND) -> Settled:
-    return Settled(text, (), False, "none")
-
-
-def ms_since(start: float) -> float:
-    return (time.perf_counter() - start) * 1000.0
+def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) -> Iterator[Event]:
+    """The summary path of a conversation (`DocumentAnswerer.summarize`)."""
+    return answerer.summarize(req, target)

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from citewise.answer.context import render_context
 from citewise.answer.grounding import MAX_RETRIES, GroundingReport, check_answer
 from citewise.answer.prompts import (
-    NOT_FOUND,
     answer_prompt,
     judge_prompt,
     parse_judgement,
@@ -41,7 +40,8 @@ from citewise.text.sentences import (
     split_sentences,
     strip_citation_marks,
 )
-from citewise.types import Fallback, Passage, Status, Token
+from citewise.types import NOT_FOUND, Fallback, Passage, Status, Token
+from citewise.types.trace import Trace
 
 log = logging.getLogger("citewise.answer")
 
@@ -258,16 +258,16 @@ def _fall_back(
     return Generated(quoted, check_answer(quoted, passages), draft, Fallback("passages", reason))
 
 
-def record_generation(timings: dict[str, float], made: Generated) -> None:
-    """What generation did, in the answer's timings (the trace its JSON carries): attempts,
-    the model's sentences kept, dropped and sent back for a retry, and a fallback (logged)."""
+def record_generation(trace: Trace, made: Generated) -> None:
+    """What generation did, as notes in the answer's trace: attempts, the model's sentences
+    kept, dropped and sent back for a retry, and a fallback (logged)."""
     if made.draft is not None:
-        timings["attempts"] = float(made.draft.attempts)
-        timings["llm_sentences_kept"] = float(made.draft.kept)
-        timings["llm_sentences_dropped"] = float(made.draft.dropped)
-        timings["llm_sentences_retried"] = float(made.draft.retried)
+        trace.note("attempts", float(made.draft.attempts))
+        trace.note("llm_sentences_kept", float(made.draft.kept))
+        trace.note("llm_sentences_dropped", float(made.draft.dropped))
+        trace.note("llm_sentences_retried", float(made.draft.retried))
     if made.fallback is not None:
-        timings["llm_fallback"] = 1.0
+        trace.note("llm_fallback")
         log.warning("showing the %s answer: %s", made.fallback.used, made.fallback.reason)
 
 

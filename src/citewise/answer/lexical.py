@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from citewise.text.identifiers import identifiers, quoted
 from citewise.text.sentences import (
     content_words,
     stem,
@@ -27,15 +28,6 @@ _NUMBER = re.compile(
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _UNIT_SPACE = re.compile(rf"(?<=\d)\s+(?=(?:{_UNITS})(?![a-z]))", re.IGNORECASE)
 _LIST_MARK = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
-_QUOTED = re.compile(r"`([^`\n]{1,60})`|\"([^\"\n]{1,40})\"|“([^”\n]{1,40})”")
-_IDENTIFIER = re.compile(
-    r"(?<![\w.-])(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"  # dotted: os.path.join
-    r"|(?=\w*_)(?=\w*[A-Za-z])\w+"  # snake_case / dunder: exist_ok, __main__
-    r"|[A-Za-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*"  # CamelCase, CONSTANTS: FileExistsError, JIT
-    r"|-{1,2}[A-Za-z][\w-]*"  # command-line options: -O, --repeat
-    r")(?:\(\))?"
-)
-_NOT_IDENTIFIERS = frozenset({"e.g", "i.e", "cf", "vs"})
 _NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
@@ -51,25 +43,6 @@ def numbers(text: str) -> list[str]:
     """Normalised numbers, versions and sizes stated in `text` (list markers excluded)."""
     body = normalise(_LIST_MARK.sub("", strip_citation_marks(text)))
     return [m.group(0).lstrip("+") for m in _NUMBER.finditer(body)]
-
-
-def identifiers(text: str) -> list[str]:
-    """Code-like names in `text`: dotted names, snake_case, CamelCase, CONSTANTS, -options."""
-    out: list[str] = []
-    for m in _IDENTIFIER.finditer(strip_citation_marks(text)):
-        name = m.group(0).removesuffix("()")
-        if (
-            len(name) >= 2
-            and name.lower() not in _NOT_IDENTIFIERS
-            and (len(name) >= 3 or name.startswith("-"))
-        ):
-            out.append(name)
-    return out
-
-
-def quoted(text: str) -> list[str]:
-    """Short quoted literals: `code`, "strings"."""
-    return [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,6 @@ number, version, name or setting that the cited passage does not contain.
 "The documents do not contain this information." and cite nothing.
 - Answer directly and briefly: a few sentences, the answer first."""
 
-NOT_FOUND = "The documents do not contain this information."
 NOTHING_MORE = "The documents say nothing more about this."  # "tell me more" after an answer
 
 RETRY_INSTRUCTIONS = """\

@@ -3,39 +3,39 @@ citations (map-reduce with an LLM, key sentences per section without one)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from citewise.answer.flow import (
-    AnswerRequest,
-    DocumentAnswerer,
-    Settled,
-    make_answer,
-    ms_since,
-    settle,
-)
+from citewise.answer.context import render_context
 from citewise.answer.grounding import check_answer
-from citewise.extractive.summary import summarize_extractive, summarize_with_llm
+from citewise.answer.prompts import map_prompt, reduce_prompt
+from citewise.answer.request import AnswerRequest
+from citewise.answer.settle import Settled, make_answer, settle
+from citewise.extractive.summary import summarize_extractive
+from citewise.llm.base import LLM, Message
 from citewise.retrieve.documents import match_document
+from citewise.retrieve.retriever import HybridRetriever
+from citewise.store.base import Store
 from citewise.types import CitationEvent, Done, Event, Hit, Passage, Sources, Status, Token
 
 MAX_SUMMARY_CHUNKS = 60  # a longer document is summarised from evenly spaced chunks
 NO_DOCUMENT = "I could not find a document matching that description in this collection."
 
 
-def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) -> Iterator[Event]:
-    timings = req.timings_ms
-    t = time.perf_counter()
-    store = answerer.store
-    docs = store.list_documents(req.flt.collection)
-    doc = match_document(target, docs) if target else None
-    named = doc is not None
-    if doc is None and target:
-        found = answerer.retriever.search(target, k=5, flt=req.flt)
-        if found.hits:
-            by_id = {d.doc_id: d for d in docs}
-            doc = by_id.get(found.hits[0].doc_id)
-    timings["find_document"] = ms_since(t)
+def summarize_document(
+    store: Store, retriever: HybridRetriever, llm: LLM | None, req: AnswerRequest, target: str
+) -> Iterator[Event]:
+    """The summary of the document `target` names (by its name, else the best search hit):
+    map-reduce with `llm`, key sentences per section without one."""
+    trace = req.trace
+    with trace.span("find_document"):
+        docs = store.list_documents(req.flt.collection)
+        doc = match_document(target, docs) if target else None
+        named = doc is not None
+        if doc is None and target:
+            found = retriever.search(target, k=5, flt=req.flt)
+            if found.hits:
+                by_id = {d.doc_id: d for d in docs}
+                doc = by_id.get(found.hits[0].doc_id)
     if doc is None:
         yield Token(NO_DOCUMENT)
         yield Done(make_answer(req, Settled(NO_DOCUMENT, (), False, "none"), ()))
@@ -48,12 +48,11 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
     hits = [Hit.of(r, i + 1, 1.0) for i, r in enumerate(records)]
     passages = [Passage(h.rank, h, h.text) for h in hits]
     yield Sources(tuple(hits[:10]))
-    t = time.perf_counter()
-    if answerer.llm is not None:
-        text = summarize_with_llm(answerer.llm, doc.title or doc.source, passages)
-    else:
-        text = summarize_extractive(passages)
-    timings["summarize"] = ms_since(t)
+    with trace.span("summarize"):
+        if llm is not None:
+            text = summarize_with_llm(llm, doc.title or doc.source, passages)
+        else:
+            text = summarize_extractive(passages)
     report = check_answer(text, passages)
     yield Token(report.supported_text)
     strengths = report.strengths
@@ -63,3 +62,19 @@ def stream_summary(answerer: DocumentAnswerer, req: AnswerRequest, target: str) 
     for c in settled.citations:
         yield CitationEvent(c)
     yield Done(make_answer(req, settled, hits))
+
+
+MAP_BATCH = 4  # passages summarised per map call: fewer calls, each still small
+
+
+def summarize_with_llm(llm: LLM, title: str, passages: Sequence[Passage]) -> str:
+    """Map-reduce: summarise groups of numbered passages, then combine the partial summaries.
+    The `[n]` markers the model writes refer to the passages' numbers."""
+    partials: list[str] = []
+    for start in range(0, len(passages), MAP_BATCH):
+        group = passages[start : start + MAP_BATCH]
+        reply = llm.complete([Message("user", map_prompt(render_context(group)))])
+        partials.append(reply.text.strip())
+    if len(partials) == 1:
+        return partials[0]
+    return llm.complete([Message("user", reduce_prompt(title, partials))]).text.strip()

@@ -16,8 +16,8 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from citewise.answer.flow import AnswerRequest, DocumentAnswerer, Style
-from citewise.answer.summary_flow import stream_summary
+from citewise.answer.flow import DocumentAnswerer, stream_summary
+from citewise.answer.request import AnswerRequest, Style
 from citewise.chat.history_summary import maybe_summarize, recent_context
 from citewise.chat.intents.router import IntentRouter, RoutedIntent, reply_for
 from citewise.chat.memory import Memory, Turn, TurnSource, validate_session_id
@@ -26,8 +26,9 @@ from citewise.chat.rewrite import PriorTurn, rewrite
 from citewise.chat.tools import detect_tool, run_tool
 from citewise.errors import CitewiseError, InputError, MemoryBackendError, NotFoundError
 from citewise.llm import LLM
+from citewise.question import analyse
 from citewise.question.terms import carry_subject
-from citewise.retrieve.retriever import validate_query
+from citewise.retrieve.query import validate_query
 from citewise.store.base import Store
 from citewise.types import Answer, Done, ErrorEvent, Event, SearchFilter, Status, Token
 
@@ -130,7 +131,8 @@ class Conversation:
                 f"no documents in collection '{collection}' yet: add some with"
                 " `citewise ingest PATH`"
             )
-        plan = self.query_router.plan(question)
+        analysis = analyse(question)
+        plan = self.query_router.plan(question, analysis=analysis)
         flt = SearchFilter(collection=collection)
         prior = [PriorTurn(t.question, t.answer, t.rewritten_query) for t in recent]
         rewritten = None
@@ -153,6 +155,9 @@ class Conversation:
             already_said=recent[-1].answer if intent in STYLE_OF and recent else "",
             parts=tuple(carry_subject(list(parts))),
             collections=collections,
+            # analysed and embedded once: the router's vector serves retrieval unless rewritten
+            analysis=analysis if rewritten is None else None,
+            question_vector=routed.vector if rewritten is None else None,
         )
         if plan.kind == "summarize":
             yield from stream_summary(self.answerer, req, plan.target or question)

@@ -14,37 +14,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast, get_args
 
+from citewise.answer.policy import QuestionKind
 from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import refers_back
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
+from citewise.question.analysis import Analysis
 from citewise.question.terms import facets
 
-QueryKind = Literal["simple", "complex", "conversational", "summarize", "relationship"]
-KINDS: frozenset[str] = frozenset(get_args(QueryKind))
-WHOLE_DOCUMENT = 0
-"""`passages` value meaning every passage of the target document."""
-
-
-@dataclass(frozen=True, slots=True)
-class Depth:
-    """Candidates to retrieve (`k`) and passages to hand to the answerer."""
-
-    k: int
-    passages: int
-
-
-DEFAULT_DEPTHS: Mapping[QueryKind, Depth] = {
-    "simple": Depth(10, 3),
-    "complex": Depth(20, 6),
-    "relationship": Depth(20, 6),
-    "conversational": Depth(12, 4),
-    "summarize": Depth(WHOLE_DOCUMENT, WHOLE_DOCUMENT),
-}
+KINDS: frozenset[str] = frozenset(get_args(QuestionKind))
 
 QUERY_PROMPT = """Classify a question sent to a document question-answering assistant. \
 Reply with one JSON object and nothing else:
@@ -112,9 +94,7 @@ class QueryPlan:
     """How to retrieve for one question. `target` names the document to summarize; `parts`
     are what to look up separately (sub-questions, or the two sides of a relationship)."""
 
-    kind: QueryKind
-    k: int
-    passages: int
+    kind: QuestionKind
     target: str | None = None
     parts: tuple[str, ...] = ()
     method: Literal["heuristic", "llm"] = "heuristic"
@@ -122,26 +102,32 @@ class QueryPlan:
 
 
 class QueryRouter:
-    """Plans retrieval for a question; `depths` overrides the defaults per kind."""
+    """Plans retrieval for a question: its kind (what the answer stage gives it, see
+    `answer.policy`), the document to summarize, the parts to look up separately."""
 
     def __init__(
         self,
         llm: LLM | None = None,
         *,
-        depths: Mapping[QueryKind, Depth] | None = None,
         long_question_words: int = 25,
         llm_min_words: int = 12,
     ) -> None:
         self.llm = llm
         self.llm_min_words = llm_min_words
-        self.depths: dict[QueryKind, Depth] = {**DEFAULT_DEPTHS, **(depths or {})}
         self.long_question_words = long_question_words
 
     def plan(
-        self, question: str, *, intent: str | None = None, has_history: bool = False
+        self,
+        question: str,
+        *,
+        intent: str | None = None,
+        has_history: bool = False,
+        analysis: Analysis | None = None,
     ) -> QueryPlan:
-        """The plan for `question`; `intent` is the intent router's verdict, if known."""
-        plan = self._heuristic(question, intent, has_history)
+        """The plan for `question`; `intent` is the intent router's verdict, `analysis` the
+        question's (`question.analyse`), if known."""
+        asked = analysis if analysis is not None and analysis.question == question else None
+        plan = self._heuristic(question, intent, has_history, asked)
         # Short questions are simple by any measure; the LLM only settles longer ones, so an
         # ordinary lookup costs no extra model round trip.
         ambiguous = len(question.split()) >= self.llm_min_words
@@ -151,17 +137,18 @@ class QueryRouter:
 
     def _plan(
         self,
-        kind: QueryKind,
+        kind: QuestionKind,
         reason: str,
         *,
         target: str | None = None,
         parts: tuple[str, ...] = (),
         method: Literal["heuristic", "llm"] = "heuristic",
     ) -> QueryPlan:
-        depth = self.depths[kind]
-        return QueryPlan(kind, depth.k, depth.passages, target, parts, method, reason)
+        return QueryPlan(kind, target, parts, method, reason)
 
-    def _heuristic(self, question: str, intent: str | None, has_history: bool) -> QueryPlan:
+    def _heuristic(
+        self, question: str, intent: str | None, has_history: bool, analysis: Analysis | None
+    ) -> QueryPlan:
         q = " ".join(question.strip().split()).rstrip("?.! ")
         m = _SUMMARY.match(q) or _ABOUT.match(q)
         if m:
@@ -176,7 +163,7 @@ class QueryRouter:
             sides = (_side(m["a"]), _side(m["b"])) if m else ()
             if sides and all(sides):
                 return self._plan("relationship", "relates two things", parts=sides)
-        parts = sub_questions(question)
+        parts = sub_questions(question, analysis.parts if analysis is not None else None)
         if len(parts) > 1:
             return self._plan("complex", f"{len(parts)} questions in one", parts=parts)
         if len(q.split()) > self.long_question_words:
@@ -201,7 +188,7 @@ class QueryRouter:
         return self._plan(kind, "llm classification", parts=parts, method="llm")
 
 
-def _parse(reply: str) -> tuple[QueryKind, tuple[str, ...]] | None:
+def _parse(reply: str) -> tuple[QuestionKind, tuple[str, ...]] | None:
     m = re.search(r"\{.*\}", reply, re.S)
     try:
         data = json.loads(m.group(0)) if m else None
@@ -213,7 +200,7 @@ def _parse(reply: str) -> tuple[QueryKind, tuple[str, ...]] | None:
     if not isinstance(raw, list):
         return None
     parts = tuple(p.strip() for p in raw if isinstance(p, str) and 0 < len(p.strip()) < 300)
-    return cast(QueryKind, data["kind"]), (parts[:5] if len(parts) > 1 else ())
+    return cast(QuestionKind, data["kind"]), (parts[:5] if len(parts) > 1 else ())
 
 
 def summary_target(text: str) -> str | None:
@@ -222,13 +209,14 @@ def summary_target(text: str) -> str | None:
     return None if not target or _NO_TARGET.match(target) else target
 
 
-def sub_questions(question: str) -> tuple[str, ...]:
-    """The separate questions in `question` ("X, and how do I Y?", "X? Y?")."""
+def sub_questions(question: str, facets_asked: Sequence[str] | None = None) -> tuple[str, ...]:
+    """The separate questions in `question` ("X, and how do I Y?", "X? Y?"); `facets_asked`:
+    its `facets`, when the caller has them."""
     asks = [a.strip() for a in re.split(r"(?<=\?)\s+", question.strip()) if a.strip()]
     if len(asks) == 1:
         asks = [p.strip() for p in _AND_ASK.split(asks[0])]
         if len(asks) == 1:
-            asks = facets(question)
+            asks = list(facets(question) if facets_asked is None else facets_asked)
     return tuple(asks) if len(asks) > 1 else ()
 
 

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from citewise.answer.lexical import identifiers, quoted
 from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import Reference, find_reference
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
+from citewise.text.identifiers import identifiers, quoted
 from citewise.text.sentences import content_words
 
 RewriteMethod = Literal["none", "heuristic", "llm", "previous"]

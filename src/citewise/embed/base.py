@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
-
-Vectors = npt.NDArray[np.float32]
+from citewise.types.vectors import Vectors as Vectors  # the embedders' return type
 
 
 @runtime_checkable

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from citewise.answer.prompts import NOT_FOUND, NOTHING_MORE
+from citewise.answer.prompts import NOTHING_MORE
 from citewise.evaluation.dataset import EvalItem, Gold
+from citewise.types import NOT_FOUND
 
 if TYPE_CHECKING:
     from citewise.assistant import Assistant

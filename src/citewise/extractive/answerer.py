@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.extractive.candidates import (
     Candidate,
     document_share,
@@ -41,7 +41,7 @@ from citewise.extractive.options import (
     ExtractiveOptions,
 )
 from citewise.extractive.parts import PartPicks
-from citewise.extractive.rules.definitions import defines, definition_subject, without_setting
+from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.entry_headings import (
     Framing,
     entry_openings,
@@ -69,20 +69,13 @@ from citewise.extractive.units import (
     lead_in_end,
     said_before,
 )
-from citewise.question.analysis import answer_type, required_terms
-from citewise.question.terms import (
-    QuestionTerms,
-    analyse,
-    clauses,
-    focus,
-    headed_by,
-    key_terms,
-    mentions,
-    stating_what_is_asked,
-)
-from citewise.retrieve.release_notes import asks_about_change, asks_about_history, is_release_notes
+from citewise.question.analysis import Analysis, analyse
+from citewise.question.subject import without_setting
+from citewise.question.terms import clauses, headed_by, mentions, stating_what_is_asked
+from citewise.text.release_notes import is_release_notes
 from citewise.text.sentences import split_labelled
 from citewise.types import Passage
+from citewise.types.vectors import Vectors
 
 CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
@@ -94,13 +87,24 @@ class ExtractiveAnswerer(PartPicks):
         self.options = options or ExtractiveOptions()
 
     def answer(
-        self, question: str, passages: Sequence[Passage], question_vector: Vectors | None = None
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        question_vector: Vectors | None = None,
+        *,
+        analysis: Analysis | None = None,
     ) -> ExtractiveResult:
+        """The answer to `question` from `passages`; `question_vector` and `analysis`: the
+        question's embedding and `analyse(question)`, when the caller has them."""
         opts = self.options
         if not passages:
             return abstain("no passages")
-        terms = analyse(question)
-        required = required_terms(question, code_names=opts.rules.code_names)
+        a = (
+            analysis
+            if analysis is not None and analysis.question == question
+            else analyse(question)
+        )
+        required = a.required(code_names=opts.rules.code_names)
         missing = [t for t in required if not any(mentions(p, t) for p in passages)]
         if missing:
             return abstain(f"no passage mentions {', '.join(missing)}")
@@ -108,11 +112,11 @@ class ExtractiveAnswerer(PartPicks):
         split: dict[int, list[str]] = {}  # with options' names (`split_labelled`)
         for p in passages:
             plain[p.n], split[p.n] = split_labelled(p.context)
-        cands, reading_on = self._candidates(question, passages, split)
+        cands, reading_on = self._candidates(a, passages, split)
         if not cands:
             return abstain("no usable sentence")
         # the question's own subject frames a few candidates: embedded in the same batch
-        subject = definition_subject(question)
+        subject = a.subject
         entries = opts.rules.entry_headings
         framed = framed_by_subject(subject, cands) if subject and entries else {}
         texts = [c.text for c in cands] + [framed_text(cands[i], h) for i, h in framed.items()]
@@ -120,7 +124,7 @@ class ExtractiveAnswerer(PartPicks):
         vectors = batch[: len(cands)]
         framing = Framing(framed, dict(zip(framed, batch[len(cands) :], strict=True)))
         qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
-        first = self._decide(question, passages, terms, cands, split, plain, vectors, qv, framing,
+        first = self._decide(a, passages, cands, split, plain, vectors, qv, framing,
                              reading_on)  # fmt: skip
         if first.abstained or not opts.terse_context_share:
             return first
@@ -129,15 +133,14 @@ class ExtractiveAnswerer(PartPicks):
             cands, split, vectors, qv, self.embedder, share=opts.terse_context_share,
             max_words=opts.terse_words, max_chars=opts.max_embed_chars,
         )  # fmt: skip
-        second = self._decide(question, passages, terms, cands, split, plain, read, qv, framing,
+        second = self._decide(a, passages, cands, split, plain, read, qv, framing,
                               reading_on, in_context=True)  # fmt: skip
         return first if second.abstained else second
 
     def _decide(
         self,
-        question: str,
+        a: Analysis,
         passages: Sequence[Passage],
-        terms: QuestionTerms,
         cands: Sequence[Candidate],
         split: dict[int, list[str]],
         plain: dict[int, list[str]],
@@ -151,13 +154,13 @@ class ExtractiveAnswerer(PartPicks):
         """The answer from candidates scored with `vectors`, or the abstention and its reason;
         `in_context`: terse candidates were read after what they lean on."""
         opts = self.options
-        subject = definition_subject(question)
-        scored = self._score(question, cands, vectors, qv, framing)
+        question, subject = a.question, a.subject
+        scored = self._score(a, cands, vectors, qv, framing)
         penalty = MISSING_NAME_PENALTY * sum(
-            1 for name in terms.names if not any(mentions(p, name) for p in passages)
+            1 for name in a.names if not any(mentions(p, name) for p in passages)
         )
         penalty += opts.unseen_word_penalty * len(unseen_words(question, passages))
-        head = focus(question) if len(terms.facets) == 1 else None
+        head = a.focus if len(a.parts) == 1 else None
         fits = [
             x
             for x in scored
@@ -175,10 +178,10 @@ class ExtractiveAnswerer(PartPicks):
             evidence = evidence_of(x)
             return evidence >= opts.threshold and evidence - x.position >= floor
 
-        fits = prefer_places(question, fits, answers)
+        fits = prefer_places(a.asks_place, fits, answers)
         if subject and opts.rules.option_items:
             fits = prefer_option_items(subject[-1], fits, answers)
-        kind = answer_type(question, subject)
+        kind = a.answer_type
         if kind in MUST_STATE and not any(answers(x) for x in fits if type_fit(kind, x.text)):
             return abstain(f"no sentence states the {kind} asked for")
         best = fits[0] if fits else None
@@ -191,11 +194,11 @@ class ExtractiveAnswerer(PartPicks):
         if content < floor:
             return abstain(f"best sentence matches {content:.2f}, below {floor:.2f}", evidence)
         picks = [best]
-        if len(terms.facets) > 1:
+        if len(a.parts) > 1:
             in_turn = scored if len(clauses(question)) > 1 else ()  # not a comparison's sides
             picks = self._contrast(question, scored) or [
                 best,
-                *self._facet_picks(terms.facets, cands, vectors, picks, in_turn),
+                *self._facet_picks(a.parts, cands, vectors, picks, in_turn),
             ]
         else:
             extra = self._extra(scored, best, relative=not reading_on)
@@ -203,7 +206,7 @@ class ExtractiveAnswerer(PartPicks):
             if option and opts.rules.option_items:  # an option: its own item only
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
-            after = stating_neighbour(question, best, scored) if opts.stated_neighbour else None
+            after = stating_neighbour(a, best, scored) if opts.stated_neighbour else None
             if after is not None and self._adds(after, picks):
                 picks.insert(1, after)
         picks = picks[: opts.max_sentences]
@@ -217,10 +220,11 @@ class ExtractiveAnswerer(PartPicks):
         return compose(picks, split, plain, evidence)
 
     def _candidates(
-        self, question: str, passages: Sequence[Passage], split: dict[int, list[str]]
+        self, a: Analysis, passages: Sequence[Passage], split: dict[int, list[str]]
     ) -> tuple[list[Candidate], bool]:
         """Prose sentences, capped to the `max_candidates` with the most question words, and
         whether they read on from what was already said ("tell me more", see `read_on`)."""
+        question = a.question
         rows: list[Candidate] = []
         said_in: dict[int, str] = {}  # passages holding an already-said sentence: source
         said = self.options.already_said
@@ -228,9 +232,7 @@ class ExtractiveAnswerer(PartPicks):
         min_words = self.options.min_words
         captions = "example" in question.lower()
         openings = (
-            entry_openings(definition_subject(question), passages)
-            if self.options.rules.entry_headings
-            else set()
+            entry_openings(a.subject, passages) if self.options.rules.entry_headings else set()
         )
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
@@ -265,17 +267,17 @@ class ExtractiveAnswerer(PartPicks):
 
     def _score(
         self,
-        question: str,
+        a: Analysis,
         cands: Sequence[Candidate],
         vectors: Vectors,
         qv: Vectors,
         framing: Framing | None = None,
     ) -> list[ScoredSentence]:
-        """Candidates scored against `question`; `framing`: how its subject frames them, if
-        the caller embedded that already."""
+        """Candidates scored against the question `a`; `framing`: how its subject frames them,
+        if the caller embedded that already."""
         opts = self.options
-        subject = definition_subject(question)
-        key = key_terms(question)
+        subject = a.subject
+        key = list(a.key_terms)
         framed: dict[int, str] = {}
         entries = opts.rules.entry_headings
         if subject and entries:
@@ -284,11 +286,11 @@ class ExtractiveAnswerer(PartPicks):
             cands, vectors = framing.applied(cands, vectors)
         elif key and entries:
             cands = with_entry_words(key, cands)
-        weights = term_weights(without_setting(question) if subject else question, cands)
+        weights = term_weights(without_setting(a.question) if subject else a.question, cands)
         cos = np.asarray(vectors @ qv, dtype=np.float64)
-        kind = answer_type(question, subject)
-        notes_count = asks_about_change(question) or not opts.rules.version_notes
-        history = asks_about_history(question) or not opts.rules.version_notes
+        kind = a.answer_type
+        notes_count = a.asks_change or not opts.rules.version_notes
+        history = a.asks_history or not opts.rules.version_notes
         share = document_share(cands)
         out = []
         for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):

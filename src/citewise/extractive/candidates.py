@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from citewise.retrieve.query import command_options
+from citewise.text.identifiers import command_options
 from citewise.text.sentences import content_words, stem, topic_stem
 from citewise.types import Passage
 

@@ -7,10 +7,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citewise.answer.prompts import NOT_FOUND
 from citewise.extractive.rules.definitions import is_preamble
 from citewise.extractive.units import join_marked, lead_in_end, with_subject
-from citewise.types import Passage
+from citewise.types import NOT_FOUND, Passage
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.extractive.candidates import Candidate
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.sentence_fit import in_context
-from citewise.question.terms import contrast_terms, focus, stating_what_is_asked
+from citewise.question.analysis import Analysis, analyse
+from citewise.question.terms import contrast_terms, stating_what_is_asked
+from citewise.types.vectors import Vectors
 
 
 class _Scoring(Protocol):
@@ -19,7 +21,7 @@ class _Scoring(Protocol):
     options: ExtractiveOptions
 
     def _score(
-        self, question: str, cands: Sequence[Candidate], vectors: Vectors, qv: Vectors
+        self, a: Analysis, cands: Sequence[Candidate], vectors: Vectors, qv: Vectors
     ) -> list[ScoredSentence]: ...
 
     def _adds(self, cand: ScoredSentence, picks: Sequence[ScoredSentence]) -> bool: ...
@@ -43,8 +45,9 @@ class PartPicks:
         home = picks[0].passage.hit.source
         by_whole = {(x.passage.n, x.index): x.score for x in whole}
         for part, facet in enumerate(facets):
-            head = focus(facet)
-            ranked = self._score(facet, cands, vectors, self.embedder.embed_query(facet))
+            asked = analyse(facet)
+            head = asked.focus
+            ranked = self._score(asked, cands, vectors, self.embedder.embed_query(facet))
             if part and by_whole:
                 ranked = in_context(ranked, by_whole, self.options.later_part_context)
             fits = [x for x in ranked if head is None or head in x.stems]

@@ -10,10 +10,9 @@ from dataclasses import replace
 
 from citewise.extractive.candidates import stems_of
 from citewise.extractive.compose import ANAPHOR, ScoredSentence
-from citewise.extractive.rules.definitions import definition_subject
 from citewise.extractive.scoring import type_fit
 from citewise.extractive.units import is_code_line
-from citewise.question.analysis import answer_type
+from citewise.question.analysis import Analysis
 from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
 
@@ -47,13 +46,13 @@ _SHAPING = frozenset({"many", "much", "kind", "sort", "way", "ways", "happen", "
 
 
 def stating_neighbour(
-    question: str, best: ScoredSentence, scored: Sequence[ScoredSentence]
+    question: Analysis, best: ScoredSentence, scored: Sequence[ScoredSentence]
 ) -> ScoredSentence | None:
     """For a question wanting a value, number, decision, date or cause that the best sentence
     does not state, the sentence right after it in its passage when that one does: "The
     buffer holds the pending output." is followed by "The default is 10." (a contiguous span
     of the passage, not a sentence stitched from elsewhere)."""
-    kind = answer_type(question, definition_subject(question))
+    kind = question.answer_type
     if kind not in STATED or type_fit(kind, best.text):
         return None
     return next(

@@ -12,9 +12,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citewise.answer.context import render_context
-from citewise.answer.prompts import map_prompt, reduce_prompt
-from citewise.llm.base import LLM, Message
 from citewise.text.sentences import attach_marker, content_words, split_sentences, stems
 from citewise.types import Passage
 
@@ -89,19 +86,3 @@ def summarize_extractive(chunks_in_page_order: Sequence[Passage], max_sentences:
         chosen = sorted((s for j, s in picked if j == i), key=lambda s: s.order)
         paragraphs.append(" ".join(attach_marker(s.text, (s.n,)) for s in chosen))
     return "\n\n".join(paragraphs)
-
-
-MAP_BATCH = 4  # passages summarised per map call: fewer calls, each still small
-
-
-def summarize_with_llm(llm: LLM, title: str, passages: Sequence[Passage]) -> str:
-    """Map-reduce: summarise groups of numbered passages, then combine the partial summaries.
-    The `[n]` markers the model writes refer to the passages' numbers."""
-    partials: list[str] = []
-    for start in range(0, len(passages), MAP_BATCH):
-        group = passages[start : start + MAP_BATCH]
-        reply = llm.complete([Message("user", map_prompt(render_context(group)))])
-        partials.append(reply.text.strip())
-    if len(partials) == 1:
-        return partials[0]
-    return llm.complete([Message("user", reduce_prompt(title, partials))]).text.strip()

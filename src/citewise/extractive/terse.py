@@ -15,10 +15,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.extractive.candidates import Candidate, stems_of
 from citewise.extractive.compose import ScoredSentence
 from citewise.types import SECTION_SEPARATOR
+from citewise.types.vectors import Vectors
 
 LOOK_BACK = 2  # earlier sentences of its passage a terse sentence may lean on
 MAX_READINGS = 48  # in-context readings embedded per question, first passages first

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citewise.answer.lexical import identifiers
-from citewise.store.base import last_heading
+from citewise.text.headings import last_heading
+from citewise.text.identifiers import identifiers
 from citewise.text.sentences import (
     attach_marker,
     is_definition_line,

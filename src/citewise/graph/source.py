@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from citewise.graph.model import WEAK_RELATION
 from citewise.graph.store import GraphStore
 from citewise.graph.walk import FAN_OUT, MAX_DEPTH, named_entities, walk
-from citewise.retrieve.sources.base import SourceQuery, ms_since
+from citewise.retrieve.sources.base import SourceQuery
 from citewise.types import Candidate, SearchMode
 
 CO_OCCURRENCE_SCORE = 0.25
@@ -48,12 +48,12 @@ class GraphSource:
         t = time.perf_counter()
         flt = query.flt
         if flt.category is not None or flt.tags:
-            query.timings[f"{self.name}_skipped_filter"] = 0.0
+            query.trace.note(f"{self.name}_skipped_filter", 0.0)
             return []
         known = {c.chunk_id for listed in found.values() for c in listed}
         chunks = self.chunk_ids(query.text, flt.collection, flt.sources, known if found else None)
         limit = query.depth(self.k)
-        query.timings[self.name] = ms_since(t)
+        query.trace.add_since(self.name, t)
         return [
             Candidate(chunk_id=c, rank=r, score=1.0 / r)
             for r, c in enumerate(chunks[:limit], start=1)

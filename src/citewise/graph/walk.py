@@ -15,7 +15,7 @@ from citewise.graph.crossrefs import COMMON_SHARE
 from citewise.graph.model import WEAK_RELATION, Relation, entity_key
 from citewise.graph.rules.tokens import COMMON_CAPITALISED, Token, tokenize
 from citewise.graph.store import GraphStore
-from citewise.retrieve.query import STOPWORDS
+from citewise.text.words import STOPWORDS
 
 MAX_DEPTH = 2
 FAN_OUT = 6

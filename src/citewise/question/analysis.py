@@ -1,5 +1,6 @@
 """The question analysed once (pure): what kind of answer it expects, what it is about, the
-names an answer must mention and the parts it asks in turn.
+names an answer must mention and the parts it asks in turn. `analyse` is called once per
+question; the stages after it read the `Analysis` instead of parsing the question again.
 
 The expected answer type is read from the question's surface: "How many …?" wants a number,
 "What is the default …?" a value, "Is/Does/Can …?" a decision, "What is X?" a definition,
@@ -13,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from citewise.extractive.rules.definitions import definition_subject
-from citewise.extractive.rules.places import asks_place
+from citewise.question.asks import asks_about_change, asks_about_history, asks_place
+from citewise.question.subject import definition_subject
 from citewise.question.terms import compared, facets, focus, key_terms, names, versions
 
 AnswerType = Literal[
@@ -68,14 +69,12 @@ _VALUE = re.compile(
 _CODE_SPELLING = re.compile(r"[._(]|^-|\d\.\d|^\w{8,}$")
 
 
-def required_terms(question: str, *, code_names: bool = False) -> tuple[str, ...]:
-    """The names a passage must mention to answer `question`: identifiers spelt as code and
-    versions; with `code_names`, CamelCase and CAPITALS words too (in reference documentation
-    they name code entities; elsewhere "GPLv3" may be written "GPL version 3")."""
-    terms = key_terms(question)
+def _required(
+    terms: tuple[str, ...], versions_named: tuple[str, ...], code_names: bool
+) -> tuple[str, ...]:
     required = tuple(t for t in terms if code_names or _CODE_SPELLING.search(t))
     if terms and not required:  # only acronyms: the question's version is its subject again
-        required = tuple(versions(question))
+        required = versions_named
     return required
 
 
@@ -86,11 +85,23 @@ class Analysis:
     subject: tuple[str, ...]  # stems of what a definitional question asks about
     focus: str | None  # the attribute an attribute question asks for ("size")
     key_terms: tuple[str, ...]  # identifiers or versions an answer must be about
+    versions: tuple[str, ...]  # product versions it names ("3.13" in "Python 3.13")
     names: tuple[str, ...]  # proper names the answer should mention
     parts: tuple[str, ...]  # the parts asked in turn (one for a simple question)
+    asks_place: bool  # "Where …?"
+    asks_history: bool  # about versions at all
+    asks_change: bool  # about a change, not merely naming a version
+
+    def required(self, *, code_names: bool = False) -> tuple[str, ...]:
+        """The names a passage must mention to answer the question: identifiers spelt as code
+        and versions; with `code_names`, CamelCase and CAPITALS words too (in reference
+        documentation they name code entities; elsewhere "GPLv3" may be written "GPL
+        version 3")."""
+        return _required(self.key_terms, self.versions, code_names)
 
 
-def analyse_question(question: str) -> Analysis:
+def analyse(question: str) -> Analysis:
+    """Everything the later stages read from the question's surface, computed once."""
     subject = definition_subject(question)
     return Analysis(
         question=question,
@@ -98,8 +109,12 @@ def analyse_question(question: str) -> Analysis:
         subject=subject,
         focus=focus(question),
         key_terms=tuple(key_terms(question)),
+        versions=tuple(versions(question)),
         names=tuple(names(question)),
         parts=tuple(facets(question)),
+        asks_place=asks_place(question),
+        asks_history=asks_about_history(question),
+        asks_change=asks_about_change(question),
     )
 
 

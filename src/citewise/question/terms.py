@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from citewise.answer.lexical import identifiers
-from citewise.retrieve.rerank.rescore import spaced_heading
-from citewise.store.base import last_heading
+from citewise.text.headings import last_heading
+from citewise.text.identifiers import identifiers, spaced_heading
 from citewise.text.sentences import content_words, stem, topic_stem
 from citewise.types import Passage
 
@@ -61,19 +59,6 @@ _GENERIC_FOCUS = frozenset(
     | {"largest", "smallest", "maximum", "minimum", "highest", "lowest", "most", "least"}
     | {"longest", "shortest", "first", "last", "latest", "current", "earliest", "oldest"}
 )
-
-
-@dataclass(frozen=True, slots=True)
-class QuestionTerms:
-    key_terms: tuple[str, ...]
-    names: tuple[str, ...]
-    facets: tuple[str, ...]
-
-
-def analyse(question: str) -> QuestionTerms:
-    return QuestionTerms(
-        tuple(key_terms(question)), tuple(names(question)), tuple(facets(question))
-    )
 
 
 def focus(question: str) -> str | None:

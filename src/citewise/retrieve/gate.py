@@ -23,11 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from citewise.embed.base import Vectors
-from citewise.question.analysis import required_terms
+from citewise.question.analysis import Analysis, analyse
 from citewise.question.terms import mentions
 from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
+from citewise.types.vectors import Vectors
 
 # words that shape a question rather than name what it is about
 _ASKING = frozenset({"many", "much", "kind", "sort", "way", "ways"})
@@ -73,10 +73,17 @@ class RelevanceGate:
         self.code_names = code_names  # see `RulePack.code_names`
 
     def evidence(
-        self, question: str, passages: Sequence[Passage], question_vector: Vectors | None
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        question_vector: Vectors | None,
+        *,
+        analysis: Analysis | None = None,
     ) -> GateEvidence:
+        """`analysis`: `analyse(question)`, when the caller has it."""
         top = list(passages[: self.options.look_at])
-        required = required_terms(question, code_names=self.code_names)
+        asked = analysis if analysis is not None and analysis.question == question else None
+        required = (asked or analyse(question)).required(code_names=self.code_names)
         missing = tuple(t for t in required if not any(mentions(p, t) for p in passages))
         return GateEvidence(
             dense=self._dense(top, question_vector),
@@ -85,11 +92,16 @@ class RelevanceGate:
         )
 
     def decide(
-        self, question: str, passages: Sequence[Passage], question_vector: Vectors | None
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        question_vector: Vectors | None,
+        *,
+        analysis: Analysis | None = None,
     ) -> GateDecision:
         if not passages:
             return GateDecision(False, "no passages", GateEvidence(0.0, 0.0, ()), 0.0)
-        ev = self.evidence(question, passages, question_vector)
+        ev = self.evidence(question, passages, question_vector, analysis=analysis)
         score = ev.score(self.options)
         if ev.missing:
             return GateDecision(False, f"no passage mentions {', '.join(ev.missing)}", ev, score)

@@ -1,156 +1,12 @@
-"""A natural-language query's keyword terms and the command-line options it names (pure)."""
+"""A natural-language query: its validation, and its keyword terms (pure)."""
 
 from __future__ import annotations
 
 import re
 
-# Words that carry no topic. Kept short on purpose: technical words like "default", "error"
-# or "type" are topics in documentation and must stay.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "don",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "let",
-        "me",
-        "more",
-        "most",
-        "my",
-        "myself",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "tell",
-        "explain",
-        "describe",
-        "happens",
-        "happen",
-        "way",
-        "ways",
-        "get",
-        "gets",
-        "got",
-        "use",
-        "using",
-        "used",
-    ]
-)
+from citewise.errors import InputError
+from citewise.text.words import STOPWORDS
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -164,11 +20,21 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
-# "-m", "--leak-check" (not "e-mail", "non-ASCII" or a trailing "-")
-_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*(?<!-)")
+class ValidQuery(str):
+    """A query `validate_query` returned: search does not validate it again."""
+
+    __slots__ = ()
 
 
-def command_options(query: str) -> list[str]:
-    """The command-line options a query names, in order, duplicates dropped (pure). Their
-    letters alone are no search terms: "-m" would be the word "m"."""
-    return list(dict.fromkeys(_OPTION.findall(query)))
+def validate_query(query: str, max_chars: int) -> ValidQuery:
+    """The query with its whitespace collapsed; `InputError` when it is empty or longer than
+    `max_chars`."""
+    cleaned = " ".join(query.split())
+    if not cleaned:
+        raise InputError("the query is empty: type a question or some keywords")
+    if len(cleaned) > max_chars:
+        raise InputError(
+            f"the query is {len(cleaned):,} characters long; the limit is {max_chars:,}."
+            " Shorten it to the essential question."
+        )
+    return ValidQuery(cleaned)

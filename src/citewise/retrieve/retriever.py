@@ -4,21 +4,25 @@ sources) fused with RRF, then demoted and diversified."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
+from citewise.question.asks import asks_about_history
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
-from citewise.retrieve.release_notes import asks_about_history, is_release_notes
-from citewise.retrieve.rerank.rescore import query_identifiers
-from citewise.retrieve.sources.base import CandidateSource, KeywordSource, SourceQuery, VectorSource
-from citewise.retrieve.sources.in_store import fuse_in_store
+from citewise.retrieve.query import ValidQuery, validate_query
+from citewise.retrieve.sources.base import CandidateSource, SourceQuery
+from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
+from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.retrieve.sources.option_entries import OptionEntrySource
+from citewise.retrieve.sources.vector import VectorSource
 from citewise.store.base import Store
-from citewise.store.genre import heading_names, last_heading
+from citewise.text.headings import heading_names, last_heading
+from citewise.text.identifiers import query_identifiers
+from citewise.text.release_notes import is_release_notes
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
+from citewise.types.vectors import Vectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +39,7 @@ class RetrievalOptions:
     # release notes mention everything as it was; unless the query is about versions or
     # changes their scores are multiplied by this
     release_notes_factor: float = 0.7
-    # the option entry source (`retrieve.entries`)
+    # the option entry source (`retrieve.sources.option_entries`)
     entry_k: int = 10
     entry_weight: float = 2.0
     entries: bool = True  # the rule pack decides (`RulePack.option_items`)
@@ -46,18 +50,6 @@ class RetrievalOptions:
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
 _ENTRY_NAME = re.compile(r"^(?:[a-z]+\s+)*@?([A-Za-z_][\w.]*)")
-
-
-def validate_query(query: str, max_chars: int) -> str:
-    cleaned = " ".join(query.split())
-    if not cleaned:
-        raise InputError("the query is empty: type a question or some keywords")
-    if len(cleaned) > max_chars:
-        raise InputError(
-            f"the query is {len(cleaned):,} characters long; the limit is {max_chars:,}."
-            " Shorten it to the essential question."
-        )
-    return cleaned
 
 
 def default_sources(
@@ -90,32 +82,48 @@ class HybridRetriever:
         )  # fmt: skip
 
     def search(
-        self, query: str, *, k: int = 10, mode: SearchMode = "hybrid", flt: SearchFilter
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: SearchMode = "hybrid",
+        flt: SearchFilter,
+        query_vector: Vectors | None = None,
     ) -> SearchResult:
-        # one snapshot for every read: a replace committing meanwhile cannot lose the hits
-        with self._store.snapshot():
-            return self._search(query, k=k, mode=mode, flt=flt)
-
-    def _search(
-        self, query: str, *, k: int = 10, mode: SearchMode = "hybrid", flt: SearchFilter
-    ) -> SearchResult:
-        opts = self.options
-        query = validate_query(query, opts.max_query_chars)
+        """The `k` best hits for `query`; `query_vector`: its embedding, when the caller has
+        it (used only for the query as given: a query the validation changes is embedded).
+        A `ValidQuery` was validated by the caller already."""
+        text = (
+            query
+            if isinstance(query, ValidQuery)
+            else validate_query(query, self.options.max_query_chars)
+        )
         if k < 1:
             raise InputError("k must be at least 1")
-        started = time.perf_counter()
-        sq = SourceQuery(text=query, k=k, mode=mode, flt=flt)
+        sq = SourceQuery(text, k, mode, flt, query_vector if text == query else None)
+        trace = sq.trace
+        # one snapshot for every read: a replace committing meanwhile cannot lose the hits
+        with self._store.snapshot(), trace.span("total"):
+            hits = self._search(sq)
+        return SearchResult(query=text, hits=tuple(hits), timings_ms=trace.timings_ms())
+
+    def _search(self, sq: SourceQuery) -> list[Hit]:
+        opts, trace = self.options, sq.trace
         in_store = (
             fuse_in_store(self._store, self.sources, sq, opts.rrf_k) if opts.store_fusion else None
         )
         rankings: dict[str, list[Candidate]] = dict(in_store.rankings) if in_store else {}
         for source in self.sources:
-            if source.serves(mode) and source.name not in rankings:
-                t = time.perf_counter()
-                rankings[source.name] = source.candidates(sq, rankings)
-                sq.timings.setdefault(source.name, _ms(t))
-        timings = sq.timings
-        t = time.perf_counter()
+            if source.serves(sq.mode) and source.name not in rankings:
+                with trace.span(source.name):
+                    rankings[source.name] = source.candidates(sq, rankings)
+        with trace.span("fuse"):
+            return self._fused(sq, rankings, in_store)
+
+    def _fused(
+        self, sq: SourceQuery, rankings: dict[str, list[Candidate]], in_store: StoreFused | None
+    ) -> list[Hit]:
+        opts, query = self.options, sq.text
         added = in_store is not None and any(
             cands for name, cands in rankings.items() if name not in in_store.rankings
         )
@@ -128,10 +136,7 @@ class HybridRetriever:
         hits = self._hits(fused)
         if opts.release_notes_factor != 1.0 and not asks_about_history(query):
             hits = demote(hits, is_release_notes, opts.release_notes_factor)
-        hits = diversify(hits, opts.max_per_document, entry_for(query))[:k]
-        timings["fuse"] = _ms(t)
-        timings["total"] = _ms(started)
-        return SearchResult(query=query, hits=tuple(hits), timings_ms=timings)
+        return diversify(hits, opts.max_per_document, entry_for(query))[: sq.k]
 
     def _hits(self, fused: list[Fused]) -> list[Hit]:
         records = {r.chunk_id: r for r in self._store.get_chunks([f.chunk_id for f in fused])}
@@ -200,7 +205,3 @@ def diversify(
         seen[h.doc_id] = seen.get(h.doc_id, 0) + 1
         (first if seen[h.doc_id] <= max_per_document else later).append(h)
     return [replace(h, rank=i + 1) for i, h in enumerate(first + later)]
-
-
-def _ms(start: float) -> float:
-    return (time.perf_counter() - start) * 1000.0

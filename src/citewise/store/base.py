@@ -21,10 +21,6 @@ from typing import Protocol, runtime_checkable
 
 from citewise.embed.base import Vectors
 from citewise.errors import StoreError
-from citewise.store.genre import bare_title as bare_title
-from citewise.store.genre import heading_names as heading_names
-from citewise.store.genre import last_heading as last_heading
-from citewise.store.genre import title_starts as title_starts
 from citewise.types import (
     Candidate,
     ChunkedDocument,

@@ -9,10 +9,10 @@ plain protocol calls (or nothing) for a backend that does not.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from citewise.types import SECTION_SEPARATOR, Candidate, DocumentInfo, SearchFilter
+from citewise.text.headings import title_starts
+from citewise.types import Candidate, DocumentInfo, SearchFilter
 
 if TYPE_CHECKING:
     from citewise.store.base import Store
@@ -42,32 +42,6 @@ def heading_entries(store: Store, name: str, flt: SearchFilter, k: int) -> list[
     if isinstance(store, GenreLookups):
         return store.heading_search(name, flt, k)
     return []
-
-
-def last_heading(section: str) -> str:
-    """The last heading of a section path: "1.1. Command line > -m <module-name>" →
-    "-m <module-name>" (a heading may itself hold ">")."""
-    return section.rsplit(SECTION_SEPARATOR, 1)[-1].strip()
-
-
-def heading_names(heading: str, name: str) -> bool:
-    """Whether `heading` is the entry for `name`: it starts with `name`, or lists it among
-    comma-separated aliases, and `name` is not the start of a longer one ("-O" is not
-    "-OO", "--help" not "--help-env"). Case-sensitive: "-b" and "-B" are different options."""
-    return any(
-        alias.startswith(name) and not re.match(r"[\w-]", alias[len(name) : len(name) + 1])
-        for alias in (a.strip() for a in heading.split(","))
-    )
-
-
-def bare_title(title: str) -> str:
-    """A title without its chapter number: "9. Massif: a heap profiler" → "Massif: …"."""
-    return re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", title)
-
-
-def title_starts(title: str, prefix: str) -> bool:
-    """Whether `title` starts with `prefix` (case-insensitive), after a chapter number if any."""
-    return bare_title(title).lower().startswith(prefix.lower())
 
 
 def like_prefix_patterns(prefix: str) -> tuple[str, str]:

@@ -1,13 +1,13 @@
 """The `JobQueue` contract as a pytest mixin: a backend's test class subclasses
 `JobQueueContractTests` and provides a `job_queue` fixture: the queue under test, with
-whatever runs its jobs already running, ingesting into the store of the `services` fixture
+whatever runs its jobs already running, ingesting into the store of the `assistant` fixture
 (the mixin's: a SQLite store under `tmp_path` with the hashing embedder; override it to
 test on another store).
 
     class TestMyQueue(JobQueueContractTests):
         @pytest.fixture
-        def job_queue(self, services: Services) -> Iterator[JobQueue]:
-            queue = MyQueue(services)
+        def job_queue(self, assistant: Assistant) -> Iterator[JobQueue]:
+            queue = MyQueue(assistant)
             yield queue
             queue.close()
 """
@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.config import load_settings
+from citewise.assistant import Assistant
 from citewise.jobs.base import FILE_ENDS, FileStatus, JobQueue, JobState, JobStatus, UploadJob
-from citewise.services import Services
 
 COLLECTION = "default"
 FERRY = b"# Ferry\n\nThe island ferry leaves the north pier at seven each morning.\n"
@@ -96,10 +95,10 @@ class JobQueueContractTests:
     """What every job queue backend promises; needs a `job_queue` fixture."""
 
     @pytest.fixture
-    def services(self, tmp_path: Path) -> Iterator[Services]:
-        services = Services(load_settings(data_dir=tmp_path / "data", embedder="hashing"))
-        yield services
-        services.close()
+    def assistant(self, tmp_path: Path) -> Iterator[Assistant]:
+        assistant = Assistant(tmp_path / "data", embedder="hashing")
+        yield assistant
+        assistant.close()
 
     def run(self, queue: JobQueue, staged: Staged) -> JobStatus:
         queue.submit(staged.job, staged.initial)
@@ -120,21 +119,21 @@ class JobQueueContractTests:
         follow(job_queue, "j1")  # nothing left running when the queue closes
 
     def test_each_file_ends_done_stored_and_kept_for_reingest(
-        self, job_queue: JobQueue, services: Services, tmp_path: Path
+        self, job_queue: JobQueue, assistant: Assistant, tmp_path: Path
     ) -> None:
         staged = stage(tmp_path, "j1", {"ferry.md": FERRY, "boats.txt": BOATS})
         status = self.run(job_queue, staged)
         assert status.state == "done" and status.error == ""
         assert _stages(status) == {"ferry.md": "done", "boats.txt": "done"}
         assert all(f.chunks >= 1 and f.reason == "" for f in status.files)
-        assert sorted(d.source for d in services.documents(COLLECTION)) == [
+        assert sorted(d.source for d in assistant.documents(collection=COLLECTION)) == [
             "boats.txt", "ferry.md"
         ]  # fmt: skip
         assert (staged.keep_dir / "ferry.md").read_bytes() == FERRY
         assert not staged.folder.exists()
 
     def test_a_failing_file_fails_the_job_with_its_reason_and_the_others_go_in(
-        self, job_queue: JobQueue, services: Services, tmp_path: Path
+        self, job_queue: JobQueue, assistant: Assistant, tmp_path: Path
     ) -> None:
         staged = stage(tmp_path, "j1", {"ferry.md": FERRY, "blank.md": BLANK})
         status = self.run(job_queue, staged)
@@ -142,7 +141,7 @@ class JobQueueContractTests:
         files = {f.name: f for f in status.files}
         assert files["ferry.md"].stage == "done"
         assert files["blank.md"].stage == "failed" and files["blank.md"].reason
-        assert [d.source for d in services.documents(COLLECTION)] == ["ferry.md"]
+        assert [d.source for d in assistant.documents(collection=COLLECTION)] == ["ferry.md"]
         assert not (staged.keep_dir / "blank.md").exists()
         assert not staged.folder.exists()
 
@@ -160,13 +159,13 @@ class JobQueueContractTests:
         assert seen[-1].state == "done"
 
     def test_the_same_content_again_ends_unchanged(
-        self, job_queue: JobQueue, services: Services, tmp_path: Path
+        self, job_queue: JobQueue, assistant: Assistant, tmp_path: Path
     ) -> None:
         assert self.run(job_queue, stage(tmp_path, "j1", {"ferry.md": FERRY})).state == "done"
         again = self.run(job_queue, stage(tmp_path, "j2", {"ferry.md": FERRY}))
         assert again.state == "done"
         assert _stages(again) == {"ferry.md": "unchanged"}
-        assert len(services.documents(COLLECTION)) == 1
+        assert len(assistant.documents(collection=COLLECTION)) == 1
 
     def test_files_the_submitter_settled_keep_their_stage(
         self, job_queue: JobQueue, tmp_path: Path

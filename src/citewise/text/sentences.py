@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from citewise.retrieve.query import STOPWORDS
+from citewise.text.words import STOPWORDS
 
 # Abbreviations after which a full stop does not end a sentence (lower-cased, without the
 # final dot). "etc." is included on purpose: in reference docs it ends a list far more often

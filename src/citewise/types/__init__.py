@@ -2,6 +2,7 @@
 (`types.documents`), search (`types.search`), answers (`types.answers`)."""
 
 from citewise.types.answers import (
+    NOT_FOUND,
     Answer,
     Citation,
     CitationEvent,
@@ -42,6 +43,7 @@ from citewise.types.search import (
 )
 
 __all__ = [
+    "NOT_FOUND",
     "SECTION_SEPARATOR",
     "Answer",
     "Block",

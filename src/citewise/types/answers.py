@@ -11,6 +11,8 @@ from citewise.types.positions import LineBox
 from citewise.types.search import Hit
 
 Confidence = Literal["high", "medium", "low", "none"]
+# the one reply when the documents do not hold the answer (the LLM is told to write it too)
+NOT_FOUND = "The documents do not contain this information."
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,19 +18,20 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal, cast, get_args
 
 import numpy as np
 
-from citewise.answer.lexical import identifiers
 from citewise.chat.intents.exemplars import BANK
 from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import find_reference
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
+from citewise.text.identifiers import identifiers
 from citewise.text.sentences import content_words
+from citewise.types.vectors import Vectors
 
 Intent = Literal[
     "greeting", "gratitude", "garbage", "off_topic", "command",
@@ -91,6 +92,8 @@ class RoutedIntent:
     reason: str
     command: str | None = None
     tool: str | None = None
+    # the embedding of the text, when routing made or was given one: the answer flow reuses it
+    vector: Vectors | None = field(default=None, compare=False, repr=False)
 
 
 def reply_for(intent: str) -> str:
@@ -137,24 +140,40 @@ class IntentRouter:
         self._exemplars = exemplars
         self._bank: tuple[Vectors, tuple[str, ...]] | None = None
 
-    def route(self, text: str, *, has_history: bool) -> RoutedIntent:
-        """The intent of `text`. Follow-up intents without history become "question"."""
-        return _without_history(self._route(text, has_history), text, has_history)
+    def route(self, text: str, *, has_history: bool, vector: Vectors | None = None) -> RoutedIntent:
+        """The intent of `text`. Follow-up intents without history become "question".
+        `vector`: the embedding of `text`, when the caller has it (then it is not embedded)."""
+        routed, vector = self._route(text, has_history, vector)
+        return replace(_without_history(routed, text, has_history), vector=vector)
 
-    def _route(self, text: str, has_history: bool) -> RoutedIntent:
+    def _route(
+        self, text: str, has_history: bool, vector: Vectors | None
+    ) -> tuple[RoutedIntent, Vectors | None]:
+        """The verdict, and the embedding of `text` if there is one by then."""
         rule = match_rules(text, self.known_word)
         if rule:
             intent = cast(Intent, rule.intent)
-            return RoutedIntent(intent, 1.0, "rules", rule.reason, rule.command, rule.tool)
+            verdict = RoutedIntent(intent, 1.0, "rules", rule.reason, rule.command, rule.tool)
+            return verdict, vector
         fallback = RoutedIntent("question", 0.5, "default", "no rule or exemplar matched")
         near, closeness = fallback, 1.0
         if self._embedder is not None:
             try:
-                near, decided, closeness = self._nearest(text)
+                vectors, labels = self._exemplar_bank()
+                if vector is None:
+                    vector = self.embedder.embed_query(text)
+                near, decided, closeness = self._nearest(text, vector, vectors, labels)
             except BackendError as exc:
                 near, decided = replace(fallback, reason=f"exemplars skipped: {exc}"), False
             if decided:
-                return near
+                return near, vector
+        return self._unsettled(text, has_history, near, closeness), vector
+
+    def _unsettled(
+        self, text: str, has_history: bool, near: RoutedIntent, closeness: float
+    ) -> RoutedIntent:
+        """What the rules and exemplars left open: a reference back, else the LLM's verdict
+        when it is configured and the exemplars came close, else `near`."""
         ref = find_reference(text)
         if ref and (has_history or not content_words(text)):
             reason = f"refers back ({ref.kind}: {ref.words!r})"
@@ -174,11 +193,12 @@ class IntentRouter:
             self._embedder = self._embedder()
         return self._embedder
 
-    def _nearest(self, text: str) -> tuple[RoutedIntent, bool, float]:
-        """The best exemplar match, whether it is strong enough to decide, and how close the
-        nearest non-question exemplar came."""
-        vectors, labels = self._exemplar_bank()
-        sims = vectors @ self.embedder.embed_query(text)
+    def _nearest(
+        self, text: str, vector: Vectors, vectors: Vectors, labels: Sequence[str]
+    ) -> tuple[RoutedIntent, bool, float]:
+        """The best exemplar match (`vectors`, `labels`: the exemplar bank), whether it is
+        strong enough to decide, and how close the nearest non-question exemplar came."""
+        sims = vectors @ vector
         best: dict[str, float] = {}
         for label, sim in zip(labels, sims.tolist(), strict=True):
             best[label] = max(best.get(label, -1.0), float(sim))

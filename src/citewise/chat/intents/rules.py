@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from citewise.retrieve.query import STOPWORDS
+from citewise.text.words import STOPWORDS
 
 _POLITE = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|um+|hmm+|please)\b[\s,]*)*"

@@ -15,32 +15,17 @@ from dataclasses import replace
 
 from citewise.extractive.rules.option_items import option_item
 from citewise.extractive.units import entry_name, is_code_line
-from citewise.retrieve.query import command_options
-from citewise.store.base import bare_title, heading_names, last_heading
+from citewise.question.subject import spaced
+from citewise.text.headings import bare_title, heading_names, last_heading
 from citewise.text.sentences import content_words, lines_of_sentences, stem
 from citewise.types import DocumentInfo, Hit
 
-_QUESTION = re.compile(
-    r"^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<a>.+?)"
-    r"|what\s+(?:does|do)\s+(?P<b>.+?)\s+(?:do|return|provide|offer)"
-    r"|how\s+(?:does|do)\s+(?P<c>.+?)\s+work"
-    r"|(?:explain|describe|define)\s+(?:an?\s+|the\s+)?(?P<d>.+?))\s*[?.!]*\s*$",
-    re.IGNORECASE,
-)
-_CONTEXT = re.compile(r"\s+(?:in|of|for|with)\s+(?:python|the\s+\w+\s+module|\w+'s\s+\w+).*$", re.I)
-# "… in Python?", "… with asyncio?": where the question is set, not what it asks about
-_TRAILING_CONTEXT = re.compile(r"\s+(?:in|with|on|under)\s+[\w .'’-]{1,40}?(?=\s*[?.!]*\s*$)", re.I)
 # "is"/"are" followed by a participle describes a use ("Enumerations are created by …"), not
 # what the thing is; "is called", "is defined as" still define
 _VERB = (
     r"(?:(?:is|are)(?!\s+(?!called\b|defined\b)\w+ed\b)|refers\s+to|means|provides|lets"
     r"|allows|represents|returns|wraps)"
 )
-MAX_SUBJECT_WORDS = 4
-_KINDS = frozenset(
-    {"module", "package", "function", "method", "class", "decorator", "keyword", "declaration"}
-)
-_PURPOSE = re.compile(r"^(?:the\s+)?(?:purpose|point|meaning|role|job)\s+of\s+", re.I)
 # lines before the sentence that says what an entry is: "Source code: Lib/bisect.py" heading a
 # module's page; an entry's parameters and return type listed first ("- options {Object}",
 # "- Returns: {string}", as the Node.js docs do), its version ("Added in: v15.6.0") and an
@@ -55,31 +40,6 @@ _PREAMBLE_LINE = re.compile(
 def is_preamble(line: str) -> bool:
     """Whether a line precedes what an entry says (`_PREAMBLE_LINE`): never an antecedent."""
     return _PREAMBLE_LINE.match(line) is not None
-
-
-def without_setting(question: str) -> str:
-    """The question without a trailing "in Python" / "with asyncio": the setting, which a
-    definition need not repeat."""
-    return _TRAILING_CONTEXT.sub("", question)
-
-
-def definition_subject(question: str) -> tuple[str, ...]:
-    """Stems of what a definitional question asks about, or () for other questions."""
-    m = _QUESTION.match(_TRAILING_CONTEXT.sub("", question))
-    if not m:
-        return ()
-    subject = _CONTEXT.sub("", next(g for g in m.groups() if g))
-    subject = _PURPOSE.sub("", subject)  # "the purpose of the __slots__ declaration"
-    if options := command_options(subject):
-        return (options[0],)  # "the -m command line option", "python -B": the option itself
-    if re.search(r"\b(?:of|to|when|if|between)\b", subject, re.I):
-        return ()  # "the default size of X", "the difference between …": not a definition
-    words = content_words(_spaced(subject))
-    if len(words) > 1 and words[-1] in _KINDS:
-        words = words[:-1]  # "the bisect module": bisect, which its page's title leads with
-    if not words or len(words) > MAX_SUBJECT_WORDS:
-        return ()
-    return tuple(stem(w) for w in words)
 
 
 def defines(subject: tuple[str, ...], sentence: str, opens: bool, section: str) -> bool:
@@ -171,11 +131,7 @@ def _lead(title: str) -> list[str]:
 def name_stems(text: str) -> list[str]:
     """Stems of the words of a heading or name, dotted and snake-case parts apart
     ("shutil.rmtree" → shutil, rmtree)."""
-    return [stem(w) for w in content_words(_spaced(text))]
-
-
-def _spaced(text: str) -> str:
-    return text.replace(".", " ").replace("_", " ")
+    return [stem(w) for w in content_words(spaced(text))]
 
 
 def pages_about(subject: tuple[str, ...], docs: Sequence[DocumentInfo]) -> list[DocumentInfo]:

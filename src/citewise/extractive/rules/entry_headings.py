@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from citewise.embed.base import Vectors
 from citewise.extractive.candidates import Candidate, stems_of
 from citewise.extractive.rules.definitions import opening_index, subject_heading
 from citewise.extractive.units import entry_name
 from citewise.question.terms import headed_by
 from citewise.types import Passage
+from citewise.types.vectors import Vectors
 
 
 def framed_by_subject(subject: tuple[str, ...], cands: Sequence[Candidate]) -> dict[int, str]:

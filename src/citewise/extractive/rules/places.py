@@ -14,10 +14,6 @@ from collections.abc import Callable
 
 from citewise.question.terms import T, narrowed_to
 
-_ASKS_PLACE = re.compile(
-    r"^\W*where\b|\b(?:in|into|to)\s+(?:which|what)\s+(?:directory|folder|file|location|path)\b",
-    re.I,
-)
 _NAMES_PLACE = re.compile(
     r"(?:^|[\s(\"'`=])(?:~|\.{1,2}|[A-Za-z]:)?[/\\][\w.-]+"  # a path
     r"|\b(?:director(?:y|ies)|folders?|paths?|locations?)\b"
@@ -27,19 +23,14 @@ _NAMES_PLACE = re.compile(
 )
 
 
-def asks_place(question: str) -> bool:
-    """ "Where …?", "In which directory …?": the answer says where."""
-    return bool(_ASKS_PLACE.search(question))
-
-
 def names_place(sentence: str) -> bool:
     """Whether a sentence names a path, a stream or a location."""
     return bool(_NAMES_PLACE.search(sentence))
 
 
-def prefer_places(question: str, fits: list[T], answers: Callable[[T], bool]) -> list[T]:
-    """For a question asking where, `fits` narrowed to the sentences that name a place
-    (`narrowed_to`: only when the best of them `answers`)."""
-    if not asks_place(question):
+def prefer_places(asks_place: bool, fits: list[T], answers: Callable[[T], bool]) -> list[T]:
+    """For a question asking where (`asks_place`), `fits` narrowed to the sentences that name
+    a place (`narrowed_to`: only when the best of them `answers`)."""
+    if not asks_place:
         return fits
     return narrowed_to(fits, lambda x: names_place(x.text), answers)

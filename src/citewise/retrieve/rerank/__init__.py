@@ -3,18 +3,18 @@
 Backends (`create_reranker(spec)`):
 - "none": the fused order, cut to k;
 - "rescore" (default, no model): a linear rescoring with cheap features
-  (`rerank_rescore.RescoreReranker`);
+  (`rescore.RescoreReranker`);
 - "cross-encoder:PATH": a local sentence-transformers CrossEncoder;
 - "llm": the configured LLM scores the passages in one JSON call, keeping the incoming order
   (and saying so in `last_fallback`) when it fails.
 
-`select_passages` then applies the adaptive k: a relative score threshold and a cap per query
-kind.
+`select_passages` then applies the adaptive k: a relative score threshold and a cap (the
+question kind's, from `answer.policy`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from citewise.embed.base import Embedder
@@ -29,12 +29,10 @@ from citewise.retrieve.rerank.rescore import (
     RescoreWeights,
     VectorLookup,
     compute_features,
-    query_identifiers,
 )
 from citewise.types import Hit
 
 __all__ = [
-    "DEFAULT_CAPS",
     "DEFAULT_RERANKER",
     "FUSED",
     "VALID_SPECS",
@@ -50,22 +48,12 @@ __all__ = [
     "compute_features",
     "create_reranker",
     "parse_scores",
-    "query_identifiers",
     "reordered",
     "select_passages",
 ]
 
 DEFAULT_RERANKER = "rescore"
 VALID_SPECS = ("none", "rescore", "cross-encoder:<path to a local model>", "llm")
-
-DEFAULT_CAPS: Mapping[str, int] = {
-    "simple": 3,
-    "conversational": 4,
-    "complex": 6,
-    "relationship": 6,
-    "summarize": 8,
-}
-"""How many passages each query kind may keep at most (see `select_passages`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,22 +136,14 @@ def _forms() -> str:
 
 
 def select_passages(
-    hits: Sequence[Hit],
-    kind: str,
-    threshold: float,
-    min_keep: int = 1,
-    *,
-    caps: Mapping[str, int] | None = None,
-    default_cap: int = 5,
+    hits: Sequence[Hit], cap: int, threshold: float, min_keep: int = 1
 ) -> list[Hit]:
     """The adaptive k: hits (best first, scores non-negative as every reranker gives them)
-    whose score is at least `threshold` × the top score, at most the cap for `kind`
-    (`caps`, default `DEFAULT_CAPS`; unknown kinds get `default_cap`), and at least
-    `min_keep` of them whatever their scores. Order and ranks are kept. Pass the
-    reranker's `select_threshold` unless you measured better."""
+    whose score is at least `threshold` × the top score, at most `cap` (the question kind's,
+    see `answer.policy`), and at least `min_keep` of them whatever their scores. Order and
+    ranks are kept. Pass the reranker's `select_threshold` unless you measured better."""
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be within [0, 1], got {threshold}")
-    cap = (DEFAULT_CAPS if caps is None else caps).get(kind, default_cap)
     cap = max(cap, min_keep)
     top = max((h.score for h in hits), default=0.0)
     keep: list[Hit] = []

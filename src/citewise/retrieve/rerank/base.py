@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 from citewise.types import Hit
+from citewise.types.vectors import Vectors
 
 FUSED = "fused"
 """Key under which a reranked hit's `retriever_ranks` keeps its first-stage (fused) rank."""
@@ -23,7 +24,8 @@ class Reranker(Protocol):
     the last call in this thread ran as configured, else a short reason (e.g. the LLM failed
     and the incoming order was kept): the caller puts it into its trace.
     `select_threshold` is the relative score threshold that suits this reranker's scores,
-    for `select_passages`.
+    for `select_passages`. `query_vector`: the query's embedding, when the caller has it
+    (a reranker that needs one then does not embed the query again).
     """
 
     name: str
@@ -32,7 +34,9 @@ class Reranker(Protocol):
     @property
     def last_fallback(self) -> str | None: ...
 
-    def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]: ...
+    def rerank(
+        self, query: str, hits: Sequence[Hit], k: int, *, query_vector: Vectors | None = None
+    ) -> list[Hit]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +48,17 @@ class RerankResult:
     fallback: str | None = None
 
 
-def rerank_result(reranker: Reranker, query: str, hits: Sequence[Hit], k: int) -> RerankResult:
+def rerank_result(
+    reranker: Reranker,
+    query: str,
+    hits: Sequence[Hit],
+    k: int,
+    *,
+    query_vector: Vectors | None = None,
+) -> RerankResult:
     """`reranker.rerank` with its fallback read in the same call: callers never consult the
     reranker's per-thread state themselves."""
-    ranked = reranker.rerank(query, hits, k)
+    ranked = reranker.rerank(query, hits, k, query_vector=query_vector)
     return RerankResult(ranked, reranker.last_fallback)
 
 
@@ -97,6 +108,8 @@ class NoRerank(FallbackRecorder):
     name = "none"
     select_threshold = 0.0  # RRF scores halve when one retriever misses: no cut by score
 
-    def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:
+    def rerank(
+        self, query: str, hits: Sequence[Hit], k: int, *, query_vector: Vectors | None = None
+    ) -> list[Hit]:
         self._record(None)
         return kept(hits, k)

@@ -16,6 +16,7 @@ from citewise.errors import ConfigError
 from citewise.llm.base import LLM, LLMError, Message
 from citewise.retrieve.rerank.base import FallbackRecorder, kept, reordered
 from citewise.types import Hit
+from citewise.types.vectors import Vectors
 
 
 class CrossEncoderReranker(FallbackRecorder):
@@ -40,7 +41,9 @@ class CrossEncoderReranker(FallbackRecorder):
         self._max_chars = max_chars
         self._model = model if model is not None else _load_cross_encoder(self.path)
 
-    def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:
+    def rerank(
+        self, query: str, hits: Sequence[Hit], k: int, *, query_vector: Vectors | None = None
+    ) -> list[Hit]:
         self._record(None)
         if not hits:
             return []
@@ -106,7 +109,9 @@ class LLMReranker(FallbackRecorder):
         user = f"Question: {query.strip()}\n\nPassages:\n\n" + "\n\n".join(blocks)
         return [Message("system", LLM_RERANK_INSTRUCTIONS), Message("user", user)]
 
-    def rerank(self, query: str, hits: Sequence[Hit], k: int) -> list[Hit]:
+    def rerank(
+        self, query: str, hits: Sequence[Hit], k: int, *, query_vector: Vectors | None = None
+    ) -> list[Hit]:
         self._record(None)
         head, tail = list(hits[: self._max_passages]), list(hits[self._max_passages :])
         if not head:

@@ -21,27 +21,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from citewise.embed.base import Embedder, Vectors
+from citewise.embed.base import Embedder
 from citewise.retrieve.query import query_terms
 from citewise.retrieve.rerank.base import FallbackRecorder, reordered
-from citewise.store.base import last_heading
+from citewise.text.identifiers import query_identifiers, spaced_heading
 from citewise.types import Hit
+from citewise.types.vectors import Vectors
 
 VectorLookup = Callable[[Sequence[int]], Mapping[int, Vectors]]
 """Stored vectors by chunk id (ids without a vector are left out)."""
 
 _WORD = re.compile(r"[^\W_]+")
-_IDENTIFIER = re.compile(
-    r"(?<![\w.])(?:"
-    r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?"  # dotted: str.split, os.path.join()
-    r"|\w*_\w+(?:\(\))?"  # snake or dunder: lru_cache, __slots__
-    r"|[A-Za-z]\w*\(\)"  # call: len()
-    r"|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*"  # camelCase, CapWords: TaskGroup
-    r"|[A-Z][A-Z0-9]{3,}"  # PYTHONPATH
-    r"|--?[A-Za-z][\w-]*"  # command-line options: -X, --help
-    r")"
-)
-
 _ACRONYM = re.compile(r"[A-Z]{2,6}")  # MIME, JSON, ASCII: often written "mime-type", "json"
 
 
@@ -78,23 +68,6 @@ class Features:
     terms: float
     identifiers: float
     section: float
-
-
-def query_identifiers(query: str) -> list[str]:
-    """Code-like tokens of `query` in order, without a trailing "()"; duplicates dropped."""
-    found: dict[str, None] = {}
-    for m in _IDENTIFIER.finditer(query):
-        token = m.group(0).removesuffix("()").rstrip(".")
-        if token.strip("_-"):
-            found.setdefault(token, None)
-    return list(found)
-
-
-def spaced_heading(identifier: str, section: str) -> bool:
-    """Whether the last heading of `section` is `identifier` spelt with spaces for its
-    underscores: Texinfo manuals head the entry for `asn1_der_coding` "asn1 der coding"."""
-    spaced = identifier.replace("_", " ").strip().lower()
-    return " " in spaced and last_heading(section).lower() == spaced
 
 
 def _identifier_score(identifier: str, haystack: str, section: str = "") -> float:

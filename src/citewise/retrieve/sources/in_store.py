@@ -5,19 +5,14 @@ adds candidates, the retriever fuses everything with the N-ary RRF in Python ins
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citewise.retrieve.fusion import Fused
 from citewise.retrieve.query import query_terms
-from citewise.retrieve.sources.base import (
-    CandidateSource,
-    KeywordSource,
-    SourceQuery,
-    VectorSource,
-    ms_since,
-)
+from citewise.retrieve.sources.base import CandidateSource, SourceQuery
+from citewise.retrieve.sources.keyword import KeywordSource
+from citewise.retrieve.sources.vector import VectorSource, query_vector
 from citewise.store.base import HybridQuery, HybridSearch, Store
 from citewise.types import Candidate
 
@@ -43,19 +38,16 @@ def fuse_in_store(
     ):
         return None
     keyword, vector = serving[0], serving[1]
-    t = time.perf_counter()
-    embedded = vector.embedder_factory().embed_query(query.text)
-    query.timings["embed_query"] = ms_since(t)
-    t = time.perf_counter()
-    ranking = store.hybrid_search(
-        HybridQuery(
-            terms=query_terms(query.text), vector=embedded,
-            keyword_k=query.depth(keyword.k), vector_k=query.depth(vector.k), rrf_k=rrf_k,
-            keyword_weight=keyword.weight, vector_weight=vector.weight,
-        ),
-        query.flt,
-    )  # fmt: skip
-    query.timings["hybrid_sql"] = ms_since(t)
+    embedded = query_vector(query, vector.embedder_factory)
+    with query.trace.span("hybrid_sql"):
+        ranking = store.hybrid_search(
+            HybridQuery(
+                terms=query_terms(query.text), vector=embedded,
+                keyword_k=query.depth(keyword.k), vector_k=query.depth(vector.k), rrf_k=rrf_k,
+                keyword_weight=keyword.weight, vector_weight=vector.weight,
+            ),
+            query.flt,
+        )  # fmt: skip
     fused = [
         Fused(f.chunk_id, f.score, _ranks(keyword.name, f.keyword_rank, vector.name, f.vector_rank))
         for f in ranking.fused

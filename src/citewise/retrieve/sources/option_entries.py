@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from citewise.retrieve.query import command_options
 from citewise.retrieve.sources.base import SourceQuery
 from citewise.store.base import Store
 from citewise.store.genre import heading_entries
+from citewise.text.identifiers import command_options
 from citewise.types import Candidate, SearchMode
 
 

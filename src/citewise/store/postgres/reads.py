@@ -11,7 +11,8 @@ import numpy as np
 import psycopg
 
 from citewise.embed.base import Vectors
-from citewise.store.genre import like_prefix_patterns, title_starts
+from citewise.store.genre import like_prefix_patterns
+from citewise.text.headings import title_starts
 from citewise.types import ChunkRecord, DocumentInfo
 
 Conn = psycopg.Connection[tuple[Any, ...]]

@@ -12,9 +12,9 @@ import numpy as np
 import psycopg
 
 from citewise.embed.base import Vectors
-from citewise.store.genre import heading_names, last_heading
 from citewise.store.postgres.tsvector import FIELD_WEIGHTS, tsquery_literal
 from citewise.store.terms import search_terms
+from citewise.text.headings import heading_names, last_heading
 from citewise.types import Candidate, SearchFilter
 
 Conn = psycopg.Connection[tuple[Any, ...]]

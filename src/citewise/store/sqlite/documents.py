@@ -7,8 +7,9 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
-from citewise.store.genre import like_prefix_patterns, title_starts
+from citewise.store.genre import like_prefix_patterns
 from citewise.store.sqlite.writes import collection_id
+from citewise.text.headings import title_starts
 from citewise.types import DocumentInfo
 
 DOC_COLUMNS = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.retrieve.release_notes import asks_about_change, asks_about_history
+from citewise.question.asks import asks_about_change, asks_about_history
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from answer_factories import passage
-from fake_embedder import FAKE_THRESHOLD, answerer, one_sentence_answer
 
+from answer_factories import passage
 from citewise.answer.citations import build_citations, parse_references
 from citewise.answer.grounding import check_answer
 from citewise.extractive.answerer import ExtractiveAnswerer
@@ -13,6 +12,7 @@ from citewise.extractive.options import (
     ExtractiveOptions,
 )
 from citewise.extractive.rules.packs import API_REFERENCE
+from fake_embedder import FAKE_THRESHOLD, answerer, one_sentence_answer
 
 LOGGING = passage(
     1,

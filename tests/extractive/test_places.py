@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import pytest
-from fake_embedder import one_sentence_answer
 
-from citewise.extractive.rules.places import asks_place, names_place
+from citewise.extractive.rules.places import names_place
+from citewise.question.asks import asks_place
+from fake_embedder import one_sentence_answer
 
 STATISTICS = (
     "By default, time writes its statistics in the default format. "

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from answer_factories import passage
-
 from citewise.question.terms import facets, focus, headed_by, key_terms, mentions, names
 from citewise.text.sentences import stem
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from answer_factories import passage
-
 from citewise.extractive.candidates import Candidate, lexical, stems_of, term_weights
 
 

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from answer_factories import passage
-from fake_embedder import answerer, one_sentence_answer
-
 from citewise.extractive.rules.definitions import (
     defines,
-    definition_subject,
     opening_index,
     promote_definitions,
     subject_heading,
 )
 from citewise.extractive.rules.packs import API_REFERENCE
+from citewise.question.subject import definition_subject
 from citewise.text.sentences import stem
 from citewise.types import Hit
+from fake_embedder import answerer, one_sentence_answer
 
 
 def test_definitional_questions_name_their_subject() -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from answer_factories import passage
-from fake_embedder import answerer
-
 from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.option_items import (
     option_item,
@@ -14,6 +12,7 @@ from citewise.extractive.rules.option_items import (
     prefer_option_items,
 )
 from citewise.extractive.rules.packs import CLI_OPTIONS
+from fake_embedder import answerer
 
 OPTIONS = (
     "Each option of the tool, such as the -k option, comes before the file names.\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from answer_factories import passage
-
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.sentence_fit import anchored
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from answer_factories import passage
-from fake_embedder import answerer
 
+from answer_factories import passage
 from citewise.extractive.answerer import ExtractiveAnswerer
 from citewise.extractive.candidates import Candidate
 from citewise.extractive.compose import ExtractiveResult
 from citewise.extractive.terse import contexts_of, in_context
+from fake_embedder import answerer
 
 ENTRY = passage(
     1,
@@ -58,8 +58,8 @@ def test_reading_in_context_never_turns_an_abstention_into_an_answer(
     assert a.answer(question, [lone]).abstained
     assert [in_context for in_context, _ in calls] == [False]  # never read in context
     # read in context, the same candidates would have answered
-    q, passages, terms, cands, split, plain, vectors, qv, framing, reading_on = calls[0][1]
+    asked, passages, cands, split, plain, vectors, qv, framing, reading_on = calls[0][1]
     read = in_context(cands, split, vectors, qv, emb, share=1.0, max_words=4, max_chars=300)
-    would = real(a, q, passages, terms, cands, split, plain, read, qv, framing, reading_on,
+    would = real(a, asked, passages, cands, split, plain, read, qv, framing, reading_on,
                  in_context=True)  # fmt: skip
     assert not would.abstained and "It is 10" in would.text

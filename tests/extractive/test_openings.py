@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from citewise.answer.flow import AnswerRequest, DocumentAnswerer
+from citewise.extractive.rules.openings import with_openings
 from citewise.ingest.chunking import chunk_document
 from citewise.store.sqlite.store import SQLiteStore
-from citewise.types import Block, Hit, NewDocument, ParsedDocument, SearchFilter
+from citewise.types import Block, Hit, NewDocument, ParsedDocument
 
 TITLE = "10. DHAT: a dynamic heap analysis tool"
 
@@ -58,9 +57,8 @@ def _hits(store: SQLiteStore) -> list[Hit]:
 def test_the_one_page_about_the_subject_leads_with_its_opening_and_overview(
     store: SQLiteStore,
 ) -> None:
-    answerer: Any = DocumentAnswerer(store, None, None, None)  # type: ignore[arg-type]
-    req = AnswerRequest("What is DHAT used for?", SearchFilter())
-    ranked = answerer._with_openings(_hits(store), ("dhat",), req)
+    opening = store.document_chunks(store.list_documents("default")[0].doc_id)[:2]
+    ranked = with_openings(_hits(store), [opening])
     assert [h.rank for h in ranked] == list(range(1, len(ranked) + 1))
     assert ranked[0].text.startswith("To use this tool")
     assert ranked[1].text.startswith("DHAT is a tool")  # the short opening brings the next

@@ -1,15 +1,14 @@
-"""What happened while answering one question: a trace of spans (name, milliseconds,
+"""What happened while answering or searching: a trace of spans (name, milliseconds,
 attributes) and notes (a count or flag: attempts, a fallback, an abstention).
 
-The answer's `timings_ms` (part of the JSON contract) is derived from it: each span name's
-total time, and each note. Steps write to the trace they are handed instead of a shared dict;
-code that still sets `trace["name"] = value` records a note.
+An answer's or search's `timings_ms` (part of the JSON contract) is derived from it: each span
+name's total time, then each note. Steps write to the trace they are handed.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -21,12 +20,12 @@ class Span:
     attributes: dict[str, str | float] = field(default_factory=dict)
 
 
-class Trace(MutableMapping[str, float]):
-    """Spans in the order they ended, and notes by name (a mapping of the derived timings)."""
+class Trace:
+    """Spans in the order they ended, and notes by name."""
 
     def __init__(self) -> None:
         self.spans: list[Span] = []
-        self._notes: dict[str, float] = {}
+        self.notes: dict[str, float] = {}
 
     @contextmanager
     def span(self, name: str, **attributes: str | float) -> Iterator[Span]:
@@ -40,29 +39,22 @@ class Trace(MutableMapping[str, float]):
             self.spans.append(current)
 
     def add(self, name: str, ms: float, **attributes: str | float) -> None:
-        """A span timed elsewhere (e.g. the retriever's own steps)."""
+        """A span timed elsewhere (e.g. a search's own steps)."""
         self.spans.append(Span(name, ms, dict(attributes)))
+
+    def add_since(self, name: str, started: float) -> None:
+        """A span from `started` (a `time.perf_counter()` reading) to now: for a step that
+        ends on one path only (an abstention records no "generate")."""
+        self.add(name, (time.perf_counter() - started) * 1000.0)
+
+    def note(self, name: str, value: float = 1.0) -> None:
+        """A count or a flag (1.0): not a time, though `timings_ms` carries it too."""
+        self.notes[name] = value
 
     def timings_ms(self) -> dict[str, float]:
         """Per span name its total time, then the notes."""
         out: dict[str, float] = {}
         for s in self.spans:
             out[s.name] = out.get(s.name, 0.0) + s.ms
-        out.update(self._notes)
+        out.update(self.notes)
         return out
-
-    # the mapping view: the derived timings; setting a key records a note
-    def __getitem__(self, key: str) -> float:
-        return self.timings_ms()[key]
-
-    def __setitem__(self, key: str, value: float) -> None:
-        self._notes[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self._notes[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.timings_ms())
-
-    def __len__(self) -> int:
-        return len(self.timings_ms())

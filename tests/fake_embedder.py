@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from answer_factories import passage
 
+from answer_factories import passage
 from citewise.embed.base import Embedder, Vectors
 from citewise.extractive.answerer import ExtractiveAnswerer
 from citewise.extractive.options import ExtractiveOptions

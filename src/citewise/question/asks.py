@@ -1,19 +1,13 @@
-"""Questions about versions or changes, and documents that are release notes (pure).
-
-Release notes mention nearly everything, often as it was years ago ("dictionaries iterate in
-arbitrary order"). Unless a question is about versions or changes, the reference page that
-describes the thing as it is answers better: search scores release notes lower, and the
-extractive answerer prefers current statements over "Changed in version …" notes.
-"""
+"""What a question asks about, read from its surface (pure): a place ("Where …?"), versions
+or changes ("What changed in 3.7?")."""
 
 from __future__ import annotations
 
 import re
 
-from citewise.types import Hit
-
-_RELEASE_NOTES = re.compile(
-    r"\b(?:what[’']?s new|release notes?|changelog|change ?log|changes in|news)\b", re.I
+_ASKS_PLACE = re.compile(
+    r"^\W*where\b|\b(?:in|into|to)\s+(?:which|what)\s+(?:directory|folder|file|location|path)\b",
+    re.I,
 )
 # "added", "removed" and "introduced" are about versions only when a version or the language
 # follows or the question asks when: "keys were added", "a directory that is removed
@@ -45,5 +39,6 @@ def asks_about_change(question: str) -> bool:
     return bool(_ASKS_CHANGE.search(question))
 
 
-def is_release_notes(hit: Hit) -> bool:
-    return bool(_RELEASE_NOTES.search(hit.title) or _RELEASE_NOTES.search(hit.section))
+def asks_place(question: str) -> bool:
+    """ "Where …?", "In which directory …?": the answer says where."""
+    return bool(_ASKS_PLACE.search(question))

@@ -4,8 +4,6 @@ footnote marks, comparisons, one source per answer, and "tell me more"."""
 from __future__ import annotations
 
 from answer_factories import passage
-from fake_embedder import answerer, one_sentence_answer
-
 from citewise.extractive.units import (
     entry_name,
     is_prose,
@@ -24,6 +22,7 @@ from citewise.question.terms import (
     states_default,
     states_quantity,
 )
+from fake_embedder import answerer, one_sentence_answer
 
 
 def test_lead_in_spans_the_next_line_or_the_first_items_of_its_list() -> None:

@@ -1,0 +1,62 @@
+"""The finished text with its citations and verdicts (`settle`), and the `Answer` made of it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citewise.answer.citations import build_citations, related_docs, renumber
+from citewise.answer.confidence import confidence
+from citewise.answer.request import AnswerRequest
+from citewise.types import NOT_FOUND, Answer, Citation, Confidence, Hit, Passage
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The finished text with its citations and verdicts, before it becomes an `Answer`."""
+
+    text: str
+    citations: tuple[Citation, ...]
+    grounded: bool
+    confidence: Confidence
+
+
+def make_answer(
+    req: AnswerRequest, s: Settled, hits: Sequence[Hit], related_floor: float = 0.0
+) -> Answer:
+    """The `Answer` for a settled text; its sources are the first ten hits, its related
+    documents those of hits scoring at least `related_floor` × the top one."""
+    sources = tuple(hits[:10])
+    return Answer(
+        answer=s.text,
+        intent=req.intent,
+        citations=s.citations,
+        sources=sources,
+        grounded=s.grounded,
+        confidence=s.confidence,
+        session_id=req.session_id,
+        timings_ms=req.trace.timings_ms(),
+        rewritten_query=req.rewritten_query,
+        related_docs=related_docs(sources, s.citations, related_floor) if s.citations else (),
+    )
+
+
+def settle(
+    text: str,
+    passages: Sequence[Passage],
+    support: Sequence[float],
+    relevance: Sequence[float],
+    grounded: bool,
+) -> Settled:
+    """Citations for the verified text, renumbered 1..N in order of use, and its confidence.
+    An answer left with no cited claim is no answer: it becomes the not-found reply."""
+    citations = build_citations(text, passages)
+    if not text.strip() or not citations:
+        return not_found()
+    text, citations = renumber(text, citations)
+    level = confidence(support, relevance, grounded)
+    return Settled(text, citations, grounded, level)
+
+
+def not_found(text: str = NOT_FOUND) -> Settled:
+    return Settled(text, (), False, "none")

@@ -1,0 +1,156 @@
+"""A plain question is analysed once and embedded once on its way through the answer flow:
+routing, retrieval, rerank, gate and the extractive answerer share the request's analysis and
+vector instead of each reading or embedding the question again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from citewise.answer.flow import DocumentAnswerer
+from citewise.answer.request import AnswerRequest
+from citewise.assistant import Assistant
+from citewise.chat.intents.router import IntentRouter
+from citewise.embed.hashing import HashingEmbedder
+from citewise.question import analysis
+from citewise.retrieve.rerank.rescore import RescoreReranker
+from citewise.types import Done, Event, SearchFilter
+from citewise.types.vectors import Vectors
+from support import write_corpus
+
+QUESTION = "What is the default logging level?"
+# every module that analyses a question it is not handed the analysis of
+ANALYSING = (
+    "citewise.answer.request",
+    "citewise.extractive.answerer",
+    "citewise.extractive.parts",
+    "citewise.retrieve.gate",
+)
+
+
+class CountingEmbedder(HashingEmbedder):
+    """Counts the queries it embeds."""
+
+    def __init__(self) -> None:
+        super().__init__(dim=64)
+        self.queries: list[str] = []
+
+    def embed_query(self, text: str) -> Vectors:
+        self.queries.append(text)
+        return super().embed_query(text)
+
+
+@pytest.fixture(scope="module")
+def embedder() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+@pytest.fixture(scope="module")
+def assistant(
+    tmp_path_factory: pytest.TempPathFactory, embedder: CountingEmbedder
+) -> Iterator[Assistant]:
+    root = tmp_path_factory.mktemp("once")
+    with Assistant(data_dir=root / "data", embedder=embedder) as a:
+        a.ingest([write_corpus(root / "docs")])
+        yield a
+
+
+def _answerer(a: Assistant, embedder: CountingEmbedder) -> DocumentAnswerer:
+    reranker = RescoreReranker(lambda: embedder, vector_lookup=a.store.get_vectors)
+    return DocumentAnswerer(a.store, lambda: embedder, a.retriever(pool=True), reranker)
+
+
+def _answered(events: Iterator[Event]) -> Done:
+    return next(e for e in events if isinstance(e, Done))
+
+
+def test_a_plain_question_is_embedded_once_from_routing_to_the_answer(
+    assistant: Assistant, embedder: CountingEmbedder
+) -> None:
+    answerer = _answerer(assistant, embedder)
+    router = IntentRouter(embedder)
+    router.route("warm up the exemplars", has_history=False)  # exemplar bank built once
+    embedder.queries.clear()
+    routed = router.route(QUESTION, has_history=False)
+    assert routed.intent == "question" and routed.vector is not None
+    req = AnswerRequest(QUESTION, SearchFilter(), question_vector=routed.vector)
+    done = _answered(answerer.stream(req))
+    assert "WARNING" in done.answer.answer
+    assert embedder.queries == [QUESTION]
+
+
+def test_the_intent_router_given_the_vector_does_not_embed_the_question(
+    embedder: CountingEmbedder,
+) -> None:
+    router = IntentRouter(embedder)
+    router.route("warm up the exemplars", has_history=False)
+    vector = embedder.embed_query(QUESTION)
+    embedder.queries.clear()
+    routed = router.route(QUESTION, has_history=False, vector=vector)
+    assert routed.intent == "question" and routed.vector is vector
+    assert embedder.queries == []
+
+
+def test_a_question_the_rules_route_is_not_embedded(embedder: CountingEmbedder) -> None:
+    embedder.queries.clear()
+    routed = IntentRouter(embedder).route("thanks!", has_history=False)
+    assert routed.layer == "rules" and routed.vector is None and embedder.queries == []
+
+
+def test_the_flow_embeds_a_question_that_comes_without_its_vector_once(
+    assistant: Assistant, embedder: CountingEmbedder
+) -> None:
+    answerer = _answerer(assistant, embedder)
+    embedder.queries.clear()
+    done = _answered(answerer.stream(AnswerRequest(QUESTION, SearchFilter())))
+    assert "WARNING" in done.answer.answer
+    assert embedder.queries == [QUESTION]
+    assert "search_embed_query" in done.answer.timings_ms
+
+
+def test_the_question_is_analysed_once_per_answer(
+    assistant: Assistant, embedder: CountingEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answerer = _answerer(assistant, embedder)
+    asked: list[str] = []
+    real = analysis.analyse
+
+    def counting(question: str) -> analysis.Analysis:
+        asked.append(question)
+        return real(question)
+
+    for module in (
+        "citewise.answer.request",
+        "citewise.extractive.answerer",
+        "citewise.retrieve.gate",
+    ):
+        monkeypatch.setattr(f"{module}.analyse", counting)
+    done = _answered(answerer.stream(AnswerRequest(QUESTION, SearchFilter())))
+    assert "WARNING" in done.answer.answer
+    assert asked == [QUESTION]
+
+
+def test_a_carried_analysis_is_not_computed_again(
+    assistant: Assistant, embedder: CountingEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answerer = _answerer(assistant, embedder)
+    carried = analysis.analyse(QUESTION)
+
+    def refused(question: str) -> analysis.Analysis:
+        raise AssertionError(f"analysed again: {question}")
+
+    for module in (
+        "citewise.answer.request",
+        "citewise.extractive.answerer",
+        "citewise.retrieve.gate",
+    ):
+        monkeypatch.setattr(f"{module}.analyse", refused)
+    req = AnswerRequest(QUESTION, SearchFilter(), analysis=carried)
+    assert "WARNING" in _answered(answerer.stream(req)).answer.answer
+
+
+def test_a_request_carrying_another_questions_analysis_is_analysed_afresh() -> None:
+    other = analysis.analyse("Where are the logs kept?")
+    req = AnswerRequest(QUESTION, SearchFilter(), analysis=other)
+    assert req.analysed().question == QUESTION
