@@ -79,7 +79,7 @@ def test_source_yields_the_passages_behind_the_edges_it_walked(store: SQLiteGrap
     assert {101, 102, 103} <= set(chunks)
     assert 104 not in chunks  # names nothing: no edge leads to it
     assert [c.rank for c in found] == list(range(1, len(found) + 1))
-    assert "graph" in q.timings
+    assert "graph" in q.trace.timings_ms()
 
 
 def test_source_finds_nothing_for_a_question_naming_no_entity(store: SQLiteGraphStore) -> None:
@@ -101,7 +101,7 @@ def test_source_filter_limits_the_passages_to_those_documents(store: SQLiteGraph
 def test_source_steps_aside_under_a_category_filter_and_says_so(store: SQLiteGraphStore) -> None:
     q = query("What uses the Controller Firmware?", category="manuals")
     assert GraphSource(store).candidates(q, {}) == []
-    assert "graph_skipped_filter" in q.timings
+    assert "graph_skipped_filter" in q.trace.notes
 
 
 def test_source_serves_hybrid_search_only(store: SQLiteGraphStore) -> None:
