@@ -13,8 +13,8 @@ stand-in saw (its records of each request) and what the user got, per item:
 - reached / caught: of the answers where the model invented a value or name, those where the
   invention reached the user / did not;
 - cite accuracy: answers whose every citation points at a passage holding a gold quote;
-- wrong fixed: of the answers the model cited wrongly, those the user did not see cited wrongly
-  (repaired, dropped or declined);
+- wrong fixed: of the answers the model cited wrongly, those where none of its sentences reached
+  the user citing a passage without a gold quote (repaired, dropped or declined);
 - honoured: of the questions the model declined, those the user got "not in the documents".
 """
 
@@ -35,7 +35,8 @@ from citewise.evaluation.dataset import EvalItem, Gold, load_items
 from citewise.evaluation.harness import eval_data_dir
 from citewise.evaluation.metrics import RetrievedPassage, first_rank, hit_at
 from citewise.testing.standin_llm import Behaviour, Knowledge, Passage, StandinServer
-from citewise.testing.standin_llm.gold import holds
+from citewise.testing.standin_llm.gold import holds, normalised
+from citewise.text.sentences import split_sentences, strip_citation_marks
 
 if TYPE_CHECKING:
     from citewise.chat.conversation import ChatAssistant
@@ -73,7 +74,7 @@ class Measured:
     reached: bool | None
     wrong_citation: bool
     cites_gold: bool | None  # every citation points at a gold-holding passage
-    wrong_shown: bool | None  # some citation points at a passage without a gold quote
+    wrong_shown: bool | None  # a wrongly cited model sentence reached the user so cited
     fallback: str
     mismatched: bool  # the stand-in took an answer prompt for another question
 
@@ -178,13 +179,16 @@ def measure(
     reached = any(_appears(s, answer.answer) for s in invented) if invented else None
     cites_gold = wrong_shown = None
     if gold and answer.citations:
-        texts = {c.chunk_id: c for c in store.get_chunks([c.chunk_id for c in answer.citations],
-                                                          with_parents=True)}  # fmt: skip
-        ok = [
-            c.chunk_id in texts and _holds_gold([_passage(texts[c.chunk_id])], gold, every=False)
+        records = store.get_chunks([c.chunk_id for c in answer.citations], with_parents=True)
+        by_chunk = {r.chunk_id: r for r in records}
+        ok = {
+            c.n: c.chunk_id in by_chunk
+            and _holds_gold([_passage(by_chunk[c.chunk_id])], gold, every=False)
             for c in answer.citations
-        ]
-        cites_gold, wrong_shown = all(ok), not all(ok)
+        }
+        cites_gold = all(ok.values())
+        said = [r["reply"] for r in asked if r.get("wrong_citation")]
+        wrong_shown = any(_kept_citing_elsewhere(reply, answer.answer, ok) for reply in said)
     return Measured(
         result=result,
         gold_in_context=in_context if first else (False if gold else None),
@@ -299,6 +303,21 @@ def _quote10(assistant: Any, item: EvalItem) -> bool:
 def _holds_gold(passages: Sequence[Passage], gold: Sequence[Gold], *, every: bool) -> bool:
     found = [any(holds(p, g) for p in passages) for g in gold]
     return all(found) if every else any(found)
+
+
+def _kept_citing_elsewhere(reply: str, shown: str, gold_cited: dict[int, bool]) -> bool:
+    """A sentence of the model's reply reached the user citing a passage without gold."""
+    said = {normalised(strip_citation_marks(s)) for s in split_sentences(reply)}
+    for sentence in split_sentences(shown):
+        if normalised(strip_citation_marks(sentence)) not in said:
+            continue
+        marks = [int(n) for n in re.findall(r"\d+", " ".join(_MARKS.findall(sentence)))]
+        if any(not gold_cited.get(n, False) for n in marks):
+            return True
+    return False
+
+
+_MARKS = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
 def _passage(record: Any) -> Passage:

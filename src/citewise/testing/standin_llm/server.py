@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import threading
 import time
 import uuid
@@ -56,8 +57,7 @@ class StandinServer:
         self.faults = faults or Faults()
         self.model_name = model_name
         self.log = log
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", port), _handler(self))
         self._thread: threading.Thread | None = None
         self._logged = 0
         self._log_lock = threading.Lock()
@@ -102,6 +102,15 @@ class StandinServer:
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 self._logged = len(self.model.records)
         return text
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # a client closing its kept-alive connection is no error
+        super().handle_error(request, client_address)
 
 
 def _handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
