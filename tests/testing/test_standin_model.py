@@ -206,3 +206,11 @@ def test_generation_through_citewise_keeps_the_faithful_answer(knowledge: Knowle
     except StopIteration as stop:
         draft = stop.value
     assert "60 days" in draft.text and not draft.declined and draft.dropped == 0
+
+
+def test_invented_value_leaves_an_answer_without_a_number_alone(knowledge: Knowledge) -> None:
+    m = model(knowledge, "invented-value")
+    shown = passages(("mpl.html", MPL))
+    text = m.reply(answer_messages(f"{FOLLOW_UP_Q} ({FIRST_TURN_Q.rstrip('?')})?", shown))
+    assert text.startswith("No one other than the license steward") and text.endswith("[1].")
+    assert m.records[-1]["invented"] == [] and m.records[-1]["matched"] == "t-v01#1"

@@ -5,8 +5,8 @@ quote it rests on (a sentence resting on several, like a comparison's, cites eac
 out when a quote it rests on is not shown; "not in the documents" when nothing is left. The
 other modes change one thing:
 
-- invented-value: the key number (one in a must_contain string, else the first) becomes a
-  value no passage shows;
+- invented-value: the key number (one in a must_contain string, digits or a number word, else
+  the first in digits) becomes a value no passage shows;
 - invented-name: a key term (a must_contain string, else a capitalised name) becomes a
   made-up word;
 - wrong-citation: the same text citing a passage that holds no gold quote;
@@ -33,6 +33,7 @@ _NUMBER_WORDS = [
     "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "hundred",
 ]  # fmt: skip
 _VALUE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)*|" + "|".join(_NUMBER_WORDS) + r")(?![\w])", re.I)
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
 _CAPITALISED = re.compile(r"(?<=[\w,;:(] )([A-Z][A-Za-z]{2,}(?: [A-Z][A-Za-z]+)*)")
 _SYLLABLES = [
     "vor", "lan", "qui", "dex", "zar", "mel", "tov", "rin", "gas", "pho", "ulm", "ket", "bru",
@@ -126,7 +127,7 @@ def _key_value(sentences: Sequence[str], asked: Asked) -> str | None:
         for m in _VALUE.finditer(must):
             if re.search(rf"(?<![\w.]){re.escape(m.group(0))}(?![\w])", text, re.I):
                 return m.group(0)
-    first = _VALUE.search(text)
+    first = _DIGITS.search(text)  # a number word outside must_contain is rarely the value
     return first.group(0) if first else None
 
 
