@@ -249,7 +249,9 @@ def render(payload: dict[str, Any], half: str, *, markdown: bool = True) -> str:
         for mode, halves in by_mode.items():
             if half not in halves:
                 continue
-            row = halves[half]["llm"]
+            row = dict(halves[half]["llm"])
+            if mode != "faithful":
+                row["kept"] = None  # the model's right answers are the faithful mode's
             cells = " | ".join(_cell(c, row.get(c)) for c in COLUMNS)
             lines.append(f"| {name} | {mode} | {cells} |")
     return "\n".join(lines) + "\n"
