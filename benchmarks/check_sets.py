@@ -6,6 +6,7 @@ and the mean answer length in characters.
     python benchmarks/check_sets.py --data-dir DIR                 # every set, tuning halves
     python benchmarks/check_sets.py --data-dir DIR --half test     # what to report
     python benchmarks/check_sets.py --data-dir DIR --sets licences,dev --half all --json
+    python benchmarks/check_sets.py --data-dir DIR --half test --llm stand-in:faithful,abstain
 
 Sets: dev (benchmarks/check_sets/dev.jsonl over the Python 3.11 docs), the check sets in
 benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing;
@@ -15,6 +16,11 @@ citation precision is blank). Each corpus is ingested into its own store under
 DIR/eval/<folder>-<hash> (the store `citewise eval` uses), reused when unchanged.
 Halves: an item's `split`, else the parity of the SHA-1 of its id (docs/check-sets.md).
 Tune on `tune`; look at `test` only to report.
+
+`--llm stand-in:MODE[,MODE…]` answers with the stand-in LLM (citewise.testing.standin_llm)
+instead of extractively and reports the LLM path's figures per set and mode (gold in context
+beside search's quote@10, kept, invented claims reaching the user, citation accuracy,
+declines honoured; benchmarks/standin_figures.py says how each is counted).
 """
 
 from __future__ import annotations
@@ -267,10 +273,13 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--from-json", type=Path, help="render a saved --json run instead")
     parser.add_argument("--summary", action="store_true", help="with --from-json: one row a set")
+    parser.add_argument("--llm", help="stand-in:MODE[,MODE…]: answer with the stand-in LLM")
     args = parser.parse_args()
     if args.from_json:
         saved = json.loads(args.from_json.read_text())
-        if args.summary:
+        if STANDIN in saved:
+            _print_standin(saved[STANDIN])
+        elif args.summary:
             for half in ("tune", "test"):
                 print(f"{half} half\n\n{render_summary(saved, half)}")
         else:
@@ -283,6 +292,9 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown sets: {', '.join(sorted(unknown))}")
     halves = ("tune", "test") if args.half == "all" else (args.half,)
+    if args.llm:
+        _run_standin(args.llm, wanted, args.data_dir, halves, as_json=args.json, parser=parser)
+        return
     payload: dict[str, object] = {}
     for check in SETS:
         if wanted and check.name not in wanted:
@@ -316,6 +328,47 @@ def render_summary(payload: dict[str, Any], half: str) -> str:
         }
         lines.append(f"| {name} | " + " | ".join(_cell(c, row.get(c)) for c in SUMMARY) + " |")
     return "\n".join(lines) + "\n"
+
+
+STANDIN = "stand-in"
+
+
+def _run_standin(
+    spec: str,
+    wanted: Sequence[str],
+    base: Path,
+    halves: Sequence[str],
+    *,
+    as_json: bool,
+    parser: argparse.ArgumentParser,
+) -> None:
+    from standin_figures import parse_llm, run_standin_set
+
+    try:
+        modes = parse_llm(spec)
+    except ValueError as exc:
+        parser.error(str(exc))
+    chosen = [s for s in SETS if (s.name in wanted if wanted else not s.legacy)]
+    legacy = [s.name for s in chosen if s.legacy]
+    if legacy:
+        parser.error(f"the stand-in answers from gold, which {', '.join(legacy)} lack")
+    payload: dict[str, Any] = {}
+    for check in chosen:
+        payload[check.name] = run_standin_set(
+            check.name, check.questions, check.corpus(), base, halves, modes
+        )
+        if not as_json:
+            _print_standin({check.name: payload[check.name]})
+    if as_json:
+        print(json.dumps({STANDIN: payload}, indent=1, ensure_ascii=False))
+
+
+def _print_standin(payload: dict[str, Any]) -> None:
+    from standin_figures import render
+
+    halves = dict.fromkeys(h for by_mode in payload.values() for m in by_mode.values() for h in m)
+    for half in halves:
+        print(f"{half} half\n\n{render(payload, half)}", flush=True)
 
 
 def _print_tables(payload: dict[str, Any], *, markdown: bool) -> None:
