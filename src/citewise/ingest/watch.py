@@ -7,24 +7,34 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from watchfiles import Change, DefaultFilter, watch
 
-from citewise.assistant import Assistant
 from citewise.errors import CitewiseError, InputError, NotFoundError
 from citewise.ingest.parsers import is_supported
-from citewise.types import FileOutcome
+from citewise.types import DocumentInfo, FileOutcome, IngestReport
 
 log = logging.getLogger(__name__)
 DEBOUNCE_MS = 800
 
 
+class Ingests(Protocol):
+    """What a watch needs of the assistant (the facade sits above ingest)."""
+
+    def ingest(
+        self, paths: Sequence[str | Path], *, collection: str | None = None
+    ) -> IngestReport: ...
+
+    def delete(self, source: str, *, collection: str | None = None) -> DocumentInfo: ...
+
+
 class FolderWatch:
     def __init__(
         self,
-        services: Assistant,
+        assistant: Ingests,
         folder: Path,
         collection: str,
         *,
@@ -35,7 +45,7 @@ class FolderWatch:
         self.folder = folder.expanduser().resolve()
         if not self.folder.is_dir():
             raise InputError(f"not a folder: {folder}")
-        self.services = services
+        self.assistant = assistant
         self.collection = collection
         self.echo = echo
         self.on_batch = on_batch
@@ -66,11 +76,11 @@ class FolderWatch:
                 continue
             source = path.relative_to(self.folder).as_posix()
             try:
-                self.services.delete(source, collection=self.collection)
+                self.assistant.delete(source, collection=self.collection)
             except NotFoundError:
                 continue
             outcomes.append(FileOutcome(source, "pruned", "file deleted"))
-        report = self.services.ingest([self.folder], collection=self.collection)
+        report = self.assistant.ingest([self.folder], collection=self.collection)
         outcomes.extend(o for o in report.outcomes if o.status != "unchanged")
         return outcomes
 

@@ -19,7 +19,6 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from citewise.embed.base import Vectors
 from citewise.errors import StoreError
 from citewise.types import (
     Candidate,
@@ -29,6 +28,7 @@ from citewise.types import (
     NewDocument,
     SearchFilter,
 )
+from citewise.types.vectors import Vectors
 
 
 class Store(Protocol):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from citewise.embed.base import Vectors
+from citewise.types.vectors import Vectors
 
 IdArray = npt.NDArray[np.int64]
 

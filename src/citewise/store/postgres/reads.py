@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from citewise.embed.base import Vectors
 from citewise.store.genre import like_prefix_patterns
 from citewise.text.headings import title_starts
 from citewise.types import ChunkRecord, DocumentInfo
+from citewise.types.vectors import Vectors
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 

@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from citewise.embed.base import Vectors
 from citewise.store.postgres.tsvector import FIELD_WEIGHTS, tsquery_literal
 from citewise.store.terms import search_terms
 from citewise.text.headings import heading_names, last_heading
 from citewise.types import Candidate, SearchFilter
+from citewise.types.vectors import Vectors
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 

@@ -19,7 +19,6 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from citewise.db.postgres import migrated_pool
-from citewise.embed.base import Vectors
 from citewise.errors import StoreConnectionError, StoreError
 from citewise.store.base import HybridQuery, HybridRanking, check_batch
 from citewise.store.postgres import hybrid, reads, search, stream, writes
@@ -35,6 +34,7 @@ from citewise.types import (
     NewDocument,
     SearchFilter,
 )
+from citewise.types.vectors import Vectors
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from citewise.embed.base import Vectors
 from citewise.errors import StoreError
+from citewise.types.vectors import Vectors
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 # serializes the first embedder's dimension and HNSW index (`put_vectors`)

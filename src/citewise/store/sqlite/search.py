@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from citewise.embed.base import Vectors
 from citewise.errors import StoreError
 from citewise.store.sqlite.writes import collection_id, generation
 from citewise.store.terms import fts5_match
 from citewise.store.vector_index import Partition, top_k
 from citewise.text.headings import heading_names, last_heading
 from citewise.types import Candidate, SearchFilter
+from citewise.types.vectors import Vectors
 
 
 def filter_sql(flt: SearchFilter) -> tuple[str, list[object]]:

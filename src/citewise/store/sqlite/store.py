@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from citewise.db.sqlite import ThreadConnections, connect
-from citewise.embed.base import Vectors
 from citewise.errors import StoreError
 from citewise.store.base import check_batch
 from citewise.store.sqlite import chunks as chunk_reads
@@ -29,6 +28,7 @@ from citewise.types import (
     NewDocument,
     SearchFilter,
 )
+from citewise.types.vectors import Vectors
 
 
 class SQLiteStore:

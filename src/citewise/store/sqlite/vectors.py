@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from citewise.embed.base import Vectors
 from citewise.errors import StoreError
+from citewise.types.vectors import Vectors
 
 
 def chunks_missing_vectors(
