@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from prometheus_client import make_asgi_app
+from starlette.routing import Route
 
 from citewise import __version__
 from citewise.api.observability import RequestContext, record_answer, tracer_provider
@@ -33,6 +34,8 @@ from citewise.assistant import Assistant
 from citewise.config import Settings
 from citewise.errors import CitewiseError, RateLimitedError
 from citewise.llm import LLM
+from citewise.mcp.http import PATH as MCP_PATH
+from citewise.mcp.http import McpEndpoint
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +66,8 @@ def create_app(
         app.state.jobs = create_job_queue(settings.jobs, served)
         await anyio.to_thread.run_sync(served.warm_up)
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
             app.state.jobs.close()
             if owned:
@@ -84,6 +88,8 @@ def create_app(
     app.add_middleware(RequestContext)
     app.add_exception_handler(CitewiseError, _citewise_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    mcp = McpEndpoint(served, served.auth, settings.host)  # MCP over Streamable HTTP
+    app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))
     for module in ROUTERS:
         app.include_router(module.router)
     app.mount("/metrics", make_asgi_app())

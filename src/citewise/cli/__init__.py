@@ -8,7 +8,7 @@ import os
 
 import typer
 
-from citewise.cli import conversation, docs, evaluate, ingest, search, serve, users, worker
+from citewise.cli import conversation, docs, evaluate, ingest, mcp, search, serve, users, worker
 
 app = typer.Typer(
     help="Answers questions only from your documents, with citations.",
@@ -17,7 +17,15 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 # commands first, then the groups, as `citewise --help` lists them
-for commands in (ingest.app, search.app, evaluate.app, conversation.app, serve.app, worker.app):
+for commands in (
+    ingest.app,
+    search.app,
+    evaluate.app,
+    conversation.app,
+    serve.app,
+    mcp.app,
+    worker.app,
+):
     app.add_typer(commands)
 app.add_typer(docs.app, name="docs")
 app.add_typer(conversation.history_app, name="history")
