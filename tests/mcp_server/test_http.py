@@ -102,3 +102,35 @@ def test_an_mcp_session_opened_with_one_key_is_not_found_with_another(
                      "mcp-protocol-version": "2025-06-18"},
         )  # fmt: skip
         assert r.status_code == status, r.text
+
+
+def test_mcp_takes_the_api_key_header_and_needs_the_read_scope(
+    guarded_url: str, data_dir: DataDir
+) -> None:
+    from citewise.auth.db import open_auth_db
+    from citewise.auth.store_sharing import AuthStore
+    from citewise.config import load_settings
+
+    store = AuthStore(open_auth_db(load_settings(data_dir=data_dir.path)))
+    try:
+        user = store.find_user("alice")
+        assert user is not None
+        writer, _ = store.create_key(user.user_id, "write only", frozenset({"write"}), None)
+    finally:
+        store.close()
+    url = f"{guarded_url}/mcp"
+    alice = data_dir.tenants["alice"]
+    assert httpx.post(
+        url, json=INITIALIZE, headers={**STREAMABLE, "X-API-Key": alice.key}
+    ).is_success
+    r = httpx.post(url, json=INITIALIZE, headers={**STREAMABLE, "X-API-Key": writer.key})
+    assert r.status_code == 403 and "'read' scope" in r.json()["error"]
+
+
+def test_mcp_on_loopback_refuses_a_foreign_host_header(local_url: str) -> None:
+    """A web page that rebinds its name to 127.0.0.1 cannot drive a server without login."""
+    r = httpx.post(
+        f"{local_url}/mcp", json=INITIALIZE, headers={**STREAMABLE, "Host": "evil.example:80"}
+    )
+    assert r.status_code in (403, 421)
+    assert httpx.post(f"{local_url}/mcp", json=INITIALIZE, headers=STREAMABLE).is_success
