@@ -23,6 +23,7 @@ from citewise.api.routers import (
     auth,
     chat,
     collections,
+    docs,
     documents,
     health,
     jobs,
@@ -39,7 +40,7 @@ from citewise.mcp.http import McpEndpoint
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (auth, admin, collections, health, chat, query, documents, jobs, openai, ui)
+ROUTERS = (auth, admin, collections, health, chat, query, documents, jobs, openai, ui, docs)
 
 
 def create_app(
@@ -80,6 +81,8 @@ def create_app(
         version=__version__,
         summary="Answers only from your documents, with citations.",
         lifespan=lifespan,
+        docs_url=None,  # /docs and /redoc from the vendored bundles (routers.docs)
+        redoc_url=None,
         telemetry=telemetry,  # type: ignore[arg-type]
     )
     app.state.settings = settings
