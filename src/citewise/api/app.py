@@ -31,6 +31,7 @@ from citewise.api.routers import (
     query,
     ui,
 )
+from citewise.api.validation import explain
 from citewise.assistant import Assistant
 from citewise.config import Settings
 from citewise.errors import CitewiseError, RateLimitedError
@@ -120,9 +121,7 @@ async def _citewise_error(request: Request, exc: CitewiseError) -> JSONResponse:
 
 
 async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-    first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    message = f"{where}: {first.get('msg', 'invalid request')}" if where else "invalid request"
-    body = _error_body(request, message, "InputError", 422)
-    body["detail"] = exc.errors()
-    return JSONResponse(body, 422)
+    status, message, kind, details = explain(request, exc)
+    body = _error_body(request, message, kind, status)
+    body["detail"] = details
+    return JSONResponse(body, status)
