@@ -9,6 +9,7 @@ import re
 import httpx
 import pytest
 
+pytestmark = pytest.mark.integration  # a real uvicorn on 127.0.0.1
 ASSET = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']|url:\s*['"]([^'"]+)['"]""")
 
 

@@ -96,7 +96,9 @@ def build_server(assistant: Assistant, caller: Caller) -> MCPServer:
 
     @server.tool(annotations=READ_ONLY)
     def get_passage(
-        chunk_id: Annotated[int, Field(description="A passage's chunk_id from search or ask.")],
+        chunk_id: Annotated[
+            int, Field(ge=0, le=2**63 - 1, description="A passage's chunk_id from search or ask.")
+        ],
     ) -> Passage:
         """One passage in full: its text, source, pages and section."""
         with tool_errors():
@@ -128,7 +130,7 @@ def build_server(assistant: Assistant, caller: Caller) -> MCPServer:
     )  # fmt: skip
     def passage(chunk_id: str) -> str:
         with resource_errors():
-            if not chunk_id.isdigit():
+            if not chunk_id.isdigit() or int(chunk_id) >= 2**63:
                 raise ResourceError(f"not a passage id: {chunk_id!r}")
             return Passage.of(access().passage(int(chunk_id))).model_dump_json()
 
