@@ -48,6 +48,7 @@ async def check_every_tool(client: Client) -> None:
     assert cited["source"] == "reference/limits.txt" and "page" in cited
     assert "30 seconds" in cited["quote"] and f"[{cited['n']}]" in answer["answer"]
 
+    assert "less than or equal" in await failure(client, "get_passage", chunk_id=2**70)
     passage = await call(client, "get_passage", chunk_id=cited["chunk_id"])
     assert passage["source"] == "reference/limits.txt" and cited["quote"] in passage["text"]
 
