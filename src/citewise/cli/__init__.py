@@ -15,6 +15,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: no type tags such as <bool> beside flags
 )
 # commands first, then the groups, as `citewise --help` lists them
 for commands in (
