@@ -12,6 +12,7 @@ import pytest
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from api.live_server import serve as citewise_serve
 from http_server import running
 from mcp_server.checks import check_every_tool, check_own_fact_only
 from mcp_server.conftest import DataDir
@@ -134,3 +135,16 @@ def test_mcp_on_loopback_refuses_a_foreign_host_header(local_url: str) -> None:
     )
     assert r.status_code in (403, 421)
     assert httpx.post(f"{local_url}/mcp", json=INITIALIZE, headers=STREAMABLE).is_success
+
+
+def test_citewise_serve_answers_mcp_with_the_users_api_key(data_dir: DataDir) -> None:
+    """The real command line: `citewise serve` with auth required, in its own process."""
+    alice, bob = data_dir.tenants["alice"], data_dir.tenants["bob"]
+
+    async def run(url: str) -> None:
+        async with http_client(url, alice.key) as client:
+            await check_own_fact_only(client, alice, bob)
+
+    with citewise_serve(data_dir.path, {"CITEWISE_AUTH_REQUIRED": "1"}) as live:
+        assert httpx.post(f"{live.url}/mcp", json=INITIALIZE, headers=STREAMABLE).status_code == 401
+        anyio.run(run, live.url)

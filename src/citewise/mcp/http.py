@@ -43,6 +43,8 @@ class McpEndpoint:
     def __init__(self, assistant: Assistant, auth: AuthService, host: str) -> None:
         self.auth = auth
         server = build_server(assistant, request_principal)
+        # makes the server's session manager; its own Starlette app is not used (the route
+        # is this endpoint, inside the API's app, behind the API's auth)
         server.streamable_http_app(
             streamable_http_path=PATH, host=host, transport_security=transport_security(host)
         )
