@@ -25,7 +25,8 @@ def test_stream_sends_status_tokens_sources_citations_then_done(client: httpx.Cl
     events: list[tuple[str, dict[str, object]]] = []
     with connect_sse(
         client, "POST", "/chat/stream",
-        json={"message": "What is the default request timeout?", "session_id": "order-1"},
+        json={"message": "What is the default request timeout?", "session_id": "order-1",
+              "create_session": True},
     ) as source:  # fmt: skip
         assert source.response.headers["cache-control"] == "no-cache"
         assert source.response.headers["x-accel-buffering"] == "no"
@@ -43,7 +44,10 @@ def test_stream_sends_status_tokens_sources_citations_then_done(client: httpx.Cl
 
 
 def test_history_keeps_the_turns_and_delete_forgets_them(client: httpx.Client) -> None:
-    client.post("/chat/", json={"message": "When do tokens expire?", "session_id": "h-1"})
+    client.post(
+        "/chat/",
+        json={"message": "When do tokens expire?", "session_id": "h-1", "create_session": True},
+    )
     r = client.get("/chat/history/h-1")
     assert r.status_code == 200
     turns = r.json()["turns"]

@@ -147,7 +147,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 def _ask(client: httpx.Client, route: str, question: str, session: str) -> str:
     """The whole response body of one route, as text."""
     if route in ("/chat/", "/chat/stream"):
-        reply = client.post(route, json={"message": question, "session_id": session})
+        body = {"message": question, "session_id": session, "create_session": True}
+        reply = client.post(route, json=body)
     elif route == "/api/query":
         reply = client.post(route, json={"query": question})
     elif route == "/search":

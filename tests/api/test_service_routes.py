@@ -39,7 +39,14 @@ def test_search_returns_ranked_passages(client: httpx.Client) -> None:
 
 
 def test_sessions_list_the_conversations(client: httpx.Client) -> None:
-    client.post("/chat/", json={"message": "When do tokens expire?", "session_id": "listed-1"})
+    client.post(
+        "/chat/",
+        json={
+            "message": "When do tokens expire?",
+            "session_id": "listed-1",
+            "create_session": True,
+        },
+    )
     sessions = client.get("/sessions").json()
     assert "listed-1" in [s["session_id"] for s in sessions]
 

@@ -54,7 +54,8 @@ def test_two_services_on_one_postgres_share_users_and_conversations(
     assert b.get("/auth/me", headers=from_a).json()["username"] == "bob"
     assert not (tmp_path / "a" / "secret_key").exists()  # the secret is the database's
 
-    first = a.post("/chat/", json={"message": "How do I install it?", "session_id": "s1"},
+    first = a.post("/chat/", json={"message": "How do I install it?", "session_id": "s1",
+                                     "create_session": True},
                    headers=from_a)  # fmt: skip
     assert first.status_code == 200, first.text
     seen_at_b = b.get("/chat/history/s1", headers=from_b).json()["turns"]

@@ -183,9 +183,9 @@ def test_text_over_the_streaming_limit_is_refused_and_other_formats_keep_the_fil
     reasons = {o.source: (o.status, o.reason) for o in report.outcomes}
     assert reasons["big.txt"] == (
         "failed",
-        "too large: the text file is 23 KB, over the limit of 16 KB for text read as a stream",
+        "too large: the text file is 23.4 KiB, over the limit of 16 KiB for text read as a stream",
     )
-    assert reasons["big.md"][0] == "failed" and "over the limit of 8 KB" in reasons["big.md"][1]
+    assert reasons["big.md"][0] == "failed" and "over the limit of 8 KiB" in reasons["big.md"][1]
     assert reasons["spaces.log"] == ("failed", "empty: the file contains only whitespace")
     with sqlite3.connect(tmp_path / "citewise.db") as conn:
         assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 0

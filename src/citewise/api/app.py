@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from prometheus_client import make_asgi_app
+from starlette.routing import Route
 
 from citewise import __version__
 from citewise.api.observability import RequestContext, record_answer, tracer_provider
@@ -22,6 +23,7 @@ from citewise.api.routers import (
     auth,
     chat,
     collections,
+    docs,
     documents,
     health,
     jobs,
@@ -29,14 +31,17 @@ from citewise.api.routers import (
     query,
     ui,
 )
+from citewise.api.validation import explain
 from citewise.assistant import Assistant
 from citewise.config import Settings
 from citewise.errors import CitewiseError, RateLimitedError
 from citewise.llm import LLM
+from citewise.mcp.http import PATH as MCP_PATH
+from citewise.mcp.http import McpEndpoint
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (auth, admin, collections, health, chat, query, documents, jobs, openai, ui)
+ROUTERS = (auth, admin, collections, health, chat, query, documents, jobs, openai, ui, docs)
 
 
 def create_app(
@@ -63,7 +68,8 @@ def create_app(
         app.state.jobs = create_job_queue(settings.jobs, served)
         await anyio.to_thread.run_sync(served.warm_up)
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
             app.state.jobs.close()
             if owned:
@@ -76,6 +82,8 @@ def create_app(
         version=__version__,
         summary="Answers only from your documents, with citations.",
         lifespan=lifespan,
+        docs_url=None,  # /docs and /redoc from the vendored bundles (routers.docs)
+        redoc_url=None,
         telemetry=telemetry,  # type: ignore[arg-type]
     )
     app.state.settings = settings
@@ -84,6 +92,8 @@ def create_app(
     app.add_middleware(RequestContext)
     app.add_exception_handler(CitewiseError, _citewise_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    mcp = McpEndpoint(served, served.auth, settings.host)  # MCP over Streamable HTTP
+    app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))
     for module in ROUTERS:
         app.include_router(module.router)
     app.mount("/metrics", make_asgi_app())
@@ -111,9 +121,7 @@ async def _citewise_error(request: Request, exc: CitewiseError) -> JSONResponse:
 
 
 async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-    first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    message = f"{where}: {first.get('msg', 'invalid request')}" if where else "invalid request"
-    body = _error_body(request, message, "InputError", 422)
-    body["detail"] = exc.errors()
-    return JSONResponse(body, 422)
+    status, message, kind, details = explain(request, exc)
+    body = _error_body(request, message, kind, status)
+    body["detail"] = details
+    return JSONResponse(body, status)

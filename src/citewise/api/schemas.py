@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
+from pydantic_core import PydanticCustomError
 
 from citewise.auth.models import ApiKeyInfo
 from citewise.types import Answer, Citation, DocumentInfo, Hit
@@ -62,9 +63,26 @@ class AnswerModel(BaseModel):
         return cls.model_validate(data)
 
 
+def not_blank(text: str) -> str:
+    """An empty and a blank message are the same mistake, with the same status (422)."""
+    if not text.strip():
+        raise PydanticCustomError("blank", "is empty: type a question or some keywords")
+    return text
+
+
+Question = Annotated[str, AfterValidator(not_blank)]
+
+
 class ChatRequest(BaseModel):
-    message: str = Field(min_length=1, description="The question or chat message.")
-    session_id: str | None = Field(default=None, description="Continues a conversation.")
+    message: Question = Field(description="The question or chat message.")
+    session_id: str | None = Field(
+        default=None,
+        description="Continues a conversation; an unknown or expired id is a 404 unless "
+        "`create_session` is set. Leave it out to start a conversation under a new id.",
+    )
+    create_session: bool = Field(
+        default=False, description="Start a conversation under `session_id` if none is live."
+    )
     collection: str | None = Field(default=None, description="Defaults to the caller's own.")
 
 

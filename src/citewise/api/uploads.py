@@ -16,6 +16,7 @@ from starlette.types import Message
 
 from citewise.errors import DocumentError, InputError, TooLargeError, UnsupportedFormatError
 from citewise.ingest.parsers import SUPPORTED_EXTENSIONS, choose_parser
+from citewise.text.sizes import human_size
 
 SNIFF_BYTES = 1 << 16
 MAX_FILES = 100
@@ -27,12 +28,6 @@ class StagedFile:
     path: Path
     size: int
     content_hash: str
-
-
-def human_size(size: int) -> str:
-    if size >= 2**20:
-        return f"{size / 2**20:g} MiB"
-    return f"{size / 1024:g} KiB" if size >= 1024 else f"{size} bytes"
 
 
 def _too_large(limit: int) -> TooLargeError:

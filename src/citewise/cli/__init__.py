@@ -8,16 +8,25 @@ import os
 
 import typer
 
-from citewise.cli import conversation, docs, evaluate, ingest, search, serve, users, worker
+from citewise.cli import conversation, docs, evaluate, ingest, mcp, search, serve, users, worker
 
 app = typer.Typer(
     help="Answers questions only from your documents, with citations.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: no type tags such as <bool> beside flags
 )
 # commands first, then the groups, as `citewise --help` lists them
-for commands in (ingest.app, search.app, evaluate.app, conversation.app, serve.app, worker.app):
+for commands in (
+    ingest.app,
+    search.app,
+    evaluate.app,
+    conversation.app,
+    serve.app,
+    mcp.app,
+    worker.app,
+):
     app.add_typer(commands)
 app.add_typer(docs.app, name="docs")
 app.add_typer(conversation.history_app, name="history")

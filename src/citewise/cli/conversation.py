@@ -3,11 +3,14 @@ the same `Assistant.stream` door as the HTTP API."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
+
+if TYPE_CHECKING:
+    from citewise.assistant import Assistant
 
 app = typer.Typer()
 history_app = typer.Typer(help="List, show or delete conversation sessions.", no_args_is_help=True)
@@ -78,22 +81,29 @@ def chat(
 
 @history_app.command("ls")
 def history_ls(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
-    """Live conversation sessions, most recent first."""
-    from citewise.cli.render.tables import out_console, print_json
+    """Live conversation sessions, most recent first: the first question, the number of
+    turns and the last activity."""
+    from citewise.cli.render.tables import out_console, print_json, render_sessions
 
     def action() -> None:
         with open_assistant(data_dir, None) as assistant:
-            sessions = assistant.sessions()
-        rows = [
-            {"session_id": s.session_id, "turns": s.turns, "updated_at": s.updated_at}
-            for s in sessions
-        ]
+            rows = [
+                {"session_id": s.session_id, "title": first_question(assistant, s.session_id),
+                 "turns": s.turns, "created_at": s.created_at, "updated_at": s.updated_at}
+                for s in assistant.sessions()
+            ]  # fmt: skip
         if as_json:
             print_json({"sessions": rows})
-        for r in rows:
-            out_console.print(f"{r['session_id']}  {r['turns']} turns", highlight=False)
+        else:
+            render_sessions(rows, out_console)
 
     run_command(as_json, action)
+
+
+def first_question(assistant: Assistant, session_id: str) -> str:
+    """A session's title: its first question ("" when its turns expired meanwhile)."""
+    turns = assistant.memory.turns(session_id)
+    return turns[0].question if turns else ""
 
 
 @history_app.command("show")

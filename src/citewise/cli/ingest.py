@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
+
+if TYPE_CHECKING:
+    from citewise.types import IngestReport
 
 app = typer.Typer()
 
@@ -37,7 +40,14 @@ def ingest(
         if as_json:
             print_json(report.to_json())
         render_ingest_report(report, err_console)
-        if report.outcomes and report.count("failed") == len(report.outcomes):
+        if nothing_ingested(report):
             raise typer.Exit(1)
 
     run_command(as_json, action)
+
+
+def nothing_ingested(report: IngestReport) -> bool:
+    """Files were found, and every one failed or is of a type citewise does not read (exit 1,
+    so a script notices); a folder of unchanged files is a success."""
+    usable = ("ingested", "replaced", "unchanged", "pruned")
+    return bool(report.outcomes) and not any(o.status in usable for o in report.outcomes)

@@ -28,7 +28,8 @@ def serve(
     data_dir: DataDir = None,
     collection: Collection = None,
 ) -> None:
-    """Serve the HTTP API (OpenAPI at /docs, OpenAI-compatible at /v1)."""
+    """Serve the HTTP API and web UI (OpenAPI at /docs, OpenAI-compatible at /v1, MCP at
+    /mcp)."""
     import uvicorn
 
     from citewise.api import create_app
@@ -41,7 +42,9 @@ def serve(
         settings = settings_for(data_dir, collection, host=host)
         configure_logging(settings, log_level.upper())
         guard = "credentials required" if auth_required(settings) else "no login (loopback)"
-        err_console.print(f"citewise on http://{host}:{port} — {guard}; API docs at /docs")
+        err_console.print(
+            f"citewise on http://{host}:{port} — {guard}; API docs at /docs, MCP at /mcp"
+        )
         assistant = Assistant(settings=settings)
         stop = threading.Event()
         watcher = None

@@ -18,23 +18,35 @@ from citewise.api.deps import (
 from citewise.api.schemas import AnswerModel, ChatRequest, HistoryResponse
 from citewise.api.security import Reader
 from citewise.api.sse import SSE_DOC, event_stream, reported
+from citewise.assistant import Assistant
 from citewise.auth.models import Principal
+from citewise.chat.memory.base import validate_session_id
+from citewise.errors import NotFoundError
 
 router = APIRouter(prefix="/chat", tags=["chat"])
 
 
-def _session(principal: Principal, given: str | None) -> tuple[str, str]:
-    """(public id, memory key); a new conversation gets a fresh id."""
-    public = given or uuid.uuid4().hex[:12]
+def _session(
+    principal: Principal, assistant: Assistant, given: str | None, *, create: bool = False
+) -> tuple[str, str]:
+    """(public id, memory key); a new conversation gets a fresh id. A given id must name a
+    live conversation unless the client asks to `create` it (a mistyped or expired id is
+    not silently a new, empty conversation)."""
+    public = validate_session_id(given) if given else uuid.uuid4().hex[:12]
     key = session_key(principal, public)
     assert key is not None
+    if given and not create and not assistant.memory.exists(key):
+        raise NotFoundError(
+            f"no conversation session {given!r} (unknown or expired): leave session_id out "
+            "to start a conversation, or send create_session: true to start one under this id"
+        )
     return public, key
 
 
 @router.post("/", response_model=AnswerModel)
 def chat(body: ChatRequest, principal: Reader, assistant: AssistantDep) -> AnswerModel:
     """One complete answer (`citewise ask --json`)."""
-    public, key = _session(principal, body.session_id)
+    public, key = _session(principal, assistant, body.session_id, create=body.create_session)
     answer = assistant.ask(
         body.message, session_id=key, collections=readable(principal, body.collection)
     )
@@ -45,7 +57,7 @@ def chat(body: ChatRequest, principal: Reader, assistant: AssistantDep) -> Answe
 def chat_stream(body: ChatRequest, principal: Reader, assistant: AssistantDep) -> object:
     """Server-sent events: `status`, `token` (deltas), `sources`, `citation`, `done`
     (the whole answer, as `POST /chat/`), or `error`."""
-    public, key = _session(principal, body.session_id)
+    public, key = _session(principal, assistant, body.session_id, create=body.create_session)
     flow = assistant.stream(
         body.message, session_id=key, collections=readable(principal, body.collection)
     )
@@ -57,8 +69,12 @@ def chat_scoped_stream(
     chat_id: str, body: ChatRequest, principal: Reader, assistant: AssistantDep
 ) -> object:
     """As `/chat/stream`, answering from the documents uploaded to this chat first."""
-    public, key = _session(principal, body.session_id or chat_id)
     check_chat_id(chat_id)
+    # a chat's first question starts its conversation under the chat's id
+    public, key = _session(
+        principal, assistant, body.session_id or chat_id,
+        create=body.create_session or body.session_id is None,
+    )  # fmt: skip
     collections = readable(principal, body.collection, chat_id=chat_id)
     flow = assistant.stream(body.message, session_id=key, collections=collections)
     return event_stream(reported(flow), public)

@@ -49,10 +49,23 @@ def _text(message: ChatMessage) -> str:
     return message.content or ""
 
 
-def _collections(principal: Principal, model: str) -> list[str]:
+def _model_names(principal: Principal, assistant: Assistant) -> list[str]:
+    """The caller's own and the global collection first, then every other collection it may
+    read (granted ones; for an admin, every one in the store); chats' collections are not
+    models."""
+    first = readable_collections(principal, None)
+    others = set(principal.readable) | (
+        set(assistant.store.collections()) if principal.is_admin else set()
+    )
+    return first + sorted(n for n in others if n not in first and not n.startswith("chat-"))
+
+
+def _collections(principal: Principal, assistant: Assistant, model: str) -> list[str]:
+    """A model is `citewise` or one of `/v1/models`, whoever asks (an admin too: a
+    mistyped model is an error, not a new, empty collection)."""
     if model == DEFAULT_MODEL:
         return readable(principal, None)
-    if model not in readable_collections(principal, None) and not principal.may_read(model):
+    if model not in _model_names(principal, assistant):
         raise NotFoundError(f"no model {model!r}: GET /v1/models lists the collections")
     return readable(principal, model)
 
@@ -78,14 +91,9 @@ def _conversation(assistant: Assistant, key: str, messages: list[ChatMessage]) -
 
 @router.get("/models")
 def models(principal: Reader, assistant: AssistantDep) -> dict[str, object]:
-    """The caller's own and the global collection first, then every other collection it may
-    read (granted ones; for an admin, every one in the store); chats' collections are not
-    models."""
-    first = readable_collections(principal, None)
-    others = set(principal.readable) | (
-        set(assistant.store.collections()) if principal.is_admin else set()
-    )
-    names = first + sorted(n for n in others if n not in first and not n.startswith("chat-"))
+    """The collections the caller may read, as models (`_model_names`); the model
+    `citewise` asks the caller's own and the global collection."""
+    names = _model_names(principal, assistant)
     now = int(time.time())
     return {
         "object": "list",
@@ -100,7 +108,7 @@ def models(principal: Reader, assistant: AssistantDep) -> dict[str, object]:
 def chat_completions(
     body: CompletionRequest, principal: Reader, assistant: AssistantDep
 ) -> dict[str, object] | EventSourceResponse:
-    collections = _collections(principal, body.model)
+    collections = _collections(principal, assistant, body.model)
     key = session_key(principal, f"v1-{uuid.uuid4().hex[:16]}")
     assert key is not None
     try:

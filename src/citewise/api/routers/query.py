@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from citewise.api.deps import AssistantDep, readable, session_key
-from citewise.api.schemas import SearchResponse
+from citewise.api.schemas import Question, SearchResponse
 from citewise.api.security import Reader
 from citewise.types import Answer
 
@@ -20,7 +20,7 @@ LEVELS: dict[str, Literal["High", "Medium", "Low"]] = {
 
 
 class QueryRequest(BaseModel):
-    query: str = Field(min_length=1)
+    query: Question
     collection: str | None = None
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import BaseModel
 
@@ -23,6 +24,8 @@ from citewise.types.positions import boxes_for_quote
 WEB = Path(__file__).resolve().parent.parent / "web"
 router = APIRouter(tags=["web UI"])
 Reader = Annotated[Principal, Depends(require_scope("read"))]
+# a chunk id the stores can hold (a larger one is a 422, not an overflow in the database)
+ChunkId = Annotated[int, PathParam(ge=0, le=2**63 - 1)]
 _TYPES = {
     ".mjs": "text/javascript", ".js": "text/javascript", ".css": "text/css",
     ".html": "text/html", ".svg": "image/svg+xml", ".gif": "image/gif", ".png": "image/png",
@@ -115,8 +118,12 @@ def index() -> HTMLResponse:
 
 @router.get("/ui/{path:path}", include_in_schema=False)
 def static_file(path: str, request: Request) -> Response:
-    target = (WEB / path).resolve()
-    if not target.is_relative_to(WEB) or not target.is_file() or target.name == "vendor.json":
+    try:
+        target = (WEB / path).resolve()
+        found = target.is_relative_to(WEB) and target.is_file() and target.name != "vendor.json"
+    except (OSError, ValueError):  # a NUL byte, a name too long for the file system
+        found = False
+    if not found:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "no such file")
     vendored = target.is_relative_to(WEB / "vendor")
     media = _TYPES.get(target.suffix, "application/octet-stream")
@@ -148,7 +155,7 @@ def config(request: Request) -> UiConfig:
 
 @router.get("/ui-api/citations/{chunk_id}", response_model=LocatedCitation)
 def locate(
-    chunk_id: int, principal: Reader, store: StoreDep, quote: Annotated[str, Query()] = ""
+    chunk_id: ChunkId, principal: Reader, store: StoreDep, quote: Annotated[str, Query()] = ""
 ) -> LocatedCitation:
     """Where a cited passage is: its document's kept original and, in a PDF, the lines
     holding `quote` (for citations that came without their boxes)."""
@@ -161,7 +168,7 @@ def locate(
 
 
 @router.get("/ui-api/passages/{chunk_id}", response_model=Passage)
-def passage(chunk_id: int, principal: Reader, store: StoreDep) -> Passage:
+def passage(chunk_id: ChunkId, principal: Reader, store: StoreDep) -> Passage:
     """A cited chunk with its neighbours, for formats shown as text (DOCX, PPTX, HTML,
     Markdown, text)."""
     record, doc = _chunk(store, principal, chunk_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from citewise.types import DocumentInfo, FileOutcome, IngestReport, SearchResult
 
@@ -134,3 +136,18 @@ def render_documents(docs: list[DocumentInfo], console: Console) -> None:
         )
     console.print(table)
     console.print(f"[dim]{len(docs)} documents[/dim]")
+
+
+def render_sessions(rows: Sequence[dict[str, Any]], console: Console) -> None:
+    """`citewise history ls`: id, title (the first question), turns, last activity."""
+    if not rows:
+        console.print("no conversations yet (`citewise chat` or `citewise ask --session S`)")
+        return
+    table = Table(show_edge=False)
+    for column in ("session", "title", "turns", "last activity"):
+        table.add_column(column, justify="right" if column == "turns" else "left")
+    for r in rows:
+        title = r["title"] if len(r["title"]) <= 60 else r["title"][:59] + "…"
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["updated_at"]))
+        table.add_row(Text(r["session_id"]), Text(title), str(r["turns"]), when)  # no markup
+    console.print(table)

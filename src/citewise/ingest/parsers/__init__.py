@@ -23,6 +23,7 @@ from citewise.errors import (
 from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
 from citewise.ingest.parsers._sniff import describe, is_encrypted_ole, sniff
 from citewise.registry import Registry
+from citewise.text.sizes import human_size
 from citewise.types import ParsedDocument
 
 __all__ = [
@@ -150,9 +151,7 @@ def choose_parser(data: bytes, name: str) -> str:
 
 
 def _size(size: int) -> str:
-    if size >= 2**20:
-        return f"{size / 2**20:.1f} MB"
-    return f"{size / 1024:.0f} KB" if size >= 1024 else f"{size} bytes"
+    return human_size(size)
 
 
 def _too_large(size: int, limit: int) -> TooLargeError:

@@ -11,6 +11,7 @@ import zlib
 from dataclasses import dataclass
 
 from citewise.errors import CorruptDocumentError, TooLargeError
+from citewise.text.sizes import human_size
 
 DEFAULT_MAX_INFLATED = 256 * 2**20
 DEFAULT_MAX_MEMBERS = 10_000
@@ -31,7 +32,7 @@ class ArchiveLimits:
 
 
 def _mb(size: int) -> str:
-    return f"{size / 2**20:.0f} MB"
+    return human_size(size)
 
 
 def _over(what: str, limits: ArchiveLimits) -> TooLargeError:
