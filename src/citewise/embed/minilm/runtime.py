@@ -10,7 +10,7 @@ onnxruntime + tokenizers at run time (~120 MB with the model, against ~1.2 GB fo
 torch bf16 autocast was faster still on this Xeon (~2.6x fp32 when the machine was quiet),
 but only because it has AMX: without AMX bf16 is slow, so it is not a default.
 
-The int8 recipe (see `minilm_graph`): per-channel weights (per-tensor drops to cosine 0.87),
+The int8 recipe (see `minilm.graph`): per-channel weights (per-tensor drops to cosine 0.87),
 reduced to 7 bits (no u8 x s8 saturation on AVX2 CPUs without VNNI: an emulated Haswell gives
 the same vectors to 4 decimals), with the six FFN output projections kept in fp32 (without
 that the worst chunk falls to ~0.985; it costs ~15% of the speed).
@@ -155,10 +155,11 @@ class MiniLMEmbedder:
         onnx_path: Path | None = None,
         sessions: int | None = None,
     ) -> None:
-        from citewise.embed.minilm.export import _bundled_model_dir, ensure_onnx_model
+        from citewise.embed.minilm.export import ensure_onnx_model
+        from citewise.embed.minilm.weights import bundled_model_dir
 
         path = onnx_path or ensure_onnx_model(cache_dir, variant)
-        tokenizer = _bundled_model_dir() / "tokenizer.json"
+        tokenizer = bundled_model_dir() / "tokenizer.json"
         self.variant = variant
         self.threads = threads or default_threads()
         self._batch = max(1, batch_size)
