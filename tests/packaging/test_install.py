@@ -20,7 +20,7 @@ from processes import stop
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 VENV_LIMIT_MB = 500
 INSTALL_TIMEOUT_S = 900
 CORPUS = {
