@@ -32,16 +32,15 @@ CORPUS = {
 
 
 def _clean_env(home: Path) -> dict[str, str]:
-    """The environment of a user's shell: nothing that points at this source tree, a
-    compiler that cannot run, and citewise's data and model cache in the test's folder."""
+    """The environment of a user's shell (their pip configuration and cache included):
+    nothing that points at this source tree, a compiler that cannot run, and citewise's data
+    and model cache in the test's folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CITEWISE_"))}
     env.update(
         CC="/bin/false",
         CXX="/bin/false",
         CITEWISE_DATA_DIR=str(home / "data"),
         CITEWISE_MODEL_CACHE=str(home / "models"),
-        HOME=str(home),
-        PIP_CACHE_DIR=os.environ.get("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip")),
     )
     return env
 
