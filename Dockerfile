@@ -11,11 +11,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     CITEWISE_MODEL_CACHE=/opt/citewise/models
 
 WORKDIR /opt/citewise
-# the CPU build of torch first: anything else pulls a multi-GB CUDA build
-RUN pip install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md MANIFEST.in ./
+COPY build_backend ./build_backend
 COPY src ./src
-RUN pip install ".[model,scale]" \
+RUN pip install ".[scale]" \
  && python -m citewise.embed.minilm.export --cache-dir "$CITEWISE_MODEL_CACHE"
 
 RUN useradd --system --uid 10001 --home-dir /data citewise \

@@ -1,10 +1,13 @@
-"""The bundled MiniLM on ONNX Runtime against sentence-transformers on torch (the reference),
-plus the st: backend itself. Slow: loads the real model."""
+"""The bundled MiniLM on ONNX Runtime (its graph built from the weights, without torch)
+against sentence-transformers on torch (the reference, where torch is installed: the developer's
+install), plus the st: backend itself. Slow: loads the real model."""
 
 from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,7 @@ import numpy as np
 import pytest
 
 from citewise.embed import create_embedder
+from citewise.embed.minilm.graph import EXPORT_VERSION
 from citewise.embed.minilm.runtime import MiniLMEmbedder
 
 pytestmark = pytest.mark.slow
@@ -38,6 +42,8 @@ def minilm(minilm_onnx: Path) -> MiniLMEmbedder:
 
 @pytest.fixture(scope="module")
 def reference() -> Any:
+    """sentence-transformers on torch fp32; the tests that need it skip where torch is absent."""
+    pytest.importorskip("torch", reason="the torch reference needs the developer's install")
     from sentence_transformers import SentenceTransformer
 
     from citewise.embed.minilm.export import _bundled_model_dir
@@ -50,6 +56,35 @@ def test_vectors_match_sentence_transformers(minilm: MiniLMEmbedder, reference: 
     got = minilm.embed_documents(DOCS)
     cosines = np.sum(got * want, axis=1)
     assert float(cosines.min()) >= 0.99, cosines
+
+
+def test_fp32_graph_from_the_weights_equals_sentence_transformers(
+    tmp_path: Path, reference: Any
+) -> None:
+    fp32 = MiniLMEmbedder(cache_dir=tmp_path, variant="fp32")
+    try:
+        cosines = np.sum(
+            fp32.embed_documents(DOCS) * reference.encode(DOCS, normalize_embeddings=True), axis=1
+        )
+    finally:
+        fp32.close()
+    assert float(cosines.min()) >= 0.9999, cosines
+
+
+def test_the_graph_is_built_where_torch_cannot_be_imported(tmp_path: Path) -> None:
+    script = (
+        "import sys; sys.modules['torch'] = None; sys.modules['transformers'] = None\n"
+        "from pathlib import Path\n"
+        "from citewise.embed.minilm.runtime import MiniLMEmbedder\n"
+        f"vector = MiniLMEmbedder(cache_dir=Path({str(tmp_path)!r})).embed_query('hello')\n"
+        "print(vector.shape, round(float(vector @ vector), 3))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["(384,)", "1.0"]
+    assert (tmp_path / f"minilm-l6-v2-int8-v{EXPORT_VERSION}.onnx").is_file()
 
 
 def test_identity_and_window(minilm: MiniLMEmbedder) -> None:
@@ -137,5 +172,5 @@ def test_first_run_exports_with_a_visible_log_line(
     caplog.set_level(logging.WARNING, logger="citewise.embed")
     embedder = create_embedder("minilm", cache_dir=tmp_path)
     assert any("exporting the bundled MiniLM" in r.getMessage() for r in caplog.records)
-    assert (tmp_path / "minilm-l6-v2-int8-v1.onnx").is_file()
+    assert (tmp_path / f"minilm-l6-v2-int8-v{EXPORT_VERSION}.onnx").is_file()
     assert embedder.embed_query("hello").shape == (384,)

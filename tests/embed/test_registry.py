@@ -70,11 +70,11 @@ def test_token_estimate_is_wordpiece_like(text: str, low: int, high: int) -> Non
     assert low <= estimate_tokens(text) <= high
 
 
-def test_export_without_torch_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_graph_build_without_onnx_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     from citewise.embed.minilm import graph as minilm_graph
 
-    monkeypatch.setitem(sys.modules, "torch", None)
-    with pytest.raises(EmbedderError, match=r"torch.*python -m citewise\.embed\.minilm\.export"):
+    monkeypatch.setitem(sys.modules, "onnx", None)
+    with pytest.raises(EmbedderError, match=r"needs the onnx package: pip install onnx"):
         minilm_graph.build_fp32_graph(Path("/nonexistent"), Path("/nonexistent"))
 
 
@@ -82,9 +82,10 @@ def test_model_cache_honours_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from citewise.embed.minilm.export import ensure_onnx_model, model_path
+    from citewise.embed.minilm.graph import EXPORT_VERSION
 
     monkeypatch.setenv("CITEWISE_MODEL_CACHE", str(tmp_path))
-    cached = tmp_path / "minilm-l6-v2-int8-v1.onnx"
+    cached = tmp_path / f"minilm-l6-v2-int8-v{EXPORT_VERSION}.onnx"
     cached.write_bytes(b"already exported")
     assert model_path() == cached
     assert ensure_onnx_model() == cached  # present: no export

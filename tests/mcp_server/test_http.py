@@ -108,9 +108,8 @@ def test_an_mcp_session_opened_with_one_key_is_not_found_with_another(
 def test_mcp_takes_the_api_key_header_and_needs_the_read_scope(
     guarded_url: str, data_dir: DataDir
 ) -> None:
-    from citewise.auth.store import AuthStore
-
     from citewise.auth.backends import open_auth_db
+    from citewise.auth.store import AuthStore
     from citewise.config import load_settings
 
     store = AuthStore(open_auth_db(load_settings(data_dir=data_dir.path)))

@@ -1,6 +1,10 @@
-"""Building blocks of the MiniLM ONNX export (used by `citewise.embed.minilm.export`).
+"""The MiniLM ONNX graph, written from the model's weights with onnx's helpers (no torch).
 
-Torch, transformers and onnx are imported inside the functions: only exporting needs them.
+`build_fp32_graph` writes the graph ONNX Runtime's transformer optimizer makes of the traced
+BertModel + mean pooling + L2 normalisation: EmbedLayerNormalization, then per layer
+Attention, MatMul + SkipLayerNormalization, MatMul + BiasGelu, MatMul + SkipLayerNormalization
+(all ORT contrib ops), then the pooling. `quantize` turns it into the int8 graph. onnx is
+imported inside the functions: only building the graph needs it.
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ from typing import Any
 
 import numpy as np
 
+from citewise.embed.minilm.weights import FloatArray, read_config, read_safetensors
 from citewise.errors import EmbedderError
 
-EXPORT_VERSION = 1  # bump when the graph or the quantisation recipe changes
-# Worst cosine to the torch model on CHECK_TEXTS an export must reach to be accepted.
-VARIANTS = {"int8": 0.98, "fp32": 0.9999}
-HIDDEN, HEADS, FFN = 384, 12, 1536
+EXPORT_VERSION = 2  # bump when the graph or the quantisation recipe changes
+# Worst cosine to the fp32 graph on CHECK_TEXTS a quantised graph must reach to be accepted
+# (fp32 is the reference itself).
+VARIANTS = {"int8": 0.98, "fp32": 1.0}
+HIDDEN, HEADS, FFN, LAYERS = 384, 12, 1536, 6
 OPSET = 17
+MS = "com.microsoft"
 
 # Quantisation recipe: chosen by benchmarks/experiments/embedding_runtime.py (see minilm.runtime).
 REDUCE_RANGE = True  # 7-bit weights: no u8×s8 saturation on AVX2 CPUs without VNNI
@@ -37,86 +44,182 @@ CHECK_TEXTS = (
 )
 
 
-def _torch() -> Any:
+def _onnx() -> Any:
     try:
-        import torch
-        import transformers  # noqa: F401
+        import onnx
     except ImportError as exc:
         raise EmbedderError(
-            "exporting the bundled MiniLM model to ONNX needs torch and transformers, which are "
-            "not installed. Install the CPU build first: pip install torch==2.13.0 "
-            "--index-url https://download.pytorch.org/whl/cpu, then pip install "
-            "'citewise[model]' and run: python -m citewise.embed.minilm.export"
+            "building the bundled MiniLM model's ONNX graph needs the onnx package: "
+            "pip install onnx (a dependency of citewise)"
         ) from exc
-    return torch
-
-
-def _pooled_model(model_dir: Path) -> Any:
-    """BertModel + mean pooling over real tokens + L2 norm, as one torch module."""
-    torch = _torch()
-    from transformers import AutoModel
-
-    bert = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval()
-
-    class Pooled(torch.nn.Module):  # type: ignore[misc,name-defined]
-        def __init__(self) -> None:
-            super().__init__()
-            self.bert = bert
-
-        def forward(self, input_ids: Any, attention_mask: Any) -> Any:
-            hidden = self.bert(
-                input_ids=input_ids,
-                attention_mask=attention_mask,
-                token_type_ids=torch.zeros_like(input_ids),
-            ).last_hidden_state
-            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-            mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            return mean / mean.norm(dim=1, keepdim=True).clamp(min=1e-12)
-
-    return Pooled().eval()
+    return onnx
 
 
 def build_fp32_graph(model_dir: Path, workdir: Path) -> Path:
-    """Trace the pooled model to ONNX and fuse it for ONNX Runtime; returns the fused file."""
-    torch = _torch()
-    with quiet():
-        return _build(torch, model_dir, workdir)
+    """Write the fused fp32 graph of the weights in `model_dir` to `workdir`/fp32.onnx."""
+    onnx = _onnx()
+    _check_shape(read_config(model_dir))
+    weights = read_safetensors(model_dir / "model.safetensors")
+    graph = _Graph(onnx, weights)
+    graph.embeddings()
+    hidden = "embedded"
+    for layer in range(LAYERS):
+        hidden = graph.layer(layer, hidden)
+    graph.pooling(hidden)
+    dest = workdir / "fp32.onnx"
+    onnx.save(graph.model(), str(dest))
+    return dest
 
 
-def _build(torch: Any, model_dir: Path, workdir: Path) -> Path:
-    from onnxruntime.transformers.optimizer import optimize_model
+def _check_shape(config: dict[str, object]) -> None:
+    want = {
+        "hidden_size": HIDDEN,
+        "num_attention_heads": HEADS,
+        "intermediate_size": FFN,
+        "num_hidden_layers": LAYERS,
+        "hidden_act": "gelu",
+    }
+    wrong = {key: config.get(key) for key, value in want.items() if config.get(key) != value}
+    if wrong:
+        raise EmbedderError(f"not an all-MiniLM-L6-v2 config: {wrong}")
 
-    model = _pooled_model(model_dir)
-    raw, fused = workdir / "raw.onnx", workdir / "fp32.onnx"
-    dummy = torch.ones((2, 16), dtype=torch.int64)
-    axes = {0: "batch", 1: "sequence"}
-    with torch.inference_mode():
-        torch.onnx.export(
-            model,
-            (dummy, dummy),
-            str(raw),
-            dynamo=False,
-            input_names=["input_ids", "attention_mask"],
-            output_names=["sentence_embedding"],
-            dynamic_axes={
-                "input_ids": axes,
-                "attention_mask": axes,
-                "sentence_embedding": {0: "batch"},
-            },
-            opset_version=OPSET,
-            external_data=False,
+
+class _Graph:
+    """Accumulates nodes and initializers; tensor names follow the weights' names."""
+
+    def __init__(self, onnx: Any, weights: dict[str, FloatArray]) -> None:
+        self.onnx = onnx
+        self.helper = onnx.helper
+        self.weights = weights
+        self.nodes: list[Any] = []
+        self.inits: list[Any] = []
+        self.eps = 1e-12
+
+    def const(self, name: str, value: np.ndarray[Any, Any]) -> str:
+        self.inits.append(self.onnx.numpy_helper.from_array(np.ascontiguousarray(value), name))
+        return name
+
+    def weight(self, name: str, transpose: bool = False) -> str:
+        array = self.weights[name]
+        return self.const(name, array.T if transpose else array)
+
+    def node(self, op: str, inputs: list[str], output: str, domain: str = "", **attrs: Any) -> str:
+        self.nodes.append(
+            self.helper.make_node(op, inputs, [output], name=output, domain=domain, **attrs)
         )
-    optimized = optimize_model(
-        str(raw), model_type="bert", num_heads=HEADS, hidden_size=HIDDEN, opt_level=1
-    )
-    optimized.save_model_to_file(str(fused))
-    return fused
+        return output
+
+    def embeddings(self) -> None:
+        int32 = self.onnx.TensorProto.INT32
+        ids = self.node("Cast", ["input_ids"], "input_ids_int32", to=int32)
+        mask = self.node("Cast", ["attention_mask"], "attention_mask_int32", to=int32)
+        shape = self.node("Shape", ["input_ids"], "input_shape")
+        zero = self.helper.make_tensor("zero", int32, [1], [0])
+        segments = self.node("ConstantOfShape", [shape], "segment_ids", value=zero)
+        p = "embeddings."
+        inputs = [
+            ids,
+            segments,
+            self.weight(p + "word_embeddings.weight"),
+            self.weight(p + "position_embeddings.weight"),
+            self.weight(p + "token_type_embeddings.weight"),
+            self.weight(p + "LayerNorm.weight"),
+            self.weight(p + "LayerNorm.bias"),
+            mask,
+        ]
+        self.nodes.append(
+            self.helper.make_node(
+                "EmbedLayerNormalization",
+                inputs,
+                ["embedded", "mask_index"],
+                name="embedded",
+                domain=MS,
+                epsilon=self.eps,
+            )
+        )
+
+    def layer(self, index: int, hidden: str) -> str:
+        p = f"encoder.layer.{index}."
+        attn = p + "attention.self."
+        qkv_w = np.concatenate(
+            [self.weights[attn + part + ".weight"].T for part in ("query", "key", "value")], 1
+        )
+        qkv_b = np.concatenate(
+            [self.weights[attn + part + ".bias"] for part in ("query", "key", "value")]
+        )
+        context = self.node(
+            "Attention",
+            [
+                hidden,
+                self.const(attn + "qkv.weight", qkv_w),
+                self.const(attn + "qkv.bias", qkv_b),
+                "mask_index",
+            ],
+            p + "attention.context",
+            domain=MS,
+            num_heads=HEADS,
+        )
+        out = p + "attention.output."
+        projected = self.node(
+            "MatMul", [context, self.weight(out + "dense.weight", True)], out + "dense"
+        )
+        attended = self._skip_norm(projected, hidden, out)
+        inner = p + "intermediate.dense."
+        up = self.node("MatMul", [attended, self.weight(inner + "weight", True)], inner + "matmul")
+        act = self.node("BiasGelu", [up, self.weight(inner + "bias")], inner + "gelu", domain=MS)
+        down = p + "output."
+        projected = self.node(
+            "MatMul", [act, self.weight(down + "dense.weight", True)], down + "dense"
+        )
+        return self._skip_norm(projected, attended, down)
+
+    def _skip_norm(self, value: str, skip: str, prefix: str) -> str:
+        """LayerNorm(value + dense bias + skip), as one SkipLayerNormalization."""
+        inputs = [
+            value,
+            skip,
+            self.weight(prefix + "LayerNorm.weight"),
+            self.weight(prefix + "LayerNorm.bias"),
+            self.weight(prefix + "dense.bias"),
+        ]
+        return self.node(
+            "SkipLayerNormalization", inputs, prefix + "LayerNorm", MS, epsilon=self.eps
+        )
+
+    def pooling(self, hidden: str) -> None:
+        """Mean over real tokens, then L2 normalisation (sentence-transformers' modules)."""
+        one = self.const("axis_1", np.array([1], dtype=np.int64))
+        last = self.const("axis_last", np.array([-1], dtype=np.int64))
+        mask = self.node("Unsqueeze", ["attention_mask", last], "pool.mask")
+        weights = self.node("Cast", [mask], "pool.weights", to=self.onnx.TensorProto.FLOAT)
+        masked = self.node("Mul", [hidden, weights], "pool.masked")
+        total = self.node("ReduceSum", [masked, one], "pool.sum", keepdims=0)
+        count = self.node("ReduceSum", [weights, one], "pool.count", keepdims=0)
+        floor = self.const("pool.count_floor", np.array(1e-9, dtype=np.float32))
+        count = self.node("Clip", [count, floor], "pool.count_clipped")
+        mean = self.node("Div", [total, count], "pool.mean")
+        norm = self.node("ReduceL2", [mean], "pool.norm", axes=[1], keepdims=1)
+        norm_floor = self.const("pool.norm_floor", np.array(1e-12, dtype=np.float32))
+        norm = self.node("Clip", [norm, norm_floor], "pool.norm_clipped")
+        self.node("Div", [mean, norm], "sentence_embedding")
+
+    def model(self) -> Any:
+        helper, tp = self.helper, self.onnx.TensorProto
+        inputs = [
+            helper.make_tensor_value_info(name, tp.INT64, ["batch", "sequence"])
+            for name in ("input_ids", "attention_mask")
+        ]
+        output = helper.make_tensor_value_info("sentence_embedding", tp.FLOAT, ["batch", HIDDEN])
+        graph = helper.make_graph(self.nodes, "minilm_l6_v2", inputs, [output], self.inits)
+        opsets = [helper.make_opsetid("", OPSET), helper.make_opsetid(MS, 1)]
+        return helper.make_model(
+            graph, opset_imports=opsets, ir_version=8, producer_name="citewise"
+        )
 
 
 def ffn_output_nodes(path: Path) -> list[str]:
     """Names of the MatMul nodes whose weight is FFN×HIDDEN (the FFN output projections)."""
-    import onnx
-
+    onnx = _onnx()
     model = onnx.load(str(path))
     shapes = {init.name: tuple(init.dims) for init in model.graph.initializer}
     return [
@@ -136,7 +239,7 @@ def quantize(
 ) -> Path:
     """Dynamic int8 quantisation of the fused graph's MatMul/Attention weights (activations
     are quantised per batch at run time). Per-tensor weights lose ~6 points of cosine."""
-    import onnx
+    onnx = _onnx()
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     with quiet():
@@ -154,18 +257,10 @@ def quantize(
 
 @contextmanager
 def quiet() -> Iterator[None]:
-    """Silence the exporters' and quantiser's warnings, progress bars and INFO chatter."""
+    """Silence the quantiser's warnings and INFO chatter."""
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)
-    try:
-        from transformers.utils import logging as hf_logging
-
-        hf: Any = hf_logging
-        hf.set_verbosity_error()
-        hf.disable_progress_bar()
-    except ImportError:
-        pass
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -174,14 +269,13 @@ def quiet() -> Iterator[None]:
         root.setLevel(level)
 
 
-def check_against_torch(model_dir: Path, onnx_path: Path, texts: tuple[str, ...]) -> float:
-    """Worst cosine between the ONNX graph's vectors and the torch model's on `texts`."""
-    torch = _torch()
-    from citewise.embed.minilm.runtime import MiniLMRuntime
+def worst_cosine(model_dir: Path, graph: Path, reference: Path, texts: tuple[str, ...]) -> float:
+    """Worst cosine between two graphs' vectors on `texts`, each text embedded alone."""
+    from citewise.embed.minilm.session import MiniLMRuntime
 
-    runtime = MiniLMRuntime(onnx_path, model_dir / "tokenizer.json", threads=1)
-    got = np.concatenate([runtime.embed([text]) for text in texts])  # one at a time, as queries
-    ids, mask = runtime.encode(list(texts))
-    with quiet(), torch.inference_mode():
-        want = _pooled_model(model_dir)(torch.from_numpy(ids), torch.from_numpy(mask)).numpy()
+    tokenizer = model_dir / "tokenizer.json"
+    got_runtime = MiniLMRuntime(graph, tokenizer, threads=1)
+    want_runtime = MiniLMRuntime(reference, tokenizer, threads=1)
+    got = np.concatenate([got_runtime.embed([text]) for text in texts])
+    want = np.concatenate([want_runtime.embed([text]) for text in texts])
     return float(np.min(np.sum(got * want, axis=1)))

@@ -10,7 +10,7 @@ torch fp32 vectors (mean 0.996) with top-10 neighbour overlap >= 0.9, and needs 
 autocast was faster still on this Xeon (~2.6x fp32 when the machine was quiet), but only because
 it has AMX: without AMX bf16 is slow, so it is not a default.
 
-The int8 recipe (see `minilm_graph`): per-channel weights (per-tensor drops to cosine 0.87),
+The int8 recipe (see `minilm.graph`): per-channel weights (per-tensor drops to cosine 0.87),
 reduced to 7 bits (no u8 x s8 saturation on AVX2 CPUs without VNNI: an emulated Haswell gives
 the same vectors to 4 decimals), with the six FFN output projections kept in fp32 (without
 that the worst chunk falls to ~0.985; it costs ~15% of the speed).
@@ -37,22 +37,18 @@ normalisation, as the sentence-transformers config (Transformer, Pooling(mean), 
 
 from __future__ import annotations
 
-import queue
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from citewise.embed._util import VectorCache, default_threads, empty, first_row
 from citewise.embed.base import Vectors
-from citewise.errors import EmbedderError
+from citewise.embed.minilm.session import SEQ_LEN, MiniLMRuntime
 
 NAME = "all-MiniLM-L6-v2"
 DIM = 384
-SEQ_LEN = 256  # max_seq_length of the sentence-transformers config, specials included
 SPECIALS = 2  # [CLS] and [SEP]
 READ_TOKENS = SEQ_LEN - SPECIALS  # the most count_tokens() a text may have to be read whole
 BATCH = 1  # texts per call: see "Execution" above
@@ -62,81 +58,6 @@ WINDOW = 1024  # texts tokenised at a time: bounds memory on huge inputs
 # and not kept.
 RECENT_CALL = 64
 RECENT_TEXTS = 4096  # a few MB of vectors
-
-IntArray = npt.NDArray[np.int64]
-
-
-def _session(onnx_path: Path, threads: int) -> Any:
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    # Idle workers sleep instead of spinning: the ingest parser shares the cores.
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    try:
-        return ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own untyped errors
-        raise EmbedderError(f"cannot load ONNX model {onnx_path}: {exc}") from exc
-
-
-class MiniLMRuntime:
-    """Tokenizer + ONNX Runtime session for a MiniLM graph that outputs sentence vectors."""
-
-    def __init__(
-        self, onnx_path: Path, tokenizer_path: Path, threads: int, sessions: int = 1
-    ) -> None:
-        from tokenizers import Tokenizer
-
-        self._tok = Tokenizer.from_file(str(tokenizer_path))
-        self._tok.no_padding()
-        self._tok.enable_truncation(max_length=SEQ_LEN)
-        self._counter = Tokenizer.from_file(str(tokenizer_path))
-        self._counter.no_padding()
-        self._counter.no_truncation()
-        self.sessions = max(1, sessions)
-        per_session = max(1, threads // self.sessions)
-        self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        for _ in range(self.sessions):
-            self._idle.put(_session(onnx_path, per_session))
-
-    def count_tokens(self, text: str) -> int:
-        return len(self._counter.encode(text, add_special_tokens=False).ids)
-
-    def tokenize(self, texts: list[str]) -> list[Any]:
-        """`tokenizers` Encodings, truncated to the model window."""
-        return list(self._tok.encode_batch(texts))
-
-    @staticmethod
-    def pad(encodings: Sequence[Any]) -> tuple[IntArray, IntArray]:
-        """Token ids and attention mask, right-padded to the longest encoding."""
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros((len(encodings), width), dtype=np.int64)
-        for row, enc in enumerate(encodings):
-            ids[row, : len(enc.ids)] = enc.ids
-            mask[row, : len(enc.ids)] = 1
-        return ids, mask
-
-    def encode(self, texts: list[str]) -> tuple[IntArray, IntArray]:
-        return self.pad(self.tokenize(texts))
-
-    def run(self, ids: IntArray, mask: IntArray) -> Vectors:
-        """Vectors for one padded batch, on whichever session is idle (waits for one)."""
-        session = self._idle.get()
-        try:
-            out = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise EmbedderError(f"ONNX Runtime failed on a batch of {len(ids)}: {exc}") from exc
-        finally:
-            self._idle.put(session)
-        return np.ascontiguousarray(out, dtype=np.float32)
-
-    def embed(self, texts: list[str]) -> Vectors:
-        """One batch, in the given order (no sorting)."""
-        return self.run(*self.encode(texts))
 
 
 class MiniLMEmbedder:
@@ -155,10 +76,11 @@ class MiniLMEmbedder:
         onnx_path: Path | None = None,
         sessions: int | None = None,
     ) -> None:
-        from citewise.embed.minilm.export import _bundled_model_dir, ensure_onnx_model
+        from citewise.embed.minilm.export import ensure_onnx_model
+        from citewise.embed.minilm.weights import bundled_model_dir
 
         path = onnx_path or ensure_onnx_model(cache_dir, variant)
-        tokenizer = _bundled_model_dir() / "tokenizer.json"
+        tokenizer = bundled_model_dir() / "tokenizer.json"
         self.variant = variant
         self.threads = threads or default_threads()
         self._batch = max(1, batch_size)
