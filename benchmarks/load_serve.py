@@ -168,11 +168,16 @@ def wait_healthy(url: str, server: subprocess.Popen[bytes]) -> None:
 
 
 def serve_levels(
-    tree: Path, data_dir: Path, qs: list[str], args: argparse.Namespace, env: dict[str, str]
+    tree: Path,
+    data_dir: Path,
+    qs: list[str],
+    args: argparse.Namespace,
+    env: dict[str, str],
+    extra_env: dict[str, str],
 ) -> dict[str, object]:
     """`citewise serve` from `tree`'s sources, loaded at each level in turn."""
     port = free_port()
-    tree_env = {**env, "PYTHONPATH": str(tree / "src")}
+    tree_env = {**env, "PYTHONPATH": str(tree / "src"), **extra_env}
     log = (data_dir.parent / f"serve-{port}.log").open("w")
     server = subprocess.Popen(
         [sys.executable, "-m", "citewise.cli", "serve", "--port", str(port),
@@ -188,13 +193,13 @@ def serve_levels(
             seconds = args.seconds if clients == max(args.levels) else args.short_seconds
             level = asyncio.run(load(url, qs, clients, seconds, server.pid))
             level["load_avg_1m"] = round(os.getloadavg()[0], 2)
-            print(f"{tree.name}: {json.dumps(level)}", file=sys.stderr)
+            print(f"{tree.name} {extra_env}: {json.dumps(level)}", file=sys.stderr)
             levels.append(level)
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
         log.close()
-    return {"tree": str(tree), "levels": levels}
+    return {"tree": str(tree), "env": extra_env, "levels": levels}
 
 
 def table(runs: dict[str, dict[str, object]]) -> str:
@@ -219,6 +224,9 @@ def main() -> None:
     parser.add_argument(
         "--tree", action="append", default=[], help="NAME=DIR: serve DIR/src (repeatable)"
     )
+    parser.add_argument(
+        "--tree-env", action="append", default=[], help="NAME:KEY=VALUE for tree NAME's serve"
+    )
     parser.add_argument("--cli-questions", type=int, default=0)
     parser.add_argument("--out", type=Path, default=HERE / "results" / "load_serve.json")
     args = parser.parse_args()
@@ -233,8 +241,13 @@ def main() -> None:
         store = prepare(args, data_dir)
         print(f"store: {store}", file=sys.stderr)
         cli = cli_ask(data_dir, qs[: args.cli_questions], env) if args.cli_questions else None
+        extra: dict[str, dict[str, str]] = {}
+        for spec in args.tree_env:
+            name, _, setting = spec.partition(":")
+            key, _, value = setting.partition("=")
+            extra.setdefault(name, {})[key] = value
         runs = {
-            name: serve_levels(Path(tree).resolve(), data_dir, qs, args, env)
+            name: serve_levels(Path(tree).resolve(), data_dir, qs, args, env, extra.get(name, {}))
             for name, tree in trees.items()
         }
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
