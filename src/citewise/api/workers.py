@@ -22,6 +22,10 @@ from citewise.errors import RateLimitedError
 
 T = TypeVar("T")
 MAX_RETRY_AFTER = 60
+# extractive answers alternate Python and native steps that release the GIL: a few threads
+# per core keep both busy (measured with benchmarks/load_serve.py, docs/serving.md)
+WORKERS_PER_CORE = 3
+LLM_WORKERS_PER_CORE = 8  # answers that mostly wait on the model
 # weight of the newest answer in the running mean of answer seconds
 MEAN_WEIGHT = 0.2
 
@@ -42,7 +46,7 @@ class AnswerPool:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> AnswerPool:
-        per_core = 8 if settings.llm else 1
+        per_core = LLM_WORKERS_PER_CORE if settings.llm else WORKERS_PER_CORE
         workers = settings.serve_workers or (os.cpu_count() or 1) * per_core
         return cls(workers, settings.serve_queue_depth)
 
