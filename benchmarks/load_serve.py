@@ -1,7 +1,12 @@
-"""Load on `citewise serve`: N concurrent clients asking dev-set questions for a fixed time
-(extractive answers), beside the CLI's `ask` latency on the same store in the same run.
+"""Load on `citewise serve`: at each concurrency level, N clients asking dev-set questions
+for a fixed time (extractive answers), p50/p99 per level; optionally several source trees
+side by side in one run (e.g. main before a change and after), beside the CLI's `ask`.
 
-    .venv/bin/python benchmarks/load_serve.py [--clients 50] [--seconds 60] [--store DIR]
+    .venv/bin/python benchmarks/load_serve.py [--levels 1,10,50] [--seconds 60] [--store DIR]
+        [--tree before=/tmp/old-checkout --tree after=.]
+
+A client refused with 429 waits its Retry-After and asks again (counted as `refused`; the
+latency it reports includes the wait); any other failure is an error.
 
 The store: `--store DIR` (a data dir holding citewise.db), else the dev corpus's eval store
 under ~/.citewise/eval/html-*/ when present, else a store built here from a slice of the
@@ -97,9 +102,22 @@ async def load(
 ) -> dict[str, object]:
     latencies: list[float] = []
     errors: list[str] = []
+    refused: list[int] = []
     rss: list[int] = []
     proc = psutil.Process(pid)
     deadline = time.monotonic() + seconds
+
+    async def ask(http: httpx.AsyncClient, q: str) -> bool:
+        while True:
+            r = await http.post("/chat/", json={"message": q})
+            if r.status_code == 429:
+                refused.append(1)
+                await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+                continue
+            if r.status_code != 200 or "answer" not in r.json():
+                errors.append(f"{r.status_code}: {r.text[:200]}")
+                return False
+            return True
 
     async def client(i: int, http: httpx.AsyncClient) -> None:
         n = i
@@ -108,9 +126,7 @@ async def load(
             n += clients
             started = time.perf_counter()
             try:
-                r = await http.post("/chat/", json={"message": q})
-                if r.status_code != 200 or "answer" not in r.json():
-                    errors.append(f"{r.status_code}: {r.text[:200]}")
+                if not await ask(http, q):
                     continue
             except httpx.HTTPError as exc:
                 errors.append(f"{type(exc).__name__}: {exc}")
@@ -129,23 +145,93 @@ async def load(
         elapsed = time.monotonic() - started
     return {
         "clients": clients, "seconds": round(elapsed, 1), "requests": len(latencies),
-        "errors": len(errors), "first_errors": errors[:3],
+        "errors": len(errors), "first_errors": errors[:3], "refused_429": len(refused),
         "throughput_rps": round(len(latencies) / elapsed, 2),
         "p50_ms": round(pct(latencies, 50), 1) if latencies else None,
         "p99_ms": round(pct(latencies, 99), 1) if latencies else None,
+        "max_ms": round(max(latencies), 1) if latencies else None,
         "server_rss_peak_mb": round(max(rss) / 2**20, 1) if rss else None,
-        "server_rss_end_mb": round(rss[-1] / 2**20, 1) if rss else None,
     }  # fmt: skip
+
+
+def wait_healthy(url: str, server: subprocess.Popen[bytes]) -> None:
+    for _ in range(600):
+        if server.poll() is not None:
+            raise RuntimeError("serve exited before answering /health")
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("serve did not answer /health")
+
+
+def serve_levels(
+    tree: Path,
+    data_dir: Path,
+    qs: list[str],
+    args: argparse.Namespace,
+    env: dict[str, str],
+    extra_env: dict[str, str],
+) -> dict[str, object]:
+    """`citewise serve` from `tree`'s sources, loaded at each level in turn."""
+    port = free_port()
+    tree_env = {**env, "PYTHONPATH": str(tree / "src"), **extra_env}
+    log = (data_dir.parent / f"serve-{port}.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "citewise.cli", "serve", "--port", str(port),
+         "--data-dir", str(data_dir), "--log-level", "warning"], env=tree_env, stdout=log,
+        stderr=subprocess.STDOUT, cwd=tree,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, server)
+        httpx.post(f"{url}/chat/", json={"message": qs[0]}, timeout=120)  # warm-up
+        levels = []
+        for clients in args.levels:
+            seconds = args.seconds if clients == max(args.levels) else args.short_seconds
+            level = asyncio.run(load(url, qs, clients, seconds, server.pid))
+            level["load_avg_1m"] = round(os.getloadavg()[0], 2)
+            print(f"{tree.name} {extra_env}: {json.dumps(level)}", file=sys.stderr)
+            levels.append(level)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+        log.close()
+    return {"tree": str(tree), "env": extra_env, "levels": levels}
+
+
+def table(runs: dict[str, dict[str, object]]) -> str:
+    lines = ["| tree | clients | s | requests | errors | 429 | rps | p50 ms | p99 ms | load |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
+    for name, run in runs.items():
+        for lv in run["levels"]:  # type: ignore[attr-defined]
+            lines.append(
+                f"| {name} | {lv['clients']} | {lv['seconds']} | {lv['requests']} | "
+                f"{lv['errors']} | {lv['refused_429']} | {lv['throughput_rps']} | "
+                f"{lv['p50_ms']} | {lv['p99_ms']} | {lv['load_avg_1m']} |"
+            )
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--levels", default="1,10,50", help="client counts, comma-separated")
+    parser.add_argument("--seconds", type=float, default=60, help="at the highest level")
+    parser.add_argument("--short-seconds", type=float, default=20, help="at the other levels")
     parser.add_argument("--store", help="a data dir holding citewise.db (copied)")
-    parser.add_argument("--cli-questions", type=int, default=10)
+    parser.add_argument(
+        "--tree", action="append", default=[], help="NAME=DIR: serve DIR/src (repeatable)"
+    )
+    parser.add_argument(
+        "--tree-env", action="append", default=[], help="NAME:KEY=VALUE for tree NAME's serve"
+    )
+    parser.add_argument("--cli-questions", type=int, default=0)
     parser.add_argument("--out", type=Path, default=HERE / "results" / "load_serve.json")
     args = parser.parse_args()
+    args.levels = [int(n) for n in args.levels.split(",")]
+    trees = dict(t.split("=", 1) for t in args.tree) or {"this": str(ROOT)}
     qs = questions()
     # extractive answers (no LLM), and no per-user rate limit in front of the load
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "CITEWISE_RATE_LIMIT": ""}
@@ -154,39 +240,23 @@ def main() -> None:
         data_dir = Path(tmp) / "data"
         store = prepare(args, data_dir)
         print(f"store: {store}", file=sys.stderr)
-        cli = cli_ask(data_dir, qs[: args.cli_questions], env)
-        print(f"cli ask: {cli}", file=sys.stderr)
-        port = free_port()
-        log = (Path(tmp) / "serve.log").open("w")
-        server = subprocess.Popen(
-            [CITEWISE, "serve", "--port", str(port), "--data-dir", str(data_dir),
-             "--log-level", "warning"], env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(600):
-                try:
-                    if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.2)
-            httpx.post(f"{url}/chat/", json={"message": qs[0]}, timeout=120)  # warm-up
-            one = []  # one client, one question at a time: the latency without queueing
-            for q in qs[: args.cli_questions]:
-                started = time.perf_counter()
-                httpx.post(f"{url}/chat/", json={"message": q}, timeout=120).raise_for_status()
-                one.append((time.perf_counter() - started) * 1000)
-            print(f"serve, one client: p50 {statistics.median(one):.0f} ms", file=sys.stderr)
-            result = asyncio.run(load(url, qs, args.clients, args.seconds, server.pid))
-        finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=60)
-    figures = {"store": store, "cli_ask": cli,
-               "serve_one_client_p50_ms": round(statistics.median(one), 1), "serve": result,
-               "cpu_count": os.cpu_count(), "load_avg_1m": os.getloadavg()[0]}  # fmt: skip
+        cli = cli_ask(data_dir, qs[: args.cli_questions], env) if args.cli_questions else None
+        extra: dict[str, dict[str, str]] = {}
+        for spec in args.tree_env:
+            name, _, setting = spec.partition(":")
+            key, _, value = setting.partition("=")
+            extra.setdefault(name, {})[key] = value
+        runs = {
+            name: serve_levels(Path(tree).resolve(), data_dir, qs, args, env, extra.get(name, {}))
+            for name, tree in trees.items()
+        }
+    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    figures = {"store": store, "cli_ask": cli, "serve": runs, "cpu_count": os.cpu_count(),
+               "uptime": uptime}  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(figures, indent=2) + "\n")
     print(json.dumps(figures, indent=2))
+    print(table(runs))
 
 
 if __name__ == "__main__":

@@ -110,6 +110,12 @@ class Settings(BaseSettings):
     trace_exporter: str = Field(default="none", description="none | console | otlp")
     trace_endpoint: str | None = None  # the OTLP HTTP endpoint when trace_exporter = otlp
     log_json: bool = False  # structured (JSON) log lines, one per event
+    # Answers run on a bounded pool of worker threads, in arrival order; past the queue a
+    # request gets 429 with Retry-After. 0 workers: three per core (an extractive answer
+    # alternates Python and native steps that release the GIL), eight per core with an LLM
+    # (its answers mostly wait on the model)
+    serve_workers: int = Field(default=0, ge=0)
+    serve_queue_depth: int = Field(default=64, ge=0)
 
     # Users and tenants (docs/auth.md).
     host: str = Field(

@@ -32,6 +32,7 @@ from citewise.api.routers import (
     ui,
 )
 from citewise.api.validation import explain
+from citewise.api.workers import AnswerPool
 from citewise.assistant import Assistant
 from citewise.config import Settings
 from citewise.errors import CitewiseError, RateLimitedError
@@ -89,6 +90,7 @@ def create_app(
     app.state.settings = settings
     app.state.assistant = served
     app.state.auth = served.auth
+    app.state.answer_pool = AnswerPool.from_settings(settings)
     app.add_middleware(RequestContext)
     app.add_exception_handler(CitewiseError, _citewise_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]

@@ -1,8 +1,9 @@
 """The one place that knows SSE: the chat flow's typed events as `text/event-stream`, and
 as the OpenAI chat-completion chunks `/v1/chat/completions` streams.
 
-The flow is a blocking iterator; each step runs in a worker thread. When the client goes
-away the response task is cancelled and the flow is closed, so generation stops."""
+The flow is a blocking iterator; each step runs on the answer pool's worker threads. When
+the client goes away the response task is cancelled and the flow is closed, so generation
+stops, and the answer's place in the pool is freed."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import anyio
 from fastapi.sse import EventSourceResponse, format_sse_event
 
 from citewise.api.schemas import AnswerModel, CitationModel, HitModel
+from citewise.api.workers import Ticket
 from citewise.errors import CitewiseError
 from citewise.types import (
     Answer,
@@ -63,16 +65,21 @@ def encode(name: str | None, data: dict[str, Any] | str) -> bytes:
 
 
 async def iterate_in_thread(
-    flow: Iterator[Any], ping_every: float | None = None
+    flow: Iterator[Any],
+    ping_every: float | None = None,
+    *,
+    limiter: anyio.CapacityLimiter | None = None,
 ) -> AsyncIterator[Any]:
-    """Steps a blocking iterator in worker threads, yielding `PING` whenever `ping_every`
-    seconds pass without an item; closes the iterator when the consumer stops (client
-    disconnect, cancellation) so the work behind it stops too."""
+    """Steps a blocking iterator in worker threads (under `limiter`, else anyio's default),
+    yielding `PING` whenever `ping_every` seconds pass without an item; closes the iterator
+    when the consumer stops (client disconnect, cancellation) so the work behind it stops."""
     done = object()
     step: asyncio.Task[Any] | None = None
     try:
         while True:
-            step = asyncio.ensure_future(anyio.to_thread.run_sync(next, flow, done))
+            step = asyncio.ensure_future(
+                anyio.to_thread.run_sync(next, flow, done, limiter=limiter)
+            )
             while True:
                 try:
                     item = await asyncio.wait_for(asyncio.shield(step), ping_every)
@@ -93,14 +100,15 @@ async def iterate_in_thread(
                 await anyio.to_thread.run_sync(close)
 
 
-def event_stream(flow: Iterator[Event], public_session: str) -> EventSourceResponse:
+def event_stream(flow: Iterator[Event], public_session: str, ticket: Ticket) -> EventSourceResponse:
     async def body() -> AsyncIterator[bytes]:
-        async for event in iterate_in_thread(flow, PING_SECONDS):
-            if event is PING:
-                yield KEEPALIVE
-                continue
-            name, data = event_payload(event, public_session)
-            yield encode(name, data)
+        with ticket:
+            async for event in iterate_in_thread(flow, PING_SECONDS, limiter=ticket.limiter):
+                if event is PING:
+                    yield KEEPALIVE
+                    continue
+                name, data = event_payload(event, public_session)
+                yield encode(name, data)
 
     return EventSourceResponse(body(), headers=STREAM_HEADERS)
 
@@ -118,7 +126,7 @@ def reported(flow: Iterator[Event]) -> Iterator[Event]:
 
 
 def openai_chunks(
-    flow: Iterator[Event], *, completion_id: str, created: int, model: str
+    flow: Iterator[Event], ticket: Ticket, *, completion_id: str, created: int, model: str
 ) -> AsyncGenerator[bytes]:
     """The flow as OpenAI `chat.completion.chunk`s: the role, one chunk per token, a last
     one with `finish_reason` "stop" and the citations, then `[DONE]` (or the error)."""
@@ -130,19 +138,21 @@ def openai_chunks(
         return f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
     async def chunks() -> AsyncGenerator[bytes]:
-        yield chunk({"role": "assistant", "content": ""})
-        async for event in iterate_in_thread(reported(flow), PING_SECONDS):
-            if event is PING:
-                yield KEEPALIVE
-            elif isinstance(event, Token):
-                yield chunk({"content": event.text})
-            elif isinstance(event, Done):
-                yield chunk({}, "stop", citations=citations_json(event.answer))
-            elif isinstance(event, ErrorEvent):
-                error = {"error": {"message": event.message, "type": event.kind}}
-                yield f"data: {json.dumps(error)}\n\n".encode()
-                return
-        yield b"data: [DONE]\n\n"
+        with ticket:
+            yield chunk({"role": "assistant", "content": ""})
+            steps = iterate_in_thread(reported(flow), PING_SECONDS, limiter=ticket.limiter)
+            async for event in steps:
+                if event is PING:
+                    yield KEEPALIVE
+                elif isinstance(event, Token):
+                    yield chunk({"content": event.text})
+                elif isinstance(event, Done):
+                    yield chunk({}, "stop", citations=citations_json(event.answer))
+                elif isinstance(event, ErrorEvent):
+                    error = {"error": {"message": event.message, "type": event.kind}}
+                    yield f"data: {json.dumps(error)}\n\n".encode()
+                    return
+            yield b"data: [DONE]\n\n"
 
     return chunks()
 

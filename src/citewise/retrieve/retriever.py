@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.question.asks import asks_about_history
+from citewise.retrieve.embed_ahead import embedding_ahead
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.query import ValidQuery, validate_query
 from citewise.retrieve.sources.base import CandidateSource, SourceQuery
@@ -113,10 +114,13 @@ class HybridRetriever:
             fuse_in_store(self._store, self.sources, sq, opts.rrf_k) if opts.store_fusion else None
         )
         rankings: dict[str, list[Candidate]] = dict(in_store.rankings) if in_store else {}
-        for source in self.sources:
-            if source.serves(sq.mode) and source.name not in rankings:
-                with trace.span(source.name):
-                    rankings[source.name] = source.candidates(sq, rankings)
+        serving = [s for s in self.sources if s.serves(sq.mode) and s.name not in rankings]
+        ahead = embedding_ahead(sq, serving)
+        for source in serving:
+            if ahead is not None and isinstance(source, VectorSource):
+                sq = ahead.wait()
+            with trace.span(source.name):
+                rankings[source.name] = source.candidates(sq, rankings)
         with trace.span("fuse"):
             return self._fused(sq, rankings, in_store)
 
@@ -135,8 +139,11 @@ class HybridRetriever:
             )
         hits = self._hits(fused)
         if opts.release_notes_factor != 1.0 and not asks_about_history(query):
-            hits = demote(hits, is_release_notes, opts.release_notes_factor)
-        return diversify(hits, opts.max_per_document, entry_for(query))[: sq.k]
+            hits = rescored(hits, is_release_notes, opts.release_notes_factor)
+        if opts.max_per_document > 0:
+            hits = spread(hits, opts.max_per_document, entry_for(query))
+        # ranked once, and only the hits returned
+        return ranked(hits[: sq.k])
 
     def _hits(self, fused: list[Fused]) -> list[Hit]:
         records = {r.chunk_id: r for r in self._store.get_chunks([f.chunk_id for f in fused])}
@@ -150,10 +157,21 @@ class HybridRetriever:
 
 
 def demote(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list[Hit]:
-    """The hits re-sorted after multiplying the scores of those `which` picks by `factor`."""
-    rescored = [replace(h, score=h.score * factor) if which(h) else h for h in hits]
-    rescored.sort(key=lambda h: h.score, reverse=True)
-    return [replace(h, rank=i + 1) for i, h in enumerate(rescored)]
+    """The hits re-sorted after multiplying the scores of those `which` picks by `factor`,
+    re-ranked 1..n (pure)."""
+    return ranked(rescored(hits, which, factor))
+
+
+def rescored(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list[Hit]:
+    """As `demote`, the ranks left as they were."""
+    out = [replace(h, score=h.score * factor) if which(h) else h for h in hits]
+    out.sort(key=lambda h: h.score, reverse=True)
+    return out
+
+
+def ranked(hits: list[Hit]) -> list[Hit]:
+    """The hits ranked 1..n in their order."""
+    return [h if h.rank == i + 1 else replace(h, rank=i + 1) for i, h in enumerate(hits)]
 
 
 def entry_for(query: str) -> Callable[[Hit], bool]:
@@ -193,6 +211,13 @@ def diversify(
     higher (one only: a long entry's chunks would fill the list again)."""
     if max_per_document <= 0:
         return hits
+    return ranked(spread(hits, max_per_document, exempt))
+
+
+def spread(
+    hits: list[Hit], max_per_document: int, exempt: Callable[[Hit], bool] | None = None
+) -> list[Hit]:
+    """As `diversify` (`max_per_document` > 0), the ranks left as they were."""
     seen: dict[int, int] = {}
     exempted: set[int] = set()
     first: list[Hit] = []
@@ -204,4 +229,4 @@ def diversify(
             continue
         seen[h.doc_id] = seen.get(h.doc_id, 0) + 1
         (first if seen[h.doc_id] <= max_per_document else later).append(h)
-    return [replace(h, rank=i + 1) for i, h in enumerate(first + later)]
+    return first + later

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from citewise.api.deps import (
     AssistantDep,
@@ -18,12 +21,15 @@ from citewise.api.deps import (
 from citewise.api.schemas import AnswerModel, ChatRequest, HistoryResponse
 from citewise.api.security import Reader
 from citewise.api.sse import SSE_DOC, event_stream, reported
+from citewise.api.workers import AnswerPool, get_pool
 from citewise.assistant import Assistant
 from citewise.auth.models import Principal
 from citewise.chat.memory.base import validate_session_id
 from citewise.errors import NotFoundError
+from citewise.types import Event
 
 router = APIRouter(prefix="/chat", tags=["chat"])
+PoolDep = Annotated[AnswerPool, Depends(get_pool)]
 
 
 def _session(
@@ -43,30 +49,47 @@ def _session(
     return public, key
 
 
+async def _event_stream(
+    pool: AnswerPool, start: Callable[[], Iterator[Event]], public: str
+) -> object:
+    """The flow `start` opens, streamed on a place in the pool (429 when there is none)."""
+    ticket = pool.admit()
+    try:
+        flow = await ticket.run(start)
+    except BaseException:
+        ticket.release()
+        raise
+    return event_stream(reported(flow), public, ticket)
+
+
 @router.post("/", response_model=AnswerModel)
-def chat(body: ChatRequest, principal: Reader, assistant: AssistantDep) -> AnswerModel:
+async def chat(
+    body: ChatRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
+) -> AnswerModel:
     """One complete answer (`citewise ask --json`)."""
     public, key = _session(principal, assistant, body.session_id, create=body.create_session)
-    answer = assistant.ask(
-        body.message, session_id=key, collections=readable(principal, body.collection)
-    )
+    collections = readable(principal, body.collection)
+    with pool.admit() as ticket:
+        ask = partial(assistant.ask, body.message, session_id=key, collections=collections)
+        answer = await ticket.run(ask)
     return AnswerModel.of(answer, public)
 
 
 @router.post("/stream", responses=SSE_DOC)
-def chat_stream(body: ChatRequest, principal: Reader, assistant: AssistantDep) -> object:
+async def chat_stream(
+    body: ChatRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
+) -> object:
     """Server-sent events: `status`, `token` (deltas), `sources`, `citation`, `done`
     (the whole answer, as `POST /chat/`), or `error`."""
     public, key = _session(principal, assistant, body.session_id, create=body.create_session)
-    flow = assistant.stream(
-        body.message, session_id=key, collections=readable(principal, body.collection)
-    )
-    return event_stream(reported(flow), public)
+    collections = readable(principal, body.collection)
+    stream = partial(assistant.stream, body.message, session_id=key, collections=collections)
+    return await _event_stream(pool, stream, public)
 
 
 @router.post("/{chat_id}/stream", responses=SSE_DOC)
-def chat_scoped_stream(
-    chat_id: str, body: ChatRequest, principal: Reader, assistant: AssistantDep
+async def chat_scoped_stream(
+    chat_id: str, body: ChatRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
 ) -> object:
     """As `/chat/stream`, answering from the documents uploaded to this chat first."""
     check_chat_id(chat_id)
@@ -76,8 +99,8 @@ def chat_scoped_stream(
         create=body.create_session or body.session_id is None,
     )  # fmt: skip
     collections = readable(principal, body.collection, chat_id=chat_id)
-    flow = assistant.stream(body.message, session_id=key, collections=collections)
-    return event_stream(reported(flow), public)
+    stream = partial(assistant.stream, body.message, session_id=key, collections=collections)
+    return await _event_stream(pool, stream, public)
 
 
 @router.get("/history/{session_id}", response_model=HistoryResponse)

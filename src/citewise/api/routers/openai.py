@@ -8,23 +8,26 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import aclosing
-from typing import Any, Literal
+from functools import partial
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.sse import EventSourceResponse
 from pydantic import BaseModel
 
 from citewise.api.deps import AssistantDep, readable, session_key
 from citewise.api.security import Reader
 from citewise.api.sse import STREAM_HEADERS, citations_json, openai_chunks
+from citewise.api.workers import AnswerPool, Ticket, get_pool
 from citewise.assistant import Assistant, final_answer
 from citewise.auth.access import readable_collections
 from citewise.auth.models import Principal
 from citewise.chat.memory import Turn
 from citewise.errors import InputError, NotFoundError
-from citewise.types import Event
+from citewise.types import Answer, Event
 
 router = APIRouter(prefix="/v1", tags=["openai"])
+PoolDep = Annotated[AnswerPool, Depends(get_pool)]
 DEFAULT_MODEL = "citewise"
 
 
@@ -104,25 +107,41 @@ def models(principal: Reader, assistant: AssistantDep) -> dict[str, object]:
     }
 
 
+def _open_flow(
+    assistant: Assistant, key: str, messages: list[ChatMessage], collections: list[str]
+) -> Iterator[Event]:
+    try:
+        question = _conversation(assistant, key, messages)
+        return assistant.stream(question, session_id=key, collections=collections)
+    except BaseException:
+        assistant.memory.delete(key)
+        raise
+
+
+def _run_to_end(assistant: Assistant, key: str, flow: Iterator[Event]) -> Answer:
+    try:
+        return final_answer(flow)
+    finally:
+        assistant.memory.delete(key)
+
+
 @router.post("/chat/completions", response_model=None)
-def chat_completions(
-    body: CompletionRequest, principal: Reader, assistant: AssistantDep
+async def chat_completions(
+    body: CompletionRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
 ) -> dict[str, object] | EventSourceResponse:
     collections = _collections(principal, assistant, body.model)
     key = session_key(principal, f"v1-{uuid.uuid4().hex[:16]}")
     assert key is not None
+    ticket = pool.admit()
     try:
-        question = _conversation(assistant, key, body.messages)
-        flow = assistant.stream(question, session_id=key, collections=collections)
+        flow = await ticket.run(partial(_open_flow, assistant, key, body.messages, collections))
     except BaseException:
-        assistant.memory.delete(key)
+        ticket.release()
         raise
     cid, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
     if not body.stream:
-        try:
-            answer = final_answer(flow)
-        finally:
-            assistant.memory.delete(key)
+        with ticket:
+            answer = await ticket.run(_run_to_end, assistant, key, flow)
         return {
             "id": cid, "object": "chat.completion", "created": created, "model": body.model,
             "choices": [{"index": 0, "finish_reason": "stop",
@@ -131,14 +150,20 @@ def chat_completions(
             "citations": citations_json(answer),
         }  # fmt: skip
     return EventSourceResponse(
-        _chunks(flow, assistant, key, cid, created, body.model), headers=STREAM_HEADERS
+        _chunks(flow, ticket, assistant, key, cid, created, body.model), headers=STREAM_HEADERS
     )
 
 
 async def _chunks(
-    flow: Iterator[Event], assistant: Assistant, key: str, cid: str, created: int, model: str
+    flow: Iterator[Event],
+    ticket: Ticket,
+    assistant: Assistant,
+    key: str,
+    cid: str,
+    created: int,
+    model: str,
 ) -> AsyncIterator[bytes]:
-    chunks = openai_chunks(flow, completion_id=cid, created=created, model=model)
+    chunks = openai_chunks(flow, ticket, completion_id=cid, created=created, model=model)
     try:
         async with aclosing(chunks):
             async for data in chunks:

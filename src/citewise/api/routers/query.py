@@ -3,17 +3,21 @@ relatedDocs, citations, confidence, metadata), and `GET /search` over the passag
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import partial
+from typing import Annotated, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel
 
 from citewise.api.deps import AssistantDep, readable, session_key
 from citewise.api.schemas import Question, SearchResponse
 from citewise.api.security import Reader
+from citewise.api.workers import AnswerPool, get_pool
+from citewise.assistant import Assistant
 from citewise.types import Answer
 
 router = APIRouter(tags=["query"])
+PoolDep = Annotated[AnswerPool, Depends(get_pool)]
 LEVELS: dict[str, Literal["High", "Medium", "Low"]] = {
     "high": "High", "medium": "Medium", "low": "Low", "none": "Low",
 }  # fmt: skip
@@ -120,19 +124,25 @@ def node_response(answer: Answer, model: str) -> QueryResponse:
 
 
 @router.post("/api/query", response_model=QueryResponse)
-def api_query(body: QueryRequest, principal: Reader, assistant: AssistantDep) -> QueryResponse:
+async def api_query(
+    body: QueryRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
+) -> QueryResponse:
     """One question, no conversation: nothing is kept in memory afterwards."""
     import uuid
 
     key = session_key(principal, f"query-{uuid.uuid4().hex[:12]}")
+    collections = readable(principal, body.collection)
+    with pool.admit() as ticket:
+        answer = await ticket.run(partial(_ask_once, assistant, body.query, key, collections))
+    return node_response(answer, assistant.llm_name)
+
+
+def _ask_once(assistant: Assistant, query: str, key: str | None, collections: list[str]) -> Answer:
     try:
-        answer = assistant.ask(
-            body.query, session_id=key, collections=readable(principal, body.collection)
-        )
+        return assistant.ask(query, session_id=key, collections=collections)
     finally:
         if key is not None:
             assistant.memory.delete(key)
-    return node_response(answer, assistant.llm_name)
 
 
 @router.get("/search", response_model=SearchResponse)

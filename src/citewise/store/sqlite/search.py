@@ -44,17 +44,86 @@ def keyword_search(
         return []
     where, args = filter_sql(flt)
     try:
-        rows = conn.execute(
-            "SELECT f.rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts f"
-            " JOIN chunks ch INDEXED BY chunks_scope ON ch.id = f.rowid"
-            " JOIN documents d ON d.id = ch.doc_id"
-            f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where}"
-            " ORDER BY score LIMIT ?",
-            (match, cid, *args, k),
-        ).fetchall()
+        rows = _index_first(conn, match, cid, where, args, k)
+        if rows is None:
+            rows = conn.execute(
+                "SELECT f.rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts f"
+                " JOIN chunks ch INDEXED BY chunks_scope ON ch.id = f.rowid"
+                " JOIN documents d ON d.id = ch.doc_id"
+                f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where}"
+                " ORDER BY score LIMIT ?",
+                (match, cid, *args, k),
+            ).fetchall()
     except sqlite3.OperationalError as exc:
         raise StoreError(f"keyword search failed for {match!r}: {exc}") from exc
     return [Candidate(int(r[0]), i + 1, -float(r[1])) for i, r in enumerate(rows)]
+
+
+def _index_first(
+    conn: sqlite3.Connection, match: str, cid: int, where: str, args: list[object], k: int
+) -> list[tuple[int, float]] | None:
+    """The ranking from the full-text index alone, the few rows it names checked against the
+    collection and filter afterwards: the same rows in the same order as the joined query
+    when the checked rows hold the top `k` with no tie at the cut-off; else None. Worth it
+    only where the collection holds most of the chunks (the joined query runs then)."""
+    if k < 1 or not _mostly(conn, cid):
+        return None
+    depth = k * INDEX_FIRST_DEPTH
+    ranked = conn.execute(
+        "SELECT rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts"
+        " WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?",
+        (match, depth),
+    ).fetchall()
+    if not ranked:
+        return []
+    ids = [int(r[0]) for r in ranked]
+    kept = {
+        int(r[0])
+        for r in conn.execute(
+            "SELECT ch.id FROM chunks ch JOIN documents d ON d.id = ch.doc_id"
+            f" WHERE ch.id IN ({','.join('?' * len(ids))}) AND ch.collection_id = ?{where}",
+            (*ids, cid, *args),
+        )
+    }
+    rows = [(int(r[0]), float(r[1])) for r in ranked if int(r[0]) in kept][:k]
+    if len(ranked) < depth:  # the index named every match
+        return rows
+    # rows past the cut-off score at least the last one read: none may reach the top k
+    if len(rows) == k and rows[-1][1] < float(ranked[-1][1]):
+        return rows
+    return None
+
+
+# how deep the index-first ranking reads, in multiples of k
+INDEX_FIRST_DEPTH = 2
+# the share of the store's chunks a collection must hold for the index-first ranking
+INDEX_FIRST_SHARE = 0.5
+_shares: dict[tuple[str, int, int], bool] = {}
+_shares_lock = threading.Lock()
+
+
+def _mostly(conn: sqlite3.Connection, cid: int) -> bool:
+    """Whether collection `cid` holds most of the store's chunks (kept per generation)."""
+    key = (_database_file(conn), cid, generation(conn))
+    with _shares_lock:
+        known = _shares.get(key)
+    if known is not None:
+        return known
+    mine, total = conn.execute(
+        "SELECT (SELECT count(*) FROM chunks WHERE collection_id = ?),"
+        " (SELECT count(*) FROM chunks)",
+        (cid,),
+    ).fetchone()
+    mostly = bool(total) and mine >= INDEX_FIRST_SHARE * total
+    with _shares_lock:
+        if len(_shares) > 1024:
+            _shares.clear()
+        _shares[key] = mostly
+    return mostly
+
+
+def _database_file(conn: sqlite3.Connection) -> str:
+    return str(conn.execute("PRAGMA database_list").fetchone()[2])
 
 
 def heading_search(
