@@ -20,6 +20,7 @@ from typing import Protocol, TypeVar
 
 from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError, StoreConnectionError
+from citewise.graph.ingest import store_graphs
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
 from citewise.ingest.enrich import Enricher, enrich
@@ -303,14 +304,15 @@ class _EmbedWorker(threading.Thread):
             finishing = self._done.is_set()
             batch = store.chunks_missing_vectors(EMBED_BATCH * 4)
             if not batch:
-                store.finalize()
+                store_graphs(store, store.finalize())
                 if finishing:
                     return
                 self._wake.wait(timeout=0.5)
                 self._wake.clear()
                 continue
             if not finishing and len(batch) < EMBED_BATCH:
-                store.finalize()  # replacements whose vectors were all reused are ready now
+                # replacements whose vectors were all reused are ready now
+                store_graphs(store, store.finalize())
                 # Wait for a fuller batch: fewer, larger reads and writes of the store.
                 self._wake.wait(timeout=0.5)
                 self._wake.clear()
@@ -321,7 +323,7 @@ class _EmbedWorker(threading.Thread):
             texts = [text for _, text in batch]
             vectors = embedder.embed_documents(texts)
             store.put_vectors(ids, vectors, embedder.name, texts=texts)
-            store.finalize()
+            store_graphs(store, store.finalize())
             self.embedded += len(ids)
             total = self.embedded + store.count_missing_vectors()
             self._progress.embedded(self.embedded, total)
