@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 
-from citewise.graph.model import DocumentGraph, DocumentLink, Entity, GraphSnapshot, Relation
+from citewise.graph.model import (
+    DocumentGraph,
+    DocumentLink,
+    Entity,
+    GraphDocument,
+    GraphSnapshot,
+    Relation,
+)
 from citewise.graph.store import GraphStore
 
 
@@ -57,6 +64,10 @@ class CheckoutGraphStore:
             return graphs.related_documents(
                 collection, doc_id, min_strength=min_strength, limit=limit
             )
+
+    def documents(self, collection: str, doc_ids: Sequence[int]) -> list[GraphDocument]:
+        with self._checkout() as graphs:
+            return graphs.documents(collection, doc_ids)
 
     def snapshot(self, collection: str) -> GraphSnapshot:
         with self._checkout() as graphs:
