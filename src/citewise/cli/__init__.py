@@ -8,7 +8,7 @@ import os
 
 import typer
 
-from citewise.cli import conversation, docs, evaluate, ingest, search, serve, users, worker
+from citewise.cli import conversation, docs, evaluate, graph, ingest, search, serve, users, worker
 
 app = typer.Typer(
     help="Answers questions only from your documents, with citations.",
@@ -20,6 +20,7 @@ app = typer.Typer(
 for commands in (ingest.app, search.app, evaluate.app, conversation.app, serve.app, worker.app):
     app.add_typer(commands)
 app.add_typer(docs.app, name="docs")
+app.add_typer(graph.app, name="graph")
 app.add_typer(conversation.history_app, name="history")
 app.add_typer(users.app, name="users")
 
