@@ -23,6 +23,7 @@ from citewise.api.routers import (
     chat,
     collections,
     documents,
+    graph,
     health,
     jobs,
     openai,
@@ -36,7 +37,7 @@ from citewise.llm import LLM
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (auth, admin, collections, health, chat, query, documents, jobs, openai, ui)
+ROUTERS = (auth, admin, collections, health, chat, query, documents, graph, jobs, openai, ui)
 
 
 def create_app(
