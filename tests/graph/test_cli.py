@@ -9,8 +9,10 @@ import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
+from citewise.assistant import Assistant
 from citewise.cli import app
 from citewise.graph.model import entity_key
+from citewise.store.base import GraphHolder
 from graph.linked_corpus import LINKED_CORPUS
 from support import write_corpus
 
@@ -76,3 +78,15 @@ def test_graph_export_graphml_loads_in_networkx(env: dict[str, str], tmp_path: P
         runner.invoke(app, ["graph", "export", "--format", "json"], env=env).stdout
     )
     assert len(as_json["nodes"]) == g.number_of_nodes()
+
+
+def test_graph_build_fills_in_documents_stored_without_a_graph(env: dict[str, str]) -> None:
+    assert _json(["graph", "build"], env) == {"built": 0, "documents": 4}
+    with Assistant(data_dir=Path(env["CITEWISE_DATA_DIR"]), embedder="hashing") as assistant:
+        store = assistant.store
+        assert isinstance(store, GraphHolder)
+        store.graph_store().delete_document(assistant.document("valve-notes.md").doc_id)
+    assert _json(["graph", "build"], env) == {"built": 1, "documents": 4}
+    named = _json(["graph", "show", "Valve Driver"], env)["documents"]
+    assert [d["source"] for d in named] == ["valve-notes.md"]  # type: ignore[attr-defined]
+    assert _json(["graph", "build", "--all"], env) == {"built": 4, "documents": 4}

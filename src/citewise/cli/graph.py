@@ -100,6 +100,35 @@ def graph_export(
     run_command(False, action)
 
 
+@app.command("build")
+def graph_build(
+    rebuild: Annotated[
+        bool, typer.Option("--all", help="Rebuild every document's graph, not only missing ones.")
+    ] = False,
+    data_dir: DataDir = None,
+    collection: Collection = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Builds the graph of documents stored before the graph existed (ingest builds the graph
+    of every document it stores; an unchanged document is not re-read)."""
+    from citewise.cli.render.tables import err_console, print_json
+    from citewise.graph.ingest import store_graphs
+
+    def action() -> None:
+        with open_assistant(data_dir, collection) as assistant:
+            graph = graph_of(assistant.store)
+            ids = [d.doc_id for d in assistant.documents() if d.status == "ready"]
+            have = set() if rebuild else {
+                d.doc_id for d in graph.documents(assistant.collection, ids)
+            }  # fmt: skip
+            built = store_graphs(assistant.store, [i for i in ids if i not in have])
+        if as_json:
+            print_json({"built": built, "documents": len(ids)})
+        err_console.print(f"built the graph of {built} of {len(ids)} documents", highlight=False)
+
+    run_command(as_json, action)
+
+
 def graph_of(store: object) -> GraphStore:
     from citewise.errors import InputError
     from citewise.store.base import GraphHolder
