@@ -5,7 +5,9 @@ them, with its links to the documents already there."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import queue
+import threading
+from collections.abc import Callable, Sequence
 
 from citewise.graph.extract import extract_records
 from citewise.store.base import GraphHolder, Store
@@ -27,3 +29,38 @@ def store_graphs(store: Store, doc_ids: Sequence[int]) -> int:
             continue
         stored += 1
     return stored
+
+
+class GraphBuilder(threading.Thread):
+    """Stores promoted documents' graphs on its own thread and store, so that extraction (pure
+    Python) runs while the embedder (native code, the GIL released) works on the next batch
+    instead of after it."""
+
+    def __init__(self, open_store: Callable[[], Store]) -> None:
+        super().__init__(name="citewise-graph", daemon=True)
+        self._open_store = open_store
+        self._queue: queue.SimpleQueue[list[int] | None] = queue.SimpleQueue()
+        self.built = 0
+        self.error: BaseException | None = None
+
+    def add(self, doc_ids: Sequence[int]) -> None:
+        if doc_ids:
+            self._queue.put(list(doc_ids))
+
+    def finish(self) -> None:
+        """Waits until every document handed over has its graph."""
+        self._queue.put(None)
+        while self.is_alive():
+            self.join(timeout=0.5)
+
+    def run(self) -> None:
+        store: Store | None = None
+        try:
+            while (doc_ids := self._queue.get()) is not None:
+                store = store or self._open_store()
+                self.built += store_graphs(store, doc_ids)
+        except BaseException as exc:  # surfaced by run_ingest in the caller's thread
+            self.error = exc
+        finally:
+            if store is not None:
+                store.close()
