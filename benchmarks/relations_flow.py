@@ -117,15 +117,15 @@ def answers(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def ingest(args: argparse.Namespace) -> dict[str, Any]:
-    import citewise.ingest.pipeline as pipeline
+    import citewise.graph.ingest as graph_ingest
 
     out: dict[str, Any] = {}
     for name in ("off", "on"):
         data = Path(args.work) / name
         shutil.rmtree(data, ignore_errors=True)
-        original = pipeline.store_graphs
+        original = graph_ingest.store_graphs
         if name == "off":
-            pipeline.store_graphs = lambda store, doc_ids: 0
+            graph_ingest.store_graphs = lambda store, doc_ids: 0
         try:
             with Assistant(data_dir=data) as a:
                 a.embedder()  # the model loads outside the timing
@@ -134,7 +134,7 @@ def ingest(args: argparse.Namespace) -> dict[str, Any]:
                 seconds = time.perf_counter() - t
                 chunks = sum(d.chunk_count for d in a.documents())
         finally:
-            pipeline.store_graphs = original
+            graph_ingest.store_graphs = original
         out[name] = {
             "documents": report.count("ingested"), "chunks": chunks,
             "seconds": round(seconds, 1), "chunks_per_s": round(chunks / seconds, 2),
