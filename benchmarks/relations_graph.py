@@ -26,8 +26,8 @@ from typing import Any
 from citewise.assistant import Assistant
 from citewise.graph.extract import extract
 from citewise.graph.model import ChunkText, Entity
-from citewise.graph.source import GraphSource
 from citewise.graph.sqlite import SQLiteGraphStore, apply_schema
+from citewise.retrieve.sources.graph import GraphSource
 
 RRF_K = 60
 TOP = 5

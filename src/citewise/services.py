@@ -14,15 +14,16 @@ from citewise.answer.flow import DocumentAnswerer
 from citewise.chat.conversation import Conversation
 from citewise.chat.intents.router import IntentRouter
 from citewise.chat.memory import Memory, create_memory
-from citewise.chat.query_router import QueryRouter
+from citewise.chat.query_router import QueryRouter, asks_relationship
 from citewise.config import Settings
 from citewise.embed import create_embedder
 from citewise.embed.base import Embedder
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.llm import LLM, create_llm
 from citewise.retrieve.rerank import create_reranker
-from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
-from citewise.store.base import Store
+from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, default_sources
+from citewise.retrieve.sources.graph import GraphSource
+from citewise.store.base import GraphHolder, Store
 from citewise.store.registry import STORES, StoreFactory
 from citewise.store.registry import open_store as open_store_url
 from citewise.text.urls import scheme
@@ -160,21 +161,22 @@ def build(
     rules = Lazy(lambda: rule_pack(s.profile))
 
     def retriever(pool: bool) -> HybridRetriever:
-        return HybridRetriever(
-            store.get(),
-            embedder_part.get,
-            RetrievalOptions(
-                keyword_k=s.pool_keyword_k if pool else s.keyword_k,
-                vector_k=s.pool_vector_k if pool else s.vector_k,
-                rrf_k=s.rrf_k,
-                keyword_weight=s.keyword_weight,
-                vector_weight=s.vector_weight,
-                max_query_chars=s.max_query_chars,
-                max_per_document=s.max_per_document,
-                release_notes_factor=s.release_notes_factor,
-                entries=rules.get().option_items,
-            ),
+        options = RetrievalOptions(
+            keyword_k=s.pool_keyword_k if pool else s.keyword_k,
+            vector_k=s.pool_vector_k if pool else s.vector_k,
+            rrf_k=s.rrf_k,
+            keyword_weight=s.keyword_weight,
+            vector_weight=s.vector_weight,
+            max_query_chars=s.max_query_chars,
+            max_per_document=s.max_per_document,
+            release_notes_factor=s.release_notes_factor,
+            entries=rules.get().option_items,
         )
+        the_store = store.get()
+        sources = default_sources(the_store, embedder_part.get, options)
+        if isinstance(the_store, GraphHolder):  # relationship questions walk the graph too
+            sources.append(GraphSource(the_store.graph_store(), route=asks_relationship))
+        return HybridRetriever(the_store, embedder_part.get, options, sources)
 
     search_retriever = Lazy(lambda: retriever(pool=False))
     pool_retriever = Lazy(lambda: retriever(pool=True))

@@ -25,6 +25,7 @@ PASSWORDS = {
     "alice": "alice-password-1", "bob": "bob-password-22", "root": "root-password-333",
     # the layout tests' users: dave (two PDFs), erin (an empty own collection), frank (history)
     "dave": "dave-password-4444", "erin": "erin-password-55555", "frank": "frank-password-6666",
+    "gina": "gina-password-77777",  # the graph view's documents cite each other
 }  # fmt: skip
 
 

@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from citewise.graph.extract import extract
-from citewise.graph.llm_extract import LLMExtractor, merge, read_reply
 from citewise.graph.model import ChunkText
+from citewise.ingest.graph_llm import LLMExtractor, merge, read_reply
 from citewise.llm.base import LLMConnectionError
 from fake_llm import FakeLLM
 

@@ -8,10 +8,10 @@ import pytest
 
 from citewise.graph.extract import extract
 from citewise.graph.model import ChunkText
-from citewise.graph.source import GraphSource, by_document_turns, expand_known
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.walk import named_entities, question_keys, walk
 from citewise.retrieve.sources.base import SourceQuery
+from citewise.retrieve.sources.graph import GraphSource, by_document_turns, expand_known
 from citewise.types import Candidate, SearchFilter
 from graph.db import add_documents
 

@@ -8,10 +8,11 @@ import pytest
 
 from citewise.store.base import Store
 from citewise.store.sqlite.store import SQLiteStore
+from citewise.testing.graph_contract import GraphHolderContractTests
 from citewise.testing.store_contract import StoreContractTests, StreamingStoreContractTests
 
 
-class TestSQLiteStore(StoreContractTests, StreamingStoreContractTests):
+class TestSQLiteStore(StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests):
     @pytest.fixture
     def store(self, tmp_path: Path) -> Iterator[Store]:
         made = SQLiteStore(tmp_path / "store.db")
@@ -20,7 +21,7 @@ class TestSQLiteStore(StoreContractTests, StreamingStoreContractTests):
 
 
 @pytest.mark.integration
-class TestPostgresStore(StoreContractTests, StreamingStoreContractTests):
+class TestPostgresStore(StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests):
     @pytest.fixture
     def store(self, postgres_url: str) -> Iterator[Store]:
         """A fresh, empty database on the session's server (`tests/pg_server.py`)."""

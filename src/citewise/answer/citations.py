@@ -15,9 +15,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from citewise.answer.lexical import Evidence, trigram_overlap, word_overlap
+from citewise.graph.store import GraphStore
 from citewise.text.sentences import split_sentences, strip_citation_marks
 from citewise.types import Citation, Hit, Passage
 from citewise.types.positions import boxes_for_quote
+
+RELATED_STRENGTH = 0.5  # a graph link this strong or stronger makes a document related
+RELATED_LIMIT = 2
 
 # Low enough for misspelt or shortened section names, above unrelated labels.
 DICE_THRESHOLD = 0.5
@@ -210,13 +214,34 @@ def renumber(answer_text: str, citations: Sequence[Citation]) -> tuple[str, tupl
 
 
 def related_docs(
-    hits: Iterable[Hit], cited: Iterable[Citation], floor: float = 0.0
+    hits: Iterable[Hit],
+    cited: Iterable[Citation],
+    floor: float = 0.0,
+    graph: GraphStore | None = None,
+    collection: str = "default",
 ) -> tuple[str, ...]:
-    """Sources among the hits that no citation points at, deduplicated, in rank order, from
-    hits scoring at least `floor` × the top score: in a small collection every document is
-    among the hits, and a backup question should not list the vacation policy as related."""
-    cited_sources = {c.source for c in cited}
+    """Documents related to the answer. With a knowledge graph: those the graph links to the
+    first cited document (strength at least `RELATED_STRENGTH`, strongest first, at most
+    `RELATED_LIMIT`), never a cited one. Without one (a store that keeps no graph): sources
+    among the hits that no citation points at, in rank order, from hits scoring at least
+    `floor` × the top score: in a small collection every document is among the hits, and a
+    backup question should not list the vacation policy as related."""
+    citations = list(cited)
+    cited_sources = {c.source for c in citations}
     ordered = sorted(hits, key=lambda h: h.rank)
-    top = max((h.score for h in ordered), default=0.0)
-    relevant = [h for h in ordered if h.score >= floor * top]
+    if graph is not None:
+        doc_of = {h.chunk_id: h.doc_id for h in ordered}
+        top = next((doc_of[c.chunk_id] for c in citations if c.chunk_id in doc_of), None)
+        if top is None:
+            return ()
+        links = graph.related_documents(
+            collection, top, min_strength=RELATED_STRENGTH, limit=RELATED_LIMIT + len(citations)
+        )
+        linked = [link.other(top) for link in links]
+        source_of = {d.doc_id: d.source for d in graph.documents(collection, linked)}
+        named = [source_of[d] for d in linked if d in source_of]
+        related = [src for src in dict.fromkeys(named) if src not in cited_sources]
+        return tuple(related[:RELATED_LIMIT])
+    top_score = max((h.score for h in ordered), default=0.0)
+    relevant = [h for h in ordered if h.score >= floor * top_score]
     return tuple(dict.fromkeys(h.source for h in relevant if h.source not in cited_sources))

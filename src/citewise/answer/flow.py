@@ -31,7 +31,7 @@ from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.rerank import Reranker, select_passages
 from citewise.retrieve.rerank.base import RerankResult, rerank_result
 from citewise.retrieve.retriever import HybridRetriever
-from citewise.store.base import Store
+from citewise.store.base import GraphHolder, Store
 from citewise.store.genre import documents_titled
 from citewise.types import (
     NOT_FOUND,
@@ -111,6 +111,8 @@ class DocumentAnswerer:
         self.rules = rules or rule_pack(None)
         self.gate = gate or RelevanceGate(store.get_vectors, code_names=self.rules.code_names)
         self.extractor = extractor or Extractor(embedder_factory, abstain_threshold, self.rules)
+        # related documents come from the knowledge graph when the store keeps one
+        self.graph = store.graph_store() if isinstance(store, GraphHolder) else None
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         trace = req.trace
@@ -189,7 +191,8 @@ class DocumentAnswerer:
         settled = settle(text, passages, report.strengths, relevance, report.grounded)
         for c in settled.citations:
             yield CitationEvent(c)
-        yield Done(replace(make_answer(req, settled, ranked, threshold), fallback=fallback))
+        answer = make_answer(req, settled, ranked, threshold, self.graph)
+        yield Done(replace(answer, fallback=fallback))
 
     def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
         """The summary of the document `target` names (`summary_flow.summarize_document`)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from citewise.answer.citations import build_citations, related_docs, renumber
 from citewise.answer.confidence import confidence
 from citewise.answer.request import AnswerRequest
+from citewise.graph.store import GraphStore
 from citewise.types import NOT_FOUND, Answer, Citation, Confidence, Hit, Passage
 
 
@@ -22,11 +23,17 @@ class Settled:
 
 
 def make_answer(
-    req: AnswerRequest, s: Settled, hits: Sequence[Hit], related_floor: float = 0.0
+    req: AnswerRequest,
+    s: Settled,
+    hits: Sequence[Hit],
+    related_floor: float = 0.0,
+    graph: GraphStore | None = None,
 ) -> Answer:
     """The `Answer` for a settled text; its sources are the first ten hits, its related
-    documents those of hits scoring at least `related_floor` × the top one."""
+    documents those the graph links to the first cited one (without a graph: those of hits
+    scoring at least `related_floor` × the top one)."""
     sources = tuple(hits[:10])
+    related = related_docs(sources, s.citations, related_floor, graph, req.flt.collection)
     return Answer(
         answer=s.text,
         intent=req.intent,
@@ -37,7 +44,7 @@ def make_answer(
         session_id=req.session_id,
         timings_ms=req.trace.timings_ms(),
         rewritten_query=req.rewritten_query,
-        related_docs=related_docs(sources, s.citations, related_floor) if s.citations else (),
+        related_docs=related if s.citations else (),
     )
 
 

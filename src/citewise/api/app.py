@@ -25,6 +25,7 @@ from citewise.api.routers import (
     collections,
     docs,
     documents,
+    graph,
     health,
     jobs,
     openai,
@@ -42,7 +43,7 @@ from citewise.mcp.http import McpEndpoint
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (auth, admin, collections, health, chat, query, documents, jobs, openai, ui, docs)
+ROUTERS = (auth, admin, collections, health, chat, query, documents, graph, jobs, openai, ui, docs)
 
 
 def create_app(

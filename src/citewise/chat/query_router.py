@@ -2,7 +2,8 @@
 
 - summarize: "summarize X", "overview of X", "tl;dr X" — the whole target document;
 - relationship: "how does X relate to Y", "difference between X and Y", "X vs Y", "should I use
-  X or Y" — both sides need passages;
+  X or Y" — both sides need passages; and one-sided, "what depends on X?", "which documents
+  discuss Y?" — what is linked to one thing (the knowledge graph's route);
 - conversational: leans on the previous turn (it is rewritten before retrieval);
 - complex: several questions in one, long questions, "why" and "how does X work";
 - simple: everything else, one fact from one place.
@@ -79,6 +80,15 @@ _RELATION = (
     ),
     re.compile(r"(?P<a>[^\s,]+(?:\s+[^\s,]+)?)\s+compared?\s+(?:to|with)\s+(?P<b>.+)$", re.I),
     re.compile(r"^(?P<a>.+?)\s+(?:vs\.?|versus)\s+(?P<b>.+)$", re.I),
+)
+# the asker names one side and asks for the other: the subject is the question word
+_ONE_SIDED = re.compile(
+    r"^(?:what|which)(?:\s+(?!(?:does|do|is|are|was|were|can|should)\b)[\w-]+){0,2}\s+"
+    r"(?:depends?\s+on|rel(?:y|ies)\s+on|uses?|requires?|references?|refers?\s+to|cites?"
+    r"|mentions?|discuss(?:es)?|links?\s+to|connects?\s+to|configures?|replaces?"
+    r"|(?:is|are)\s+(?:related\s+to|linked\s+to|part\s+of|built\s+on|based\s+on|used\s+by))"
+    r"\s+(?!(?:the\s+)?(?:most|least|more|less|fewer)\b)(?P<b>.+)$",
+    re.I,
 )
 _LEAD = re.compile(r"^(?:(?:what|which|when|how|should|i|we|the|a|an)\s+)+", re.I)
 _AND_ASK = re.compile(r"\s+and\s+(?=(?:how|what|which|when|where|why|who)\s)", re.I)
@@ -163,6 +173,8 @@ class QueryRouter:
             sides = (_side(m["a"]), _side(m["b"])) if m else ()
             if sides and all(sides):
                 return self._plan("relationship", "relates two things", parts=sides)
+        if asks_what_is_linked(q):
+            return self._plan("relationship", "asks what is linked to one thing")
         parts = sub_questions(question, analysis.parts if analysis is not None else None)
         if len(parts) > 1:
             return self._plan("complex", f"{len(parts)} questions in one", parts=parts)
@@ -201,6 +213,23 @@ def _parse(reply: str) -> tuple[QuestionKind, tuple[str, ...]] | None:
         return None
     parts = tuple(p.strip() for p in raw if isinstance(p, str) and 0 < len(p.strip()) < 300)
     return cast(QuestionKind, data["kind"]), (parts[:5] if len(parts) > 1 else ())
+
+
+def asks_relationship(question: str) -> bool:
+    """Whether `question` asks how things relate, either side named or one (the route on
+    which the knowledge graph joins retrieval)."""
+    q = " ".join(question.strip().split()).rstrip("?.! ")
+    for pattern in _RELATION:
+        m = pattern.search(q)
+        if m and _side(m["a"]) and _side(m["b"]):
+            return True
+    return asks_what_is_linked(q)
+
+
+def asks_what_is_linked(question: str) -> bool:
+    """ "What depends on X?", "Which documents discuss Y?": one side named, the other asked."""
+    m = _ONE_SIDED.match(question.strip().rstrip("?.! "))
+    return m is not None and bool(_side(m["b"]))
 
 
 def summary_target(text: str) -> str | None:

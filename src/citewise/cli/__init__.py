@@ -8,7 +8,18 @@ import os
 
 import typer
 
-from citewise.cli import conversation, docs, evaluate, ingest, mcp, search, serve, users, worker
+from citewise.cli import (
+    conversation,
+    docs,
+    evaluate,
+    graph,
+    ingest,
+    mcp,
+    search,
+    serve,
+    users,
+    worker,
+)
 
 app = typer.Typer(
     help="Answers questions only from your documents, with citations.",
@@ -29,6 +40,7 @@ for commands in (
 ):
     app.add_typer(commands)
 app.add_typer(docs.app, name="docs")
+app.add_typer(graph.app, name="graph")
 app.add_typer(conversation.history_app, name="history")
 app.add_typer(users.app, name="users")
 

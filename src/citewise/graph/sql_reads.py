@@ -154,6 +154,16 @@ class GraphReads:
         ).fetchall()
         return [_link(row) for row in rows]
 
+    def documents(self, collection: str, doc_ids: Sequence[int]) -> list[GraphDocument]:
+        rows = self._select_in(
+            "SELECT doc_id, title, source FROM graph_documents WHERE collection = ? "
+            "AND doc_id IN ({})",
+            (collection,),
+            doc_ids,
+        )
+        found = [GraphDocument(int(d), str(t), str(src)) for d, t, src in rows]
+        return sorted(found, key=lambda d: d.doc_id)
+
     def snapshot(self, collection: str) -> GraphSnapshot:
         c = (collection,)
         documents = tuple(

@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from citewise.graph.model import DocumentGraph, DocumentLink, Entity, GraphSnapshot, Relation
+from citewise.graph.model import (
+    DocumentGraph,
+    DocumentLink,
+    Entity,
+    GraphDocument,
+    GraphSnapshot,
+    Relation,
+)
 
 
 class GraphStore(Protocol):
@@ -53,6 +60,10 @@ class GraphStore(Protocol):
         self, collection: str, doc_id: int, *, min_strength: float = 0.0, limit: int = 10
     ) -> list[DocumentLink]:
         """Links of `doc_id` either way, strongest first."""
+        ...
+
+    def documents(self, collection: str, doc_ids: Sequence[int]) -> list[GraphDocument]:
+        """The titles and sources of these documents (those of the collection), by id."""
         ...
 
     def snapshot(self, collection: str) -> GraphSnapshot: ...

@@ -24,6 +24,7 @@ from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
+from citewise.ingest.graph import GraphBuilder
 from citewise.ingest.originals import keep_original
 from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
@@ -77,7 +78,9 @@ def run_ingest(
     candidates, outcomes = discover(job.paths, is_supported)
     key = pipeline_key(job.chunking)
     store = open_store()
-    worker = _EmbedWorker(open_store, embedder_factory, progress)
+    graphs = GraphBuilder(open_store)
+    graphs.start()
+    worker = _EmbedWorker(open_store, embedder_factory, progress, graphs.add)
     worker.start()
     pages = 0
     try:
@@ -95,9 +98,11 @@ def run_ingest(
             outcomes.extend(_prune(store, job.collection, {c.source for c in candidates}))
     finally:
         worker.finish()
+        graphs.finish()
         store.close()
-    if worker.error is not None:
-        raise worker.error
+    for failed in (worker.error, graphs.error):
+        if failed is not None:
+            raise failed
     return IngestReport(
         outcomes=tuple(outcomes),
         seconds=time.perf_counter() - started,
@@ -269,8 +274,10 @@ class _EmbedWorker(threading.Thread):
         open_store: Callable[[], Store],
         embedder_factory: Callable[[], Embedder],
         progress: IngestProgress,
+        ready: Callable[[Sequence[int]], object],
     ) -> None:
         super().__init__(name="citewise-embed", daemon=True)
+        self._ready = ready  # the documents each finalize promoted (their graphs are built)
         self._open_store = open_store
         self._embedder_factory = embedder_factory
         self._progress = progress
@@ -303,14 +310,15 @@ class _EmbedWorker(threading.Thread):
             finishing = self._done.is_set()
             batch = store.chunks_missing_vectors(EMBED_BATCH * 4)
             if not batch:
-                store.finalize()
+                self._ready(store.finalize())
                 if finishing:
                     return
                 self._wake.wait(timeout=0.5)
                 self._wake.clear()
                 continue
             if not finishing and len(batch) < EMBED_BATCH:
-                store.finalize()  # replacements whose vectors were all reused are ready now
+                # replacements whose vectors were all reused are ready now
+                self._ready(store.finalize())
                 # Wait for a fuller batch: fewer, larger reads and writes of the store.
                 self._wake.wait(timeout=0.5)
                 self._wake.clear()
@@ -321,7 +329,7 @@ class _EmbedWorker(threading.Thread):
             texts = [text for _, text in batch]
             vectors = embedder.embed_documents(texts)
             store.put_vectors(ids, vectors, embedder.name, texts=texts)
-            store.finalize()
+            self._ready(store.finalize())
             self.embedded += len(ids)
             total = self.embedded + store.count_missing_vectors()
             self._progress.embedded(self.embedded, total)

@@ -9,7 +9,7 @@ Visibility rules every backend follows:
 
 Genre-specific lookups are not part of it: see `store.genre.GenreLookups`. Capabilities a
 backend may add: `StreamingStore` (a document in batches) and `HybridSearch` (keyword and
-vector search fused in one round trip).
+vector search fused in one round trip), `GraphHolder` (the knowledge graph beside the chunks).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from citewise.errors import StoreError
+from citewise.graph.model import DocumentGraph, DocumentLink
+from citewise.graph.store import GraphStore
 from citewise.types import (
     Candidate,
     ChunkedDocument,
@@ -181,6 +183,22 @@ class HybridQuery:
 @runtime_checkable
 class HybridSearch(Protocol):
     def hybrid_search(self, query: HybridQuery, flt: SearchFilter) -> HybridRanking: ...
+
+
+# -- the knowledge graph: an optional capability ---------------------------------------
+@runtime_checkable
+class GraphHolder(Protocol):
+    """A store that keeps each document's knowledge graph beside its chunks: the graph rows
+    reference the document, so deleting or replacing a version deletes its graph."""
+
+    def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
+        """Replaces `doc_id`'s graph (its collection, title and source are the store's) and
+        recomputes its links in one transaction; no links when the document is gone."""
+        ...
+
+    def graph_store(self) -> GraphStore:
+        """The collection-scoped reads of every stored graph."""
+        ...
 
 
 def check_batch(chunk_ids: Sequence[int], vectors: Vectors, texts: Sequence[str] | None) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from citewise.embed.base import Embedder
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.discovery import Candidate
+from citewise.ingest.graph import store_graphs
 from citewise.ingest.pipeline import EMBED_BATCH, IngestJob, ingest_one, pipeline_key
 from citewise.ingest.streamed import StreamLimits
 from citewise.store.base import Store
@@ -61,7 +62,7 @@ def run_file_job(
                 store.find_document(job.collection, job.source)):  # fmt: skip
         if doc is not None and doc.status != "ready":
             resumed += embed_document(store, embedder_factory, doc.doc_id)
-    store.finalize()
+    store_graphs(store, store.finalize())
     if outcome.status == "unchanged" and resumed:
         return replace(outcome, status="ingested", reason="completed an interrupted attempt")
     return outcome

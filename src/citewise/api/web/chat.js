@@ -6,6 +6,7 @@ import { AnswerText, Verdict, copyText, copyToClipboard } from './answer.js';
 import { CollectionNote } from './collection-note.js';
 import { fileName, html } from './html.js';
 import { SessionList, setTitle, titleOf } from './sessions.js';
+import { GraphPanel } from './graph.js';
 import { SourcePanel } from './viewer.js';
 
 function turnOfHistory(t) {
@@ -26,6 +27,7 @@ export function Chat({ me, collections, collection }) {
   const [question, setQuestion] = useState('');
   const [error, setError] = useState('');
   const [source, setSource] = useState(null);
+  const [graphOf, setGraphOf] = useState(null);
   const [showList, setShowList] = useState(false);
   const abort = useRef(null);
   const scroller = useRef(null);
@@ -55,6 +57,7 @@ export function Chat({ me, collections, collection }) {
   const open = async (id) => {
     setShowList(false);
     setSource(null);
+    setGraphOf(null);
     setError('');
     try {
       const hist = await api(`/chat/history/${enc(id)}`);
@@ -70,6 +73,7 @@ export function Chat({ me, collections, collection }) {
     setCurrent(null);
     setTurns([]);
     setSource(null);
+    setGraphOf(null);
     setShowList(false);
   };
 
@@ -128,7 +132,7 @@ export function Chat({ me, collections, collection }) {
   const stop = () => abort.current?.abort();
 
   return html`
-    <div class=${`chat-layout ${source ? 'with-source' : ''} ${showList ? 'list-open' : ''}`}>
+    <div class=${`chat-layout ${source || graphOf ? 'with-source' : ''} ${showList ? 'list-open' : ''}`}>
       <aside class="sidebar" aria-label="Conversations">
         <${SessionList} user=${me.username} sessions=${sessions} current=${current}
           onSelect=${open} onNew=${fresh} onDelete=${remove} onRenamed=${loadSessions} />
@@ -140,7 +144,8 @@ export function Chat({ me, collections, collection }) {
         <${CollectionNote} me=${me} collections=${collections} collection=${collection} />
         <ol class="turns" aria-live="polite" ref=${scroller}>
           ${!turns.length && html`<li class="hint">Ask a question about the documents in <strong>${collection || 'your collection'}</strong>. Answers cite the passages they come from.</li>`}
-          ${turns.map((t, i) => html`<${TurnView} key=${i} turn=${t} onOpen=${setSource} />`)}
+          ${turns.map((t, i) => html`<${TurnView} key=${i} turn=${t} onOpen=${(c) => { setGraphOf(null); setSource(c); }}
+            onGraph=${(s) => { setSource(null); setGraphOf(s); }} />`)}
         </ol>
         <form class="composer" onSubmit=${ask}>
           <label class="sr-only" for="question">Your question</label>
@@ -153,6 +158,7 @@ export function Chat({ me, collections, collection }) {
         </form>
       </section>
       ${source && html`<${SourcePanel} citation=${source} onClose=${() => setSource(null)} />`}
+      ${graphOf && html`<${GraphPanel} source=${graphOf} onClose=${() => setGraphOf(null)} />`}
     </div>`;
 }
 
@@ -161,7 +167,7 @@ function mergeCitations(streamed, final) {
   return (final || []).map((c) => ({ ...byN.get(c.n), ...c, boxes: c.boxes?.length ? c.boxes : byN.get(c.n)?.boxes }));
 }
 
-function TurnView({ turn, onOpen }) {
+function TurnView({ turn, onOpen, onGraph }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     setCopied(await copyToClipboard(copyText(turn)));
@@ -181,7 +187,9 @@ function TurnView({ turn, onOpen }) {
             ${[...turn.citations].sort((a, b) => a.n - b.n).map((c) => html`
               <li key=${c.n}><button type="button" class="source-link" onClick=${() => onOpen(c)}>
                 [${c.n}] ${fileName(c.source)}${c.page ? `, page ${c.page}` : ''}</button>
-                ${c.section && html`<span class="section"> — ${c.section}</span>`}</li>`)}
+                ${c.section && html`<span class="section"> — ${c.section}</span>`}
+                <button type="button" class="ghost small graph-link" onClick=${() => onGraph(c.source)}
+                  aria-label=${`Graph around ${c.source}`}>graph</button></li>`)}
           </ol>`}
         ${!turn.streaming && turn.answer && html`
           <button type="button" class="ghost small copy" onClick=${copy}>${copied ? 'Copied' : 'Copy answer with sources'}</button>`}

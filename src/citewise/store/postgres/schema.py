@@ -3,6 +3,8 @@ once each, in order, under an advisory lock: several processes may start at once
 
 from __future__ import annotations
 
+from citewise.graph.postgres_schema import MIGRATIONS as GRAPH_MIGRATIONS
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_vector_extension", "CREATE EXTENSION IF NOT EXISTS vector"),
     (
@@ -105,6 +107,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX chunks_by_doc_hash ON chunks (doc_id, content_hash);
         """,
     ),
+    *GRAPH_MIGRATIONS,
 )
 
 

@@ -20,7 +20,12 @@ from pgvector.psycopg import register_vector
 
 from citewise.db.postgres import migrated_pool
 from citewise.errors import StoreConnectionError, StoreError
+from citewise.graph.model import DocumentGraph, DocumentLink
+from citewise.graph.pooled import CheckoutGraphStore
+from citewise.graph.postgres import PostgresGraphStore
+from citewise.graph.store import GraphStore
 from citewise.store.base import HybridQuery, HybridRanking, check_batch
+from citewise.store.postgres import graph as graph_writes
 from citewise.store.postgres import hybrid, reads, search, stream, writes
 from citewise.store.postgres import vectors as vector_writes
 from citewise.store.postgres.schema import MIGRATIONS
@@ -143,6 +148,20 @@ class PostgresStore:
     def finalize(self) -> list[int]:
         with self._tx() as conn:
             return writes.finalize(conn)
+
+    # -- the knowledge graph (`GraphHolder`) --------------------------------------------
+
+    def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
+        with self._tx() as conn:
+            return graph_writes.replace_graph(conn, doc_id, graph)
+
+    def graph_store(self) -> GraphStore:
+        return CheckoutGraphStore(self._graph_checkout)
+
+    @contextmanager
+    def _graph_checkout(self) -> Iterator[GraphStore]:
+        with self._conn() as conn:
+            yield PostgresGraphStore(conn)
 
     # -- streamed documents (`StreamingStore`) -----------------------------------------
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from citewise.graph import sqlite as graph_tables
+
 SCHEMA_VERSION = "1"
 
 SCHEMA = """
@@ -90,6 +92,7 @@ def apply_schema(conn: sqlite3.Connection) -> None:
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
     )
     conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+    graph_tables.apply_schema(conn)
 
 
 def _add_column(conn: sqlite3.Connection, table: str, column: str, decl: str) -> None:

@@ -14,9 +14,13 @@ from pathlib import Path
 
 from citewise.db.sqlite import ThreadConnections, connect
 from citewise.errors import StoreError
+from citewise.graph.model import DocumentGraph, DocumentLink
+from citewise.graph.sqlite import SQLiteGraphStore
+from citewise.graph.store import GraphStore
 from citewise.store.base import check_batch
 from citewise.store.sqlite import chunks as chunk_reads
 from citewise.store.sqlite import documents, search, stream, writes
+from citewise.store.sqlite import graph as graph_writes
 from citewise.store.sqlite import vectors as vector_writes
 from citewise.store.sqlite.schema import apply_schema
 from citewise.store.sqlite.shared import shared_state
@@ -123,6 +127,16 @@ class SQLiteStore:
     def finalize(self) -> list[int]:
         with self._tx() as conn:
             return writes.finalize(conn)
+
+    # -- the knowledge graph (`GraphHolder`) --------------------------------------------
+
+    def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
+        with self._tx() as conn:
+            return graph_writes.replace_graph(conn, doc_id, graph)
+
+    def graph_store(self) -> GraphStore:
+        # reads through the calling thread's connection (inside `snapshot()` too)
+        return SQLiteGraphStore(self._connections.get)
 
     # -- streamed documents (`StreamingStore`) -----------------------------------------
 

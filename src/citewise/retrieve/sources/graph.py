@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from citewise.graph.model import WEAK_RELATION
@@ -38,6 +38,8 @@ class GraphSource:
     new_documents: int = 2  # documents the other sources missed that it may bring in
     per_document: int = 1  # passages of one document in its list
     name: str = "graph"
+    # the questions it joins (the query router's relationship route); None: every question
+    route: Callable[[str], bool] | None = None
 
     def serves(self, mode: SearchMode) -> bool:
         return mode == "hybrid"
@@ -45,6 +47,8 @@ class GraphSource:
     def candidates(
         self, query: SourceQuery, found: Mapping[str, Sequence[Candidate]]
     ) -> list[Candidate]:
+        if self.route is not None and not self.route(query.text):
+            return []
         t = time.perf_counter()
         flt = query.flt
         if flt.category is not None or flt.tags:

@@ -1,0 +1,77 @@
+"""The knowledge graph as JSON: an entity, a document's linked documents, the whole graph of
+a collection. Scoped like documents: only collections the caller may read, searched in order
+(the requested or own collection, then the global one)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from fastapi import APIRouter, Response
+
+from citewise.api.deps import AssistantDep, readable
+from citewise.api.security import Reader
+from citewise.assistant import Assistant
+from citewise.errors import InputError, NotFoundError
+from citewise.graph.export import export
+from citewise.graph.store import GraphStore
+from citewise.graph.views import entity_view, related_view
+from citewise.store.base import GraphHolder
+
+router = APIRouter(tags=["graph"])
+MEDIA_TYPES = {"graphml": "application/graphml+xml", "json": "application/json"}
+
+
+def graph_of(assistant: Assistant) -> GraphStore:
+    store = assistant.store
+    if not isinstance(store, GraphHolder):
+        raise InputError("this store keeps no knowledge graph")
+    return store.graph_store()
+
+
+def first_found(collections: list[str], view: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """The view from the first readable collection that has it."""
+    missing: NotFoundError | None = None
+    for name in collections:
+        try:
+            return {"collection": name, **view(name)}
+        except NotFoundError as exc:
+            missing = missing or exc
+    raise missing or NotFoundError("not found")
+
+
+@router.get("/graph/entities/{name:path}")
+def get_entity(
+    name: str, principal: Reader, assistant: AssistantDep, collection: str | None = None
+) -> dict[str, Any]:
+    """An entity: its aliases, relations with the passages behind them, its documents."""
+    graph = graph_of(assistant)
+    return first_found(
+        readable(principal, collection),
+        lambda c: entity_view(assistant.store, graph, c, name),
+    )
+
+
+@router.get("/graph/documents/{source:path}/related")
+def get_related(
+    source: str, principal: Reader, assistant: AssistantDep, collection: str | None = None
+) -> dict[str, Any]:
+    """Documents linked to `source`, each with the reason and strength of the link."""
+    graph = graph_of(assistant)
+    return first_found(
+        readable(principal, collection),
+        lambda c: related_view(assistant.store, graph, c, source),
+    )
+
+
+@router.get("/graph/export")
+def export_graph(
+    principal: Reader,
+    assistant: AssistantDep,
+    collection: str | None = None,
+    format: Literal["graphml", "json"] = "json",
+) -> Response:
+    """A readable collection's whole graph (the requested one, else the first readable)."""
+    name = readable(principal, collection)[0]
+    body = export(graph_of(assistant).snapshot(name), format)
+    return Response(body, media_type=MEDIA_TYPES[format])
