@@ -38,6 +38,7 @@ def make_answer(
         timings_ms=req.trace.timings_ms(),
         rewritten_query=req.rewritten_query,
         related_docs=related_docs(sources, s.citations, related_floor) if s.citations else (),
+        answer_kind="answer" if s.citations else "none",
     )
 
 
