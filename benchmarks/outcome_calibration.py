@@ -36,7 +36,7 @@ from citewise.evaluation.dataset import load_items  # noqa: E402
 from citewise.evaluation.harness import eval_data_dir  # noqa: E402
 from citewise.extractive.compose import ExtractiveResult  # noqa: E402
 from citewise.extractive.extractor import Extractor  # noqa: E402
-from citewise.extractive.outcome import FEATURE_NAMES  # noqa: E402
+from citewise.types import NOT_FOUND  # noqa: E402
 
 ANSWERABLE = ("lookup", "multi", "compare")
 MODULE = HERE.parent / "src/citewise/extractive/outcome_calibration.py"
@@ -89,16 +89,19 @@ def collect(data_dir: Path, sets: Sequence[str], halves: Sequence[str]) -> list[
                 ms = (time.perf_counter() - started) * 1000
                 texts = [h.text for h in answer.sources]
                 quotes = [c.quote for c in answer.citations]
-                evidence = dict(last[-1].evidence) if last else {}
+                evidence = dict(getattr(last[-1], "evidence", ())) if last else {}
+                # the outcome as an older commit gives it (`answer_kind` is newer)
+                plain = "none" if answer.answer == NOT_FOUND or not answer.citations else "answer"
+                kind = getattr(answer, "answer_kind", plain)
                 rows.append({
                     "set": check.name, "id": item.id, "type": item.type, "half": item.half,
-                    "embedder": embedder, "kind": answer.answer_kind, "answer": answer.answer,
+                    "embedder": embedder, "kind": kind, "answer": answer.answer,
                     "must": bool(want) and contains_all(answer.answer, want),
                     "want": list(want),
                     "pass1": bool(want) and passages_contain(texts[:1], want),
                     "pass3": bool(want) and passages_contain(texts[:3], want),
                     "quote_ok": bool(want) and passages_contain([" ".join(quotes)], want),
-                    "states_value": answer.answer_kind == "answer"
+                    "states_value": kind == "answer"
                     and states_value(answer.answer),
                     "ms": round(ms, 1), "features": evidence,
                 })  # fmt: skip
@@ -118,6 +121,8 @@ def _label(row: dict[str, Any]) -> int | None:
 
 def fit(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, object]]:
     """Per embedder: weights and bias of the L2-regularised logistic regression."""
+    from citewise.extractive.outcome import FEATURE_NAMES
+
     out: dict[str, dict[str, object]] = {}
     for embedder in sorted({r["embedder"] for r in rows}):
         used = [r for r in rows if r["embedder"] == embedder and r["features"]]
