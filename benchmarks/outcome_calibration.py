@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import tempfile
 import time
@@ -139,10 +140,22 @@ def fit(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, object]]:
             hess = (xb.T * (p * (1 - p))) @ xb + reg
             w -= np.linalg.solve(hess, grad)
         weights = {k: round(float(v), 4) for k, v in zip(FEATURE_NAMES, w[:-1], strict=True)}
-        out[embedder] = {"weights": weights, "bias": round(float(w[-1]), 4), "threshold": 0.5}
         p = 1.0 / (1.0 + np.exp(-(xb @ w)))
+        # a wrong `passage` is labelled as not answering, a wrong `none` hides what the
+        # documents hold: the threshold keeps every refused question whose first passage
+        # holds the fact on the passage side (at most the plain 0.5)
+        refused = [
+            float(pi)
+            for pi, r in zip(p, used, strict=True)
+            if r["kind"] in ("none", "passage") and r["type"] in ANSWERABLE and r["pass1"]
+        ]
+        threshold = min([0.5, *(math.floor(x * 100) / 100 - 0.01 for x in refused)])
+        out[embedder] = {
+            "weights": weights, "bias": round(float(w[-1]), 4), "threshold": max(0.2, threshold)
+        }  # fmt: skip
         acc = float(np.mean((p >= 0.5) == (y == 1)))
-        print(f"{embedder}: n={len(y)} positives={int(y.sum())} accuracy={acc:.2f}")
+        print(f"{embedder}: n={len(y)} positives={int(y.sum())} accuracy={acc:.2f} "
+              f"threshold={max(0.2, threshold):.2f}")  # fmt: skip
     return out
 
 

@@ -4,7 +4,7 @@
 CALIBRATIONS: dict[str, dict[str, object]] = {
     "all-MiniLM-L6-v2": {
         "bias": -3.5406,
-        "threshold": 0.5,
+        "threshold": 0.38,
         "weights": {
             "best_cosine": 1.0135,
             "best_evidence": 1.0131,
@@ -12,7 +12,7 @@ CALIBRATIONS: dict[str, dict[str, object]] = {
             "coverage_first": 1.4877,
             "coverage_top": 1.3669,
             "first_cosine": 0.9004,
-            "type_match": -0.1589,
-        },
+            "type_match": -0.1589
+        }
     }
 }
