@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from citewise.answer.flow import DocumentAnswerer
 from citewise.chat.conversation import Conversation
+from citewise.chat.intents.probe import keyword_overlap
 from citewise.chat.intents.router import IntentRouter
 from citewise.chat.memory import Memory, create_memory
 from citewise.chat.query_router import QueryRouter, asks_relationship
@@ -204,7 +205,9 @@ def build(
             store=store.get(),
             memory=memory_part.get(),
             llm=the_llm,
-            intents=IntentRouter(embedder_part.get, llm=the_llm),
+            intents=IntentRouter(
+                embedder_part.get, llm=the_llm, doc_overlap=keyword_overlap(store.get)
+            ),
             queries=QueryRouter(llm=the_llm),
             answerer=answerer,
             max_query_chars=s.max_query_chars,

@@ -119,7 +119,7 @@ def test_abstains_when_no_sentence_names_the_attribute_asked_for() -> None:
     )
     a, _ = answerer(threshold=0.0)
     r = a.answer("What is the default size of the connection pool used by the opener?", [pool])
-    assert r.abstained
+    assert r.kind != "answer"  # the closest passage at most, labelled as not stating it
     assert "siz" in r.reason
 
 
@@ -206,8 +206,9 @@ def test_a_sentence_referring_to_code_above_it_is_no_answer() -> None:
         "It is not clear whether the callback or the rest runs first."
     )
     question = "Is it clear whether the callback or the rest runs first?"
-    answer = one_sentence_answer(question, text)
-    assert "It is not clear" not in answer and "bar();" not in answer
+    a, _ = answerer(max_sentences=1)
+    r = a.answer(question, [passage(1, text)])
+    assert r.kind != "answer" or ("It is not clear" not in r.text and "bar();" not in r.text)
 
 
 def test_two_part_question_takes_each_part_from_its_passage() -> None:

@@ -162,6 +162,27 @@ def best_quote(claim: str, passage_text: str, max_chars: int = MAX_QUOTE_CHARS) 
     return quote
 
 
+def claims_quote(claims: Sequence[str], passage_text: str) -> str:
+    """The passage's sentences that carry `claims`: each claim's best-supporting sentence,
+    in passage order, joined while they fit twice `MAX_QUOTE_CHARS` (the first claim's
+    always). One quote for the joined claims would favour the sentence sharing most words
+    with all of them together, often not the one stating the fact."""
+    sentences = split_sentences(passage_text)
+    if len(claims) == 1 or not sentences:
+        return best_quote(" ".join(claims), passage_text)
+    quotes = [best_quote(c, passage_text) for c in claims]
+    order = {
+        q: next((i for i, s in enumerate(sentences) if q.startswith(s[:40])), 0) for q in quotes
+    }
+    kept = [quotes[0]]
+    size = len(quotes[0])
+    for q in quotes[1:]:
+        if q not in kept and size + len(q) + 1 <= 2 * MAX_QUOTE_CHARS:
+            kept.append(q)
+            size += len(q) + 1
+    return " ".join(sorted(kept, key=lambda q: order[q]))
+
+
 def build_citations(answer_text: str, passages: Sequence[Passage]) -> tuple[Citation, ...]:
     """One citation per cited passage, in order of first use, each with the quote that best
     supports the sentences citing it. `n` is the passage number used in the text."""
@@ -176,7 +197,7 @@ def build_citations(answer_text: str, passages: Sequence[Passage]) -> tuple[Cita
     out: list[Citation] = []
     for n, texts in claims.items():
         p = by_n[n]
-        quote = best_quote(" ".join(texts), p.context)
+        quote = claims_quote(texts, p.context)
         h = p.hit
         boxes = tuple(boxes_for_quote(h.boxes, h.text, quote))
         page = boxes[0].page if boxes else h.page  # the quote's page, in a multi-page chunk

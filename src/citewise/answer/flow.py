@@ -21,6 +21,7 @@ from citewise.answer.settle import make_answer, not_found, settle
 from citewise.answer.summary_flow import summarize_document
 from citewise.embed.base import Embedder
 from citewise.extractive.extractor import Extractor
+from citewise.extractive.outcome import CLOSEST_PASSAGE
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.extractive.rules.definitions import pages_about, promote_definitions
 from citewise.extractive.rules.openings import with_openings
@@ -154,6 +155,7 @@ class DocumentAnswerer:
 
         started = time.perf_counter()
         fallback = None
+        shown = None  # the extractive outcome kind (`passage`: the closest passage)
 
         def extract() -> Extracted:
             return self.extractor.extract(
@@ -183,16 +185,22 @@ class DocumentAnswerer:
                 yield from self._nothing_found(req, ranked)
                 return
             text = extracted.text
+            shown = getattr(extracted, "kind", None)
+            if shown == "passage":
+                yield Token(f"{CLOSEST_PASSAGE} ")
             yield Token(text)
             report = check_answer(text, passages)
             text = report.supported_text
             relevance = extracted.support
         trace.add_since("generate", started)
         settled = settle(text, passages, report.strengths, relevance, report.grounded)
+        if shown == "passage" and settled.citations:
+            settled = replace(settled, text=f"{CLOSEST_PASSAGE} {settled.text}", confidence="low")
         for c in settled.citations:
             yield CitationEvent(c)
         answer = make_answer(req, settled, ranked, threshold, self.graph)
-        yield Done(replace(answer, fallback=fallback))
+        outcome = "passage" if shown == "passage" and settled.citations else answer.answer_kind
+        yield Done(replace(answer, fallback=fallback, answer_kind=outcome))
 
     def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
         """The summary of the document `target` names (`summary_flow.summarize_document`)."""

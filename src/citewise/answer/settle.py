@@ -45,6 +45,7 @@ def make_answer(
         timings_ms=req.trace.timings_ms(),
         rewritten_query=req.rewritten_query,
         related_docs=related if s.citations else (),
+        answer_kind="answer" if s.citations else "none",
     )
 
 

@@ -16,6 +16,7 @@ sentence names, or the best score is below the threshold.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -40,6 +41,7 @@ from citewise.extractive.options import (
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
+from citewise.extractive.outcome import closest_passage, features_of, shows_passage
 from citewise.extractive.parts import PartPicks
 from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.entry_headings import (
@@ -126,7 +128,8 @@ class ExtractiveAnswerer(PartPicks):
         qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
         first = self._decide(a, passages, cands, split, plain, vectors, qv, framing,
                              reading_on)  # fmt: skip
-        if first.abstained or not opts.terse_context_share:
+        first = self._outcome(first, a, passages, cands, split, vectors, qv, framing)
+        if first.abstained or first.kind == "passage" or not opts.terse_context_share:
             return first
         # terse sentences read in context may change which sentences answer, never whether
         read = terse_in_context(
@@ -135,7 +138,33 @@ class ExtractiveAnswerer(PartPicks):
         )  # fmt: skip
         second = self._decide(a, passages, cands, split, plain, read, qv, framing,
                               reading_on, in_context=True)  # fmt: skip
-        return first if second.abstained else second
+        return first if second.abstained else replace(second, evidence=first.evidence)
+
+    def _outcome(
+        self,
+        result: ExtractiveResult,
+        a: Analysis,
+        passages: Sequence[Passage],
+        cands: Sequence[Candidate],
+        split: dict[int, list[str]],
+        vectors: Vectors,
+        qv: Vectors,
+        framing: Framing,
+    ) -> ExtractiveResult:
+        """`result` with its outcome evidence; an abstention becomes the closest passage when
+        that evidence says the documents talk about the question (`outcome.shows_passage`)."""
+        scored = self._score(a, cands, vectors, qv, framing)
+        features = features_of(a, passages, scored)
+        result = replace(result, evidence=features.items())
+        # "tell me more" that finds nothing new says so rather than repeating a passage
+        if not result.abstained or self.options.already_said or not scored:
+            return result
+        if not shows_passage(features, self.embedder.name):
+            return result
+        passage = closest_passage(scored, split, result.best_score)
+        return replace(
+            passage, evidence=result.evidence, reason=f"closest passage: {result.reason}"
+        )
 
     def _decide(
         self,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from citewise.extractive.rules.definitions import is_preamble
 from citewise.extractive.units import join_marked, lead_in_end, with_subject
@@ -33,6 +34,10 @@ class ExtractiveResult:
     abstained: bool
     reason: str = ""
     best_score: float = 0.0
+    # `answer`: sentences that state it; `passage`: the closest passage, labelled as such;
+    # `none`: not in the documents (`outcome.py` decides between the last two)
+    kind: Literal["answer", "passage", "none"] = "answer"
+    evidence: tuple[tuple[str, float], ...] = ()  # the outcome features, when scored
 
 
 # a sentence that says how to do what the one before it names: "A common use case for readline
@@ -86,4 +91,4 @@ def compose(
 
 
 def abstain(reason: str, best: float = 0.0) -> ExtractiveResult:
-    return ExtractiveResult(NOT_FOUND, (), (), True, reason, best)
+    return ExtractiveResult(NOT_FOUND, (), (), True, reason, best, kind="none")

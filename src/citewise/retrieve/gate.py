@@ -24,13 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from citewise.question.analysis import Analysis, analyse
+from citewise.question.coverage import coverage
 from citewise.question.terms import mentions
-from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
 # words that shape a question rather than name what it is about
-_ASKING = frozenset({"many", "much", "kind", "sort", "way", "ways"})
 
 VectorLookup = Callable[[Sequence[int]], Mapping[int, Vectors]]
 
@@ -119,14 +118,3 @@ class RelevanceGate:
         q = np.asarray(question_vector, dtype=np.float32).ravel()
         cosines = [float(np.asarray(v, dtype=np.float32).ravel() @ q) for v in found.values()]
         return max(0.0, max(cosines))
-
-
-def coverage(question: str, passage: Passage) -> float:
-    """The share of the question's content words (topic stems) the passage holds in its
-    text, heading or title (pure)."""
-    asked = {topic_stem(w) for w in content_words(question) if w not in _ASKING}
-    if not asked:
-        return 0.0
-    h = passage.hit
-    held = {topic_stem(w) for w in content_words(f"{passage.context}\n{h.section}\n{h.title}")}
-    return len(asked & held) / len(asked)

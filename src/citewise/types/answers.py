@@ -13,6 +13,7 @@ from citewise.types.search import Hit
 Confidence = Literal["high", "medium", "low", "none"]
 # the one reply when the documents do not hold the answer (the LLM is told to write it too)
 NOT_FOUND = "The documents do not contain this information."
+AnswerKind = Literal["answer", "passage", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,9 @@ class Answer:
     rewritten_query: str | None = None
     related_docs: tuple[str, ...] = ()
     fallback: Fallback | None = None  # set when the LLM's answer could not be used
+    # `answer`: states the asked thing; `passage`: the closest passage, labelled as such;
+    # `none`: not in the documents
+    answer_kind: AnswerKind = "answer"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -88,6 +92,7 @@ class Answer:
             "rewritten_query": self.rewritten_query,
             "related_docs": list(self.related_docs),
             "fallback": self.fallback.to_json() if self.fallback else None,
+            "answer_kind": self.answer_kind,
         }
 
 

@@ -1,0 +1,138 @@
+"""Which of the three outcomes a question gets when no sentence confidently answers it:
+`passage` — the closest passage in the documents, labelled as not a stated answer — when the
+retrieval evidence says the documents talk about the question's subject, else `none`.
+
+The evidence is a few numbers (`OutcomeFeatures`); the decision is a logistic regression over
+them, fitted per embedder on the tuning halves of every check set
+(`benchmarks/outcome_calibration.py` writes `outcome_calibration.py`). An embedder without a
+calibration (the hashing embedder, a user's model) falls back to a relative criterion that
+needs none: the top passages hold most of the question's content words.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import lru_cache
+
+from citewise.extractive.compose import ExtractiveResult, ScoredSentence
+from citewise.extractive.outcome_calibration import CALIBRATIONS
+from citewise.extractive.scoring import type_fit
+from citewise.extractive.units import join_marked
+from citewise.question.analysis import Analysis
+from citewise.question.coverage import coverage
+from citewise.types import Passage
+
+CLOSEST_PASSAGE = "Not stated directly; the closest passage in your documents:"
+UNCALIBRATED_COVERAGE = 0.5  # the fallback: top passages hold half the question's words
+WINDOW_CHARS = 450  # the shown window: the best sentence and its neighbours up to this
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeFeatures:
+    """Retrieval and sentence evidence for one question, each roughly on a 0–1 scale."""
+
+    best_evidence: float  # the best sentence's score without its document/type prior
+    best_cosine: float  # the best cosine of a sentence to the question
+    first_cosine: float  # … among the first passage's sentences
+    coverage_first: float  # share of the question's content words the first passage holds
+    coverage_top: float  # … the best of the first three passages
+    best_in_first: float  # 1.0 when the best sentence stands in the first passage
+    type_match: float  # the best sentence has the form of the asked answer type
+
+    def as_dict(self) -> dict[str, float]:
+        return {f.name: round(float(getattr(self, f.name)), 4) for f in fields(self)}
+
+    def items(self) -> tuple[tuple[str, float], ...]:
+        return tuple(self.as_dict().items())
+
+
+FEATURE_NAMES = tuple(f.name for f in fields(OutcomeFeatures))
+
+
+def features_of(
+    a: Analysis, passages: Sequence[Passage], scored: Sequence[ScoredSentence]
+) -> OutcomeFeatures:
+    """The evidence of `scored` (best first) over `passages` for the question `a` (pure)."""
+    if not scored or not passages:
+        return OutcomeFeatures(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    first = passages[0].n
+    best = max(scored, key=lambda x: x.score - x.prior)
+    in_first = [x.cosine for x in scored if x.passage.n == first]
+    cover = [coverage(a.question, p) for p in passages[:3]]
+    return OutcomeFeatures(
+        best_evidence=best.score - best.prior,
+        best_cosine=max(x.cosine for x in scored),
+        first_cosine=max(in_first, default=0.0),
+        coverage_first=cover[0],
+        coverage_top=max(cover),
+        best_in_first=float(best.passage.n == first),
+        type_match=type_fit(a.answer_type, best.text),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """p(the documents hold the answer) = σ(bias + Σ weight × feature)."""
+
+    weights: Mapping[str, float]
+    bias: float
+    threshold: float = 0.5
+
+    def probability(self, f: OutcomeFeatures) -> float:
+        z = self.bias + sum(self.weights.get(k, 0.0) * v for k, v in f.as_dict().items())
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@lru_cache(maxsize=1)
+def calibrations() -> dict[str, Calibration]:
+    """The shipped calibrations, by embedder name."""
+    out = {}
+    for name, raw in CALIBRATIONS.items():
+        weights = raw["weights"]
+        assert isinstance(weights, dict)
+        out[name] = Calibration(
+            {str(k): float(v) for k, v in weights.items()},
+            float(str(raw["bias"])),
+            float(str(raw.get("threshold", 0.5))),
+        )
+    return out
+
+
+def shows_passage(f: OutcomeFeatures, embedder_name: str) -> bool:
+    """Whether the evidence is strong enough to show the closest passage instead of `none`."""
+    calibration = calibrations().get(embedder_name)
+    if calibration is None:
+        return f.coverage_top >= UNCALIBRATED_COVERAGE
+    return calibration.probability(f) >= calibration.threshold
+
+
+def closest_passage(
+    scored: Sequence[ScoredSentence], split: Mapping[int, Sequence[str]], best_score: float
+) -> ExtractiveResult:
+    """The `passage` outcome: the best sentence's passage's window around it (its neighbours
+    while the window stays short), each sentence cited."""
+    best = max(scored, key=lambda x: x.score - x.prior)
+    sentences = list(split[best.passage.n])
+    lo = hi = best.index
+    size = len(sentences[best.index])
+    while True:
+        grown = False
+        for j in (hi + 1, lo - 1):
+            if 0 <= j < len(sentences) and size + len(sentences[j]) <= WINDOW_CHARS:
+                size += len(sentences[j])
+                lo, hi = min(lo, j), max(hi, j)
+                grown = True
+        if not grown:
+            break
+    window = join_marked(sentences[lo : hi + 1], best.passage.n)
+    return ExtractiveResult(
+        text=window,  # the flow labels it (`CLOSEST_PASSAGE`) after the grounding check
+        used_passages=(best.passage,),
+        support=(best.score,),
+        abstained=False,
+        reason="closest passage",
+        best_score=best_score,
+        kind="passage",
+    )

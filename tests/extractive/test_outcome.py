@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from answer_factories import passage
+from citewise.extractive.compose import ScoredSentence
+from citewise.extractive.outcome import (
+    Calibration,
+    OutcomeFeatures,
+    closest_passage,
+    shows_passage,
+)
+
+
+def _features(coverage_top: float, best_evidence: float = 0.3) -> OutcomeFeatures:
+    return OutcomeFeatures(best_evidence, 0.4, 0.4, coverage_top, coverage_top, 1.0, 0.0)
+
+
+def test_uncalibrated_embedder_shows_passage_when_top_passages_hold_the_question_words() -> None:
+    assert shows_passage(_features(0.8), "an-unknown-embedder")
+    assert not shows_passage(_features(0.2), "an-unknown-embedder")
+
+
+def test_calibration_probability_rises_with_its_weighted_features() -> None:
+    calibration = Calibration({"coverage_top": 4.0}, bias=-2.0)
+    assert calibration.probability(_features(0.9)) > 0.5 > calibration.probability(_features(0.1))
+
+
+def test_closest_passage_is_the_best_sentences_window_with_citations() -> None:
+    sentences = [
+        "Leave is booked in the HR portal.",
+        "Every employee gets 28 days of paid annual leave.",
+        "Unused days expire in March.",
+    ]
+    p = passage(1, " ".join(sentences))
+    best = ScoredSentence(p, 1, sentences[1], frozenset(), 0.6, 0.2, 0.45)
+    other = ScoredSentence(p, 2, sentences[2], frozenset(), 0.3, 0.0, 0.2)
+    result = closest_passage([other, best], {1: sentences}, 0.45)
+    assert result.kind == "passage" and not result.abstained
+    assert "28 days of paid annual leave" in result.text and "[1]" in result.text
+    assert result.text.startswith("Leave is booked")
