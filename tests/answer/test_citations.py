@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from answer_factories import hit, passage
-
 from citewise.answer.citations import (
     Reference,
     best_quote,

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from answer_factories import passage
-
 from citewise.answer.grounding import (
     SUPPORTED_AT,
     UNSUPPORTED_BELOW,

@@ -11,9 +11,9 @@ verified answer.
 
 `answer_with_fallback` wraps this for the answer flow: when the LLM fails (down, timed out,
 malformed reply, stream cut) or the check drops every sentence it wrote, the reader gets the
-extractive answer (asked for on demand), marked by a `Fallback` saying why, never a false "not
-in the documents"; when the LLM failed and there is no extractive answer either, the best
-passages' opening sentences.
+extractive answer (asked for on demand), marked by a `Fallback` saying why; when the LLM failed
+and there is no extractive answer either, the best passages' opening sentences. A model that
+read the passages and declined is honoured: its "not in the documents" is the answer.
 """
 
 from __future__ import annotations
@@ -51,6 +51,12 @@ PASSAGE_FALLBACK_COUNT = 2  # passages quoted when neither the LLM nor extractio
 PASSAGE_FALLBACK_CHARS = 300
 
 _SENTENCE_END = re.compile(r"[.!?\]](?=\s)")
+_CITATION = re.compile(r"\[\d+")
+_DECLINE = re.compile(
+    r"\b(?:do|does|did)(?: not|n't) (?:contain|mention|say|state|provide|specify|include|"
+    r"answer|cover|describe)\b|\bno information\b|\bnot (?:mentioned|specified|stated|"
+    r"covered|provided) in\b|\bcannot (?:find|answer)\b"
+)
 
 Clock = Callable[[], float]
 # The seam to the extractive answerer: its answer text for the same question and passages
@@ -173,8 +179,10 @@ def generate_verified(
         else:
             yield Status("retry", f"retrying with a stricter prompt ({attempt}/{max_retries})")
             text = llm.complete(messages, max_tokens=MAX_ANSWER_TOKENS).text.strip()
-        if stopped and not text:
-            return Draft("", check_answer("", passages), attempt + 1, False, retried, 0, stopped)
+        if not text:
+            # nothing written (cut by the budget, or an empty reply): a failure, not a decline
+            ended = stopped or "empty"
+            return Draft("", check_answer("", passages), attempt + 1, False, retried, 0, ended)
         if is_decline(text):
             return Draft(NOT_FOUND, check_answer("", passages), attempt + 1, True, retried)
         yield Status("verify", "checking every sentence against its passage")
@@ -211,10 +219,11 @@ def answer_with_fallback(
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
 ) -> Generator[Status | Token, None, Generated]:
-    """The LLM's verified answer, or a marked fallback (see the module docstring). The
-    passages are shown only when the LLM failed: a model that declined, or whose every
-    sentence was dropped, falls back to the extractive answer when there is one, else to "not
-    in the documents" (neither answerer found a supported answer)."""
+    """The LLM's verified answer, or a marked fallback (see the module docstring). A model
+    that declined gets "not in the documents", unmarked. The passages are shown only when the
+    LLM failed: a draft whose every sentence was dropped falls back to the extractive answer
+    when there is one, else to "not in the documents" (neither answerer found a supported
+    answer)."""
     try:
         draft = yield from generate_verified(
             llm, question, passages, max_retries=max_retries, budget_s=budget_s, clock=clock
@@ -222,14 +231,16 @@ def answer_with_fallback(
     except LLMError as exc:
         return (yield from _fall_back(passages, extractive, f"the LLM failed: {exc}", None))
     if draft.declined:
-        reason = "the model found no answer in the passages"
-        extracted = yield from _fall_back(passages, extractive, reason, draft, passages_too=False)
-        return extracted
+        # the context was assembled normally and the model read it: its decline is the answer
+        yield Status("verify", "the model found no answer in the passages")
+        return Generated(NOT_FOUND, draft.report, draft, None)
     if not _has_claim(draft.report):
         reason = (
             f"the grounding check dropped every sentence the model wrote "
             f"({draft.dropped} after {draft.attempts} attempts)"
             if draft.dropped
+            else "the model sent an empty answer"
+            if draft.stopped == "empty"
             else f"the time budget ({budget_s:g} s) ran out before the model finished a sentence"
         )
         # neither answerer found a supported answer: "not in the documents" is then honest
@@ -297,12 +308,16 @@ def finished_sentences(text: str) -> str:
 
 
 def is_decline(text: str) -> bool:
-    """True when the model answered that the passages do not contain the answer."""
+    """True when the model answered that the passages do not contain the answer: the
+    prompt's decline sentence, or a short uncited reply saying the passages lack it."""
     norm = " ".join(text.lower().split()).strip(" .")
     if not norm:
         return True
     probe = NOT_FOUND.lower().strip(" .")
-    return norm.startswith(probe) or (len(norm) < 120 and "do not contain" in norm)
+    if norm.startswith(probe):
+        return True
+    uncited = not _CITATION.search(text)
+    return uncited and len(norm) < 240 and bool(_DECLINE.search(norm))
 
 
 def _is_claim(sentence: str) -> bool:
