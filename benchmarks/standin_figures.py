@@ -39,7 +39,7 @@ from citewise.testing.standin_llm.gold import holds, normalised
 from citewise.text.sentences import split_sentences, strip_citation_marks
 
 if TYPE_CHECKING:
-    from citewise.chat.conversation import ChatAssistant
+    from citewise.assistant import Assistant
     from citewise.store.base import Store
     from citewise.types import Answer
 
@@ -126,22 +126,19 @@ def _ask_all(
     root: Path, items: Sequence[EvalItem], server: StandinServer, quote10: dict[str, bool]
 ) -> list[Measured]:
     from citewise.assistant import Assistant
-    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     out: list[Measured] = []
-    with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=root) as assistant:
-        chat = ChatAssistant(assistant, memory=SQLiteMemory(Path(tmp) / "memory.db"))
-        try:
+    with tempfile.TemporaryDirectory() as tmp:
+        memory = SQLiteMemory(Path(tmp) / "memory.db")
+        with Assistant(data_dir=root, memory=memory) as chat:
             for item in items:
-                out.append(_ask(chat, assistant.store, item, server, quote10.get(item.id)))
-        finally:
-            chat.close()
+                out.append(_ask(chat, chat.store, item, server, quote10.get(item.id)))
     return out
 
 
 def _ask(
-    chat: ChatAssistant, store: Store, item: EvalItem, server: StandinServer, q10: bool | None
+    chat: Assistant, store: Store, item: EvalItem, server: StandinServer, q10: bool | None
 ) -> Measured:
     session = f"eval-{item.id}"
     chat.memory.delete(session)
