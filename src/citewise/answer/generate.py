@@ -186,7 +186,7 @@ def generate_verified(
         if is_decline(text):
             return Draft(NOT_FOUND, check_answer("", passages), attempt + 1, True, retried)
         yield Status("verify", "checking every sentence against its passage")
-        report = check_answer(text, passages, judge)
+        report = check_answer(text, passages, judge, question=question, terms=True, repair=True)
         failing = report.unsupported
         if not failing or attempt >= max_retries or stopped:
             break
