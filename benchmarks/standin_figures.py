@@ -15,6 +15,8 @@ stand-in saw (its records of each request) and what the user got, per item:
 - cite accuracy: answers whose every citation points at a passage holding a gold quote;
 - wrong fixed: of the answers the model cited wrongly, those where none of its sentences reached
   the user citing a passage without a gold quote (repaired, dropped or declined);
+- wrong repaired: of the answers the model cited wrongly but stated rightly, those where the
+  user got the fact from the model (no fallback) citing only gold-holding passages;
 - honoured: of the questions the model declined, those the user got "not in the documents".
 """
 
@@ -223,6 +225,11 @@ def figures(rows: Sequence[Measured]) -> dict[str, float | None]:
         "cite_acc": _share(bool(m.cites_gold) for m in cited),
         "wrong": float(len(wrong)),
         "wrong_fixed": _share(not m.wrong_shown for m in wrong),
+        "wrong_repaired": _share(
+            _user_right(m) and bool(m.cites_gold) and not m.fallback
+            for m in wrong
+            if m.model_right
+        ),
         "declined": float(len(declined)),
         "honoured": _share(m.result.abstained for m in declined),
         "unans_declined": _share(m.result.abstained for m in unanswerable),
@@ -233,7 +240,8 @@ def figures(rows: Sequence[Measured]) -> dict[str, float | None]:
 
 COLUMNS = (
     "n", "gold_ctx", "quote@10", "prefill", "right", "kept", "invented", "reached", "cite_acc",
-    "wrong", "wrong_fixed", "declined", "honoured", "unans_declined", "fallbacks", "mismatched",
+    "wrong", "wrong_fixed", "wrong_repaired", "declined", "honoured", "unans_declined",
+    "fallbacks", "mismatched",
 )  # fmt: skip
 COUNTS = {"n", "prefill", "right", "invented", "wrong", "declined", "fallbacks", "mismatched"}
 

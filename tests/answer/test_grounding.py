@@ -201,3 +201,11 @@ def test_the_extractive_check_is_unchanged_without_terms() -> None:
     text = "The default level is WARNING, unless the Zorbaquin package is configured otherwise [1]."
     s = check_answer(text, [LOGGING]).sentences[0]
     assert s.verdict != "unsupported" and not s.missing
+
+
+def test_a_spelled_out_number_the_passage_lacks_is_unsupported() -> None:
+    five = passage(1, "Offer spare parts for at least three years after the last sale.")
+    wrong = check_answer("Spare parts for at least six years [1].", [five], terms=True)
+    assert wrong.sentences[0].verdict == "unsupported" and wrong.sentences[0].missing == ("six",)
+    right = check_answer("Spare parts for at least 3 years [1].", [five], terms=True)
+    assert right.sentences[0].verdict != "unsupported"

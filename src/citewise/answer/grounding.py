@@ -25,6 +25,7 @@ from typing import Literal, Protocol
 from citewise.answer.citations import match_reference, parse_references
 from citewise.answer.lexical import (
     Evidence,
+    missing_spelled_numbers,
     missing_values,
     row_support,
     trigram_overlap,
@@ -132,6 +133,7 @@ def lexical_verdict(
     if unknown is not None and unknown.names:
         missing = tuple(dict.fromkeys(missing + unknown.names))
     if known is not None:
+        missing = tuple(dict.fromkeys(missing + tuple(missing_spelled_numbers(claim, ev))))
         score = max(score, row_support(claim, ev.text))
     if missing:
         return Support(sentence, "unsupported", score, cited, missing)

@@ -177,3 +177,12 @@ def row_support(claim: str, text: str) -> float:
         row = {stem(w) for w in content_words(" ".join(header + cells))}
         best = max(best, len(claim_stems & row) / len(claim_stems))
     return best
+
+
+def missing_spelled_numbers(claim: str, evidence: Evidence) -> list[str]:
+    """Numbers a claim spells out ("six years") that the evidence holds neither spelled nor
+    in digits ("one" is left out: it is as often a pronoun as a count)."""
+    said = [w for w in words(strip_citation_marks(claim)) if w in _NUMBER_WORDS]
+    return [
+        w for w in said if w not in ("one", "zero") and not evidence.has_number(_NUMBER_WORDS[w])
+    ]
