@@ -226,9 +226,7 @@ def figures(rows: Sequence[Measured]) -> dict[str, float | None]:
         "wrong": float(len(wrong)),
         "wrong_fixed": _share(not m.wrong_shown for m in wrong),
         "wrong_repaired": _share(
-            _user_right(m) and bool(m.cites_gold) and not m.fallback
-            for m in wrong
-            if m.model_right
+            _user_right(m) and bool(m.cites_gold) and not m.fallback for m in wrong if m.model_right
         ),
         "declined": float(len(declined)),
         "honoured": _share(m.result.abstained for m in declined),

@@ -21,11 +21,20 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from citewise.answer.context import render_context
-from citewise.answer.grounding import MAX_RETRIES, GroundingReport, check_answer
+from citewise.answer.grounding import (
+    MAX_RETRIES,
+    GroundingReport,
+    Support,
+    check_answer,
+    known_to_model,
+    lexical_verdict,
+    passages_cited,
+    recite,
+)
 from citewise.answer.prompts import (
     answer_prompt,
     judge_prompt,
@@ -40,7 +49,7 @@ from citewise.text.sentences import (
     split_sentences,
     strip_citation_marks,
 )
-from citewise.types import NOT_FOUND, Fallback, Passage, Status, Token
+from citewise.types import NOT_FOUND, Fallback, Passage, Retraction, Status, Token
 from citewise.types.trace import Trace
 
 log = logging.getLogger("citewise.answer")
@@ -148,11 +157,14 @@ def generate_verified(
     max_retries: int = MAX_RETRIES,
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
-) -> Generator[Status | Token, None, Draft]:
-    """Yields `Token`s of the first attempt and `Status` events; returns the `Draft`.
-    Raises `LLMError` when an attempt fails."""
+) -> Generator[Status | Token | Retraction, None, Draft]:
+    """Yields `Token`s of the first attempt, a `Retraction` for each of its sentences the
+    check drops (as soon as a sentence is finished when the lexical check decides, else after
+    the whole check) and `Status` events; returns the `Draft`. Raises `LLMError` when an
+    attempt fails."""
     started = clock()
     context = render_context(passages)
+    stream_check = SentenceWatch(passages, question)
     judge = LLMSentenceJudge(llm, deadline=started + budget_s, clock=clock)
     prompt = answer_prompt(question, context)
     report: GroundingReport | None = None
@@ -167,6 +179,7 @@ def generate_verified(
             for delta in deltas:
                 parts.append(delta)
                 yield Token(delta)
+                yield from stream_check.finished("".join(parts))
                 if clock() - started >= budget_s:
                     close = getattr(deltas, "close", None)
                     if close is not None:
@@ -187,6 +200,8 @@ def generate_verified(
             return Draft(NOT_FOUND, check_answer("", passages), attempt + 1, True, retried)
         yield Status("verify", "checking every sentence against its passage")
         report = check_answer(text, passages, judge, question=question, terms=True, repair=True)
+        if attempt == 0:
+            yield from stream_check.dropped(report)
         failing = report.unsupported
         if not failing or attempt >= max_retries or stopped:
             break
@@ -209,6 +224,49 @@ def generate_verified(
     return Draft(report.supported_text, report, attempt + 1, False, retried, dropped, stopped)
 
 
+class SentenceWatch:
+    """Checks a streaming draft's sentences as they are finished: one its cited passages
+    clearly do not support, and no other passage shown supports, is retracted at once (the
+    judge is left for the whole check, which retracts what it drops later)."""
+
+    def __init__(self, passages: Sequence[Passage], question: str) -> None:
+        self.passages = passages
+        self.known = known_to_model(passages, question)
+        self.checked = 0
+        self.retracted: set[str] = set()
+
+    def finished(self, text: str) -> Iterator[Retraction]:
+        """Retractions for the sentences of `text` finished since the last call."""
+        sentences = split_sentences(text)
+        done = sentences[:-1]  # the last may still be growing
+        for sentence in done[self.checked :]:
+            cited = passages_cited(sentence, self.passages)
+            if not cited:
+                continue  # its marker may be on the next sentence: the whole check decides
+            found = lexical_verdict(sentence, cited, self.known)
+            if (
+                found.verdict == "unsupported"
+                and recite(sentence, cited, self.passages, self.known) is None
+            ):
+                yield self._retract(found)
+        self.checked = max(self.checked, len(done))
+
+    def dropped(self, report: GroundingReport) -> Iterator[Retraction]:
+        """Retractions for the sentences the whole check dropped that were not retracted."""
+        for s in report.sentences:
+            if s.verdict == "unsupported" and s.sentence not in self.retracted:
+                yield self._retract(s)
+
+    def _retract(self, s: Support) -> Retraction:
+        self.retracted.add(s.sentence)
+        why = (
+            f"not in the cited passage: {', '.join(s.missing)}"
+            if s.missing
+            else ("its cited passages do not support it")
+        )
+        return Retraction(s.sentence, why)
+
+
 def answer_with_fallback(
     llm: LLM,
     question: str,
@@ -218,7 +276,7 @@ def answer_with_fallback(
     max_retries: int = MAX_RETRIES,
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
-) -> Generator[Status | Token, None, Generated]:
+) -> Generator[Status | Token | Retraction, None, Generated]:
     """The LLM's verified answer, or a marked fallback (see the module docstring). A model
     that declined gets "not in the documents", unmarked. The passages are shown only when the
     LLM failed: a draft whose every sentence was dropped falls back to the extractive answer

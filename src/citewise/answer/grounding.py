@@ -158,8 +158,8 @@ def check_answer(
     with one citation at the end), else the previous one. `terms` and `repair`: the checks
     of an LLM's answer (module docstring); `question` counts as shown to the model."""
     sentences = split_sentences(answer_text)
-    own = [_cited(s, passages) for s in sentences]
-    known = _shown(passages, question) if terms else None
+    own = [passages_cited(s, passages) for s in sentences]
+    known = known_to_model(passages, question) if terms else None
     results: list[Support] = []
     for i, sentence in enumerate(sentences):
         cited = own[i] or _nearest(own, i)
@@ -201,14 +201,15 @@ def recite(
     return Support(fixed, "supported", best.score, best.cited, recited=True)
 
 
-def _shown(passages: Sequence[Passage], question: str) -> Evidence:
+def known_to_model(passages: Sequence[Passage], question: str) -> Evidence:
     """Everything the model was shown: the passages, their headings and the question."""
     texts = [p.context for p in passages]
     texts += [f"{p.hit.title} {p.hit.section} {p.hit.source}" for p in passages]
     return Evidence.of([*texts, question])
 
 
-def _cited(sentence: str, passages: Sequence[Passage]) -> list[Passage]:
+def passages_cited(sentence: str, passages: Sequence[Passage]) -> list[Passage]:
+    """The passages a sentence's own `[n]` markers name."""
     out: list[Passage] = []
     for ref in parse_references(sentence):
         p = match_reference(ref, passages)
