@@ -19,7 +19,7 @@ is re-cited to another passage shown that supports it clearly, instead of being 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from citewise.answer.citations import match_reference, parse_references
@@ -164,9 +164,15 @@ def check_answer(
     for i, sentence in enumerate(sentences):
         cited = own[i] or _nearest(own, i)
         found = lexical_verdict(sentence, cited, known)
-        if repair and found.verdict != "supported":
-            better = recite(sentence, cited, passages, known)
-            if better is not None:
+        unsure = repair and found.verdict != "supported"
+        better = recite(sentence, cited, passages, known) if unsure else None
+        if better is not None:
+            if better.verdict == "uncertain" and found.verdict == "unsupported":
+                # the claim fails where it points: the judge may confirm it elsewhere
+                shown = [p for p in passages if p.n in better.cited]
+                judged = check_sentence(better.sentence, shown, judge, known)
+                better = replace(judged, recited=True)
+            if better.verdict == "supported":
                 answer_text = answer_text.replace(sentence, better.sentence, 1)
                 results.append(better)
                 continue
@@ -183,8 +189,9 @@ def recite(
     passages: Sequence[Passage],
     known: Evidence | None = None,
 ) -> Support | None:
-    """The sentence citing the one other passage shown that clearly supports it (the best
-    scoring; None when none does): a right claim with a wrong passage number is repaired."""
+    """The sentence citing the other passage shown that supports it best: `supported` when
+    it does clearly, `uncertain` when only the judge can tell (None when no other passage
+    may support it). A right claim with a wrong passage number is repaired with it."""
     claim = strip_citation_marks(sentence)
     if not content_words(claim):
         return None
@@ -193,12 +200,14 @@ def recite(
         if p in cited:
             continue
         found = lexical_verdict(claim, [p], known)
-        if found.verdict == "supported" and (best is None or found.score > best.score):
-            best = found
+        if found.verdict == "unsupported":
+            continue
+        if best is None or (found.verdict, found.score) > (best.verdict, best.score):
+            best = found  # "supported" sorts after "uncertain"
     if best is None:
         return None
     fixed = attach_marker(claim, best.cited)
-    return Support(fixed, "supported", best.score, best.cited, recited=True)
+    return Support(fixed, best.verdict, best.score, best.cited, recited=True)
 
 
 def known_to_model(passages: Sequence[Passage], question: str) -> Evidence:
