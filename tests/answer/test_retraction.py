@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Generator, Iterator, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from rich.console import Console
@@ -90,3 +91,14 @@ def test_the_cli_shows_the_withdrawal() -> None:
     shown: list[Event] = [e for e in events if isinstance(e, Status | Token | Retraction)]
     render_stream([*shown, Done(answer)], console, show_status=False)
     assert "withdrawn: not in the cited passage" in out.getvalue()
+
+
+def test_the_api_answer_carries_the_fallback_and_why() -> None:
+    from citewise.api.schemas import AnswerModel
+    from citewise.types import Fallback
+
+    base = Answer("Tokens expire after 12 hours [1].", "question", (), (), True, "high", "s", {})
+    assert AnswerModel.of(base, "s").model_dump()["fallback"] is None
+    failed = replace(base, fallback=Fallback("extractive", "the LLM failed: timed out"))
+    dumped = AnswerModel.of(failed, "s").model_dump()["fallback"]
+    assert dumped == {"used": "extractive", "reason": "the LLM failed: timed out"}
