@@ -209,3 +209,17 @@ def test_a_spelled_out_number_the_passage_lacks_is_unsupported() -> None:
     assert wrong.sentences[0].verdict == "unsupported" and wrong.sentences[0].missing == ("six",)
     right = check_answer("Spare parts for at least 3 years [1].", [five], terms=True)
     assert right.sentences[0].verdict != "unsupported"
+
+
+def test_repair_prefers_a_passage_that_clearly_supports_over_a_closer_uncertain_one() -> None:
+    near = passage(1, "The license steward publishes new versions of this License.")
+    exact = passage(3, "Mozilla Foundation is the license steward.")
+    elsewhere = passage(2, "Uploads larger than 25 MB are rejected.")
+    report = check_answer(
+        "The Mozilla Foundation is the license steward [2].",
+        [near, elsewhere, exact],
+        FixedJudge(False),
+        terms=True,
+        repair=True,
+    )
+    assert report.supported_text == "The Mozilla Foundation is the license steward [3]."

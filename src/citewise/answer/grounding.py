@@ -202,8 +202,9 @@ def recite(
         found = lexical_verdict(claim, [p], known)
         if found.verdict == "unsupported":
             continue
-        if best is None or (found.verdict, found.score) > (best.verdict, best.score):
-            best = found  # "supported" sorts after "uncertain"
+        rank = (found.verdict == "supported", found.score)
+        if best is None or rank > (best.verdict == "supported", best.score):
+            best = found
     if best is None:
         return None
     fixed = attach_marker(claim, best.cited)
