@@ -15,6 +15,8 @@ stand-in saw (its records of each request) and what the user got, per item:
 - cite accuracy: answers whose every citation points at a passage holding a gold quote;
 - wrong fixed: of the answers the model cited wrongly, those where none of its sentences reached
   the user citing a passage without a gold quote (repaired, dropped or declined);
+- wrong repaired: of the answers the model cited wrongly but stated rightly, those where the
+  user got the fact from the model (no fallback) citing only gold-holding passages;
 - honoured: of the questions the model declined, those the user got "not in the documents".
 """
 
@@ -39,7 +41,7 @@ from citewise.testing.standin_llm.gold import holds, normalised
 from citewise.text.sentences import split_sentences, strip_citation_marks
 
 if TYPE_CHECKING:
-    from citewise.chat.conversation import ChatAssistant
+    from citewise.assistant import Assistant
     from citewise.store.base import Store
     from citewise.types import Answer
 
@@ -126,22 +128,19 @@ def _ask_all(
     root: Path, items: Sequence[EvalItem], server: StandinServer, quote10: dict[str, bool]
 ) -> list[Measured]:
     from citewise.assistant import Assistant
-    from citewise.chat.conversation import ChatAssistant
     from citewise.chat.memory import SQLiteMemory
 
     out: list[Measured] = []
-    with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=root) as assistant:
-        chat = ChatAssistant(assistant, memory=SQLiteMemory(Path(tmp) / "memory.db"))
-        try:
+    with tempfile.TemporaryDirectory() as tmp:
+        memory = SQLiteMemory(Path(tmp) / "memory.db")
+        with Assistant(data_dir=root, memory=memory) as chat:
             for item in items:
-                out.append(_ask(chat, assistant.store, item, server, quote10.get(item.id)))
-        finally:
-            chat.close()
+                out.append(_ask(chat, chat.store, item, server, quote10.get(item.id)))
     return out
 
 
 def _ask(
-    chat: ChatAssistant, store: Store, item: EvalItem, server: StandinServer, q10: bool | None
+    chat: Assistant, store: Store, item: EvalItem, server: StandinServer, q10: bool | None
 ) -> Measured:
     session = f"eval-{item.id}"
     chat.memory.delete(session)
@@ -226,6 +225,9 @@ def figures(rows: Sequence[Measured]) -> dict[str, float | None]:
         "cite_acc": _share(bool(m.cites_gold) for m in cited),
         "wrong": float(len(wrong)),
         "wrong_fixed": _share(not m.wrong_shown for m in wrong),
+        "wrong_repaired": _share(
+            _user_right(m) and bool(m.cites_gold) and not m.fallback for m in wrong if m.model_right
+        ),
         "declined": float(len(declined)),
         "honoured": _share(m.result.abstained for m in declined),
         "unans_declined": _share(m.result.abstained for m in unanswerable),
@@ -236,7 +238,8 @@ def figures(rows: Sequence[Measured]) -> dict[str, float | None]:
 
 COLUMNS = (
     "n", "gold_ctx", "quote@10", "prefill", "right", "kept", "invented", "reached", "cite_acc",
-    "wrong", "wrong_fixed", "declined", "honoured", "unans_declined", "fallbacks", "mismatched",
+    "wrong", "wrong_fixed", "wrong_repaired", "declined", "honoured", "unans_declined",
+    "fallbacks", "mismatched",
 )  # fmt: skip
 COUNTS = {"n", "prefill", "right", "invented", "wrong", "declined", "fallbacks", "mismatched"}
 

@@ -75,6 +75,9 @@ class Settings(BaseSettings):
         default="rescore", description="rescore | none | cross-encoder:PATH | llm"
     )
     context_tokens: int = 1800
+    # Passage tokens an LLM answer reads (retrieval's ranking, deduplicated): room for the
+    # prompt and the answer in an 8k-token context.
+    llm_context_tokens: int = Field(default=3000, gt=0)
     abstain_threshold: float = 0.5
     profile: str = Field(
         default="general",

@@ -197,6 +197,7 @@ def build(
             reranker,
             the_llm,
             context_tokens=s.context_tokens,
+            llm_context_tokens=s.llm_context_tokens,
             abstain_threshold=s.abstain_threshold,
             llm_budget_s=s.llm_answer_budget,
             rules=rules.get(),

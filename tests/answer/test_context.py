@@ -5,6 +5,7 @@ from dataclasses import replace
 from answer_factories import hit
 from citewise.answer.context import (
     assemble,
+    assemble_within_budget,
     passage_header,
     render_context,
     select_hits,
@@ -169,3 +170,24 @@ def test_an_expanded_parent_is_led_in_by_the_chunk_before_it() -> None:
     assert ps[0].context == (
         "Setup is short. The str() form is for people, repr() for the interpreter.\n" + parent
     )
+
+
+def test_the_llm_context_takes_every_ranked_hit_the_budget_allows() -> None:
+    hits = [hit(f"Fact number {r} about logs.", rank=r, score=1.0 / r) for r in range(1, 11)]
+    ps = assemble_within_budget(hits, {}, 10_000, count_words, "simple")
+    assert [p.hit.rank for p in ps] == list(range(1, 11))  # no count per kind, no score floor
+    tight = assemble_within_budget(hits, {}, 30, count_words, "simple")
+    assert 1 < len(tight) < 10
+    assert sum(count_words(p.context) + count_words(passage_header(p)) for p in tight) <= 30
+
+
+def test_the_llm_context_leaves_out_duplicate_texts_and_skips_one_too_long() -> None:
+    hits = [
+        hit("Keep seven rotated files.", rank=1, source="a.md"),
+        hit("Keep  seven rotated files.", rank=2, source="copy.md"),
+        hit(LONG, rank=3, source="long.md"),
+        hit("Compress the older ones.", rank=4, source="b.md"),
+    ]
+    ps = assemble_within_budget(hits, {}, 80, count_words, "simple")
+    assert [p.hit.source for p in ps] == ["a.md", "b.md"]
+    assert [p.n for p in ps] == [1, 2]

@@ -13,6 +13,7 @@ from citewise.answer.generate import (
     answer_with_fallback,
     finished_sentences,
     generate_verified,
+    is_decline,
     passage_excerpts,
     record_generation,
     retry_stop_reason,
@@ -193,13 +194,17 @@ def test_llm_failures_fall_back_with_the_error_as_reason() -> None:
     assert made.fallback is not None and "dropped" in made.fallback.reason
 
 
-def test_a_declining_model_gets_the_extractive_answer_only_when_there_is_one() -> None:
-    _, made = run(
-        answer_with_fallback(FakeLLM(NOT_FOUND), "How long?", PASSAGES, lambda: EXTRACTIVE)
-    )
-    assert made.text == EXTRACTIVE and made.fallback is not None
-    _, made = run(answer_with_fallback(FakeLLM(NOT_FOUND), "How long?", PASSAGES, lambda: ""))
-    assert made.text == NOT_FOUND and made.fallback is None
+def test_a_declining_model_is_the_answer_even_when_extraction_has_one() -> None:
+    asked: list[str] = []
+
+    def extractive() -> str:
+        asked.append("extractive")
+        return EXTRACTIVE
+
+    _, made = run(answer_with_fallback(FakeLLM(NOT_FOUND), "How long?", PASSAGES, extractive))
+    assert made.text == NOT_FOUND and made.fallback is None and asked == []
+    assert made.draft is not None and made.draft.declined
+    assert not made.report.grounded
 
 
 def test_generation_figures_and_the_fallback_are_recorded_in_the_timings() -> None:
@@ -276,3 +281,16 @@ def test_a_budget_that_runs_out_before_a_finished_sentence_says_so() -> None:
         == "the time budget (30 s) ran out before the model finished a sentence"
     )
     assert made.draft is not None and not made.draft.declined
+
+
+def test_a_paraphrased_decline_without_citations_is_a_decline() -> None:
+    assert is_decline("The provided passages do not mention how long tokens last.")
+    assert is_decline("There is no information about token lifetimes in the documents.")
+    assert not is_decline("Tokens expire after 12 hours [1]. The documents do not say more.")
+    assert not is_decline("Tokens expire after 12 hours [1].")
+
+
+def test_an_empty_reply_falls_back_as_a_failure_not_a_decline() -> None:
+    _, made = run(answer_with_fallback(FakeLLM(""), "How long?", PASSAGES, lambda: EXTRACTIVE))
+    assert made.text == EXTRACTIVE and made.fallback is not None
+    assert made.fallback.reason == "the model sent an empty answer"

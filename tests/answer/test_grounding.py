@@ -129,3 +129,97 @@ def test_invented_values_names_a_value_absent_from_the_sentences_own_passage() -
     assert invented_values("The default protocol is 4 [1].", cited) == ["4"]
     assert invented_values("Version 3.4 added it.", cited) == []  # no marker: all cited
     assert invented_values("It needs Python 3.9 [2].", cited) == ["3.9"]
+
+
+TABLE = passage(
+    3,
+    "| Parameter | Default | Range |\n| --- | --- | --- |\n"
+    "| max_connections | 100 | 1 to 262143 |\n| shared_buffers | 128MB | 128kB and up |",
+    source="runtime-config.html",
+    section="Connections",
+)
+
+
+def llm_check(text: str, judge: FixedJudge | None = None, question: str = "") -> object:
+    return check_answer(
+        text, [LOGGING, PICKLE, TABLE], judge, question=question, terms=True, repair=True
+    )
+
+
+def test_an_invented_name_in_a_near_verbatim_sentence_is_unsupported() -> None:
+    report = check_answer(
+        "The default level is WARNING, unless the Zorbaquin package is configured otherwise [1].",
+        [LOGGING, PICKLE],
+        FixedJudge(True),
+        terms=True,
+    )
+    assert report.sentences[0].verdict == "unsupported"
+    assert "Zorbaquin" in report.sentences[0].missing
+
+
+def test_an_invented_word_goes_to_the_judge_and_a_paraphrase_word_passes_it() -> None:
+    invented = FixedJudge(False)
+    text = (
+        "The default level is WARNING, so only events of this level and phoulmrin are tracked [1]."
+    )
+    report = check_answer(text, [LOGGING], invented, terms=True)
+    assert report.sentences[0].verdict == "unsupported" and len(invented.calls) == 1
+    paraphrase = FixedJudge(True)
+    text = "The default level is WARNING, so only events of this level and higher are tracked [1]."
+    report = check_answer(text, [LOGGING], paraphrase, terms=True)
+    assert report.sentences[0].verdict == "supported" and len(paraphrase.calls) == 1
+
+
+def test_a_name_from_the_question_is_not_invented() -> None:
+    text = "On Debian the default protocol is 4 [2]."
+    assert check_answer(text, [PICKLE], terms=True).sentences[0].missing == ("Debian",)
+    report = check_answer(text, [PICKLE], question="Which protocol does Debian use?", terms=True)
+    assert report.sentences[0].verdict != "unsupported"
+
+
+def test_a_right_claim_citing_the_wrong_passage_is_recited_to_the_right_one() -> None:
+    report = llm_check("Currently the default protocol is 4, first introduced in Python 3.4 [1].")
+    s = report.sentences[0]
+    assert s.verdict == "supported" and s.recited and s.cited == (2,)
+    assert report.supported_text.endswith("3.4 [2].")
+
+
+def test_a_claim_no_passage_supports_is_dropped_not_recited() -> None:
+    report = llm_check("The default protocol is 7 [1]. The default level is WARNING [1].")
+    assert [s.verdict for s in report.sentences] == ["unsupported", "supported"]
+    assert report.supported_text == "The default level is WARNING [1]."
+
+
+def test_a_table_row_supports_a_claim_whose_label_and_value_sit_in_different_cells() -> None:
+    report = llm_check("The default of max_connections is 100 [3].")
+    assert report.sentences[0].verdict == "supported"
+    wrong = llm_check("The default of max_connections is 200 [3].")
+    assert wrong.sentences[0].verdict == "unsupported"
+
+
+def test_the_extractive_check_is_unchanged_without_terms() -> None:
+    text = "The default level is WARNING, unless the Zorbaquin package is configured otherwise [1]."
+    s = check_answer(text, [LOGGING]).sentences[0]
+    assert s.verdict != "unsupported" and not s.missing
+
+
+def test_a_spelled_out_number_the_passage_lacks_is_unsupported() -> None:
+    five = passage(1, "Offer spare parts for at least three years after the last sale.")
+    wrong = check_answer("Spare parts for at least six years [1].", [five], terms=True)
+    assert wrong.sentences[0].verdict == "unsupported" and wrong.sentences[0].missing == ("six",)
+    right = check_answer("Spare parts for at least 3 years [1].", [five], terms=True)
+    assert right.sentences[0].verdict != "unsupported"
+
+
+def test_repair_prefers_a_passage_that_clearly_supports_over_a_closer_uncertain_one() -> None:
+    near = passage(1, "The license steward publishes new versions of this License.")
+    exact = passage(3, "Mozilla Foundation is the license steward.")
+    elsewhere = passage(2, "Uploads larger than 25 MB are rejected.")
+    report = check_answer(
+        "The Mozilla Foundation is the license steward [2].",
+        [near, elsewhere, exact],
+        FixedJudge(False),
+        terms=True,
+        repair=True,
+    )
+    assert report.supported_text == "The Mozilla Foundation is the license steward [3]."

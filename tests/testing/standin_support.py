@@ -66,7 +66,8 @@ RECORDS = [
 GPL = (
     "However, if you cease all violation of this License, then your license is reinstated "
     "permanently, if the copyright holder fails to notify you of the violation by some "
-    "reasonable means prior to 60 days after the cessation."
+    "reasonable means prior to 60 days after the cessation. The Free Software Foundation "
+    "publishes this License."
 )
 APACHE = (
     "Licensor provides the Work on an AS IS BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND."

@@ -93,6 +93,46 @@ def assemble(
     `before_parents` a `parent_id` to the chunk before the parent's first one.
     The first passage is always included, cut to the budget by whole sentences if need be."""
     selected = select_hits(hits, question_kind)
+    return _fill(selected, parents, budget_tokens, count_tokens, question_kind, preceding,
+                 before_parents, skip_oversized=False)  # fmt: skip
+
+
+def assemble_within_budget(
+    hits: Sequence[Hit],
+    parents: Mapping[int, str],
+    budget_tokens: int,
+    count_tokens: TokenCounter,
+    question_kind: str = "complex",
+    preceding: Mapping[int, ChunkRecord] | None = None,
+    before_parents: Mapping[int, ChunkRecord] | None = None,
+) -> list[Passage]:
+    """The LLM's context: every hit in rank order, duplicates of a text already shown left
+    out, until `budget_tokens` is spent. No count per question kind and no score floor: the
+    budget decides, so the passage holding the answer reaches the model whenever it ranks
+    within what fits. A passage too long for what is left is skipped for shorter ones."""
+    ordered = sorted(hits, key=lambda h: h.rank)
+    seen: set[str] = set()
+    unique: list[Hit] = []
+    for h in ordered:
+        key = " ".join(h.text.lower().split())
+        if key not in seen:
+            seen.add(key)
+            unique.append(h)
+    return _fill(unique, parents, budget_tokens, count_tokens, question_kind, preceding,
+                 before_parents, skip_oversized=True)  # fmt: skip
+
+
+def _fill(
+    selected: Sequence[Hit],
+    parents: Mapping[int, str],
+    budget_tokens: int,
+    count_tokens: TokenCounter,
+    question_kind: str,
+    preceding: Mapping[int, ChunkRecord] | None,
+    before_parents: Mapping[int, ChunkRecord] | None,
+    *,
+    skip_oversized: bool,
+) -> list[Passage]:
     chosen = {h.chunk_id for h in selected}
     counts = Counter(h.parent_id for h in selected)
     out: list[Passage] = []
@@ -128,6 +168,8 @@ def assemble(
             if lead and before.parent_id not in used_parents and cost + lead_cost <= remaining:
                 context, cost = f"{lead}\n{context}", cost + lead_cost
         if cost > remaining:
+            if out and skip_oversized and remaining > MIN_CHILD_TOKENS:
+                continue
             if out:
                 break
             context = _cut(hit.text, remaining - header_tokens, count_tokens)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from citewise.answer.context import assemble
+from citewise.answer.context import assemble, assemble_within_budget
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
 from citewise.answer.policy import policy_for
@@ -50,6 +50,8 @@ from citewise.types import (
 from citewise.types.vectors import Vectors
 
 CANDIDATES = 20  # fused candidates handed to the reranker
+# Passage tokens an LLM reads: room for the prompt and a 600-token answer in an 8k context.
+LLM_CONTEXT_TOKENS = 3000
 
 
 class Extracted(Protocol):
@@ -96,6 +98,7 @@ class DocumentAnswerer:
         llm: LLM | None = None,
         *,
         context_tokens: int = 1800,
+        llm_context_tokens: int = LLM_CONTEXT_TOKENS,
         abstain_threshold: float = 0.5,
         llm_budget_s: float = DEFAULT_BUDGET_S,
         rules: RulePack | None = None,
@@ -108,6 +111,7 @@ class DocumentAnswerer:
         self.reranker = reranker
         self.llm = llm
         self.context_tokens = context_tokens
+        self.llm_context_tokens = llm_context_tokens
         self.llm_budget_s = llm_budget_s
         self.rules = rules or rule_pack(None)
         self.gate = gate or RelevanceGate(store.get_vectors, code_names=self.rules.code_names)
@@ -144,7 +148,9 @@ class DocumentAnswerer:
 
         with trace.span("assemble"):
             passages = self._passages(selected, kind)
-        yield Sources(tuple(p.hit for p in passages))
+            # the LLM reads what retrieval ranked, as far as its token budget goes
+            shown = passages if self.llm is None else self._passages(ranked, kind, llm=True)
+        yield Sources(tuple(p.hit for p in shown))
 
         with trace.span("gate") as span:
             gate = self.gate.decide(req.question, passages, qv, analysis=analysis)
@@ -155,11 +161,11 @@ class DocumentAnswerer:
 
         started = time.perf_counter()
         fallback = None
-        shown = None  # the extractive outcome kind (`passage`: the closest passage)
+        outcome_kind = None  # the extractive outcome kind (`passage`: the closest passage)
 
         def extract() -> Extracted:
             return self.extractor.extract(
-                req.question, passages, question_vector=qv, analysis=analysis,
+                req.question, shown, question_vector=qv, analysis=analysis,
                 style=req.style, already_said=req.already_said,
             )  # fmt: skip
 
@@ -171,7 +177,7 @@ class DocumentAnswerer:
             made = yield from answer_with_fallback(
                 self.llm,
                 asked,
-                passages,
+                shown,
                 lambda: extract().text,
                 budget_s=self.llm_budget_s,
             )
@@ -185,21 +191,23 @@ class DocumentAnswerer:
                 yield from self._nothing_found(req, ranked)
                 return
             text = extracted.text
-            shown = getattr(extracted, "kind", None)
-            if shown == "passage":
+            outcome_kind = getattr(extracted, "kind", None)
+            if outcome_kind == "passage":
                 yield Token(f"{CLOSEST_PASSAGE} ")
             yield Token(text)
             report = check_answer(text, passages)
             text = report.supported_text
             relevance = extracted.support
         trace.add_since("generate", started)
-        settled = settle(text, passages, report.strengths, relevance, report.grounded)
-        if shown == "passage" and settled.citations:
+        settled = settle(text, shown, report.strengths, relevance, report.grounded)
+        if outcome_kind == "passage" and settled.citations:
             settled = replace(settled, text=f"{CLOSEST_PASSAGE} {settled.text}", confidence="low")
         for c in settled.citations:
             yield CitationEvent(c)
         answer = make_answer(req, settled, ranked, threshold, self.graph)
-        outcome = "passage" if shown == "passage" and settled.citations else answer.answer_kind
+        outcome = (
+            "passage" if outcome_kind == "passage" and settled.citations else answer.answer_kind
+        )
         yield Done(replace(answer, fallback=fallback, answer_kind=outcome))
 
     def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
@@ -248,13 +256,19 @@ class DocumentAnswerer:
         docs = pages_about(subject, titled)[:2]
         return with_openings(hits, [self.store.document_chunks(d.doc_id)[:2] for d in docs])
 
-    def _passages(self, hits: Sequence[Hit], kind: str) -> list[Passage]:
+    def _passages(self, hits: Sequence[Hit], kind: str, *, llm: bool = False) -> list[Passage]:
+        """The numbered passages of `hits`: the kind's count within `context_tokens`, or for
+        the LLM every hit within `llm_context_tokens` (`context.assemble_within_budget`)."""
         ids = [h.chunk_id for h in hits]
         records = self.store.get_chunks(ids, with_parents=True)
         parents = {r.parent_id: r.parent_text for r in records}
         counter = self.embedder_factory().count_tokens
         preceding = self.store.preceding_chunks(ids)
         before_parents = self.store.chunks_before_parents(list(parents))
+        if llm:
+            return assemble_within_budget(
+                hits, parents, self.llm_context_tokens, counter, kind, preceding, before_parents
+            )
         return assemble(
             hits, parents, self.context_tokens, counter, kind, preceding, before_parents
         )

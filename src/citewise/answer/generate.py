@@ -11,9 +11,9 @@ verified answer.
 
 `answer_with_fallback` wraps this for the answer flow: when the LLM fails (down, timed out,
 malformed reply, stream cut) or the check drops every sentence it wrote, the reader gets the
-extractive answer (asked for on demand), marked by a `Fallback` saying why, never a false "not
-in the documents"; when the LLM failed and there is no extractive answer either, the best
-passages' opening sentences.
+extractive answer (asked for on demand), marked by a `Fallback` saying why; when the LLM failed
+and there is no extractive answer either, the best passages' opening sentences. A model that
+read the passages and declined is honoured: its "not in the documents" is the answer.
 """
 
 from __future__ import annotations
@@ -21,11 +21,20 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from citewise.answer.context import render_context
-from citewise.answer.grounding import MAX_RETRIES, GroundingReport, check_answer
+from citewise.answer.grounding import (
+    MAX_RETRIES,
+    GroundingReport,
+    Support,
+    check_answer,
+    known_to_model,
+    lexical_verdict,
+    passages_cited,
+    recite,
+)
 from citewise.answer.prompts import (
     answer_prompt,
     judge_prompt,
@@ -40,7 +49,7 @@ from citewise.text.sentences import (
     split_sentences,
     strip_citation_marks,
 )
-from citewise.types import NOT_FOUND, Fallback, Passage, Status, Token
+from citewise.types import NOT_FOUND, Fallback, Passage, Retraction, Status, Token
 from citewise.types.trace import Trace
 
 log = logging.getLogger("citewise.answer")
@@ -51,6 +60,12 @@ PASSAGE_FALLBACK_COUNT = 2  # passages quoted when neither the LLM nor extractio
 PASSAGE_FALLBACK_CHARS = 300
 
 _SENTENCE_END = re.compile(r"[.!?\]](?=\s)")
+_CITATION = re.compile(r"\[\d+")
+_DECLINE = re.compile(
+    r"\b(?:do|does|did)(?: not|n't) (?:contain|mention|say|state|provide|specify|include|"
+    r"answer|cover|describe)\b|\bno information\b|\bnot (?:mentioned|specified|stated|"
+    r"covered|provided) in\b|\bcannot (?:find|answer)\b"
+)
 
 Clock = Callable[[], float]
 # The seam to the extractive answerer: its answer text for the same question and passages
@@ -142,11 +157,14 @@ def generate_verified(
     max_retries: int = MAX_RETRIES,
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
-) -> Generator[Status | Token, None, Draft]:
-    """Yields `Token`s of the first attempt and `Status` events; returns the `Draft`.
-    Raises `LLMError` when an attempt fails."""
+) -> Generator[Status | Token | Retraction, None, Draft]:
+    """Yields `Token`s of the first attempt, a `Retraction` for each of its sentences the
+    check drops (as soon as a sentence is finished when the lexical check decides, else after
+    the whole check) and `Status` events; returns the `Draft`. Raises `LLMError` when an
+    attempt fails."""
     started = clock()
     context = render_context(passages)
+    stream_check = SentenceWatch(passages, question)
     judge = LLMSentenceJudge(llm, deadline=started + budget_s, clock=clock)
     prompt = answer_prompt(question, context)
     report: GroundingReport | None = None
@@ -161,6 +179,7 @@ def generate_verified(
             for delta in deltas:
                 parts.append(delta)
                 yield Token(delta)
+                yield from stream_check.finished("".join(parts))
                 if clock() - started >= budget_s:
                     close = getattr(deltas, "close", None)
                     if close is not None:
@@ -173,12 +192,16 @@ def generate_verified(
         else:
             yield Status("retry", f"retrying with a stricter prompt ({attempt}/{max_retries})")
             text = llm.complete(messages, max_tokens=MAX_ANSWER_TOKENS).text.strip()
-        if stopped and not text:
-            return Draft("", check_answer("", passages), attempt + 1, False, retried, 0, stopped)
+        if not text:
+            # nothing written (cut by the budget, or an empty reply): a failure, not a decline
+            ended = stopped or "empty"
+            return Draft("", check_answer("", passages), attempt + 1, False, retried, 0, ended)
         if is_decline(text):
             return Draft(NOT_FOUND, check_answer("", passages), attempt + 1, True, retried)
         yield Status("verify", "checking every sentence against its passage")
-        report = check_answer(text, passages, judge)
+        report = check_answer(text, passages, judge, question=question, terms=True, repair=True)
+        if attempt == 0:
+            yield from stream_check.dropped(report)
         failing = report.unsupported
         if not failing or attempt >= max_retries or stopped:
             break
@@ -201,6 +224,49 @@ def generate_verified(
     return Draft(report.supported_text, report, attempt + 1, False, retried, dropped, stopped)
 
 
+class SentenceWatch:
+    """Checks a streaming draft's sentences as they are finished: one its cited passages
+    clearly do not support, and no other passage shown supports, is retracted at once (the
+    judge is left for the whole check, which retracts what it drops later)."""
+
+    def __init__(self, passages: Sequence[Passage], question: str) -> None:
+        self.passages = passages
+        self.known = known_to_model(passages, question)
+        self.checked = 0
+        self.retracted: set[str] = set()
+
+    def finished(self, text: str) -> Iterator[Retraction]:
+        """Retractions for the sentences of `text` finished since the last call."""
+        sentences = split_sentences(text)
+        done = sentences[:-1]  # the last may still be growing
+        for sentence in done[self.checked :]:
+            cited = passages_cited(sentence, self.passages)
+            if not cited:
+                continue  # its marker may be on the next sentence: the whole check decides
+            found = lexical_verdict(sentence, cited, self.known)
+            if (
+                found.verdict == "unsupported"
+                and recite(sentence, cited, self.passages, self.known) is None
+            ):
+                yield self._retract(found)
+        self.checked = max(self.checked, len(done))
+
+    def dropped(self, report: GroundingReport) -> Iterator[Retraction]:
+        """Retractions for the sentences the whole check dropped that were not retracted."""
+        for s in report.sentences:
+            if s.verdict == "unsupported" and s.sentence not in self.retracted:
+                yield self._retract(s)
+
+    def _retract(self, s: Support) -> Retraction:
+        self.retracted.add(s.sentence)
+        why = (
+            f"not in the cited passage: {', '.join(s.missing)}"
+            if s.missing
+            else ("its cited passages do not support it")
+        )
+        return Retraction(s.sentence, why)
+
+
 def answer_with_fallback(
     llm: LLM,
     question: str,
@@ -210,11 +276,12 @@ def answer_with_fallback(
     max_retries: int = MAX_RETRIES,
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
-) -> Generator[Status | Token, None, Generated]:
-    """The LLM's verified answer, or a marked fallback (see the module docstring). The
-    passages are shown only when the LLM failed: a model that declined, or whose every
-    sentence was dropped, falls back to the extractive answer when there is one, else to "not
-    in the documents" (neither answerer found a supported answer)."""
+) -> Generator[Status | Token | Retraction, None, Generated]:
+    """The LLM's verified answer, or a marked fallback (see the module docstring). A model
+    that declined gets "not in the documents", unmarked. The passages are shown only when the
+    LLM failed: a draft whose every sentence was dropped falls back to the extractive answer
+    when there is one, else to "not in the documents" (neither answerer found a supported
+    answer)."""
     try:
         draft = yield from generate_verified(
             llm, question, passages, max_retries=max_retries, budget_s=budget_s, clock=clock
@@ -222,14 +289,16 @@ def answer_with_fallback(
     except LLMError as exc:
         return (yield from _fall_back(passages, extractive, f"the LLM failed: {exc}", None))
     if draft.declined:
-        reason = "the model found no answer in the passages"
-        extracted = yield from _fall_back(passages, extractive, reason, draft, passages_too=False)
-        return extracted
+        # the context was assembled normally and the model read it: its decline is the answer
+        yield Status("verify", "the model found no answer in the passages")
+        return Generated(NOT_FOUND, draft.report, draft, None)
     if not _has_claim(draft.report):
         reason = (
             f"the grounding check dropped every sentence the model wrote "
             f"({draft.dropped} after {draft.attempts} attempts)"
             if draft.dropped
+            else "the model sent an empty answer"
+            if draft.stopped == "empty"
             else f"the time budget ({budget_s:g} s) ran out before the model finished a sentence"
         )
         # neither answerer found a supported answer: "not in the documents" is then honest
@@ -297,12 +366,16 @@ def finished_sentences(text: str) -> str:
 
 
 def is_decline(text: str) -> bool:
-    """True when the model answered that the passages do not contain the answer."""
+    """True when the model answered that the passages do not contain the answer: the
+    prompt's decline sentence, or a short uncited reply saying the passages lack it."""
     norm = " ".join(text.lower().split()).strip(" .")
     if not norm:
         return True
     probe = NOT_FOUND.lower().strip(" .")
-    return norm.startswith(probe) or (len(norm) < 120 and "do not contain" in norm)
+    if norm.startswith(probe):
+        return True
+    uncited = not _CITATION.search(text)
+    return uncited and len(norm) < 240 and bool(_DECLINE.search(norm))
 
 
 def _is_claim(sentence: str) -> bool:

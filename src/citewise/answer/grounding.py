@@ -6,17 +6,38 @@ uncertain. A sentence that states a value (number, size, version, identifier, qu
 absent from its cited passages is unsupported whatever its score: the assistant never states a
 value that is not in a cited passage. Uncertain sentences go to an optional `LLMJudge`;
 without one they count as weakly supported.
+
+For an LLM's answer (`terms=True`) every word is also held to what the model was shown (all
+passages, their headings and the question): a capitalised name found nowhere there is
+invented (unsupported); another word found nowhere there makes the sentence uncertain, for the
+judge; a table row supports a claim whose label and value sit in different cells (its words
+counted in the row and the header together). A sentence its cited passages do not support
+is re-cited to another passage shown that supports it clearly, instead of being dropped
+(`repair=True`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from citewise.answer.citations import match_reference, parse_references
-from citewise.answer.lexical import Evidence, missing_values, trigram_overlap, word_overlap
-from citewise.text.sentences import content_words, split_sentences, strip_citation_marks
+from citewise.answer.lexical import (
+    Evidence,
+    missing_spelled_numbers,
+    missing_values,
+    row_support,
+    trigram_overlap,
+    unknown_terms,
+    word_overlap,
+)
+from citewise.text.sentences import (
+    attach_marker,
+    content_words,
+    split_sentences,
+    strip_citation_marks,
+)
 from citewise.types import Passage
 
 Verdict = Literal["supported", "unsupported", "uncertain"]
@@ -46,6 +67,7 @@ class Support:
     cited: tuple[int, ...] = ()
     missing: tuple[str, ...] = ()
     judged: bool = False
+    recited: bool = False  # its citation was changed to the passage that supports it
 
     @property
     def strength(self) -> float:
@@ -73,9 +95,28 @@ class GroundingReport:
 
 
 def check_sentence(
-    sentence: str, passages_cited: Sequence[Passage], judge: LLMJudge | None = None
+    sentence: str,
+    passages_cited: Sequence[Passage],
+    judge: LLMJudge | None = None,
+    known: Evidence | None = None,
 ) -> Support:
-    """The verdict on one sentence against the passages it cites."""
+    """The verdict on one sentence against the passages it cites; `known` (what the model
+    was shown) adds the check of its words (see the module docstring)."""
+    lexical = lexical_verdict(sentence, passages_cited, known)
+    if lexical.verdict != "uncertain" or judge is None or not passages_cited:
+        return lexical
+    claim = strip_citation_marks(sentence)
+    decided = judge.judge(claim, Evidence.of(p.context for p in passages_cited).text)
+    if decided is None:
+        return lexical
+    verdict: Verdict = "supported" if decided else "unsupported"
+    return Support(sentence, verdict, lexical.score, lexical.cited, lexical.missing, judged=True)
+
+
+def lexical_verdict(
+    sentence: str, passages_cited: Sequence[Passage], known: Evidence | None = None
+) -> Support:
+    """`check_sentence` without the judge."""
     claim = strip_citation_marks(sentence)
     cited = tuple(p.n for p in passages_cited)
     if not content_words(claim):
@@ -88,40 +129,97 @@ def check_sentence(
     not_in_header = set(missing_values(claim, header))
     missing = tuple(v for v in missing_values(claim, ev) if v in not_in_header)
     score = WORD_WEIGHT * word_overlap(claim, ev) + TRIGRAM_WEIGHT * trigram_overlap(claim, ev)
+    unknown = unknown_terms(claim, known) if known is not None else None
+    if unknown is not None and unknown.names:
+        missing = tuple(dict.fromkeys(missing + unknown.names))
+    if known is not None:
+        missing = tuple(dict.fromkeys(missing + tuple(missing_spelled_numbers(claim, ev))))
+        score = max(score, row_support(claim, ev.text))
     if missing:
         return Support(sentence, "unsupported", score, cited, missing)
-    if score >= SUPPORTED_AT:
-        return Support(sentence, "supported", score, cited)
     if score < UNSUPPORTED_BELOW:
         return Support(sentence, "unsupported", score, cited)
-    if judge is not None:
-        decided = judge.judge(claim, ev.text)
-        if decided is not None:
-            return Support(
-                sentence, "supported" if decided else "unsupported", score, cited, judged=True
-            )
+    if score >= SUPPORTED_AT and not (unknown is not None and unknown.words):
+        return Support(sentence, "supported", score, cited)
     return Support(sentence, "uncertain", score, cited)
 
 
 def check_answer(
-    answer_text: str, passages: Sequence[Passage], judge: LLMJudge | None = None
+    answer_text: str,
+    passages: Sequence[Passage],
+    judge: LLMJudge | None = None,
+    *,
+    question: str = "",
+    terms: bool = False,
+    repair: bool = False,
 ) -> GroundingReport:
     """Checks every sentence against the passages it cites. A sentence without a marker is
     checked against the markers of the next sentence (a claim often spans two sentences
-    with one citation at the end), else the previous one."""
+    with one citation at the end), else the previous one. `terms` and `repair`: the checks
+    of an LLM's answer (module docstring); `question` counts as shown to the model."""
     sentences = split_sentences(answer_text)
-    own = [_cited(s, passages) for s in sentences]
+    own = [passages_cited(s, passages) for s in sentences]
+    known = known_to_model(passages, question) if terms else None
     results: list[Support] = []
     for i, sentence in enumerate(sentences):
         cited = own[i] or _nearest(own, i)
-        results.append(check_sentence(sentence, cited, judge))
+        found = lexical_verdict(sentence, cited, known)
+        unsure = repair and found.verdict != "supported"
+        better = recite(sentence, cited, passages, known) if unsure else None
+        if better is not None:
+            if better.verdict == "uncertain" and found.verdict == "unsupported":
+                # the claim fails where it points: the judge may confirm it elsewhere
+                shown = [p for p in passages if p.n in better.cited]
+                judged = check_sentence(better.sentence, shown, judge, known)
+                better = replace(judged, recited=True)
+            if better.verdict == "supported":
+                answer_text = answer_text.replace(sentence, better.sentence, 1)
+                results.append(better)
+                continue
+        results.append(check_sentence(sentence, cited, judge, known))
     kept = _drop(answer_text, [r.sentence for r in results if r.verdict == "unsupported"])
     claims = [r for r in results if content_words(strip_citation_marks(r.sentence))]
     grounded = bool(claims) and all(r.verdict != "unsupported" for r in claims)
     return GroundingReport(tuple(results), grounded, kept)
 
 
-def _cited(sentence: str, passages: Sequence[Passage]) -> list[Passage]:
+def recite(
+    sentence: str,
+    cited: Sequence[Passage],
+    passages: Sequence[Passage],
+    known: Evidence | None = None,
+) -> Support | None:
+    """The sentence citing the other passage shown that supports it best: `supported` when
+    it does clearly, `uncertain` when only the judge can tell (None when no other passage
+    may support it). A right claim with a wrong passage number is repaired with it."""
+    claim = strip_citation_marks(sentence)
+    if not content_words(claim):
+        return None
+    best: Support | None = None
+    for p in passages:
+        if p in cited:
+            continue
+        found = lexical_verdict(claim, [p], known)
+        if found.verdict == "unsupported":
+            continue
+        rank = (found.verdict == "supported", found.score)
+        if best is None or rank > (best.verdict == "supported", best.score):
+            best = found
+    if best is None:
+        return None
+    fixed = attach_marker(claim, best.cited)
+    return Support(fixed, best.verdict, best.score, best.cited, recited=True)
+
+
+def known_to_model(passages: Sequence[Passage], question: str) -> Evidence:
+    """Everything the model was shown: the passages, their headings and the question."""
+    texts = [p.context for p in passages]
+    texts += [f"{p.hit.title} {p.hit.section} {p.hit.source}" for p in passages]
+    return Evidence.of([*texts, question])
+
+
+def passages_cited(sentence: str, passages: Sequence[Passage]) -> list[Passage]:
+    """The passages a sentence's own `[n]` markers name."""
     out: list[Passage] = []
     for ref in parse_references(sentence):
         p = match_reference(ref, passages)

@@ -1,5 +1,6 @@
-"""Lexical evidence: word/trigram overlap between a claim and passages, and the concrete
-values (numbers, sizes, versions, identifiers) a claim states (pure functions).
+"""Lexical evidence: word/trigram overlap between a claim and passages, the concrete values
+(numbers, sizes, versions, identifiers) a claim states, and the terms it uses that nothing
+shown to the model contains (pure functions).
 
 A claim may only state a value that its cited passages contain, so values are checked
 exactly (after light normalisation: "4 MB" = "4mb", "4,300" = "4300"), while ordinary words
@@ -28,6 +29,8 @@ _NUMBER = re.compile(
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _UNIT_SPACE = re.compile(rf"(?<=\d)\s+(?=(?:{_UNITS})(?![a-z]))", re.IGNORECASE)
 _LIST_MARK = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
+_TERM = re.compile(r"[^\W\d_][^\W_]*(?:['’-][^\W_]+)*", re.UNICODE)
+MIN_TERM_CHARS = 4  # shorter words are too often ordinary paraphrase to be suspicious
 _NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
@@ -110,3 +113,76 @@ def trigram_overlap(claim: str, evidence: Evidence) -> float:
     if not grams:
         return word_overlap(claim, evidence)
     return len(grams & evidence.trigrams) / len(grams)
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownTerms:
+    """Words of a claim found in none of the texts it may draw on: `names` are capitalised
+    inside the sentence (a proper name or a term of art: none may be invented); `words` are
+    other content words (a paraphrase may bring its own words: the judge decides)."""
+
+    names: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+
+
+def unknown_terms(claim: str, known: Evidence) -> UnknownTerms:
+    """The claim's words that `known` (every passage shown, their headings and the question)
+    does not contain, by stem or as written."""
+    body = _LIST_MARK.sub("", strip_citation_marks(claim))
+    names: list[str] = []
+    others: list[str] = []
+    for i, m in enumerate(_TERM.finditer(body)):
+        word = m.group(0)
+        low = word.lower()
+        if len(low) < MIN_TERM_CHARS or not content_words(low):
+            continue
+        parts = [w for w in words(low) if w]
+        if all(w in known.words or stem(w) in known.stems for w in parts):
+            continue
+        first = i == 0 or body[: m.start()].rstrip().endswith((".", ":", "!", "?", "("))
+        (names if word[0].isupper() and not first else others).append(word)
+    return UnknownTerms(tuple(dict.fromkeys(names)), tuple(dict.fromkeys(others)))
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of a table row written with pipes or tabs ([] for other lines)."""
+    if "|" in line:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    elif "\t" in line:
+        cells = [c.strip() for c in line.split("\t")]
+    else:
+        return []
+    cells = [c for c in cells if c]
+    if len(cells) < 2 or all(set(c) <= set("-: ") for c in cells):
+        return []
+    return cells
+
+
+def row_support(claim: str, text: str) -> float:
+    """The largest share of the claim's content words found in one table row of `text`
+    together with the table's header row: a row supports a claim whose label and value sit
+    in different cells (0.0 when `text` has no table)."""
+    claim_stems = {stem(w) for w in content_words(strip_citation_marks(claim))}
+    if not claim_stems:
+        return 0.0
+    best = 0.0
+    header: list[str] = []
+    for line in text.splitlines():
+        cells = _cells(line)
+        if not cells:
+            header = [] if "|" not in line and "\t" not in line else header
+            continue
+        if not header:
+            header = cells
+        row = {stem(w) for w in content_words(" ".join(header + cells))}
+        best = max(best, len(claim_stems & row) / len(claim_stems))
+    return best
+
+
+def missing_spelled_numbers(claim: str, evidence: Evidence) -> list[str]:
+    """Numbers a claim spells out ("six years") that the evidence holds neither spelled nor
+    in digits ("one" is left out: it is as often a pronoun as a count)."""
+    said = [w for w in words(strip_citation_marks(claim)) if w in _NUMBER_WORDS]
+    return [
+        w for w in said if w not in ("one", "zero") and not evidence.has_number(_NUMBER_WORDS[w])
+    ]

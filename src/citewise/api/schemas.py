@@ -42,6 +42,13 @@ class CitationModel(BaseModel):
         return cls.model_validate(citation.to_json())
 
 
+class FallbackModel(BaseModel):
+    """Why an answer is not the LLM's own (`types.Fallback`)."""
+
+    used: Literal["extractive", "passages"]
+    reason: str
+
+
 class AnswerModel(BaseModel):
     """`citewise ask --json`."""
 
@@ -55,6 +62,7 @@ class AnswerModel(BaseModel):
     timings_ms: dict[str, float]
     rewritten_query: str | None = None
     related_docs: list[str] = []
+    fallback: FallbackModel | None = None  # null: the LLM's own verified answer (or none used)
 
     @classmethod
     def of(cls, answer: Answer, session_id: str) -> AnswerModel:

@@ -26,6 +26,7 @@ from citewise.types import (
     Done,
     ErrorEvent,
     Event,
+    Retraction,
     Sources,
     Status,
     Token,
@@ -48,6 +49,8 @@ def event_payload(event: Event, public_session: str) -> tuple[str, dict[str, Any
         return "status", {"stage": event.stage, "message": event.message}
     if isinstance(event, Token):
         return "token", {"text": event.text}
+    if isinstance(event, Retraction):
+        return "retraction", {"sentence": event.sentence, "reason": event.reason}
     if isinstance(event, Sources):
         return "sources", {"sources": [HitModel.of(h).model_dump() for h in event.hits]}
     if isinstance(event, CitationEvent):

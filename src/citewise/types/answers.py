@@ -121,6 +121,15 @@ class Sources:
 
 
 @dataclass(frozen=True, slots=True)
+class Retraction:
+    """A streamed sentence withdrawn: the check found its cited passages do not support it.
+    `sentence` is the text as streamed (markers included); `reason` says what was missing."""
+
+    sentence: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     answer: Answer
 
@@ -131,4 +140,4 @@ class ErrorEvent:
     kind: str
 
 
-Event = Status | Token | CitationEvent | Sources | Done | ErrorEvent
+Event = Status | Token | Retraction | CitationEvent | Sources | Done | ErrorEvent

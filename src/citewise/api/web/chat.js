@@ -105,6 +105,7 @@ export function Chat({ me, collections, collection }) {
       for await (const { event, data } of events('/chat/stream', { method: 'POST', json: body, signal: controller.signal })) {
         if (event === 'status') update(i, () => ({ status: data.message }));
         else if (event === 'token') update(i, (t) => ({ answer: t.answer + data.text, status: '' }));
+        else if (event === 'retraction') update(i, (t) => ({ answer: t.answer.replace(data.sentence, '').replace(/ {2,}/g, ' '), status: `withdrawn: ${data.reason}` }));
         else if (event === 'citation') update(i, (t) => ({ citations: [...t.citations.filter((c) => c.n !== data.n), data] }));
         else if (event === 'error') update(i, () => ({ error: data.error || 'the answer failed', streaming: false, status: '' }));
         else if (event === 'done') {

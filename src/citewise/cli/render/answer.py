@@ -10,7 +10,7 @@ from rich.live import Live
 from rich.text import Text
 
 from citewise.assistant import final_answer
-from citewise.types import Answer, ErrorEvent, Event, Status, Token
+from citewise.types import Answer, ErrorEvent, Event, Retraction, Status, Token
 
 CONFIDENCE_STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}
 
@@ -35,6 +35,10 @@ def _shown(
         elif isinstance(event, Token):
             draft.append(event.text)
             live.update(draft)
+        elif isinstance(event, Retraction):  # the check withdrew a streamed sentence
+            draft.plain = draft.plain.replace(event.sentence, "", 1).replace("  ", " ")
+            live.update(draft)
+            live.console.print(f"[dim]· withdrawn: {event.reason}[/dim]", highlight=False)
         elif isinstance(event, ErrorEvent):
             live.console.print(f"[red]error:[/red] {event.message}", highlight=False)
         yield event
