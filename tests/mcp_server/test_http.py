@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import anyio
 import httpx
 import httpx2
 import pytest
@@ -16,6 +15,7 @@ from api.live_server import serve as citewise_serve
 from http_server import running
 from mcp_server.checks import check_every_tool, check_own_fact_only
 from mcp_server.conftest import DataDir
+from mcp_server.loop import run_client
 
 pytestmark = pytest.mark.integration
 INITIALIZE = {
@@ -59,7 +59,7 @@ def test_mcp_on_loopback_without_auth_answers_every_tool_with_citations(local_ur
         async with http_client(local_url) as client:
             await check_every_tool(client)
 
-    anyio.run(run)
+    run_client(run)
 
 
 def test_mcp_with_a_users_api_key_reads_only_that_users_collections(
@@ -73,7 +73,7 @@ def test_mcp_with_a_users_api_key_reads_only_that_users_collections(
         async with http_client(guarded_url, bob.key) as client:
             await check_own_fact_only(client, bob, alice)
 
-    anyio.run(run)
+    run_client(run)
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer cwk_wrong_key"}])
@@ -147,4 +147,4 @@ def test_citewise_serve_answers_mcp_with_the_users_api_key(data_dir: DataDir) ->
 
     with citewise_serve(data_dir.path, {"CITEWISE_AUTH_REQUIRED": "1"}) as live:
         assert httpx.post(f"{live.url}/mcp", json=INITIALIZE, headers=STREAMABLE).status_code == 401
-        anyio.run(run, live.url)
+        run_client(run, live.url)

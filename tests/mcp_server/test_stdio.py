@@ -6,7 +6,6 @@ import os
 import sys
 from pathlib import Path
 
-import anyio
 import pytest
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
@@ -15,6 +14,7 @@ from typer.testing import CliRunner
 from citewise.cli import app as cli
 from mcp_server.checks import check_every_tool, check_own_fact_only
 from mcp_server.conftest import DataDir
+from mcp_server.loop import run_client
 
 pytestmark = pytest.mark.integration
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -37,7 +37,7 @@ def test_stdio_server_answers_every_tool_with_citations(data_dir: DataDir) -> No
         async with stdio_server(data_dir.path) as client:
             await check_every_tool(client)
 
-    anyio.run(run)
+    run_client(run)
 
 
 def test_stdio_server_with_an_api_key_reads_only_that_users_collections(
@@ -49,7 +49,7 @@ def test_stdio_server_with_an_api_key_reads_only_that_users_collections(
         async with stdio_server(data_dir.path, "--api-key", alice.key) as client:
             await check_own_fact_only(client, alice, bob)
 
-    anyio.run(run)
+    run_client(run)
 
 
 def test_mcp_with_a_wrong_api_key_exits_with_an_auth_error(data_dir: DataDir) -> None:
