@@ -22,10 +22,14 @@ def _exact(ids: IdArray = IDS, matrix: np.ndarray = MATRIX) -> VectorBackend:
     return Partition(0, ids, matrix)
 
 
+def _stored(wanted: IdArray) -> tuple[IdArray, np.ndarray]:
+    return wanted, np.stack([BY_ID[int(i)] for i in wanted])
+
+
 def _hnsw(ids: IdArray = IDS, matrix: np.ndarray = MATRIX) -> VectorBackend:
     index = HnswIndex(DIM)
     index.add(ids, ids * 7, matrix)
-    return index.bound(lambda wanted: np.stack([BY_ID[int(i)] for i in wanted]))
+    return index.bound(_stored)
 
 
 Maker = Callable[[], VectorBackend]
@@ -75,7 +79,21 @@ def test_hnsw_delete_removes_ids_without_a_rebuild() -> None:
     gone = IDS[:1000]
     index.remove(gone)
     assert index.graph is graph and len(index) == N - 1000
-    backend = index.bound(lambda wanted: np.stack([BY_ID[int(i)] for i in wanted]))
+    backend = index.bound(_stored)
     for q in MATRIX[:50]:
         assert not {i for i, _ in backend.search(q, 10)} & set(gone.tolist())
     assert list(index.ids) == sorted(IDS[1000:].tolist())
+
+
+def test_hnsw_skips_candidates_the_store_no_longer_holds() -> None:
+    index = HnswIndex(DIM)
+    index.add(IDS, IDS, MATRIX)
+    gone = set(IDS[:1000].tolist())  # deleted by another writer since the index was synced
+
+    def stored(wanted: IdArray) -> tuple[IdArray, np.ndarray]:
+        kept = np.array([i for i in wanted.tolist() if i not in gone], dtype=np.int64)
+        return kept, np.stack([BY_ID[int(i)] for i in kept])
+
+    for q in MATRIX[:20]:
+        found = index.bound(stored).search(q, 10)
+        assert found and not {i for i, _ in found} & gone

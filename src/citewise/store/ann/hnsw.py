@@ -13,8 +13,8 @@ from usearch.index import Index
 from citewise.embed.base import Vectors
 from citewise.store.vector_index import IdArray
 
-# the exact vectors of some ids, in their order (the store's float32 rows)
-VectorsOf = Callable[[IdArray], Vectors]
+# the exact vectors of those of some ids still stored, and those ids (the store's rows)
+VectorsOf = Callable[[IdArray], tuple[IdArray, Vectors]]
 # a filter this small is ranked exactly from the stored vectors instead of over-fetching
 EXACT_FILTER_BELOW = 20_000
 
@@ -120,9 +120,10 @@ class BoundHnsw:
             want *= 4
 
     def _ranked(self, query: Vectors, ids: IdArray, k: int) -> list[tuple[int, float]]:
-        if ids.shape[0] == 0:
+        ids, vectors = self._vectors_of(ids) if ids.shape[0] else (ids, None)
+        if vectors is None or ids.shape[0] == 0:
             return []
-        scores = self._vectors_of(ids) @ query.astype(np.float32)
+        scores = vectors @ query.astype(np.float32)
         k = min(k, scores.shape[0])
         best = np.argpartition(-scores, k - 1)[:k]
         best = best[np.argsort(-scores[best], kind="stable")]

@@ -48,8 +48,9 @@ def _signature(content_hash: str) -> int:
         return int.from_bytes(digest, "little")
 
 
-def vectors_of(conn: sqlite3.Connection, ids: IdArray) -> Vectors:
-    """The stored float32 vectors of `ids`, in their order."""
+def vectors_of(conn: sqlite3.Connection, ids: IdArray) -> tuple[IdArray, Vectors]:
+    """Those of `ids` still stored (a write may have removed some since the index was
+    synced), in their order, and their float32 vectors."""
     found: dict[int, bytes] = {}
     for start in range(0, ids.shape[0], _FETCH):
         part = [int(i) for i in ids[start : start + _FETCH]]
@@ -58,9 +59,9 @@ def vectors_of(conn: sqlite3.Connection, ids: IdArray) -> Vectors:
             part,
         )
         found.update((int(r[0]), r[1]) for r in rows)
-    return np.frombuffer(b"".join(found[int(i)] for i in ids), dtype=np.float32).reshape(
-        ids.shape[0], -1
-    )
+    kept = np.array([i for i in ids.tolist() if i in found], dtype=np.int64)
+    flat = np.frombuffer(b"".join(found[i] for i in kept.tolist()), dtype=np.float32)
+    return kept, flat.reshape(kept.shape[0], -1)
 
 
 def _blobs(
@@ -70,7 +71,7 @@ def _blobs(
     if wanted.shape[0] <= 20 * _FETCH:
         for start in range(0, wanted.shape[0], 4096):
             ids = wanted[start : start + 4096]
-            yield ids, vectors_of(conn, ids)
+            yield vectors_of(conn, ids)
         return
     cur = conn.execute(f"SELECT v.chunk_id, v.vec{_ACTIVE} ORDER BY v.chunk_id", (cid,))
     while batch := cur.fetchmany(8192):
