@@ -97,3 +97,13 @@ def test_hnsw_skips_candidates_the_store_no_longer_holds() -> None:
     for q in MATRIX[:20]:
         found = index.bound(stored).search(q, 10)
         assert found and not {i for i, _ in found} & gone
+
+
+def test_the_store_and_the_onnx_runtime_load_in_either_order() -> None:
+    """Some usearch builds crash the process when ONNX Runtime is loaded after them."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("onnxruntime")
+    code = "import citewise.store.sqlite.store, citewise.store.ann.hnsw, onnxruntime"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
