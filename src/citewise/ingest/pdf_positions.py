@@ -35,6 +35,7 @@ _LINE_BREAK = re.compile("\r\n|\r|\n|\ufffe|\x02")
 @dataclass(slots=True)
 class _Page:
     number: int
+    page: Any
     textpage: Any
     alnum: str
     offsets: list[int]  # text index of each alnum char
@@ -54,6 +55,7 @@ def chunk_line_boxes(path: Path, children: Sequence[Child]) -> list[tuple[LineBo
     out: list[tuple[LineBox, ...]] = []
     try:
         for child in children:
+            _close_before(pages, child.page_start)
             try:
                 out.append(_boxes(pdf, pages, child))
             except Exception as exc:  # one chunk's failure costs its marks only
@@ -64,17 +66,26 @@ def chunk_line_boxes(path: Path, children: Sequence[Child]) -> list[tuple[LineBo
                                 path, child.page_start, type(exc).__name__, exc)  # fmt: skip
         return out
     finally:
-        for page in pages.values():
-            page.textpage.close()
+        _close_before(pages, None)
         pdf.close()
+
+
+def _close_before(pages: dict[int, _Page], first: int | None) -> None:
+    """Closes the pages before `first` (all with None): chunks come in page order, so only
+    the pages of the current chunk stay open; a page needed again is simply re-read."""
+    for number in [n for n in pages if first is None or n < first]:
+        page = pages.pop(number)
+        page.textpage.close()
+        page.page.close()
 
 
 def _page(pdf: Any, pages: dict[int, _Page], number: int) -> _Page | None:
     if number not in pages:
         if not 1 <= number <= len(pdf):
             return None
-        textpage = pdf[number - 1].get_textpage()
-        pages[number] = _Page(number, textpage, "", [], [])  # closed with the others if it fails
+        page = pdf[number - 1]
+        textpage = page.get_textpage()
+        pages[number] = _Page(number, page, textpage, "", [], [])  # closed with the others
         text: str = textpage.get_text_range()
         alnum, offsets = alnum_index(text)
         lines, start = [], 0
@@ -83,7 +94,7 @@ def _page(pdf: Any, pages: dict[int, _Page], number: int) -> _Page | None:
             if end > start:
                 lines.append((start, end))
             start = match.end() if match else len(text)
-        pages[number] = _Page(number, textpage, alnum, offsets, lines)
+        pages[number] = _Page(number, page, textpage, alnum, offsets, lines)
     return pages[number]
 
 

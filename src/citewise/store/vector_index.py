@@ -1,13 +1,15 @@
-"""Exact vector search over one contiguous matrix per collection (partition, not predicate).
+"""Vector search backends behind one Protocol: exact search over one contiguous matrix per
+collection (partition, not predicate), and an HNSW index (`citewise.store.ann`) for
+collections too large for exact search to stay fast and small.
 
-Measured (see README "Vector index"): exact float32 search over a contiguous slice is a few
-milliseconds at the dev corpus's size, has perfect recall, and needs no rebuild on delete —
-the store reloads a partition only when its generation counter moved.
+Exact search has perfect recall and needs no rebuild on delete — the store reloads a
+partition only when its generation counter moved.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +17,21 @@ import numpy.typing as npt
 from citewise.types.vectors import Vectors
 
 IdArray = npt.NDArray[np.int64]
+# below this many vectors in a collection exact search is faster than HNSW and perfect
+EXACT_BELOW = 50_000
+
+
+class VectorBackend(Protocol):
+    """Cosine top-k over one collection's vectors (rows L2-normalised)."""
+
+    def __len__(self) -> int: ...
+
+    def search(
+        self, query: Vectors, k: int, allowed: IdArray | None = None
+    ) -> list[tuple[int, float]]:
+        """The best `k` (id, score) pairs, best first; `allowed` restricts the candidates
+        before ranking, so a filter never costs recall."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +51,14 @@ class Partition:
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         flat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
         return cls(generation, ids, flat.reshape(len(rows), -1))
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+    def search(
+        self, query: Vectors, k: int, allowed: IdArray | None = None
+    ) -> list[tuple[int, float]]:
+        return top_k(self, query, k, allowed)
 
 
 def top_k(

@@ -35,6 +35,7 @@ NO_TEXT = (
 )
 NO_TEXT_AFTER_OCR = "no text: the PDF has no text layer and OCR found no text on its pages"
 OCR_DPI = 300
+PAGES_PER_OPEN = 100
 _OCR_MAX_PIXELS = 12_000_000  # a page is rendered at most this large, whatever its size
 _FORCE_BOLD = 1 << 18  # PDF font descriptor flags
 _FIXED_PITCH = 1 << 0
@@ -152,29 +153,49 @@ def _outline(pdf: Any) -> list[OutlineEntry]:
     return entries
 
 
-def _read(pdf: Any, ocr: str) -> tuple[list[list[Line]], list[float], list[OcrPage]]:
+def _read(data: bytes, ocr: str) -> tuple[list[list[Line]], list[float], list[OcrPage]]:
     """Each page's lines from its text layer; a page without one (but with something drawn
-    on it) is rendered and read by the `ocr` engine instead (made when first needed)."""
+    on it) is rendered and read by the `ocr` engine instead (made when first needed). Page
+    by page, each closed after use, and the document reopened every `PAGES_PER_OPEN` pages:
+    pdfium keeps what it parsed for a document (fonts, resources) until it is closed."""
     pages: list[list[Line]] = []
     heights: list[float] = []
     scanned: list[OcrPage] = []
-    for i in range(len(pdf)):
-        page = pdf[i]
-        try:
-            heights.append(float(page.get_height()))
-            textpage = page.get_textpage()
-            lines = _page_lines(textpage)
-            textpage.close()
-            engine = get_engine(ocr) if not lines and _draws_something(page) else None
-            if engine is not None:
-                lines, record = _ocr(page, engine, i + 1)
-                scanned.append(record)
+    pdf = _open(data)
+    try:
+        count = len(pdf)
+        for i in range(count):
+            if i and i % PAGES_PER_OPEN == 0:
+                pdf.close()
+                pdf = _open(data)
+            lines, height, record = _read_page(pdf, i, ocr)
             pages.append(lines)
-        except pdfium.PdfiumError as exc:
-            raise CorruptDocumentError(f"page {i + 1} of the PDF cannot be read: {exc}") from exc
-        finally:
-            page.close()
+            heights.append(height)
+            if record is not None:
+                scanned.append(record)
+    finally:
+        pdf.close()
     return pages, heights, scanned
+
+
+def _read_page(pdf: Any, i: int, ocr: str) -> tuple[list[Line], float, OcrPage | None]:
+    page = pdf[i]
+    try:
+        height = float(page.get_height())
+        textpage = page.get_textpage()
+        try:
+            lines = _page_lines(textpage)
+        finally:
+            textpage.close()
+        engine = get_engine(ocr) if not lines and _draws_something(page) else None
+        if engine is None:
+            return lines, height, None
+        lines, record = _ocr(page, engine, i + 1)
+        return lines, height, record
+    except pdfium.PdfiumError as exc:
+        raise CorruptDocumentError(f"page {i + 1} of the PDF cannot be read: {exc}") from exc
+    finally:
+        page.close()
 
 
 def _draws_something(page: Any) -> bool:
@@ -277,9 +298,9 @@ def _title(meta: dict[str, str], blocks: Sequence[Block], name: str) -> str:
 
 
 def parse_pdf(data: bytes, name: str, ocr: str = "none") -> ParsedDocument:
+    raw_pages, heights, scanned = _read(data, ocr)
     pdf = _open(data)
     try:
-        raw_pages, heights, scanned = _read(pdf, ocr)
         outline = _outline(pdf)
         meta = {k: str(v) for k, v in pdf.get_metadata_dict(skip_empty=True).items()}
         page_count = len(pdf)

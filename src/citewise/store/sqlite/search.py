@@ -1,6 +1,6 @@
 """The SQLite store's searches, as functions over a connection: keyword (FTS5 BM25), the
-genre heading lookup, and exact vector search over one contiguous matrix per collection,
-kept until the store changes (`VectorCache`)."""
+genre heading lookup, and vector search: exact over one contiguous matrix per small
+collection, HNSW for a large one, kept until the store changes (`VectorCache`)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ import re
 import sqlite3
 import threading
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
 from citewise.errors import StoreError
+from citewise.store.sqlite.ann import AnnIndexes, active_rows, vectors_of
 from citewise.store.sqlite.writes import collection_id, generation
 from citewise.store.terms import fts5_match
-from citewise.store.vector_index import Partition, top_k
+from citewise.store.vector_index import Partition, VectorBackend
 from citewise.text.headings import heading_names, last_heading
 from citewise.types import Candidate, SearchFilter
 from citewise.types.vectors import Vectors
@@ -146,19 +148,41 @@ def heading_search(
 
 
 class VectorCache:
-    """One contiguous matrix of vectors per collection, kept until the store's generation
-    changes; shared by every thread and store object of one file (`SharedFileState`)."""
+    """Per collection, one contiguous matrix of vectors (exact search) or, from
+    `ann.exact_below` vectors on, an HNSW index kept in step with the store; refreshed when
+    the store's generation changes and shared by every thread and store object of one file
+    (`SharedFileState`)."""
 
-    def __init__(self, partitions: dict[int, Partition], lock: threading.Lock) -> None:
+    def __init__(
+        self, partitions: dict[int, Partition], lock: threading.Lock, ann: AnnIndexes
+    ) -> None:
         self._partitions = partitions
         self._lock = lock
+        self._ann = ann
 
-    def partition(self, conn: sqlite3.Connection, cid: int) -> Partition:
+    def backend(self, conn: sqlite3.Connection, cid: int) -> VectorBackend:
         current = generation(conn)
         with self._lock:
             cached = self._partitions.get(cid)
             if cached is not None and cached.generation == current:
                 return cached
+            indexed = self._ann.current(cid, current)
+            if indexed is not None:
+                return indexed.bound(partial(vectors_of, conn))
+            stored = conn.execute(
+                "SELECT count(*) FROM vectors WHERE collection_id = ?", (cid,)
+            ).fetchone()[0]
+            if int(stored) >= self._ann.exact_below:
+                active = active_rows(conn, cid)
+                if active[0].shape[0] >= self._ann.exact_below:
+                    dim = conn.execute(
+                        "SELECT length(vec) / 4 FROM vectors WHERE collection_id = ? LIMIT 1",
+                        (cid,),
+                    ).fetchone()[0]
+                    index = self._ann.synced(conn, cid, active, int(dim), current)
+                    self._partitions.pop(cid, None)
+                    return index.bound(partial(vectors_of, conn))
+            self._ann.drop(cid)
             rows = conn.execute(
                 "SELECT v.chunk_id, v.vec FROM vectors v JOIN chunks ch ON ch.id = v.chunk_id"
                 " JOIN documents d ON d.id = ch.doc_id"
@@ -176,7 +200,7 @@ def vector_search(
     cid = collection_id(conn, flt.collection)
     if cid is None:
         return []
-    part = cache.partition(conn, cid)
+    backend = cache.backend(conn, cid)
     allowed = None
     if flt.sources or flt.category is not None or flt.tags:
         where, args = filter_sql(flt)
@@ -186,7 +210,7 @@ def vector_search(
             (cid, *args),
         ).fetchall()
         allowed = np.fromiter((r[0] for r in ids), dtype=np.int64, count=len(ids))
-    pairs = top_k(part, query, k, allowed)
+    pairs = backend.search(query, k, allowed)
     return [Candidate(cid_, i + 1, score) for i, (cid_, score) in enumerate(pairs)]
 
 

@@ -1,5 +1,6 @@
 """What every SQLite store object of one database file shares within the process: the
-write lock (one writer at a time) and the vector cache (one matrix per collection)."""
+write lock (one writer at a time) and the vector cache (one exact matrix per small
+collection, one HNSW index per large one, in files beside the database)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citewise.store.sqlite.ann import AnnIndexes
 from citewise.store.vector_index import Partition
 
 
@@ -14,6 +16,7 @@ from citewise.store.vector_index import Partition
 class SharedFileState:
     """What all store objects of one database file share within the process."""
 
+    ann: AnnIndexes
     write_lock: threading.Lock = field(default_factory=threading.Lock)
     cache_lock: threading.Lock = field(default_factory=threading.Lock)
     partitions: dict[int, Partition] = field(default_factory=dict)
@@ -21,6 +24,11 @@ class SharedFileState:
 
 _SHARED: dict[tuple[str, int, int], SharedFileState] = {}
 _SHARED_LOCK = threading.Lock()
+
+
+def index_folder(path: Path) -> Path:
+    """Where the HNSW indexes of the database file at `path` live (rebuildable from it)."""
+    return path.with_name(path.name + ".vectors")
 
 
 def shared_state(path: Path) -> SharedFileState:
@@ -31,5 +39,5 @@ def shared_state(path: Path) -> SharedFileState:
     with _SHARED_LOCK:
         state = _SHARED.get(key)
         if state is None:
-            state = _SHARED[key] = SharedFileState()
+            state = _SHARED[key] = SharedFileState(AnnIndexes(index_folder(path)))
         return state

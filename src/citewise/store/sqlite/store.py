@@ -49,7 +49,7 @@ class SQLiteStore:
             self._connections.close_all()
             raise StoreError(f"cannot open the store at {path}: {exc}") from exc
         shared = shared_state(path)
-        self._vectors = search.VectorCache(shared.partitions, shared.cache_lock)
+        self._vectors = search.VectorCache(shared.partitions, shared.cache_lock, shared.ann)
         self._write_lock = shared.write_lock
 
     def _connect(self) -> sqlite3.Connection:

@@ -1,0 +1,134 @@
+"""Peak memory of ingesting a folder of long PDFs into the SQLite store, before and after
+(two source trees, one run).
+
+    .venv/bin/python benchmarks/pdf_folder_memory.py --before /tmp/before/src --after src \
+        --out benchmarks/results/pdf_folder_memory.json
+
+The folder: every PDF under the Debian documentation roots with 40 to 350 pages, plus the
+single longest one (R's reference manual, 2,415 pages), duplicates (same size and page
+count) dropped. They come from Debian packages: texlive-latex-base-doc, r-doc-pdf,
+glpk-doc, python-reportlab-doc. Each tree ingests it in its own process with the default
+embedder into a fresh data directory; the figure is that process's own VmHWM (read from
+/proc/self/status at its end, not the parent's ru_maxrss). The machine's `uptime` is
+recorded beside the figures. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOTS = (Path("/usr/share/doc"), Path("/usr/share/R/doc"))
+MIN_PAGES, MAX_PAGES = 40, 350
+
+
+def choose_pdfs() -> list[tuple[int, Path]]:
+    import pypdfium2 as pdfium
+
+    seen: set[tuple[int, int]] = set()
+    found: list[tuple[int, Path]] = []
+    for root in ROOTS:
+        for path in sorted(root.rglob("*.pdf")):
+            if not path.is_file() or path.stat().st_size < 100_000:
+                continue
+            try:
+                pdf = pdfium.PdfDocument(str(path))
+            except pdfium.PdfiumError:
+                continue
+            pages = len(pdf)
+            pdf.close()
+            key = (path.stat().st_size, pages)
+            if key not in seen:
+                seen.add(key)
+                found.append((pages, path))
+    longest = max(found)
+    return [longest, *sorted(p for p in found if MIN_PAGES <= p[0] <= MAX_PAGES)]
+
+
+def _uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def child(folder: Path, data: Path) -> dict[str, Any]:
+    from citewise.assistant import Assistant
+
+    started = time.perf_counter()
+    report = Assistant(data).ingest([folder], collection="pdfs")
+    status = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmHWM", "VmRSS"):
+            status[name + "_mb"] = round(int(value.split()[0]) / 1024, 1)
+    kinds: dict[str, int] = {}
+    for outcome in report.outcomes:
+        kinds[outcome.status] = kinds.get(outcome.status, 0) + 1
+    return {
+        **status,
+        "seconds": round(time.perf_counter() - started, 1),
+        "files": kinds,
+        "failed": [o.source for o in report.outcomes if o.status == "failed"],
+        "chunks": sum(o.chunks or 0 for o in report.outcomes),
+        "chunks_embedded": report.chunks_embedded,
+        "pages": report.pages,
+    }
+
+
+def run(src: Path, folder: Path, work: Path) -> subprocess.Popen[str]:
+    data = Path(tempfile.mkdtemp(prefix="data-", dir=work))
+    return subprocess.Popen(
+        [sys.executable, __file__, "--child", str(folder), str(data)],
+        env={**os.environ, "PYTHONPATH": str(src.resolve())},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--before", type=Path, help="the src/ of the tree before the change")
+    ap.add_argument("--after", type=Path, default=Path("src"))
+    ap.add_argument("--child", nargs=2, type=Path, metavar=("FOLDER", "DATA"))
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(child(*args.child)))
+        return
+    work = Path(tempfile.mkdtemp(prefix="pdf-memory-"))
+    folder = work / "pdfs"
+    folder.mkdir()
+    chosen = choose_pdfs()
+    for i, (_, path) in enumerate(chosen):
+        (folder / f"{i:03d}-{path.name}").symlink_to(path)
+    report: dict[str, Any] = {
+        "pdfs": len(chosen),
+        "pages": sum(p for p, _ in chosen),
+        "largest": {"path": str(chosen[0][1]), "pages": chosen[0][0]},
+        "megabytes": round(sum(p.stat().st_size for _, p in chosen) / 2**20, 1),
+        "uptime_start": _uptime(),
+    }
+    print(json.dumps(report), file=sys.stderr, flush=True)
+    trees = {"before": args.before, "after": args.after}
+    running = {name: run(src, folder, work) for name, src in trees.items() if src is not None}
+    for name, proc in running.items():  # side by side: the figure is each one's own peak
+        out, err = proc.communicate()
+        lines = out.strip().splitlines()
+        ok = proc.returncode == 0 and lines
+        report[name] = json.loads(lines[-1]) if ok else {"error": err[-3000:]}
+        print(name, json.dumps(report[name]), file=sys.stderr, flush=True)
+    report["uptime_end"] = _uptime()
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""One collection's HNSW graph (usearch, int8 vectors) with the (id, signature) rows it
+holds, so it can be compared with the store and brought up to date without a rebuild."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from usearch.index import Index
+
+from citewise.store.vector_index import IdArray
+from citewise.types.vectors import Vectors
+
+# the exact vectors of those of some ids still stored, and those ids (the store's rows)
+VectorsOf = Callable[[IdArray], tuple[IdArray, Vectors]]
+# a filter this small is ranked exactly from the stored vectors instead of over-fetching
+EXACT_FILTER_BELOW = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class HnswParams:
+    connectivity: int = 16
+    expansion_add: int = 128
+    expansion_search: int = 512
+    dtype: str = "i8"
+    # candidates taken from the graph per result wanted, then ranked by the exact vectors
+    oversample: int = 4
+    min_candidates: int = 40
+
+
+class HnswIndex:
+    """The graph and its rows (sorted ids, each with the signature of its content). Mutations
+    and searches take the index's own lock; a graph opened as a view of its file (read-only,
+    memory-mapped) is loaded into memory on its first change."""
+
+    def __init__(self, dim: int, params: HnswParams | None = None) -> None:
+        self.params = params or HnswParams()
+        self.dim = dim
+        self.graph = self._new_graph()
+        self.ids: IdArray = np.zeros(0, dtype=np.int64)
+        self.sigs: IdArray = np.zeros(0, dtype=np.int64)
+        self.lock = threading.RLock()
+        self.view_of: str | None = None  # the file a read-only view maps
+
+    def _new_graph(self) -> Index:
+        p = self.params
+        return Index(
+            ndim=self.dim, metric="cos", dtype=p.dtype, connectivity=p.connectivity,
+            expansion_add=p.expansion_add, expansion_search=p.expansion_search,
+        )  # fmt: skip
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+    def _writable(self) -> None:
+        if self.view_of is not None:
+            self.graph, self.view_of = self.graph.copy(), None
+
+    def add(self, ids: IdArray, sigs: IdArray, vectors: Vectors) -> None:
+        if ids.shape[0] == 0:
+            return
+        with self.lock:
+            self._writable()
+            self.graph.add(ids, np.ascontiguousarray(vectors, dtype=np.float32), threads=2)
+            all_ids = np.concatenate([self.ids, ids])
+            order = np.argsort(all_ids, kind="stable")
+            self.ids = all_ids[order]
+            self.sigs = np.concatenate([self.sigs, sigs])[order]
+
+    def remove(self, ids: IdArray) -> None:
+        if ids.shape[0] == 0:
+            return
+        with self.lock:
+            self._writable()
+            self.graph.remove(ids)
+            keep = ~np.isin(self.ids, ids)
+            self.ids, self.sigs = self.ids[keep], self.sigs[keep]
+
+    def candidates(self, query: Vectors, count: int) -> IdArray:
+        with self.lock:
+            found = self.graph.search(np.ascontiguousarray(query, dtype=np.float32), count)
+        return np.asarray(found.keys, dtype=np.int64)
+
+    def bound(self, vectors_of: VectorsOf) -> BoundHnsw:
+        return BoundHnsw(self, vectors_of)
+
+
+class BoundHnsw:
+    """A `VectorBackend`: the graph proposes candidates, the exact vectors rank them."""
+
+    def __init__(self, index: HnswIndex, vectors_of: VectorsOf) -> None:
+        self._index = index
+        self._vectors_of = vectors_of
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def search(
+        self, query: Vectors, k: int, allowed: IdArray | None = None
+    ) -> list[tuple[int, float]]:
+        index = self._index
+        if k <= 0 or len(index) == 0:
+            return []
+        if query.shape[-1] != index.dim:
+            raise ValueError(f"query has {query.shape[-1]} dimensions, the index {index.dim}")
+        if allowed is not None:
+            allowed = index.ids[np.isin(index.ids, allowed)]
+            if allowed.shape[0] <= EXACT_FILTER_BELOW:
+                return self._ranked(query, allowed, k)
+        p = index.params
+        want = max(k * p.oversample, p.min_candidates)
+        while True:
+            found = index.candidates(query, min(want, len(index)))
+            if allowed is not None:
+                found = found[np.isin(found, allowed)]
+            if found.shape[0] >= min(k * p.oversample, len(index)) or want >= len(index):
+                return self._ranked(query, found, k)
+            want *= 4
+
+    def _ranked(self, query: Vectors, ids: IdArray, k: int) -> list[tuple[int, float]]:
+        ids, vectors = self._vectors_of(ids) if ids.shape[0] else (ids, None)
+        if vectors is None or ids.shape[0] == 0:
+            return []
+        scores = vectors @ query.astype(np.float32)
+        k = min(k, scores.shape[0])
+        best = np.argpartition(-scores, k - 1)[:k]
+        best = best[np.argsort(-scores[best], kind="stable")]
+        return [(int(ids[i]), float(scores[i])) for i in best]
