@@ -11,7 +11,8 @@ from __future__ import annotations
 from citewise.graph.model import DocumentGraph, entity_key
 from citewise.ingest.graph import store_graphs
 from citewise.store.base import GraphHolder, Store
-from citewise.testing.store_contract import _embed_all, new_document
+from citewise.testing.store_documents import embed_all as _embed_all
+from citewise.testing.store_documents import new_document
 
 PUMP = (
     "The Pump Controller uses the Sensor Bus Interface (SBI). "

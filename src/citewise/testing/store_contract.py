@@ -10,66 +10,32 @@ store, closed after the test), as haystack's `testing/document_store.py` does:
             yield made
             made.close()
 
-`StreamingStoreContractTests` is for backends that also implement `StreamingStore`.
-`document_of` and `new_document` make small documents chunked as ingest chunks them.
+`StreamingStoreContractTests` (`testing.streaming_contract`) is for backends that also
+implement `StreamingStore`; `testing.store_documents` makes the small documents.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from citewise.embed.base import Vectors
 from citewise.errors import StoreError
-from citewise.ingest.chunking import chunk_document
-from citewise.retrieve.query import query_terms
-from citewise.store.base import Store, StreamingStore
+from citewise.store.base import Store
 from citewise.store.genre import GenreLookups
-from citewise.types import Block, ChunkedDocument, NewDocument, ParsedDocument, SearchFilter
+from citewise.testing.store_documents import (
+    document_of,
+    embed_all,
+    keyword_sources,
+    new_document,
+    unit_vector,
+)
+from citewise.testing.streaming_contract import StreamingStoreContractTests
+from citewise.types import Block, NewDocument, SearchFilter
 
-DIM = 8
-
-
-def document_of(source: str, blocks: Sequence[Block], *, collection: str = "default",
-                category: str = "", tags: tuple[str, ...] = (),
-                digest: str = "h1") -> NewDocument:  # fmt: skip
-    parsed = ParsedDocument(title=source, blocks=tuple(blocks), format="text")
-    chunks = chunk_document(parsed, lambda t: len(t.split()))
-    return NewDocument(
-        collection=collection, source=source, title=source, format="text", category=category,
-        tags=tags, content_hash=digest, mtime=0.0, size=sum(len(b.text) for b in blocks),
-        page_count=None, chunks=chunks,
-    )  # fmt: skip
-
-
-def new_document(source: str, text: str, *, collection: str = "default", category: str = "",
-                 tags: tuple[str, ...] = (), digest: str = "h1") -> NewDocument:  # fmt: skip
-    """One section, "Top", holding `text`."""
-    blocks = [Block(text, ("Top",))]
-    return document_of(source, blocks, collection=collection, category=category, tags=tags,
-                       digest=digest)  # fmt: skip
-
-
-def _vec(seed: int) -> Vectors:
-    v = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
-    return v / np.linalg.norm(v)
-
-
-def _embed_all(store: Store, seed: int = 0) -> None:
-    missing = store.chunks_missing_vectors(1000)
-    ids = [cid for cid, _ in missing]
-    vecs = np.stack([_vec(seed + cid) for cid in ids]) if ids else np.zeros((0, DIM), np.float32)
-    store.put_vectors(ids, vecs, "test-embedder")
-    store.finalize()
-
-
-def _keyword(store: Store, q: str, **flt: object) -> list[str]:
-    cands = store.keyword_search(query_terms(q), SearchFilter(**flt), 10)  # type: ignore[arg-type]
-    return [r.source for r in store.get_chunks([c.chunk_id for c in cands])]
+__all__ = ["StoreContractTests", "StreamingStoreContractTests", "document_of", "new_document"]
 
 
 def _with_headings(
@@ -79,92 +45,57 @@ def _with_headings(
     return document_of(source, blocks, collection=collection)
 
 
-def _put_missing_vectors(store: Store) -> None:
-    """Vectors for every chunk that lacks one, without finalizing."""
-    ids = [cid for cid, _ in store.chunks_missing_vectors(1000)]
-    if ids:
-        store.put_vectors(ids, np.stack([_vec(cid) for cid in ids]), "test-embedder")
-
-
-def _paragraphs(words: list[str]) -> NewDocument:
-    """One parent per paragraph (each longer than half a parent), one word per paragraph."""
-    filler = "plain filler words about nothing in particular " * 25
-    blocks = [Block(f"{word} {filler}") for word in words]
-    return document_of("big.log", blocks, digest="-".join(words))
-
-
-def _batches(doc: NewDocument, size: int) -> list[ChunkedDocument]:
-    """Whole parents with their children, `size` parents per batch."""
-    out = []
-    parents = doc.chunks.parents
-    for start in range(0, len(parents), size):
-        group = parents[start : start + size]
-        ordinals = {p.ordinal for p in group}
-        kids = tuple(c for c in doc.chunks.children if c.parent_ordinal in ordinals)
-        out.append(ChunkedDocument(group, kids))
-    return out
-
-
-def _stream(store: Store, doc: NewDocument, replaces: int | None = None) -> int:
-    assert isinstance(store, StreamingStore)
-    doc_id = store.begin_document(replace(doc, chunks=ChunkedDocument((), ())), replaces=replaces)
-    assert doc_id is not None
-    for batch in _batches(doc, 2):
-        assert store.append_chunks(doc_id, batch)
-    return doc_id
-
-
 class StoreContractTests:
     """The `Store` protocol's contract. A subclass provides a `store` fixture: an empty store of
     its backend, closed after the test."""
 
     def test_new_document_is_keyword_searchable_before_vectors(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "Rotate the logs every night with logrotate."))
-        assert _keyword(store, "logrotate") == ["a.txt"]
+        assert keyword_sources(store, "logrotate") == ["a.txt"]
         assert store.find_document("default", "a.txt").status == "indexing"  # type: ignore[union-attr]
-        assert store.vector_search(_vec(1), SearchFilter(), 5) == []
+        assert store.vector_search(unit_vector(1), SearchFilter(), 5) == []
 
     def test_finalize_marks_ready_and_vector_search_finds_it(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "Alpha text."))
-        _embed_all(store)
+        embed_all(store)
         doc = store.find_document("default", "a.txt")
         assert doc is not None and doc.status == "ready"
         cid = store.keyword_search(["alpha"], SearchFilter(), 5)[0].chunk_id
-        hits = store.vector_search(_vec(cid), SearchFilter(), 1)
+        hits = store.vector_search(unit_vector(cid), SearchFilter(), 1)
         assert hits[0].chunk_id == cid and hits[0].score == pytest.approx(1.0, abs=1e-5)
 
     def test_delete_removes_chunks_from_keyword_and_vector_index(self, store: Store) -> None:
         doc_id = store.add_document(new_document("gone.txt", "Zebra migration patterns."))
         store.add_document(new_document("kept.txt", "Zebra crossings."))
-        _embed_all(store)
+        embed_all(store)
         store.delete_document(doc_id)
-        assert _keyword(store, "zebra") == ["kept.txt"]
-        vec_hits = store.vector_search(_vec(0), SearchFilter(), 10)
+        assert keyword_sources(store, "zebra") == ["kept.txt"]
+        vec_hits = store.vector_search(unit_vector(0), SearchFilter(), 10)
         sources = {r.source for r in store.get_chunks([h.chunk_id for h in vec_hits])}
         assert sources == {"kept.txt"}
         assert store.stats()["parents"] == 1
 
     def test_staged_replacement_is_invisible_until_finalized(self, store: Store) -> None:
         old = store.add_document(new_document("doc.txt", "Old wording about kangaroos."))
-        _embed_all(store)
+        embed_all(store)
         store.add_document(
             new_document("doc.txt", "New wording about wombats.", digest="h2"), replaces=old
         )
-        assert _keyword(store, "wombats") == []
-        assert _keyword(store, "kangaroos") == ["doc.txt"]
-        _embed_all(store, seed=100)
-        assert _keyword(store, "wombats") == ["doc.txt"]
-        assert _keyword(store, "kangaroos") == []
+        assert keyword_sources(store, "wombats") == []
+        assert keyword_sources(store, "kangaroos") == ["doc.txt"]
+        embed_all(store, seed=100)
+        assert keyword_sources(store, "wombats") == ["doc.txt"]
+        assert keyword_sources(store, "kangaroos") == []
         docs = store.list_documents("default")
         assert [(d.source, d.content_hash, d.status) for d in docs] == [("doc.txt", "h2", "ready")]
 
     def test_search_is_scoped_by_collection(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "Shared term quokka.", collection="one"))
         store.add_document(new_document("b.txt", "Shared term quokka.", collection="two"))
-        _embed_all(store)
-        assert _keyword(store, "quokka", collection="one") == ["a.txt"]
-        assert _keyword(store, "quokka", collection="missing") == []
-        vec = store.vector_search(_vec(0), SearchFilter(collection="two"), 10)
+        embed_all(store)
+        assert keyword_sources(store, "quokka", collection="one") == ["a.txt"]
+        assert keyword_sources(store, "quokka", collection="missing") == []
+        vec = store.vector_search(unit_vector(0), SearchFilter(collection="two"), 10)
         assert {r.source for r in store.get_chunks([h.chunk_id for h in vec])} == {"b.txt"}
 
     def test_filters_by_category_tags_and_source(self, store: Store) -> None:
@@ -174,20 +105,20 @@ class StoreContractTests:
         store.add_document(
             new_document("y.md", "Filter target ocelot.", category="api", tags=("dev",))
         )
-        _embed_all(store)
-        assert _keyword(store, "ocelot", category="guides") == ["x.md"]
-        assert _keyword(store, "ocelot", tags=("dev",)) == ["y.md"]
-        assert _keyword(store, "ocelot", sources=("x.md",)) == ["x.md"]
-        vec = store.vector_search(_vec(3), SearchFilter(category="api"), 10)
+        embed_all(store)
+        assert keyword_sources(store, "ocelot", category="guides") == ["x.md"]
+        assert keyword_sources(store, "ocelot", tags=("dev",)) == ["y.md"]
+        assert keyword_sources(store, "ocelot", sources=("x.md",)) == ["x.md"]
+        vec = store.vector_search(unit_vector(3), SearchFilter(category="api"), 10)
         assert {r.source for r in store.get_chunks([h.chunk_id for h in vec])} == {"y.md"}
 
     def test_vectors_from_another_embedder_are_refused(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "Some text."))
-        _embed_all(store)
+        embed_all(store)
         store.add_document(new_document("b.txt", "More text."))
         ((cid, _),) = store.chunks_missing_vectors(10)
         with pytest.raises(StoreError, match="test-embedder"):
-            store.put_vectors([cid], _vec(1)[None, :], "other-embedder")
+            store.put_vectors([cid], unit_vector(1)[None, :], "other-embedder")
 
     def test_get_chunks_returns_parent_text_and_keeps_order(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "First passage. " * 5))
@@ -240,9 +171,9 @@ class StoreContractTests:
         store.add_document(new_document("a.txt", "Alpha text."))
         cid = store.keyword_search(["alpha"], SearchFilter(), 1)[0].chunk_id
         assert store.get_vectors([cid]) == {}
-        _embed_all(store)
+        embed_all(store)
         got = store.get_vectors([cid, cid + 999])
-        assert list(got) == [cid] and np.allclose(got[cid], _vec(cid))
+        assert list(got) == [cid] and np.allclose(got[cid], unit_vector(cid))
 
     def test_has_documents_per_collection(self, store: Store) -> None:
         assert not store.has_documents("default")
@@ -305,7 +236,7 @@ class StoreContractTests:
 
     def test_keyword_search_takes_plain_terms_not_query_syntax(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "Near the café, logs OR traces."))
-        assert _keyword(store, 'NEAR("cafe" OR') == ["a.txt"]
+        assert keyword_sources(store, 'NEAR("cafe" OR') == ["a.txt"]
         found = store.keyword_search(['"café"', "*", "AND"], SearchFilter(), 5)
         assert len(found) == 1
         assert store.keyword_search([], SearchFilter(), 5) == []
@@ -315,8 +246,8 @@ class StoreContractTests:
             store.add_document(new_document(f"other{i}.txt", f"Other text {i}.", collection="big"))
         for i in range(3):
             store.add_document(new_document(f"mine{i}.txt", f"My text {i}.", collection="small"))
-        _embed_all(store)
-        found = store.vector_search(_vec(5), SearchFilter(collection="small"), 3)
+        embed_all(store)
+        found = store.vector_search(unit_vector(5), SearchFilter(collection="small"), 3)
         assert sorted(r.source for r in store.get_chunks([c.chunk_id for c in found])) == [
             "mine0.txt", "mine1.txt", "mine2.txt"
         ]  # fmt: skip
@@ -329,7 +260,7 @@ class StoreContractTests:
         assert store.count_missing_vectors() == 2
         (only,) = store.chunks_missing_vectors(10, doc_id=second)
         assert store.get_chunks([only[0]])[0].doc_id == second and only[1]
-        store.put_vectors([only[0]], _vec(1)[None, :], "test-embedder")
+        store.put_vectors([only[0]], unit_vector(1)[None, :], "test-embedder")
         assert store.finalize() == [second]
         assert store.count_missing_vectors() == 1
         assert [d for d, _ in store.chunks_missing_vectors(10)] == [
@@ -343,11 +274,11 @@ class StoreContractTests:
         with pytest.raises(LookupError):  # the child's parent is not in the document
             store.add_document(broken)
         assert store.stats() == {"documents": 0, "parents": 0, "chunks": 0, "vectors": 0}
-        assert _keyword(store, "half") == []
+        assert keyword_sources(store, "half") == []
 
     def test_replacement_keeps_vectors_of_unchanged_chunks(self, store: Store) -> None:
         old = store.add_document(new_document("doc.txt", "Unchanged sentence about owls."))
-        _embed_all(store)
+        embed_all(store)
         (kept,) = store.document_chunks(old)
         store.add_document(
             new_document("doc.txt", "Unchanged sentence about owls.", digest="h2"), replaces=old
@@ -357,68 +288,6 @@ class StoreContractTests:
         (doc,) = store.list_documents("default")
         (new,) = store.document_chunks(doc.doc_id)
         assert doc.content_hash == "h2" and new.chunk_id != kept.chunk_id
-        assert np.allclose(store.get_vectors([new.chunk_id])[new.chunk_id], _vec(kept.chunk_id))
-
-
-class StreamingStoreContractTests:
-    """The `StreamingStore` capability's contract: a version taken in batches is invisible to
-    every search until complete, then behaves like a document added whole (replacement,
-    vector reuse, finalize). A subclass provides the same `store` fixture."""
-
-    def test_a_streamed_version_is_invisible_until_complete(self, store: Store) -> None:
-        assert isinstance(store, StreamingStore)
-        doc = _paragraphs(["aardvark", "badger", "cheetah", "dingo", "emu"])
-        assert len(doc.chunks.parents) == 5
-        doc_id = _stream(store, doc)
-        _put_missing_vectors(store)  # the embedder may run while the file is still read
-        assert store.finalize() == []
-        assert _keyword(store, "aardvark emu") == []
-        assert store.vector_search(_vec(1), SearchFilter(), 5) == []
-        assert store.list_documents("default") == []
-        assert store.find_staged("default", "big.log") is None
-        assert store.complete_document(doc_id)
-        assert sorted(_keyword(store, "aardvark emu")) == ["big.log", "big.log"]
-        assert store.finalize() == [doc_id]
-        (info,) = store.list_documents("default")
-        assert (info.status, info.chunk_count) == ("ready", len(doc.chunks.children))
-        chunks = store.document_chunks(doc_id)
-        assert [c.text for c in chunks] == [c.text for c in doc.chunks.children]
-        assert chunks[0].parent_text == doc.chunks.parents[0].text
-
-    def test_a_streamed_replacement_swaps_in_at_finalize_and_reuses_vectors(
-        self, store: Store
-    ) -> None:
-        assert isinstance(store, StreamingStore)
-        old = _stream(store, _paragraphs(["aardvark", "badger", "cheetah"]))
-        assert store.complete_document(old)
-        _put_missing_vectors(store)
-        store.finalize()
-        new = _stream(store, _paragraphs(["aardvark", "badger", "zebra"]), replaces=old)
-        assert _keyword(store, "zebra") == [] and _keyword(store, "cheetah") == ["big.log"]
-        assert store.complete_document(new)
-        assert _keyword(store, "zebra") == []  # staged until its vectors are in
-        missing = store.chunks_missing_vectors(100, doc_id=new)
-        assert len(missing) == 1 and "zebra" in missing[0][1]  # the rest took the old vectors
-        _put_missing_vectors(store)
-        assert store.finalize() == [new]
-        assert _keyword(store, "zebra") == ["big.log"] and _keyword(store, "cheetah") == []
-        assert [d.doc_id for d in store.list_documents("default")] == [new]
-
-    def test_another_ingest_of_the_source_supersedes_a_loading_version(self, store: Store) -> None:
-        assert isinstance(store, StreamingStore)
-        doc = _paragraphs(["aardvark", "badger"])
-        loading = _stream(store, doc)
-        other = store.add_document(_paragraphs(["cheetah"]))  # another process, another version
-        assert not store.append_chunks(loading, _batches(doc, 1)[0])
-        assert not store.complete_document(loading)
-        assert [d.doc_id for d in store.list_documents("default")] == [other]
-        assert store.stats()["chunks"] == len(_paragraphs(["cheetah"]).chunks.children)
-
-    def test_a_leftover_loading_version_gives_way_to_the_next_run(self, store: Store) -> None:
-        assert isinstance(store, StreamingStore)
-        doc = _paragraphs(["aardvark", "badger"])
-        _stream(store, doc)  # a run killed before completing
-        again = _stream(store, doc)
-        assert store.complete_document(again)
-        assert store.stats()["documents"] == 1
-        assert store.stats()["chunks"] == len(doc.chunks.children)
+        assert np.allclose(
+            store.get_vectors([new.chunk_id])[new.chunk_id], unit_vector(kept.chunk_id)
+        )
