@@ -10,8 +10,8 @@ import pytest
 
 from citewise.assistant import Assistant
 from citewise.extractive.answerer import ExtractiveAnswerer
-from llm.scripted_server import ScriptedServer
-from llm.wire import OpenAIWire
+from llm_clients.scripted_server import ScriptedServer
+from llm_clients.wire import OpenAIWire
 from support import write_corpus
 
 pytestmark = pytest.mark.slow

@@ -154,3 +154,13 @@ def test_a_request_carrying_another_questions_analysis_is_analysed_afresh() -> N
     other = analysis.analyse("Where are the logs kept?")
     req = AnswerRequest(QUESTION, SearchFilter(), analysis=other)
     assert req.analysed().question == QUESTION
+
+
+def test_ask_through_the_facade_embeds_a_plain_question_once(
+    assistant: Assistant, embedder: CountingEmbedder
+) -> None:
+    assistant.ask("warm up the exemplars")  # the router's exemplar bank is built once
+    embedder.queries.clear()
+    answer = assistant.ask(QUESTION)
+    assert answer.intent == "question" and answer.citations
+    assert embedder.queries == [QUESTION]

@@ -12,8 +12,8 @@ from citewise.assistant import Assistant
 from citewise.chat.memory import SQLiteMemory, Turn
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
 from citewise.types import CitationEvent, Done, Sources, Status, Token
-from llm.scripted_server import ScriptedServer
-from llm.wire import OllamaWire, OpenAIWire
+from llm_clients.scripted_server import ScriptedServer
+from llm_clients.wire import OllamaWire, OpenAIWire
 from support import write_corpus
 
 pytestmark = pytest.mark.slow

@@ -12,8 +12,8 @@ import pytest
 
 from citewise.assistant import Assistant
 from citewise.types import Answer, Done, Status, Token
-from llm.scripted_server import ScriptedServer, sse_reply
-from llm.wire import OpenAIWire
+from llm_clients.scripted_server import ScriptedServer, sse_reply
+from llm_clients.wire import OpenAIWire
 from support import write_corpus
 
 pytestmark = pytest.mark.slow

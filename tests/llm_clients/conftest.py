@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from llm.scripted_server import ScriptedServer
-from llm.wire import WIRES, OllamaWire, OpenAIWire, Wire
+from llm_clients.scripted_server import ScriptedServer
+from llm_clients.wire import WIRES, OllamaWire, OpenAIWire, Wire
 
 
 @pytest.fixture

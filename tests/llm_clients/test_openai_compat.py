@@ -6,8 +6,8 @@ import pytest
 
 from citewise.llm import LLMError, LLMResponseError, Message, OpenAICompatLLM
 from citewise.llm.openai_compat import normalize_base_url
-from llm.scripted_server import json_reply, sse_reply
-from llm.wire import OpenAIWire, openai_chunk
+from llm_clients.scripted_server import json_reply, sse_reply
+from llm_clients.wire import OpenAIWire, openai_chunk
 
 pytestmark = pytest.mark.integration
 

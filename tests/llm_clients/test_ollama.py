@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from citewise.llm import LLMError, LLMResponseError, Message, OllamaLLM
-from llm.scripted_server import json_reply, ndjson_reply
-from llm.wire import OllamaWire
+from llm_clients.scripted_server import json_reply, ndjson_reply
+from llm_clients.wire import OllamaWire
 
 pytestmark = pytest.mark.integration
 

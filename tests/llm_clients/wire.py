@@ -10,7 +10,7 @@ from typing import Any
 
 from citewise.llm import OllamaLLM, OpenAICompatLLM, RetryPolicy
 from citewise.llm._http import HttpLLM
-from llm.scripted_server import Reply, ScriptedServer, json_reply, ndjson_reply, sse_reply
+from llm_clients.scripted_server import Reply, ScriptedServer, json_reply, ndjson_reply, sse_reply
 
 NO_JITTER = RetryPolicy(rand=lambda: 0.5)
 

@@ -19,8 +19,8 @@ from citewise.llm import (
     Message,
     Timeouts,
 )
-from llm.scripted_server import Reply, text_reply
-from llm.wire import Wire
+from llm_clients.scripted_server import Reply, text_reply
+from llm_clients.wire import Wire
 
 pytestmark = pytest.mark.integration
 

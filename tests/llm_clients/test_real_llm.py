@@ -15,7 +15,7 @@ from citewise.assistant import Assistant
 from citewise.llm import Message, OpenAICompatLLM, RetryPolicy, Timeouts
 from citewise.llm.llamacpp_server import LlamaCppServer, smollm2_gguf
 from citewise.types import NOT_FOUND, Done, Status, Token
-from llm.real_llm import answer_invents
+from llm_clients.real_llm import answer_invents
 from support import write_corpus
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
