@@ -55,6 +55,7 @@ def test_the_cli_and_the_api_record_the_same_spans_for_a_question(
     assert by_api["answer"] == by_cli["answer"]
     assert by_api["citations"] == by_cli["citations"]
     assert by_api["intent"] == by_cli["intent"]
+    assert by_api["answer_kind"] == by_cli["answer_kind"]  # the API carries the outcome too
     spans = set(by_cli["timings_ms"])  # type: ignore[arg-type]
     assert "total" in spans and len(spans) > 2  # the stages, not only the total
     assert set(by_api["timings_ms"]) == spans

@@ -58,6 +58,7 @@ class AnswerModel(BaseModel):
     sources: list[HitModel]
     grounded: bool
     confidence: Literal["high", "medium", "low", "none"]
+    answer_kind: Literal["answer", "passage", "none"] = "answer"
     session_id: str
     timings_ms: dict[str, float]
     rewritten_query: str | None = None

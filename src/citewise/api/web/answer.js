@@ -137,8 +137,13 @@ export function Verdict({ turn }) {
     return html`<p class="verdict none" role="note">Not in your documents: no passage supports an answer.</p>`;
   }
   if (!turn.confidence) return null; // a turn from the history: its confidence is not kept
+  // the model's answer could not be used (server down, cut, malformed): say what is shown instead
+  const fallback = turn.fallback
+    ? html`<br />The model's answer could not be used (${turn.fallback.reason}); this is the extractive answer.`
+    : '';
+  const kind = turn.kind === 'passage' ? ' · the closest passage, not a direct answer' : '';
   return html`<p class="verdict ${turn.confidence}">Confidence: <strong>${turn.confidence}</strong>
-    ${turn.grounded ? '' : ' · not every sentence is supported by a source'}</p>`;
+    ${turn.grounded ? '' : ' · not every sentence is supported by a source'}${kind}${fallback}</p>`;
 }
 
 export function copyText(turn) {

@@ -112,6 +112,7 @@ export function Chat({ me, collections, collection }) {
           session = data.session_id;
           update(i, (t) => ({
             answer: data.answer, intent: data.intent, confidence: data.confidence, grounded: data.grounded,
+            kind: data.answer_kind, fallback: data.fallback,
             citations: mergeCitations(t.citations, data.citations), streaming: false, done: true, status: '',
           }));
         }
