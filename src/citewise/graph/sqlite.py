@@ -86,8 +86,9 @@ class SQLiteGraphStore(SQLGraphStore):
     (the store's `ThreadConnections`)."""
 
     def __init__(self, conn: sqlite3.Connection | Callable[[], sqlite3.Connection]) -> None:
+        # a connection (or a wrapper of one) has `execute`; a factory is called for one
         connect: Callable[[], sqlite3.Connection] = (
-            (lambda: conn) if isinstance(conn, sqlite3.Connection) else conn
+            conn if not hasattr(conn, "execute") else (lambda: conn)  # type: ignore[assignment,return-value]
         )
         super().__init__(connect, lambda: _transaction(connect()))
 
@@ -100,7 +101,7 @@ def replace_document(
     source: str,
     graph: DocumentGraph,
 ) -> list[DocumentLink]:
-    return SQLiteGraphStore(conn).replace_document(doc_id, collection, title, source, graph)
+    return SQLiteGraphStore(lambda: conn).replace_document(doc_id, collection, title, source, graph)
 
 
 def delete_document(conn: sqlite3.Connection, doc_id: int) -> None:
