@@ -124,8 +124,14 @@ def test_an_index_file_behind_or_broken_is_brought_back_in_step(
     if damage == "missing":
         shutil.rmtree(index_folder(copy))
     reopened = _store(copy)
+    live = set(_exact(reopened, QUERIES[0], 10_000))
+    overlap = []
     for q in QUERIES:
-        assert _found(reopened, q, 10) == _exact(reopened, q, 10)
+        found = _found(reopened, q, 10)
+        assert set(found) <= live  # nothing deleted or unknown comes back from the index
+        overlap.append(len(set(found) & set(_exact(reopened, q, 10))) / 10)
+    # an approximate index rebuilt from scratch may miss a neighbour, never most of them
+    assert sum(overlap) / len(overlap) >= 0.9
     reopened.close()
 
 
