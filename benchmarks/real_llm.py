@@ -36,7 +36,7 @@ from citewise.evaluation.harness import eval_data_dir  # noqa: E402
 from citewise.llm import OpenAICompatLLM, RetryPolicy, Timeouts  # noqa: E402
 from citewise.llm.llamacpp_server import LlamaCppServer, smollm2_gguf  # noqa: E402
 from citewise.types import NOT_FOUND  # noqa: E402
-from llm.real_llm import answer_invents  # noqa: E402
+from llm_clients.real_llm import answer_invents  # noqa: E402
 
 TYPES = ("lookup", "multi", "compare", "unanswerable")
 
