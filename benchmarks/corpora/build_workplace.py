@@ -133,6 +133,9 @@ def main() -> None:
         default = Path(os.environ.get(env) or MIRROR / mirror / "repo")
         parser.add_argument(flag, type=Path, default=default)
     args = parser.parse_args()
+    for source in (args.source_18f, args.source_tsc, args.source_policy):
+        if not source.is_dir():
+            parser.error(f"no repository snapshot at {source} (see --help for the sources)")
     out: Path = args.out
     if out.exists():
         shutil.rmtree(out)
