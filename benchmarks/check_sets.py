@@ -9,7 +9,8 @@ and the mean answer length in characters.
     python benchmarks/check_sets.py --data-dir DIR --half test --llm stand-in:faithful,abstain
 
 Sets: dev (benchmarks/check_sets/dev.jsonl over the Python 3.11 docs), the check sets in
-benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing;
+benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing,
+workplace's from the repository snapshots that builder names;
 pg_manual reads the PostgreSQL 15 manual of package postgresql-doc-15 as installed) and
 the older answer-only sets in benchmarks/questions/ ({"q", "must"} lines, no gold: their
 citation precision is blank). Each corpus is ingested into its own store under
@@ -111,6 +112,7 @@ SETS: tuple[CheckSet, ...] = (
     CheckSet("governance", HERE / "check_sets/governance.jsonl", _built("governance")),
     CheckSet("policy", HERE / "check_sets/policy.jsonl", _built("policy")),
     CheckSet("pg_manual", HERE / "check_sets/pg_manual.jsonl", _fixed(PG_DOCS)),
+    CheckSet("workplace", HERE / "check_sets/workplace.jsonl", _built("workplace")),
     CheckSet("python_a", LEGACY / "python_lookups_a.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet("python_b", LEGACY / "python_lookups_b.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet(

@@ -1,7 +1,7 @@
 """What the check-set corpus builders share: where a corpus is built, plain text split into
 headings and paragraphs, and deterministic writers for PDF, DOCX, PPTX, HTML and Markdown.
 
-A document is a list of `Item`s: ("h1" | "h2" | "p" | "pre", text). The writers keep the
+A document is a list of `Item`s: ("h1" | "h2" | "h3" | "p" | "pre", text). The writers keep the
 wording of the source text exactly (only line wrapping changes), so gold quotes taken from the
 source text occur in the parsed text of the built file.
 """
@@ -72,7 +72,12 @@ def write_pdf(path: Path, title: str, items: Sequence[Item]) -> None:
     from reportlab.platypus import Paragraph, Preformatted, SimpleDocTemplate, Spacer
 
     styles = getSampleStyleSheet()
-    style = {"h1": styles["Heading1"], "h2": styles["Heading2"], "p": styles["BodyText"]}
+    style = {
+        "h1": styles["Heading1"],
+        "h2": styles["Heading2"],
+        "h3": styles["Heading3"],
+        "p": styles["BodyText"],
+    }
     story: list[object] = []
     for kind, text in items:
         if kind == "pre":
@@ -100,8 +105,8 @@ def write_docx(path: Path, title: str, items: Sequence[Item]) -> None:
     for kind, text in items:
         if kind == "h1":
             doc.add_heading(text, level=1)
-        elif kind == "h2":
-            doc.add_heading(text, level=2)
+        elif kind in ("h2", "h3"):
+            doc.add_heading(text, level=int(kind[1]))
         else:
             doc.add_paragraph(text)
     doc.save(str(path))
@@ -133,7 +138,7 @@ def write_pptx(path: Path, slides: Iterable[tuple[str, Sequence[str], str]]) -> 
 
 def write_html(path: Path, title: str, items: Sequence[Item], *, site: str = "") -> None:
     """A plain web page; with `site`, a header navigation bar and a footer as a site has."""
-    tags = {"h1": "h1", "h2": "h2", "p": "p", "pre": "pre"}
+    tags = {"h1": "h1", "h2": "h2", "h3": "h3", "p": "p", "pre": "pre"}
     body = "\n".join(f"<{tags[k]}>{html.escape(t)}</{tags[k]}>" for k, t in items)
     nav = ""
     foot = ""
@@ -153,7 +158,7 @@ def write_html(path: Path, title: str, items: Sequence[Item], *, site: str = "")
 
 
 def write_markdown(path: Path, items: Sequence[Item]) -> None:
-    marks = {"h1": "# ", "h2": "## ", "p": ""}
+    marks = {"h1": "# ", "h2": "## ", "h3": "### ", "p": ""}
     out = []
     for kind, text in items:
         out.append(f"```\n{text}\n```" if kind == "pre" else marks[kind] + text)
