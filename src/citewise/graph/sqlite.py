@@ -11,66 +11,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from citewise.graph.model import DocumentGraph, DocumentLink
+from citewise.graph.schema import render
 from citewise.graph.sql import SQLGraphStore
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS graph_documents (
-    doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    title TEXT NOT NULL,
-    source TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS graph_documents_by_collection ON graph_documents(collection, source);
-CREATE TABLE IF NOT EXISTS graph_entities (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    key TEXT NOT NULL,
-    name TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    PRIMARY KEY (doc_id, key)
-);
-CREATE INDEX IF NOT EXISTS graph_entities_by_key ON graph_entities(collection, key);
-CREATE TABLE IF NOT EXISTS graph_names (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    key TEXT NOT NULL,
-    role TEXT NOT NULL CHECK (role IN ('entity', 'alias', 'reference', 'document')),
-    entity_key TEXT NOT NULL,
-    PRIMARY KEY (doc_id, key, role)
-);
-CREATE INDEX IF NOT EXISTS graph_names_by_key ON graph_names(collection, key, role);
-CREATE INDEX IF NOT EXISTS graph_names_by_entity ON graph_names(collection, entity_key, role);
-CREATE TABLE IF NOT EXISTS graph_mentions (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    key TEXT NOT NULL,
-    chunk_id INTEGER NOT NULL,
-    PRIMARY KEY (doc_id, key, chunk_id)
-);
-CREATE INDEX IF NOT EXISTS graph_mentions_by_key ON graph_mentions(collection, key);
-CREATE TABLE IF NOT EXISTS graph_relations (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    source TEXT NOT NULL,
-    target TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    chunk_id INTEGER NOT NULL,
-    weight REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS graph_relations_by_doc ON graph_relations(doc_id);
-CREATE INDEX IF NOT EXISTS graph_relations_by_source ON graph_relations(collection, source);
-CREATE INDEX IF NOT EXISTS graph_relations_by_target ON graph_relations(collection, target);
-CREATE TABLE IF NOT EXISTS graph_doc_links (
-    collection TEXT NOT NULL,
-    source_doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    target_doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    kind TEXT NOT NULL CHECK (kind IN ('explicit', 'implicit')),
-    strength REAL NOT NULL CHECK (strength >= 0 AND strength <= 1),
-    evidence TEXT NOT NULL,
-    PRIMARY KEY (source_doc, target_doc, kind)
-);
-CREATE INDEX IF NOT EXISTS graph_doc_links_by_target ON graph_doc_links(target_doc);
-"""
+SCHEMA = render("sqlite")
 
 
 def apply_schema(conn: sqlite3.Connection) -> None:
