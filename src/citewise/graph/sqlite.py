@@ -26,15 +26,19 @@ def apply_schema(conn: sqlite3.Connection) -> None:
 
 
 class SQLiteGraphStore(SQLGraphStore):
-    """The graph over a SQLite connection, or a function giving the calling thread's own
-    (the store's `ThreadConnections`)."""
+    """The graph over SQLite: `over(conn)` reads and writes through one connection,
+    `per_thread(connect)` through the calling thread's own (the store's `ThreadConnections`)."""
 
-    def __init__(self, conn: sqlite3.Connection | Callable[[], sqlite3.Connection]) -> None:
-        # a connection (or a wrapper of one) has `execute`; a factory is called for one
-        connect: Callable[[], sqlite3.Connection] = (
-            conn if not hasattr(conn, "execute") else (lambda: conn)  # type: ignore[assignment,return-value]
-        )
+    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
         super().__init__(connect, lambda: _transaction(connect()))
+
+    @classmethod
+    def over(cls, conn: sqlite3.Connection) -> SQLiteGraphStore:
+        return cls(lambda: conn)
+
+    @classmethod
+    def per_thread(cls, connect: Callable[[], sqlite3.Connection]) -> SQLiteGraphStore:
+        return cls(connect)
 
 
 def replace_document(
@@ -45,11 +49,11 @@ def replace_document(
     source: str,
     graph: DocumentGraph,
 ) -> list[DocumentLink]:
-    return SQLiteGraphStore(lambda: conn).replace_document(doc_id, collection, title, source, graph)
+    return SQLiteGraphStore.over(conn).replace_document(doc_id, collection, title, source, graph)
 
 
 def delete_document(conn: sqlite3.Connection, doc_id: int) -> None:
-    SQLiteGraphStore(conn).delete_document(doc_id)
+    SQLiteGraphStore.over(conn).delete_document(doc_id)
 
 
 @contextmanager
