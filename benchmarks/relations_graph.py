@@ -39,7 +39,7 @@ def build_graph(a: Assistant, path: Path) -> tuple[SQLiteGraphStore, dict[str, A
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("CREATE TABLE documents (id INTEGER PRIMARY KEY)")
     apply_schema(conn)
-    gs = SQLiteGraphStore(conn)
+    gs = SQLiteGraphStore.over(conn)
     extract_s = store_s = 0.0
     chars = chunks = 0
     for doc in a.documents():

@@ -14,7 +14,6 @@ from citewise.assistant import Assistant
 from citewise.chat.intents.router import IntentRouter
 from citewise.embed.hashing import HashingEmbedder
 from citewise.question import analysis
-from citewise.retrieve.rerank.rescore import RescoreReranker
 from citewise.types import Done, Event, SearchFilter
 from citewise.types.vectors import Vectors
 from support import write_corpus
@@ -56,9 +55,9 @@ def assistant(
         yield a
 
 
-def _answerer(a: Assistant, embedder: CountingEmbedder) -> DocumentAnswerer:
-    reranker = RescoreReranker(lambda: embedder, vector_lookup=a.store.get_vectors)
-    return DocumentAnswerer(a.store, lambda: embedder, a.retriever(pool=True), reranker)
+def _answerer(a: Assistant) -> DocumentAnswerer:
+    """The answer flow as `services.build` wires it (retriever, reranker, gate, answerer)."""
+    return a.parts.conversation.get().answerer
 
 
 def _answered(events: Iterator[Event]) -> Done:
@@ -68,8 +67,8 @@ def _answered(events: Iterator[Event]) -> Done:
 def test_a_plain_question_is_embedded_once_from_routing_to_the_answer(
     assistant: Assistant, embedder: CountingEmbedder
 ) -> None:
-    answerer = _answerer(assistant, embedder)
-    router = IntentRouter(embedder)
+    answerer = _answerer(assistant)
+    router = assistant.parts.conversation.get().router
     router.route("warm up the exemplars", has_history=False)  # exemplar bank built once
     embedder.queries.clear()
     routed = router.route(QUESTION, has_history=False)
@@ -101,7 +100,7 @@ def test_a_question_the_rules_route_is_not_embedded(embedder: CountingEmbedder) 
 def test_the_flow_embeds_a_question_that_comes_without_its_vector_once(
     assistant: Assistant, embedder: CountingEmbedder
 ) -> None:
-    answerer = _answerer(assistant, embedder)
+    answerer = _answerer(assistant)
     embedder.queries.clear()
     done = _answered(answerer.stream(AnswerRequest(QUESTION, SearchFilter())))
     assert "WARNING" in done.answer.answer
@@ -112,7 +111,7 @@ def test_the_flow_embeds_a_question_that_comes_without_its_vector_once(
 def test_the_question_is_analysed_once_per_answer(
     assistant: Assistant, embedder: CountingEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answerer = _answerer(assistant, embedder)
+    answerer = _answerer(assistant)
     asked: list[str] = []
     real = analysis.analyse
 
@@ -134,7 +133,7 @@ def test_the_question_is_analysed_once_per_answer(
 def test_a_carried_analysis_is_not_computed_again(
     assistant: Assistant, embedder: CountingEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answerer = _answerer(assistant, embedder)
+    answerer = _answerer(assistant)
     carried = analysis.analyse(QUESTION)
 
     def refused(question: str) -> analysis.Analysis:

@@ -19,9 +19,9 @@ from citewise.answer.generate import (
     retry_stop_reason,
 )
 from citewise.llm.base import Completion, LLMConnectionError, LLMResponseError, Message
+from citewise.testing.fakes import FakeLLM
 from citewise.types import NOT_FOUND, Status, Token
 from citewise.types.trace import Trace
-from fake_llm import FakeLLM
 
 T = TypeVar("T")
 

@@ -15,8 +15,8 @@ from citewise.answer.generate import generate_verified
 from citewise.api.sse import event_payload
 from citewise.cli.render.answer import render_stream
 from citewise.llm.base import Message
+from citewise.testing.fakes import FakeLLM
 from citewise.types import Answer, Done, Event, Retraction, Status, Token
-from fake_llm import FakeLLM
 
 T = TypeVar("T")
 

@@ -10,7 +10,6 @@ import pytest
 
 from citewise.assistant import Assistant
 from citewise.chat.intents.probe import keyword_overlap
-from citewise.chat.intents.router import IntentRouter
 
 pytestmark = pytest.mark.slow
 
@@ -47,8 +46,7 @@ def test_probe_measures_the_share_of_message_words_the_documents_hold(
 
 
 def test_question_the_handbook_covers_is_not_off_topic(assistant: Assistant) -> None:
-    embedder = assistant.embedder()
-    probed = IntentRouter(embedder, doc_overlap=keyword_overlap(lambda: assistant.store))
+    probed = assistant.parts.conversation.get().router  # as `services.build` wires it
     assert probed.route("Can I get a new laptop?", has_history=False).intent == "question"
     assert probed.route("Who directed Jurassic Park?", has_history=False).intent == "off_topic"
 

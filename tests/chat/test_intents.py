@@ -12,7 +12,7 @@ from citewise.chat.intents.rules import is_garbage, match_rules, tool_hint
 from citewise.embed.hashing import HashingEmbedder
 from citewise.errors import EmbedderError
 from citewise.llm.base import LLMConnectionError
-from fake_llm import FakeLLM
+from citewise.testing.fakes import FakeLLM
 
 # -- layer 1: rules --------------------------------------------------------------------------
 

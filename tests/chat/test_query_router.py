@@ -11,7 +11,7 @@ from citewise.chat.query_router import (
     summary_target,
 )
 from citewise.llm.base import LLMTimeoutError
-from fake_llm import FakeLLM
+from citewise.testing.fakes import FakeLLM
 
 
 @pytest.mark.parametrize(

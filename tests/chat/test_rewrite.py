@@ -8,7 +8,7 @@ import pytest
 from citewise.chat.references import find_reference
 from citewise.chat.rewrite import WINDOW, PriorTurn, rewrite, topic_of
 from citewise.llm.base import LLMConnectionError
-from fake_llm import FakeLLM
+from citewise.testing.fakes import FakeLLM
 
 
 def turns(*questions: str) -> list[PriorTurn]:

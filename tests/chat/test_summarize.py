@@ -21,7 +21,7 @@ from citewise.chat.history_summary import (
 from citewise.chat.memory import SQLiteMemory, Turn
 from citewise.errors import NotFoundError
 from citewise.llm import LLMConnectionError
-from fake_llm import FakeLLM
+from citewise.testing.fakes import FakeLLM
 
 
 def turn(n: int, words: int = 10, sid: str = "s1") -> Turn:

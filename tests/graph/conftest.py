@@ -19,7 +19,7 @@ def conn() -> Iterator[sqlite3.Connection]:
 
 @pytest.fixture
 def graph_store(conn: sqlite3.Connection) -> SQLiteGraphStore:
-    return SQLiteGraphStore(conn)
+    return SQLiteGraphStore.over(conn)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.integration)])
@@ -31,7 +31,7 @@ def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
         def run(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
             return list(c.execute(sql, tuple(params)).fetchall())
 
-        yield Backend(SQLiteGraphStore(c), run)
+        yield Backend(SQLiteGraphStore.over(c), run)
         c.close()
         return
     import psycopg

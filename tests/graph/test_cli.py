@@ -46,6 +46,10 @@ def test_graph_show_gives_aliases_relations_with_evidence_and_documents(
     assert "Sensor Bus Interface" in uses[0]["evidence"][0]["quote"]
     sources = {d["source"] for d in view["documents"]}  # type: ignore[attr-defined]
     assert sources == {"pump-manual.md", "wiring-guide.md", "valve-notes.md"}
+    text = runner.invoke(app, ["graph", "show", "SBI"], env=env).stdout
+    assert text.startswith("Sensor Bus Interface (")
+    assert "aliases: " in text and "Pump Controller —uses→ Sensor Bus Interface" in text
+    assert "documents:\n" in text and "  pump-manual.md  " in text
 
 
 def test_graph_show_of_an_unknown_name_is_a_clear_error(env: dict[str, str]) -> None:

@@ -19,7 +19,7 @@ from graph.db import add_documents
 @pytest.fixture
 def snapshot(conn: sqlite3.Connection) -> GraphSnapshot:
     add_documents(conn, 1, 2)
-    gs = SQLiteGraphStore(conn)
+    gs = SQLiteGraphStore.over(conn)
     gs.replace_document(
         1, "c", "Pump <manual> & notes", "pump-manual.pdf",
         extract([ChunkText(11, "The Valve Controller depends on the Sensor Bus Interface.")]),

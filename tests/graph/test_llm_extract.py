@@ -11,7 +11,7 @@ from citewise.graph.extract import extract
 from citewise.graph.model import ChunkText
 from citewise.ingest.graph_llm import LLMExtractor, merge, read_reply
 from citewise.llm.base import LLMConnectionError
-from fake_llm import FakeLLM
+from citewise.testing.fakes import FakeLLM
 
 CHUNK = ChunkText(7, "The Controller Firmware configures the Relay Board over the CAN link.")
 

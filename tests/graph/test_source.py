@@ -27,7 +27,7 @@ BUS = {201: "The Sensor Bus Interface connects to the Pressure Gauge."}
 @pytest.fixture
 def store(conn: sqlite3.Connection) -> SQLiteGraphStore:
     add_documents(conn, 1, 2)
-    gs = SQLiteGraphStore(conn)
+    gs = SQLiteGraphStore.over(conn)
     for doc_id, source, chunks in ((1, "manual.pdf", MANUAL), (2, "bus.txt", BUS)):
         graph = extract([ChunkText(c, t) for c, t in chunks.items()])
         gs.replace_document(doc_id, "c", source, source, graph)
@@ -113,7 +113,7 @@ def test_entity_without_edges_contributes_the_passages_that_mention_it(
     conn: sqlite3.Connection,
 ) -> None:
     add_documents(conn, 5)
-    gs = SQLiteGraphStore(conn)
+    gs = SQLiteGraphStore.over(conn)
     gs.replace_document(5, "c", "t", "t.txt", extract([ChunkText(7, "Ask the Helpdesk Team.")]))
     assert GraphSource(gs).chunk_ids("who is the helpdesk team?", "c") == [7]
 
@@ -130,7 +130,7 @@ def test_word_run_with_an_article_at_an_end_is_not_a_name() -> None:
 
 def test_entity_most_documents_mention_is_not_a_seed(conn: sqlite3.Connection) -> None:
     add_documents(conn, 1, 2, 3, 4, 5)
-    gs = SQLiteGraphStore(conn)
+    gs = SQLiteGraphStore.over(conn)
     for d in range(1, 6):
         text = "Debian ships the Sensor Bus Interface." if d == 1 else "Debian ships things."
         gs.replace_document(d, "c", f"d{d}", f"d{d}.txt", extract([ChunkText(d * 10, text)]))

@@ -27,7 +27,9 @@ def test_replace_outside_a_transaction_commits_its_own(conn: sqlite3.Connection)
     add_documents(conn, 1)
     replace_document(conn, 1, "c", "Pump manual", "pump.pdf", extract([ChunkText(1, TEXT)]))
     assert not conn.in_transaction
-    assert SQLiteGraphStore(conn).match_names("c", ["sbi"]) == {"sbi": {"sensor bus interface"}}
+    assert SQLiteGraphStore.over(conn).match_names("c", ["sbi"]) == {
+        "sbi": {"sensor bus interface"}
+    }
     delete_document(conn, 1)
     assert conn.execute("SELECT COUNT(*) FROM graph_names").fetchone()[0] == 0
 
@@ -54,7 +56,7 @@ def test_store_over_a_connection_factory_reads_from_each_threads_own(tmp_path: P
     connect().execute("CREATE TABLE documents (id INTEGER PRIMARY KEY)")
     apply_schema(connect())
     add_documents(connect(), 1)
-    store = SQLiteGraphStore(connect)
+    store = SQLiteGraphStore.per_thread(connect)
     store.replace_document(1, "c", "Pump manual", "pump.pdf", extract([ChunkText(1, TEXT)]))
     seen: list[dict[str, set[str]]] = []
     reader = threading.Thread(target=lambda: seen.append(store.match_names("c", ["sbi"])))

@@ -29,8 +29,8 @@ from citewise.retrieve.rerank import (
     reordered,
     select_passages,
 )
+from citewise.testing.fakes import FakeLLM
 from citewise.types import Hit
-from fake_llm import FakeLLM
 
 
 def _hit(chunk_id: int, text: str, *, rank: int | None = None, score: float | None = None,

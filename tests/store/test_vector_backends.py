@@ -85,6 +85,13 @@ def test_hnsw_delete_removes_ids_without_a_rebuild() -> None:
     assert list(index.ids) == sorted(IDS[1000:].tolist())
 
 
+def test_hnsw_built_twice_from_the_same_rows_is_the_same_graph() -> None:
+    first, second = HnswIndex(DIM), HnswIndex(DIM)
+    first.add(IDS, IDS, MATRIX)
+    second.add(IDS, IDS, MATRIX)
+    assert bytes(first.graph.save()) == bytes(second.graph.save())
+
+
 def test_hnsw_skips_candidates_the_store_no_longer_holds() -> None:
     index = HnswIndex(DIM)
     index.add(IDS, IDS, MATRIX)

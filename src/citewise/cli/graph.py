@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
 from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
 from citewise.graph.store import GraphStore
+
+if TYPE_CHECKING:
+    from citewise.store.base import Store
 
 app = typer.Typer(
     help="Look at the knowledge graph: entities, links, export.", no_args_is_help=True
@@ -23,31 +28,27 @@ def graph_show(
     as_json: JsonFlag = False,
 ) -> None:
     """An entity: its aliases, relations (with the passages behind them) and documents."""
-    from citewise.cli.render.tables import out_console, print_json
     from citewise.graph.views import entity_view
 
-    def action() -> None:
-        with open_assistant(data_dir, collection) as assistant:
-            view: Any = entity_view(
-                assistant.store, graph_of(assistant.store), assistant.collection, name
-            )
-        if as_json:
-            print_json(view)
-            return
-        out_console.print(f"[bold]{view['name']}[/bold] ({view['kind']})", highlight=False)
-        if view["aliases"]:
-            out_console.print("aliases: " + ", ".join(view["aliases"]), highlight=False)
-        for rel in view["relations"]:
-            out_console.print(f"  {rel['source']} —{rel['kind']}→ {rel['target']}", highlight=False)
-            for ev in rel["evidence"]:
-                out_console.print(
-                    f"      [dim]{ev['source']}: {ev['quote']}[/dim]", highlight=False
-                )
-        out_console.print("documents:", highlight=False)
-        for doc in view["documents"]:
-            out_console.print(f"  {doc['source']}  {doc['title']}", highlight=False)
+    def view_of(store: Store, graph: GraphStore, collection: str) -> dict[str, object]:
+        return entity_view(store, graph, collection, name)
 
-    run_command(as_json, action)
+    _print_view(data_dir, collection, as_json, view_of, _print_entity)
+
+
+def _print_entity(view: Any) -> None:
+    from citewise.cli.render.tables import out_console
+
+    out_console.print(f"[bold]{view['name']}[/bold] ({view['kind']})", highlight=False)
+    if view["aliases"]:
+        out_console.print("aliases: " + ", ".join(view["aliases"]), highlight=False)
+    for rel in view["relations"]:
+        out_console.print(f"  {rel['source']} —{rel['kind']}→ {rel['target']}", highlight=False)
+        for ev in rel["evidence"]:
+            out_console.print(f"      [dim]{ev['source']}: {ev['quote']}[/dim]", highlight=False)
+    out_console.print("documents:", highlight=False)
+    for doc in view["documents"]:
+        out_console.print(f"  {doc['source']}  {doc['title']}", highlight=False)
 
 
 @app.command("related")
@@ -58,25 +59,43 @@ def graph_related(
     as_json: JsonFlag = False,
 ) -> None:
     """Documents linked to a document, with the reason and strength of each link."""
-    from citewise.cli.render.tables import out_console, print_json
     from citewise.graph.views import related_view
 
-    def action() -> None:
-        with open_assistant(data_dir, collection) as assistant:
-            view: Any = related_view(
-                assistant.store, graph_of(assistant.store), assistant.collection, source
-            )
-        if as_json:
-            print_json(view)
-            return
-        related = view["related"]
-        if not related:
+    def view_of(store: Store, graph: GraphStore, collection: str) -> dict[str, object]:
+        return related_view(store, graph, collection, source)
+
+    def print_related(view: Any) -> None:
+        from citewise.cli.render.tables import out_console
+
+        if not view["related"]:
             out_console.print(f"no documents are linked to {source}", highlight=False)
-        for link in related:
+        for link in view["related"]:
             out_console.print(
                 f"{link['strength']:.2f}  {link['source']}  [dim]{link['reason']}[/dim]",
                 highlight=False,
             )
+
+    _print_view(data_dir, collection, as_json, view_of, print_related)
+
+
+def _print_view(
+    data_dir: Path | None,
+    collection: str | None,
+    as_json: bool,
+    view_of: Callable[[Store, GraphStore, str], dict[str, object]],
+    print_table: Callable[[Any], None],
+) -> None:
+    """Opens the assistant, reads a view of the collection's graph, prints it as JSON or
+    with `print_table`."""
+    from citewise.cli.render.tables import print_json
+
+    def action() -> None:
+        with open_assistant(data_dir, collection) as assistant:
+            view = view_of(assistant.store, graph_of(assistant.store), assistant.collection)
+        if as_json:
+            print_json(view)
+        else:
+            print_table(view)
 
     run_command(as_json, action)
 

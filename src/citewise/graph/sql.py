@@ -120,30 +120,15 @@ class SQLGraphStore(GraphReads):
         )
 
     def _links(self, collection: str, doc: DocumentProfile) -> list[DocumentLink]:
-        names: dict[int, set[str]] = defaultdict(set)
-        for other, key in self._select_in(
-            "SELECT doc_id, key FROM graph_names WHERE collection = ? AND role = 'document' "
-            "AND doc_id <> ? AND key IN ({})",
-            (collection, doc.doc_id),
-            doc.cites,
-        ):
-            names[other].add(key)
-        cited_by: dict[int, set[str]] = defaultdict(set)
-        for other, key in self._select_in(
-            "SELECT doc_id, key FROM graph_names WHERE collection = ? AND role <> 'document' "
-            "AND doc_id <> ? AND key IN ({})",
-            (collection, doc.doc_id),
-            doc.names,
-        ):
-            cited_by[other].add(key)
-        shared: dict[int, set[str]] = defaultdict(set)
-        for other, key in self._select_in(
-            "SELECT doc_id, key FROM graph_entities WHERE collection = ? AND doc_id <> ? "
-            "AND kind <> 'section' AND key IN ({})",
-            (collection, doc.doc_id),
-            doc.shares,
-        ):
-            shared[other].add(key)
+        names = self._peer_keys(
+            "graph_names WHERE collection = ? AND role = 'document'", collection, doc, doc.cites
+        )
+        cited_by = self._peer_keys(
+            "graph_names WHERE collection = ? AND role <> 'document'", collection, doc, doc.names
+        )
+        shared = self._peer_keys(
+            "graph_entities WHERE collection = ? AND kind <> 'section'", collection, doc, doc.shares
+        )
         explicit_peers = [
             DocumentProfile(d, frozenset(names[d]), frozenset(cited_by[d]), frozenset())
             for d in sorted(set(names) | set(cited_by))
@@ -158,6 +143,20 @@ class SQLGraphStore(GraphReads):
             *explicit_links(doc, explicit_peers),
             *implicit_links(doc, implicit_peers, df, n_docs),
         ]
+
+    def _peer_keys(
+        self, rows: str, collection: str, doc: DocumentProfile, keys: Iterable[str]
+    ) -> defaultdict[int, set[str]]:
+        """The keys among `keys` each other document of the collection holds in `rows` (a
+        table and its conditions on the collection and role or kind)."""
+        found: defaultdict[int, set[str]] = defaultdict(set)
+        for other, key in self._select_in(
+            f"SELECT doc_id, key FROM {rows} AND doc_id <> ? AND key IN ({{}})",
+            (collection, doc.doc_id),
+            keys,
+        ):
+            found[other].add(key)
+        return found
 
     def _insert_rows(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
         for row in rows:

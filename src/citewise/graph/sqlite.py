@@ -11,66 +11,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from citewise.graph.model import DocumentGraph, DocumentLink
+from citewise.graph.schema import render
 from citewise.graph.sql import SQLGraphStore
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS graph_documents (
-    doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    title TEXT NOT NULL,
-    source TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS graph_documents_by_collection ON graph_documents(collection, source);
-CREATE TABLE IF NOT EXISTS graph_entities (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    key TEXT NOT NULL,
-    name TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    PRIMARY KEY (doc_id, key)
-);
-CREATE INDEX IF NOT EXISTS graph_entities_by_key ON graph_entities(collection, key);
-CREATE TABLE IF NOT EXISTS graph_names (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    key TEXT NOT NULL,
-    role TEXT NOT NULL CHECK (role IN ('entity', 'alias', 'reference', 'document')),
-    entity_key TEXT NOT NULL,
-    PRIMARY KEY (doc_id, key, role)
-);
-CREATE INDEX IF NOT EXISTS graph_names_by_key ON graph_names(collection, key, role);
-CREATE INDEX IF NOT EXISTS graph_names_by_entity ON graph_names(collection, entity_key, role);
-CREATE TABLE IF NOT EXISTS graph_mentions (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    key TEXT NOT NULL,
-    chunk_id INTEGER NOT NULL,
-    PRIMARY KEY (doc_id, key, chunk_id)
-);
-CREATE INDEX IF NOT EXISTS graph_mentions_by_key ON graph_mentions(collection, key);
-CREATE TABLE IF NOT EXISTS graph_relations (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    collection TEXT NOT NULL,
-    source TEXT NOT NULL,
-    target TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    chunk_id INTEGER NOT NULL,
-    weight REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS graph_relations_by_doc ON graph_relations(doc_id);
-CREATE INDEX IF NOT EXISTS graph_relations_by_source ON graph_relations(collection, source);
-CREATE INDEX IF NOT EXISTS graph_relations_by_target ON graph_relations(collection, target);
-CREATE TABLE IF NOT EXISTS graph_doc_links (
-    collection TEXT NOT NULL,
-    source_doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    target_doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    kind TEXT NOT NULL CHECK (kind IN ('explicit', 'implicit')),
-    strength REAL NOT NULL CHECK (strength >= 0 AND strength <= 1),
-    evidence TEXT NOT NULL,
-    PRIMARY KEY (source_doc, target_doc, kind)
-);
-CREATE INDEX IF NOT EXISTS graph_doc_links_by_target ON graph_doc_links(target_doc);
-"""
+SCHEMA = render("sqlite")
 
 
 def apply_schema(conn: sqlite3.Connection) -> None:
@@ -82,15 +26,19 @@ def apply_schema(conn: sqlite3.Connection) -> None:
 
 
 class SQLiteGraphStore(SQLGraphStore):
-    """The graph over a SQLite connection, or a function giving the calling thread's own
-    (the store's `ThreadConnections`)."""
+    """The graph over SQLite: `over(conn)` reads and writes through one connection,
+    `per_thread(connect)` through the calling thread's own (the store's `ThreadConnections`)."""
 
-    def __init__(self, conn: sqlite3.Connection | Callable[[], sqlite3.Connection]) -> None:
-        # a connection (or a wrapper of one) has `execute`; a factory is called for one
-        connect: Callable[[], sqlite3.Connection] = (
-            conn if not hasattr(conn, "execute") else (lambda: conn)  # type: ignore[assignment,return-value]
-        )
+    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
         super().__init__(connect, lambda: _transaction(connect()))
+
+    @classmethod
+    def over(cls, conn: sqlite3.Connection) -> SQLiteGraphStore:
+        return cls(lambda: conn)
+
+    @classmethod
+    def per_thread(cls, connect: Callable[[], sqlite3.Connection]) -> SQLiteGraphStore:
+        return cls(connect)
 
 
 def replace_document(
@@ -101,11 +49,11 @@ def replace_document(
     source: str,
     graph: DocumentGraph,
 ) -> list[DocumentLink]:
-    return SQLiteGraphStore(lambda: conn).replace_document(doc_id, collection, title, source, graph)
+    return SQLiteGraphStore.over(conn).replace_document(doc_id, collection, title, source, graph)
 
 
 def delete_document(conn: sqlite3.Connection, doc_id: int) -> None:
-    SQLiteGraphStore(conn).delete_document(doc_id)
+    SQLiteGraphStore.over(conn).delete_document(doc_id)
 
 
 @contextmanager

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Annotated
 
+from anyio import to_thread
 from fastapi import APIRouter, Depends
 
 from citewise.api.deps import (
@@ -32,7 +33,7 @@ router = APIRouter(prefix="/chat", tags=["chat"])
 PoolDep = Annotated[AnswerPool, Depends(get_pool)]
 
 
-def _session(
+async def _session(
     principal: Principal, assistant: Assistant, given: str | None, *, create: bool = False
 ) -> tuple[str, str]:
     """(public id, memory key); a new conversation gets a fresh id. A given id must name a
@@ -41,12 +42,17 @@ def _session(
     public = validate_session_id(given) if given else uuid.uuid4().hex[:12]
     key = session_key(principal, public)
     assert key is not None
-    if given and not create and not assistant.memory.exists(key):
+    # the memory (Redis, PostgreSQL, SQLite) blocks: asked on a thread, not the event loop
+    if given and not create and not await to_thread.run_sync(_exists, assistant, key):
         raise NotFoundError(
             f"no conversation session {given!r} (unknown or expired): leave session_id out "
             "to start a conversation, or send create_session: true to start one under this id"
         )
     return public, key
+
+
+def _exists(assistant: Assistant, key: str) -> bool:
+    return assistant.memory.exists(key)
 
 
 async def _event_stream(
@@ -67,7 +73,7 @@ async def chat(
     body: ChatRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
 ) -> AnswerModel:
     """One complete answer (`citewise ask --json`)."""
-    public, key = _session(principal, assistant, body.session_id, create=body.create_session)
+    public, key = await _session(principal, assistant, body.session_id, create=body.create_session)
     collections = readable(principal, body.collection)
     with pool.admit() as ticket:
         ask = partial(assistant.ask, body.message, session_id=key, collections=collections)
@@ -81,7 +87,7 @@ async def chat_stream(
 ) -> object:
     """Server-sent events: `status`, `token` (deltas), `sources`, `citation`, `done`
     (the whole answer, as `POST /chat/`), or `error`."""
-    public, key = _session(principal, assistant, body.session_id, create=body.create_session)
+    public, key = await _session(principal, assistant, body.session_id, create=body.create_session)
     collections = readable(principal, body.collection)
     stream = partial(assistant.stream, body.message, session_id=key, collections=collections)
     return await _event_stream(pool, stream, public)
@@ -94,7 +100,7 @@ async def chat_scoped_stream(
     """As `/chat/stream`, answering from the documents uploaded to this chat first."""
     check_chat_id(chat_id)
     # a chat's first question starts its conversation under the chat's id
-    public, key = _session(
+    public, key = await _session(
         principal, assistant, body.session_id or chat_id,
         create=body.create_session or body.session_id is None,
     )  # fmt: skip

@@ -28,6 +28,9 @@ class HnswParams:
     # candidates taken from the graph per result wanted, then ranked by the exact vectors
     oversample: int = 4
     min_candidates: int = 40
+    # a batch this large is added on two threads (faster, but the graph then depends on how
+    # the threads interleave); a smaller one on one thread, so the same rows make the same graph
+    parallel_add_from: int = 10_000
 
 
 class HnswIndex:
@@ -63,7 +66,8 @@ class HnswIndex:
             return
         with self.lock:
             self._writable()
-            self.graph.add(ids, np.ascontiguousarray(vectors, dtype=np.float32), threads=2)
+            threads = 2 if ids.shape[0] >= self.params.parallel_add_from else 1
+            self.graph.add(ids, np.ascontiguousarray(vectors, dtype=np.float32), threads=threads)
             all_ids = np.concatenate([self.ids, ids])
             order = np.argsort(all_ids, kind="stable")
             self.ids = all_ids[order]
