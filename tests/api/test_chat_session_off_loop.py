@@ -1,5 +1,6 @@
-"""Whether a conversation exists is asked of the memory (Redis, PostgreSQL, SQLite: blocking
-calls) on a worker thread, never on the server's event loop."""
+"""The memory (Redis, PostgreSQL, SQLite: blocking calls) is asked whether a conversation
+exists, and told to forget a one-off /v1 conversation, on a worker thread, never on the
+server's event loop."""
 
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ class LoopNotingMemory(SQLiteMemory):
         self.on_loop.append(_on_event_loop())
         return super().exists(session_id)
 
+    def delete(self, session_id: str) -> None:
+        self.on_loop.append(_on_event_loop())
+        super().delete(session_id)
+
 
 @pytest.fixture
 def app_and_memory(tmp_path: Path) -> Iterator[tuple[TestClient, LoopNotingMemory]]:
@@ -42,6 +47,9 @@ def app_and_memory(tmp_path: Path) -> Iterator[tuple[TestClient, LoopNotingMemor
     settings = load_settings(data_dir=tmp_path / "data", embedder="hashing")
     memory = LoopNotingMemory(tmp_path / "memory.db")
     assistant = Assistant(settings=settings, memory=memory)
+    doc = tmp_path / "leave.txt"
+    doc.write_text("Every employee gets 28 days of paid annual leave each year.\n")
+    assistant.ingest([doc])
     with TestClient(create_app(settings, assistant=assistant)) as client:
         yield client, memory
     assistant.close()
@@ -55,3 +63,18 @@ def test_an_unknown_session_is_looked_up_off_the_event_loop(
     reply = client.post(path, json={"message": "hello there", "session_id": "never-made"})
     assert reply.status_code == 404
     assert memory.on_loop == [False]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_v1_completion_forgets_its_conversation_off_the_event_loop(
+    app_and_memory: tuple[TestClient, LoopNotingMemory], stream: bool
+) -> None:
+    client, memory = app_and_memory
+    body = {
+        "model": "citewise",
+        "stream": stream,
+        "messages": [{"role": "user", "content": "How many days of annual leave do I get?"}],
+    }
+    reply = client.post("/v1/chat/completions", json=body)
+    assert reply.status_code == 200, reply.text
+    assert memory.on_loop and not any(memory.on_loop)

@@ -11,6 +11,7 @@ from contextlib import aclosing
 from functools import partial
 from typing import Annotated, Any, Literal
 
+import anyio
 from fastapi import APIRouter, Depends
 from fastapi.sse import EventSourceResponse
 from pydantic import BaseModel
@@ -169,4 +170,6 @@ async def _chunks(
             async for data in chunks:
                 yield data
     finally:
-        assistant.memory.delete(key)
+        # a blocking memory call kept off the event loop, and finished even when cancelled
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(assistant.memory.delete, key)

@@ -136,7 +136,7 @@ class SQLiteStore:
 
     def graph_store(self) -> GraphStore:
         # reads through the calling thread's connection (inside `snapshot()` too)
-        return SQLiteGraphStore(self._connections.get)
+        return SQLiteGraphStore.per_thread(self._connections.get)
 
     # -- streamed documents (`StreamingStore`) -----------------------------------------
 
