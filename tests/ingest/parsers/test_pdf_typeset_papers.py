@@ -8,6 +8,7 @@ from pathlib import Path
 from reportlab.pdfgen import canvas
 
 from citewise.ingest.parsers import parse_file
+from citewise.ingest.parsers._pdf_layout import Line, paragraphs
 
 PARAGRAPH = [
     "Pelicans fly in long lines over the water and share infor-",
@@ -49,3 +50,18 @@ def test_lines_hyphenated_at_their_end_stay_in_one_paragraph(tmp_path: Path) -> 
 def test_a_font_scaled_by_the_text_matrix_reads_like_its_scaled_size(tmp_path: Path) -> None:
     doc = parse_file(_paper(tmp_path / "paper.pdf", font_size=1, scale=9))
     assert [b.text for b in doc.blocks] == [JOINED, SECOND]
+
+
+def test_a_heading_hyphenated_over_two_lines_stays_one_paragraph() -> None:
+    def line(text: str, bottom: float, size: float) -> Line:
+        return Line(text, bottom + size, bottom, 72.0, 300.0, size, bold=size > 10)
+
+    page = [
+        line("4.11.7. /usr/share/misc : Miscellaneous architecture-", 700.0, 14.0),
+        line("independent data", 683.0, 14.0),
+        line("This directory contains miscellaneous files which do not need", 660.0, 10.0),
+        line("a separate subdirectory and are shared by all architectures.", 648.0, 10.0),
+        line("Other files go into their own directories under the same tree.", 636.0, 10.0),
+    ]
+    texts = [p.text for p in paragraphs(page)]
+    assert texts[0] == "4.11.7. /usr/share/misc : Miscellaneous architectureindependent data"

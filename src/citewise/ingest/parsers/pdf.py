@@ -43,8 +43,9 @@ _FIXED_PITCH = 1 << 0
 _BOLD = ("bold", "black", "heavy", "semibold", "demi")
 _MONO = ("courier", "mono", "consol", "menlo", "typewriter", "fixed", "cmtt", "lmtt", "nimbusmon")
 _JOINERS = {"list": "\n", "code": "\n\n"}  # code paragraphs were split at blank lines
-# pdfium joins a line that ends in a hyphen to the next one, the hyphen marked U+FFFE
-_LINE_BREAK = re.compile(r"\r\n|\r|\n|\ufffe")
+# pdfium joins a line that ends in a hyphen to the next one, the hyphen marked U+FFFE: split
+# there when the word goes on in lower case (an upper-case part may be a name or a URL)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n|\ufffe(?=[a-zß-öø-ÿ])")
 _SOFT_HYPHEN = "\ufffe"
 _JUNK = re.compile(
     r"^(untitled( document)?|document\d*|microsoft word - .*|anonymous|unspecified|unknown)$", re.I
