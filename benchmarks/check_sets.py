@@ -113,6 +113,7 @@ SETS: tuple[CheckSet, ...] = (
     CheckSet("policy", HERE / "check_sets/policy.jsonl", _built("policy")),
     CheckSet("pg_manual", HERE / "check_sets/pg_manual.jsonl", _fixed(PG_DOCS)),
     CheckSet("workplace", HERE / "check_sets/workplace.jsonl", _built("workplace")),
+    CheckSet("papers", HERE / "check_sets/papers.jsonl", _built("papers")),
     CheckSet("python_a", LEGACY / "python_lookups_a.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet("python_b", LEGACY / "python_lookups_b.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet(

@@ -166,6 +166,8 @@ def _breaks(group: Sequence[Line], b: Line, leading: float | None, line_width: f
         return True
     if BULLET.match(b.text) and not b.mono:
         return True
+    if _HYPHEN_END.search(a.text.rstrip()) and b.text.lstrip()[:1].islower() and dy < 1.6 * size:
+        return False  # a word hyphenated across the break goes on (in a heading too)
     if dy > (leading * 1.35 if leading else 1.6 * size):
         return True
     short = line_width > 0 and (a.right - a.left) < 0.7 * line_width

@@ -4,6 +4,7 @@ headers/footers dropped, paragraphs re-joined and de-hyphenated."""
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -42,7 +43,10 @@ _FIXED_PITCH = 1 << 0
 _BOLD = ("bold", "black", "heavy", "semibold", "demi")
 _MONO = ("courier", "mono", "consol", "menlo", "typewriter", "fixed", "cmtt", "lmtt", "nimbusmon")
 _JOINERS = {"list": "\n", "code": "\n\n"}  # code paragraphs were split at blank lines
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# pdfium joins a line that ends in a hyphen to the next one, the hyphen marked U+FFFE: split
+# there when the word goes on in lower case (an upper-case part may be a name or a URL)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n|\ufffe(?=[a-zß-öø-ÿ])")
+_SOFT_HYPHEN = "\ufffe"
 _JUNK = re.compile(
     r"^(untitled( document)?|document\d*|microsoft word - .*|anonymous|unspecified|unknown)$", re.I
 )
@@ -92,6 +96,11 @@ def _glyph(textpage: Any, text_index: int) -> _Glyph | None:
     if not pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, char, ctypes.byref(rect)):
         return None
     size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, char))
+    matrix = pdfium_c.FS_MATRIX()
+    if pdfium_c.FPDFText_GetMatrix(textpage.raw, char, ctypes.byref(matrix)):
+        # a font set at size 1 and scaled by the text matrix (TeX's Type 3 fonts) is as tall
+        # as the matrix makes it
+        size *= math.hypot(matrix.c, matrix.d) or 1.0
     weight = pdfium_c.FPDFText_GetFontWeight(textpage.raw, char)
     buffer = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
@@ -118,6 +127,8 @@ def _page_lines(textpage: Any) -> list[Line]:
             head = _glyph(textpage, start + alnum)
             edge = _glyph(textpage, start) if alnum else head
             tail = _glyph(textpage, start + len(stripped) - 1)
+            if match and match.group() == _SOFT_HYPHEN:
+                raw = f"{raw}-"  # the paragraph joiner mends the word
             lines.append(_line(raw, head, edge, tail, lines[-1] if lines else None))
         offset = match.end() if match else len(text)
     return lines
