@@ -9,7 +9,8 @@ other modes change one thing:
   the first in digits) becomes a value no passage shows;
 - invented-name: a key term (a must_contain string, else a capitalised name) becomes a
   made-up word;
-- wrong-citation: the same text citing a passage that holds no gold quote;
+- wrong-citation: the same text citing a passage that holds no gold quote (the first shown
+  that also lacks the must_contain strings, when there is one);
 - abstain: always "not in the documents".
 """
 
@@ -79,13 +80,24 @@ def compose(
     elif mode == "invented-name":
         text_of, done = _invent(text_of, done, _key_term(text_of, asked), passages, _made_up)
     elif mode == "wrong-citation":
-        others = [p.n for p in passages if p.n not in gold_ns]
+        others = _wrong_passages(passages, gold_ns, asked.must_contain)
         if others:
             cited = [(s, [others[0]]) for s, _ in cited]
             done = replace(done, wrong_citation=True)
     marked = [attach_marker(t, ns) for t, (_, ns) in zip(text_of, cited, strict=True)]
     used = tuple(sorted({n for _, ns in cited for n in ns}))
     return replace(done, text=" ".join(marked), cited=used)
+
+
+def _wrong_passages(
+    passages: Sequence[Passage], gold_ns: Sequence[int], must: Sequence[str]
+) -> list[int]:
+    """Passages a wrong citation may point at, best first: without a gold quote, those that
+    also lack the answer's must_contain strings first (a passage stating the answer in other
+    words is not a wrong citation)."""
+    others = [p for p in passages if p.n not in gold_ns]
+    silent = [p.n for p in others if not any(_appears(m.lower(), p.text.lower()) for m in must)]
+    return silent + [p.n for p in others if p.n not in silent]
 
 
 def golds_for(sentence: str, asked: Asked, *, one_sentence: bool) -> list[int]:
