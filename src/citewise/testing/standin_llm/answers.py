@@ -2,7 +2,8 @@
 
 Faithful: the set's reference answer, each sentence citing the passage that holds the gold
 quote it rests on (a sentence resting on several, like a comparison's, cites each) and left
-out when a quote it rests on is not shown; "not in the documents" when nothing is left. The
+out when a quote it rests on is not shown (a passage holding most of a quote's words but not
+its numbers does not show it); "not in the documents" when nothing is left. The
 other modes change one thing:
 
 - invented-value: the key number (one in a must_contain string, digits or a number word, else
@@ -61,7 +62,7 @@ def compose(
 ) -> Composed:
     if asked is None:
         return Composed(decline, True)
-    held = [holders(passages, g) for g in asked.gold]
+    held = [[n for n in holders(passages, g) if _states(passages, n, g.quote)] for g in asked.gold]
     gold_ns = tuple(sorted({n for ns in held for n in ns}))
     if mode == "abstain" or not asked.answer.strip() or not gold_ns:
         return Composed(decline, True, gold_passages=gold_ns)
@@ -87,6 +88,15 @@ def compose(
     marked = [attach_marker(t, ns) for t, (_, ns) in zip(text_of, cited, strict=True)]
     used = tuple(sorted({n for _, ns in cited for n in ns}))
     return replace(done, text=" ".join(marked), cited=used)
+
+
+def _states(passages: Sequence[Passage], n: int, quote: str) -> bool:
+    """Whether passage `n`, which holds `quote` (or most of its words in a run), states its
+    values too: a passage sharing "The default value is" with the quote but not its "four
+    megabytes" does not state the fact, and a capable model would not say it from there."""
+    text = next(p.text for p in passages if p.n == n).lower()
+    values = [m.group(0) for m in _VALUE.finditer(quote)]
+    return all(_appears(v.lower(), text) for v in values)
 
 
 def _wrong_passages(
