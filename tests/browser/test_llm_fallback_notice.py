@@ -1,7 +1,8 @@
 """The web UI with an LLM (the stand-in for a capable model, over the OpenAI wire format)
 behind a real `citewise serve`: the model's own answer carries no fallback notice; when the
 model's stream is cut or turns to malformed JSON, the answer shown is the extractive one and
-the verdict says so, with the reason."""
+the verdict says so, with the reason; when every sentence the model wrote is dropped, the
+reader is told there is no verified answer, with no fallback notice and no citation."""
 
 from __future__ import annotations
 
@@ -98,3 +99,24 @@ def test_a_broken_model_stream_shows_the_extractive_answer_with_the_fallback_not
     text = notice.inner_text()
     assert "could not be used" in text and "extractive answer" in text
     assert says in text, text
+
+
+def test_an_answer_whose_every_sentence_is_dropped_says_so_without_a_fallback(
+    page: Any, server: Server, standin: StandinServer
+) -> None:
+    standin.model.behaviour = Behaviour("invented-value")  # "twenty-five" becomes another number
+    try:
+        login(page, server, "alice")
+        page.get_by_label("Your question").fill(QUESTION)
+        page.get_by_role("button", name="Ask").click()
+        answer = page.locator("li.turn").last.locator("article.answer")
+        answer.locator("p.verdict").wait_for(timeout=60_000)
+    finally:
+        standin.model.behaviour = Behaviour("faithful")
+    text = answer.locator(".answer-text").inner_text()
+    assert text.startswith("I could not verify an answer in the documents"), text
+    invented = [i for r in standin.model.records for i in r.get("invented", [])]
+    assert invented and all(i not in text for i in invented)
+    assert "No verified answer" in verdict_of(answer)
+    assert answer.locator(".fallback-notice").count() == 0
+    assert answer.locator("button.cite").count() == 0
