@@ -12,7 +12,9 @@ stand-in saw (its records of each request) and what the user got, per item:
   where the user got it too;
 - reached / caught: of the answers where the model invented a value or name, those where the
   invention reached the user / did not;
-- cite accuracy: answers whose every citation points at a passage holding a gold quote;
+- cite accuracy: answers whose every citation points at a passage holding a gold quote (the
+  cited chunk with its parent, or the passage of the answer prompt that holds the citation's
+  quote: the model read the parent with the text before it);
 - wrong fixed: of the answers the model cited wrongly, those where none of its sentences reached
   the user citing a passage without a gold quote (repaired, dropped or declined);
 - wrong repaired: of the answers the model cited wrongly but stated rightly, those where the
@@ -43,7 +45,7 @@ from citewise.text.sentences import split_sentences, strip_citation_marks
 if TYPE_CHECKING:
     from citewise.assistant import Assistant
     from citewise.store.base import Store
-    from citewise.types import Answer
+    from citewise.types import Answer, Citation
 
 ANSWERABLE = ("lookup", "multi", "compare", "conversation")
 PREFIX = "stand-in:"
@@ -180,9 +182,10 @@ def measure(
     if gold and answer.citations:
         records = store.get_chunks([c.chunk_id for c in answer.citations], with_parents=True)
         by_chunk = {r.chunk_id: r for r in records}
+        shown = asked[-1].get("passages", []) if asked else []
+        prompt = [Passage(p["n"], p["source"], "", p["text"]) for p in shown]
         ok = {
-            c.n: c.chunk_id in by_chunk
-            and _holds_gold([_passage(by_chunk[c.chunk_id])], gold, every=False)
+            c.n: _holds_gold(_cited_passages(c, by_chunk, prompt), gold, every=False)
             for c in answer.citations
         }
         cites_gold = all(ok.values())
@@ -323,6 +326,18 @@ def _kept_citing_elsewhere(reply: str, shown: str, gold_cited: dict[int, bool]) 
 
 
 _MARKS = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+
+
+def _cited_passages(
+    citation: Citation, by_chunk: dict[int, Any], prompt: Sequence[Passage]
+) -> list[Passage]:
+    """The passage a citation points at: its chunk with its parent, and the passage of the
+    answer prompt that holds its quote (what the model read: the parent with the text before
+    it, which the chunk alone may lack)."""
+    out = [_passage(by_chunk[citation.chunk_id])] if citation.chunk_id in by_chunk else []
+    quote = normalised(citation.quote.rstrip(" …"))
+    shown = [p for p in prompt if p.source == citation.source and quote in normalised(p.text)]
+    return out + shown if quote else out
 
 
 def _passage(record: Any) -> Passage:

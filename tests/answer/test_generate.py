@@ -18,6 +18,7 @@ from citewise.answer.generate import (
     record_generation,
     retry_stop_reason,
 )
+from citewise.answer.prompts import UNVERIFIED
 from citewise.llm.base import Completion, LLMConnectionError, LLMResponseError, Message
 from citewise.testing.fakes import FakeLLM
 from citewise.types import NOT_FOUND, Status, Token
@@ -135,7 +136,7 @@ def test_judge_past_its_deadline_does_not_call_the_llm() -> None:
     assert judge.skipped == 1 and len(llm.calls) == 1
 
 
-def test_everything_dropped_falls_back_to_the_extractive_answer_marked_as_such() -> None:
+def test_everything_dropped_says_it_could_not_verify_without_a_fallback_or_the_text() -> None:
     wrong = "Tokens expire after 48 hours [1]."
     asked: list[bool] = []
 
@@ -143,15 +144,14 @@ def test_everything_dropped_falls_back_to_the_extractive_answer_marked_as_such()
         asked.append(True)
         return EXTRACTIVE
 
-    events, made = run(
-        answer_with_fallback(FakeLLM(wrong), "How long?", PASSAGES, extractive, max_retries=1)
-    )
-    assert made.text == EXTRACTIVE and made.text != NOT_FOUND
-    assert made.fallback is not None and made.fallback.used == "extractive"
-    assert "dropped every sentence" in made.fallback.reason
-    assert made.draft is not None and made.draft.dropped == 1
-    assert asked == [True]
-    assert any(isinstance(e, Status) and e.stage == "fallback" for e in events)
+    llm = FakeLLM(wrong)
+    events, made = run(answer_with_fallback(llm, "How long?", PASSAGES, extractive, max_retries=1))
+    assert made.text == UNVERIFIED and made.fallback is None and "48" not in made.text
+    assert made.draft is not None and made.draft.dropped == 1 and made.draft.attempts == 2
+    assert any("previous answer" in p and "48 hours" in p for p in llm.prompts)  # the retry
+    assert asked == [] and not made.report.sentences
+    assert not any(isinstance(e, Status) and e.stage == "fallback" for e in events)
+    assert any(isinstance(e, Status) and "could not verify" in e.message for e in events)
 
 
 def test_a_kept_answer_never_asks_for_the_extractive_one() -> None:
@@ -171,15 +171,6 @@ def test_a_failed_llm_without_an_extractive_answer_shows_the_passages() -> None:
         "Uploads larger than 25 MB are rejected with status 413 [2].",
     ]
     assert made.report.grounded
-
-
-def test_all_dropped_without_an_extractive_answer_is_not_in_the_documents() -> None:
-    wrong = "Tokens expire after 48 hours [1]."
-    _, made = run(
-        answer_with_fallback(FakeLLM(wrong), "How long?", PASSAGES, lambda: "", max_retries=0)
-    )
-    assert made.text == NOT_FOUND and made.fallback is None
-    assert made.draft is not None and made.draft.dropped == 1
 
 
 def test_llm_failures_fall_back_with_the_error_as_reason() -> None:
@@ -217,8 +208,12 @@ def test_generation_figures_and_the_fallback_are_recorded_in_the_timings() -> No
     )
     record_generation(trace, made)
     timings = trace.timings_ms()
-    assert timings["llm_fallback"] == 1.0 and timings["llm_sentences_dropped"] == 1.0
+    assert "llm_fallback" not in timings and timings["llm_sentences_dropped"] == 1.0
     assert timings["attempts"] == 1.0 and timings["llm_sentences_kept"] == 0.0
+    down = FakeLLM(LLMConnectionError("cannot connect to LLM server at http://127.0.0.1:9"))
+    _, failed = run(answer_with_fallback(down, "How long?", PASSAGES, lambda: EXTRACTIVE))
+    record_generation(trace, failed)
+    assert trace.timings_ms()["llm_fallback"] == 1.0
     assert isinstance(made, Generated)
 
 

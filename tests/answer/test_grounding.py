@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from answer_factories import passage
 from citewise.answer.grounding import (
+    RECITE_JUDGED,
     SUPPORTED_AT,
     UNSUPPORTED_BELOW,
     check_answer,
@@ -223,3 +224,41 @@ def test_repair_prefers_a_passage_that_clearly_supports_over_a_closer_uncertain_
         repair=True,
     )
     assert report.supported_text == "The Mozilla Foundation is the license steward [3]."
+
+
+class JudgeConfirming:
+    """Confirms a claim only against evidence holding `phrase`."""
+
+    def __init__(self, phrase: str) -> None:
+        self.phrase = phrase
+        self.calls: list[str] = []
+
+    def judge(self, sentence: str, evidence: str) -> bool | None:
+        self.calls.append(evidence)
+        return self.phrase in evidence
+
+
+VENV = [
+    passage(1, "The venv module creates virtual environments in a directory you choose."),
+    passage(2, "A virtual environment directory can live anywhere in the project tree."),
+    passage(3, "A common name for the virtual environment directory is .venv, hidden in shells."),
+    passage(4, "Uploads larger than 25 MB are rejected with status 413."),
+]
+
+
+def test_a_claim_the_judge_rejects_where_it_points_is_recited_to_a_passage_it_confirms() -> None:
+    judge = JudgeConfirming("common name")
+    claim = "The conventional virtual environment directory name is .venv, hidden in shells [1]."
+    report = check_answer(claim, VENV, judge, terms=True, repair=True)
+    s = report.sentences[0]
+    assert s.verdict == "supported" and s.recited and s.cited == (3,), s
+    assert report.supported_text.endswith("[3].")
+    assert len(judge.calls) <= 1 + RECITE_JUDGED
+
+
+def test_a_claim_no_judge_confirms_anywhere_is_dropped_after_a_few_questions() -> None:
+    judge = JudgeConfirming("nowhere")
+    claim = "The conventional virtual environment directory name is .venv, hidden in shells [1]."
+    report = check_answer(claim, VENV, judge, terms=True, repair=True)
+    assert report.sentences[0].verdict == "unsupported" and report.supported_text == ""
+    assert 1 < len(judge.calls) <= 1 + RECITE_JUDGED

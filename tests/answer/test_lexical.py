@@ -1,6 +1,14 @@
 from __future__ import annotations
 
-from citewise.answer.lexical import Evidence, missing_values, numbers, trigram_overlap, word_overlap
+from citewise.answer.lexical import (
+    Evidence,
+    counts,
+    missing_spelled_numbers,
+    missing_values,
+    numbers,
+    trigram_overlap,
+    word_overlap,
+)
 
 
 def test_numbers_are_normalised_sizes_versions_and_exponents() -> None:
@@ -40,3 +48,21 @@ def test_overlap_scores() -> None:
     assert trigram_overlap("Dictionaries preserve insertion order.", ev) == 1.0
     assert word_overlap("Sets are unordered collections.", ev) == 0.0
     assert 0.0 < word_overlap("Dictionaries are unordered.", ev) < 1.0
+
+
+def test_a_spelled_count_must_count_the_same_thing_in_the_evidence() -> None:
+    ev = Evidence.of(["6. Conveying. Valid for at least three years, or 2 more."])
+    assert missing_spelled_numbers("Valid for at least six years [1].", ev) == ["six"]
+    assert missing_spelled_numbers("Valid for at least three years [1].", ev) == []
+    assert missing_spelled_numbers("Two of them [1].", ev) == []  # "of" counts nothing
+    assert counts("a 6-year term, three (3) days, 25MB, tenants") == {
+        ("6", "year"),
+        ("3", "day"),
+        ("25", "mb"),
+    }
+
+
+def test_a_size_in_words_is_the_same_value_as_in_digits() -> None:
+    ev = Evidence.of(["The default value is four megabytes. It defaults to 64 megabytes."])
+    assert missing_values("The defaults are 4MB and 64 MB [1].", ev) == []
+    assert missing_values("The default is 8MB [1].", ev) == ["8mb"]

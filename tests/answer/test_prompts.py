@@ -1,6 +1,11 @@
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import citewise.api
 from citewise.answer import prompts
+from citewise.answer.prompts import UNVERIFIED
 from citewise.types import NOT_FOUND
 
 
@@ -40,3 +45,9 @@ def test_unparseable_judge_reply_is_undecided() -> None:
     assert prompts.parse_judgement("yes") is None
     assert prompts.parse_judgement('{"supported": "yes"}') is None
     assert prompts.parse_judgement("{not json}") is None
+
+
+def test_the_web_ui_recognises_the_could_not_verify_reply() -> None:
+    script = (Path(citewise.api.__file__).parent / "web" / "answer.js").read_text("utf-8")
+    found = re.search(r"const UNVERIFIED = '([^']+)'", script)
+    assert found is not None and UNVERIFIED.startswith(found.group(1))

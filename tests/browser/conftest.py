@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,7 +55,16 @@ def _citewise(env: dict[str, str], *args: str, stdin: str = "") -> None:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    data = tmp_path_factory.mktemp("browser") / "data"
+    with serve(tmp_path_factory.mktemp("browser") / "data") as started:
+        yield started
+
+
+@contextmanager
+def serve(
+    data: Path, users: tuple[str, ...] = tuple(PASSWORDS), **env_vars: str
+) -> Iterator[Server]:
+    """`citewise serve` on a free port over `data` with `users` created, `env_vars` added to
+    its environment; stopped by its PID when the block ends."""
     env = {
         **os.environ,
         "CITEWISE_DATA_DIR": str(data),
@@ -63,9 +73,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "CITEWISE_MAX_UPLOAD_BYTES": str(UPLOAD_LIMIT),
         "CITEWISE_RATE_LIMIT": "",
         "CITEWISE_LOGIN_RATE_LIMIT": "1000/minute",  # every test logs in through the page
+        **env_vars,
     }
-    for user, password in PASSWORDS.items():
+    for user in users:
         admin = ["--admin"] if user == "root" else []
+        password = PASSWORDS[user]
         _citewise(env, "users", "create", user, *admin, "--password-stdin", stdin=password + "\n")
     port = free_port()
     log = (data / "serve.log").open("w")

@@ -1,7 +1,9 @@
 """The LLM answer path over the real wire format, against the stand-in for a capable model:
 the model's decline stands, an invented value or name never reaches the reader (retracted from
-the stream), a wrong citation is repaired, and only transport failures (a slow or cut stream)
-fall back to the extractive answer, saying so; a malformed judge does not let an invention in."""
+the stream), a wrong citation is repaired, an answer whose every sentence is dropped says it
+could not be verified (no fallback, none of its text), and only transport failures (a server
+down, a slow, cut or malformed stream) fall back to the extractive answer, saying so; a
+malformed judge does not let an invention in."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import TypeVar
 import pytest
 
 from citewise.answer.generate import Generated, answer_with_fallback
+from citewise.answer.prompts import UNVERIFIED
 from citewise.llm.base import Timeouts
 from citewise.llm.openai_compat import OpenAICompatLLM
 from citewise.llm.retry import RetryPolicy
@@ -84,6 +87,18 @@ def test_an_invented_value_is_retracted_and_never_reaches_the_reader(
     assert invented not in made.text
 
 
+def test_an_answer_with_every_sentence_dropped_is_unverified_not_a_fallback(
+    serve: type[StandinServer],
+) -> None:
+    server = serve("invented-value")
+    events, made, asked = ask(server)
+    answers = [r for r in server.model.records if r["task"] in ("answer", "retry")]
+    assert len(answers) == 2  # sent back once with the reason, then answered again
+    assert made.text == UNVERIFIED and made.fallback is None and asked == []
+    assert not made.report.sentences  # no claim of the model's, supported or not
+    assert not [e for e in events if isinstance(e, Status) and e.stage == "fallback"]
+
+
 @pytest.mark.parametrize("judge", ["json", "malformed"])
 def test_an_invented_name_never_reaches_the_reader(serve: type[StandinServer], judge: str) -> None:
     server = serve("invented-name", judge)
@@ -121,3 +136,20 @@ def test_a_model_slower_than_the_timeout_falls_back_saying_so(serve: type[Standi
     _, made, _ = ask(serve(faults=Faults(token_delay=1.0)), read_timeout=0.3)
     assert made.text == EXTRACTIVE and made.fallback is not None
     assert "within" in made.fallback.reason or "timed out" in made.fallback.reason
+
+
+def test_a_server_that_is_down_falls_back_saying_so(serve: type[StandinServer]) -> None:
+    server = serve()
+    server.close()  # nothing listens on its port any more
+    events, made, asked = ask(server)
+    assert made.text == EXTRACTIVE and asked == ["extractive"]
+    assert made.fallback is not None and made.fallback.used == "extractive"
+    assert "connect" in made.fallback.reason
+    assert [e for e in events if isinstance(e, Status) and e.stage == "fallback"]
+
+
+def test_a_malformed_stream_falls_back_saying_so(serve: type[StandinServer]) -> None:
+    events, made, _ = ask(serve(faults=Faults(malformed_after=3)))
+    assert [e for e in events if isinstance(e, Token)]  # the draft had begun
+    assert made.text == EXTRACTIVE and made.fallback is not None
+    assert made.fallback.used == "extractive" and "malformed" in made.fallback.reason

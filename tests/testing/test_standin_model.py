@@ -20,15 +20,19 @@ from citewise.chat.intents.router import IntentRouter
 from citewise.chat.memory.base import Turn
 from citewise.chat.query_router import QueryRouter
 from citewise.chat.rewrite import PriorTurn, rewrite
+from citewise.evaluation.dataset import Gold
 from citewise.retrieve.rerank.models import LLMReranker
 from citewise.testing.standin_llm import (
     DECLINE,
+    Asked,
     Behaviour,
     Knowledge,
     Request,
     StandinModel,
+    compose,
     task_of,
 )
+from citewise.testing.standin_llm import Passage as SetPassage
 from citewise.types import Status, Token
 from testing.standin_support import (
     APACHE,
@@ -214,3 +218,15 @@ def test_invented_value_leaves_an_answer_without_a_number_alone(knowledge: Knowl
     text = m.reply(answer_messages(f"{FOLLOW_UP_Q} ({FIRST_TURN_Q.rstrip('?')})?", shown))
     assert text.startswith("No one other than the license steward") and text.endswith("[1].")
     assert m.records[-1]["invented"] == [] and m.records[-1]["matched"] == "t-v01#1"
+
+
+def test_a_passage_with_the_quotes_words_but_not_its_value_does_not_show_the_fact() -> None:
+    asked = Asked(
+        "t-pg", "lookup", "What is the default work_mem?", "work_mem defaults to 4MB.",
+        ("4mb",), (Gold(file="conf.html", quote="The default value is four megabytes"),),
+    )  # fmt: skip
+    lookalike = SetPassage(1, "conf.html", "", "The default value is 2.0, the multiplier.")
+    stating = SetPassage(2, "conf.html", "", "The default value is four megabytes (4MB).")
+    assert compose(asked, [lookalike], "faithful").declined
+    made = compose(asked, [lookalike, stating], "faithful")
+    assert made.cited == (2,) and made.text.endswith("[2].")

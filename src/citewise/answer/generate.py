@@ -10,10 +10,12 @@ the `Done` event carries, so a client that rendered the streamed draft replaces 
 verified answer.
 
 `answer_with_fallback` wraps this for the answer flow: when the LLM fails (down, timed out,
-malformed reply, stream cut) or the check drops every sentence it wrote, the reader gets the
-extractive answer (asked for on demand), marked by a `Fallback` saying why; when the LLM failed
-and there is no extractive answer either, the best passages' opening sentences. A model that
-read the passages and declined is honoured: its "not in the documents" is the answer.
+malformed reply, stream cut, an empty reply) the reader gets the extractive answer (asked for
+on demand), marked by a `Fallback` saying why; when there is no extractive answer either, the
+best passages' opening sentences. A model that read the passages and declined is honoured: its
+"not in the documents" is the answer. A model that answered but had every sentence dropped
+(after its stricter retry) gets no fallback: the reader is told the answer could not be
+verified (`UNVERIFIED`, no citations), never shown unsupported text.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from citewise.answer.grounding import (
     recite,
 )
 from citewise.answer.prompts import (
+    UNVERIFIED,
     answer_prompt,
     judge_prompt,
     parse_judgement,
@@ -277,11 +280,10 @@ def answer_with_fallback(
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
 ) -> Generator[Status | Token | Retraction, None, Generated]:
-    """The LLM's verified answer, or a marked fallback (see the module docstring). A model
-    that declined gets "not in the documents", unmarked. The passages are shown only when the
-    LLM failed: a draft whose every sentence was dropped falls back to the extractive answer
-    when there is one, else to "not in the documents" (neither answerer found a supported
-    answer)."""
+    """The LLM's verified answer, or a marked fallback when the LLM failed (see the module
+    docstring). A model that declined gets "not in the documents", a draft whose every
+    sentence was dropped gets "could not verify" (`UNVERIFIED`); neither is marked, neither
+    cites anything. The passages are shown only when the LLM's connection failed."""
     try:
         draft = yield from generate_verified(
             llm, question, passages, max_retries=max_retries, budget_s=budget_s, clock=clock
@@ -293,17 +295,27 @@ def answer_with_fallback(
         yield Status("verify", "the model found no answer in the passages")
         return Generated(NOT_FOUND, draft.report, draft, None)
     if not _has_claim(draft.report):
+        if draft.dropped:
+            # the model answered and was sent back with the reasons; nothing it wrote holds
+            # up: say so, with no claim and no fallback (not a transport failure)
+            yield Status("verify", unverified_reason(draft))
+            return Generated(UNVERIFIED, check_answer("", passages), draft, None)
         reason = (
-            f"the grounding check dropped every sentence the model wrote "
-            f"({draft.dropped} after {draft.attempts} attempts)"
-            if draft.dropped
-            else "the model sent an empty answer"
+            "the model sent an empty answer"
             if draft.stopped == "empty"
             else f"the time budget ({budget_s:g} s) ran out before the model finished a sentence"
         )
-        # neither answerer found a supported answer: "not in the documents" is then honest
         return (yield from _fall_back(passages, extractive, reason, draft, passages_too=False))
     return Generated(draft.text, draft.report, draft, None)
+
+
+def unverified_reason(draft: Draft) -> str:
+    """Why the model's answer is not shown: the check dropped every sentence it wrote."""
+    tries = "attempt" if draft.attempts == 1 else "attempts"
+    return (
+        f"could not verify the model's answer: the grounding check dropped every sentence "
+        f"({draft.dropped} after {draft.attempts} {tries})"
+    )
 
 
 def _fall_back(

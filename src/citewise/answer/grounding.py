@@ -12,8 +12,8 @@ passages, their headings and the question): a capitalised name found nowhere the
 invented (unsupported); another word found nowhere there makes the sentence uncertain, for the
 judge; a table row supports a claim whose label and value sit in different cells (its words
 counted in the row and the header together). A sentence its cited passages do not support
-is re-cited to another passage shown that supports it clearly, instead of being dropped
-(`repair=True`).
+is re-cited, instead of being dropped, to another passage shown that supports it clearly, or
+else to one of the closest few the judge confirms (`repair=True`).
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ TRIGRAM_WEIGHT = 0.4
 # An uncertain sentence without a judge still counts, at this strength, for confidence.
 WEAK_SUPPORT = 0.5
 MAX_RETRIES = 2  # stricter regenerations before unsupported sentences are dropped
+RECITE_JUDGED = 3  # other passages the judge may be asked about for a wrongly cited sentence
 
 
 class LLMJudge(Protocol):
@@ -163,24 +164,48 @@ def check_answer(
     results: list[Support] = []
     for i, sentence in enumerate(sentences):
         cited = own[i] or _nearest(own, i)
-        found = lexical_verdict(sentence, cited, known)
-        unsure = repair and found.verdict != "supported"
-        better = recite(sentence, cited, passages, known) if unsure else None
-        if better is not None:
-            if better.verdict == "uncertain" and found.verdict == "unsupported":
-                # the claim fails where it points: the judge may confirm it elsewhere
-                shown = [p for p in passages if p.n in better.cited]
-                judged = check_sentence(better.sentence, shown, judge, known)
-                better = replace(judged, recited=True)
-            if better.verdict == "supported":
-                answer_text = answer_text.replace(sentence, better.sentence, 1)
-                results.append(better)
-                continue
-        results.append(check_sentence(sentence, cited, judge, known))
+        found = (
+            _repaired(sentence, cited, passages, judge, known)
+            if repair
+            else check_sentence(sentence, cited, judge, known)
+        )
+        if found.recited:
+            answer_text = answer_text.replace(sentence, found.sentence, 1)
+        results.append(found)
     kept = _drop(answer_text, [r.sentence for r in results if r.verdict == "unsupported"])
     claims = [r for r in results if content_words(strip_citation_marks(r.sentence))]
     grounded = bool(claims) and all(r.verdict != "unsupported" for r in claims)
     return GroundingReport(tuple(results), grounded, kept)
+
+
+def _repaired(
+    sentence: str,
+    cited: Sequence[Passage],
+    passages: Sequence[Passage],
+    judge: LLMJudge | None,
+    known: Evidence | None,
+) -> Support:
+    """`check_sentence`, and when its cited passages do not support it, the sentence
+    re-cited to another passage shown: one that supports it clearly, else the first of the
+    closest (at most `RECITE_JUDGED`) that the judge confirms."""
+    found = lexical_verdict(sentence, cited, known)
+    if found.verdict == "supported":
+        return found
+    others = recite_candidates(sentence, cited, passages, known)
+    if others and others[0].verdict == "supported":
+        return others[0]
+    if found.verdict == "uncertain":
+        found = check_sentence(sentence, cited, judge, known)
+        if found.verdict != "unsupported":
+            return found  # confirmed, or the judge could not decide: kept, weakly
+    if judge is None:
+        return found
+    for other in others[:RECITE_JUDGED]:
+        shown = [p for p in passages if p.n in other.cited]
+        judged = check_sentence(other.sentence, shown, judge, known)
+        if judged.verdict == "supported":
+            return replace(judged, recited=True)
+    return found
 
 
 def recite(
@@ -192,23 +217,31 @@ def recite(
     """The sentence citing the other passage shown that supports it best: `supported` when
     it does clearly, `uncertain` when only the judge can tell (None when no other passage
     may support it). A right claim with a wrong passage number is repaired with it."""
+    found = recite_candidates(sentence, cited, passages, known)
+    return found[0] if found else None
+
+
+def recite_candidates(
+    sentence: str,
+    cited: Sequence[Passage],
+    passages: Sequence[Passage],
+    known: Evidence | None = None,
+) -> list[Support]:
+    """The sentence citing each other passage shown that may support it, best first (clearly
+    supported before uncertain, then by lexical score; ties keep retrieval's order)."""
     claim = strip_citation_marks(sentence)
     if not content_words(claim):
-        return None
-    best: Support | None = None
+        return []
+    found: list[Support] = []
     for p in passages:
         if p in cited:
             continue
-        found = lexical_verdict(claim, [p], known)
-        if found.verdict == "unsupported":
-            continue
-        rank = (found.verdict == "supported", found.score)
-        if best is None or rank > (best.verdict == "supported", best.score):
-            best = found
-    if best is None:
-        return None
-    fixed = attach_marker(claim, best.cited)
-    return Support(fixed, best.verdict, best.score, best.cited, recited=True)
+        alone = lexical_verdict(claim, [p], known)
+        if alone.verdict != "unsupported":
+            fixed = attach_marker(claim, alone.cited)
+            found.append(Support(fixed, alone.verdict, alone.score, alone.cited, recited=True))
+    found.sort(key=lambda s: (s.verdict == "supported", s.score), reverse=True)
+    return found
 
 
 def known_to_model(passages: Sequence[Passage], question: str) -> Evidence:

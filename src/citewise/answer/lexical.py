@@ -35,6 +35,14 @@ _NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
 }  # fmt: skip
+_COUNTED_WORDS = "|".join(w for w in _NUMBER_WORDS if w not in ("zero", "one"))
+# a number and the word it counts: "6 years", "six-year", "three (3) days", "25MB"
+_COUNT = re.compile(rf"(?<![\w.])(\d+|(?:{_COUNTED_WORDS})\b)(?:\s*\(\w+\))?[\s-]*([a-z]+)")
+
+# a size in words ("four megabytes", "64 megabytes") is the same value as "4MB", "64MB"
+_SIZE_IN_WORDS = re.compile(
+    rf"(?<![\w.])(\d+|(?:{_COUNTED_WORDS})\b)[\s-]*(kilo|mega|giga|tera)-?bytes?\b"
+)
 
 
 def normalise(text: str) -> str:
@@ -57,6 +65,7 @@ class Evidence:
     stems: frozenset[str]
     trigrams: frozenset[tuple[str, str, str]]
     words: frozenset[str]
+    counts: frozenset[tuple[str, str]] = frozenset()  # (number, what it counts): `counts`
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> Evidence:
@@ -64,14 +73,19 @@ class Evidence:
         normalised = normalise(text)
         ws = words(text)
         number_words = [_NUMBER_WORDS[w] for w in ws if w in _NUMBER_WORDS]
-        if number_words:
-            normalised = f"{normalised}\n{' '.join(number_words)}"
+        sizes = [
+            f"{_NUMBER_WORDS.get(n, n)}{prefix[0]}b"
+            for n, prefix in _SIZE_IN_WORDS.findall(text.lower())
+        ]
+        if number_words or sizes:
+            normalised = f"{normalised}\n{' '.join(number_words + sizes)}"
         return cls(
             text=text,
             normalised=normalised,
             stems=frozenset(stem(w) for w in content_words(text)),
             trigrams=frozenset(word_trigrams(stem(w) for w in ws)),
             words=frozenset(ws),
+            counts=counts(text),
         )
 
     def has_number(self, value: str) -> bool:
@@ -181,8 +195,27 @@ def row_support(claim: str, text: str) -> float:
 
 def missing_spelled_numbers(claim: str, evidence: Evidence) -> list[str]:
     """Numbers a claim spells out ("six years") that the evidence holds neither spelled nor
-    in digits ("one" is left out: it is as often a pronoun as a count)."""
-    said = [w for w in words(strip_citation_marks(claim)) if w in _NUMBER_WORDS]
-    return [
-        w for w in said if w not in ("one", "zero") and not evidence.has_number(_NUMBER_WORDS[w])
-    ]
+    in digits; one that counts something must count the same thing there ("six years" is
+    not held by a heading's "6." or by "6 months"). "one" is left out: it is as often a
+    pronoun as a count."""
+    said = words(strip_citation_marks(claim))
+    out: list[str] = []
+    for i, w in enumerate(said):
+        if w not in _NUMBER_WORDS or w in ("one", "zero"):
+            continue
+        value = _NUMBER_WORDS[w]
+        counted = said[i + 1] if i + 1 < len(said) and said[i + 1].isalpha() else ""
+        if counted and content_words(counted):
+            held = (value, stem(counted)) in evidence.counts
+        else:
+            held = evidence.has_number(value)
+        if not held:
+            out.append(w)
+    return out
+
+
+def counts(text: str) -> frozenset[tuple[str, str]]:
+    """(number in digits, stem of the word it counts) for every "6 years", "six-year" or
+    "three (3) years" in `text`."""
+    found = _COUNT.finditer(text.lower())
+    return frozenset((_NUMBER_WORDS.get(m[1], m[1]), stem(m[2])) for m in found)

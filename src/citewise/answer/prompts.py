@@ -22,6 +22,12 @@ number, version, name or setting that the cited passage does not contain.
 - Answer directly and briefly: a few sentences, the answer first."""
 
 NOTHING_MORE = "The documents say nothing more about this."  # "tell me more" after an answer
+# the model answered, but no sentence of it survived the check against the passages
+UNVERIFIED = (
+    "I could not verify an answer in the documents: nothing the model wrote is supported by "
+    "the passages it was shown."
+)
+NO_ANSWER_REPLIES = frozenset({NOTHING_MORE, UNVERIFIED})  # besides NOT_FOUND
 
 RETRY_INSTRUCTIONS = """\
 Your previous answer contained sentences that the passages do not support. Write the \

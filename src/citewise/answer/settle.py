@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from citewise.answer.citations import build_citations, related_docs, renumber
 from citewise.answer.confidence import confidence
+from citewise.answer.prompts import NO_ANSWER_REPLIES
 from citewise.answer.request import AnswerRequest
 from citewise.graph.store import GraphStore
 from citewise.types import NOT_FOUND, Answer, Citation, Confidence, Hit, Passage
@@ -57,10 +58,11 @@ def settle(
     grounded: bool,
 ) -> Settled:
     """Citations for the verified text, renumbered 1..N in order of use, and its confidence.
-    An answer left with no cited claim is no answer: it becomes the not-found reply."""
+    An answer left with no cited claim is no answer: it becomes the not-found reply (or stays
+    the no-answer reply it already is, e.g. "could not verify")."""
     citations = build_citations(text, passages)
     if not text.strip() or not citations:
-        return not_found()
+        return not_found(text.strip() if text.strip() in NO_ANSWER_REPLIES else NOT_FOUND)
     text, citations = renumber(text, citations)
     level = confidence(support, relevance, grounded)
     return Settled(text, citations, grounded, level)

@@ -6,6 +6,7 @@ import DOMPurify from 'dompurify';
 import { html } from './html.js';
 
 const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g; // [2] or [2, 3]
+const UNVERIFIED = 'I could not verify an answer in the documents'; // answer/prompts.py UNVERIFIED
 const NOT_AN_ANSWER = new Set(['greeting', 'gratitude', 'garbage', 'off_topic', 'command', 'tool']);
 
 export function citationLabel(c) {
@@ -134,12 +135,16 @@ export function Verdict({ turn }) {
   if (turn.streaming || turn.error || !turn.done) return null;
   if (NOT_AN_ANSWER.has(turn.intent)) return null;
   if (turn.confidence === 'none' || (!turn.citations.length && !turn.grounded)) {
+    // the model answered, but nothing it wrote held up against the passages
+    if (turn.answer.trim().startsWith(UNVERIFIED)) {
+      return html`<p class="verdict none" role="note">No verified answer: what the model wrote is not supported by your documents.</p>`;
+    }
     return html`<p class="verdict none" role="note">Not in your documents: no passage supports an answer.</p>`;
   }
   if (!turn.confidence) return null; // a turn from the history: its confidence is not kept
-  // the model's answer could not be used (server down, cut, malformed): say what is shown instead
+  // the model could not be reached or its reply broke (down, timed out, cut, malformed)
   const fallback = turn.fallback
-    ? html`<br />The model's answer could not be used (${turn.fallback.reason}); this is the extractive answer.`
+    ? html`<span class="fallback-notice"><br />The model's answer could not be used (${turn.fallback.reason}); ${turn.fallback.used === 'passages' ? 'these are the most relevant passages' : 'this is the extractive answer'}.</span>`
     : '';
   const kind = turn.kind === 'passage' ? ' · the closest passage, not a direct answer' : '';
   return html`<p class="verdict ${turn.confidence}">Confidence: <strong>${turn.confidence}</strong>

@@ -21,12 +21,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log", type=Path, help="append a JSON record of every request here")
     parser.add_argument("--token-delay", type=float, default=0.0, help="seconds before a token")
     parser.add_argument("--cut-after", type=int, help="drop a stream after N tokens")
+    parser.add_argument(
+        "--malformed-after", type=int, help="send broken JSON after N tokens (plain: at once)"
+    )
     parser.add_argument("--judge", choices=("json", "malformed"), default="json")
     args = parser.parse_args(argv)
     server = StandinServer(
         Knowledge.load(args.set),
         Behaviour(args.mode, args.judge),
-        faults=Faults(args.token_delay, args.cut_after),
+        faults=Faults(args.token_delay, args.cut_after, args.malformed_after),
         model_name=args.model,
         port=args.port,
         log=args.log,

@@ -2,14 +2,16 @@
 
 Faithful: the set's reference answer, each sentence citing the passage that holds the gold
 quote it rests on (a sentence resting on several, like a comparison's, cites each) and left
-out when a quote it rests on is not shown; "not in the documents" when nothing is left. The
+out when a quote it rests on is not shown (a passage holding most of a quote's words but not
+its numbers does not show it); "not in the documents" when nothing is left. The
 other modes change one thing:
 
 - invented-value: the key number (one in a must_contain string, digits or a number word, else
   the first in digits) becomes a value no passage shows;
 - invented-name: a key term (a must_contain string, else a capitalised name) becomes a
   made-up word;
-- wrong-citation: the same text citing a passage that holds no gold quote;
+- wrong-citation: the same text citing a passage that holds no gold quote (the first shown
+  that also lacks the must_contain strings, when there is one);
 - abstain: always "not in the documents".
 """
 
@@ -60,7 +62,7 @@ def compose(
 ) -> Composed:
     if asked is None:
         return Composed(decline, True)
-    held = [holders(passages, g) for g in asked.gold]
+    held = [[n for n in holders(passages, g) if _states(passages, n, g.quote)] for g in asked.gold]
     gold_ns = tuple(sorted({n for ns in held for n in ns}))
     if mode == "abstain" or not asked.answer.strip() or not gold_ns:
         return Composed(decline, True, gold_passages=gold_ns)
@@ -79,13 +81,33 @@ def compose(
     elif mode == "invented-name":
         text_of, done = _invent(text_of, done, _key_term(text_of, asked), passages, _made_up)
     elif mode == "wrong-citation":
-        others = [p.n for p in passages if p.n not in gold_ns]
+        others = _wrong_passages(passages, gold_ns, asked.must_contain)
         if others:
             cited = [(s, [others[0]]) for s, _ in cited]
             done = replace(done, wrong_citation=True)
     marked = [attach_marker(t, ns) for t, (_, ns) in zip(text_of, cited, strict=True)]
     used = tuple(sorted({n for _, ns in cited for n in ns}))
     return replace(done, text=" ".join(marked), cited=used)
+
+
+def _states(passages: Sequence[Passage], n: int, quote: str) -> bool:
+    """Whether passage `n`, which holds `quote` (or most of its words in a run), states its
+    values too: a passage sharing "The default value is" with the quote but not its "four
+    megabytes" does not state the fact, and a capable model would not say it from there."""
+    text = next(p.text for p in passages if p.n == n).lower()
+    values = [m.group(0) for m in _VALUE.finditer(quote)]
+    return all(_appears(v.lower(), text) for v in values)
+
+
+def _wrong_passages(
+    passages: Sequence[Passage], gold_ns: Sequence[int], must: Sequence[str]
+) -> list[int]:
+    """Passages a wrong citation may point at, best first: without a gold quote, those that
+    also lack the answer's must_contain strings first (a passage stating the answer in other
+    words is not a wrong citation)."""
+    others = [p for p in passages if p.n not in gold_ns]
+    silent = [p.n for p in others if not any(_appears(m.lower(), p.text.lower()) for m in must)]
+    return silent + [p.n for p in others if p.n not in silent]
 
 
 def golds_for(sentence: str, asked: Asked, *, one_sentence: bool) -> list[int]:

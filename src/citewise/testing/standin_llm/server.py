@@ -4,7 +4,8 @@ POST /v1/chat/completions answers as a JSON completion, or with `"stream": true`
 server-sent events over chunked transfer encoding: a role chunk, one chunk a token, a final
 chunk with `finish_reason`, then `data: [DONE]`. GET /v1/models lists the model. Faults for
 tests: `token_delay` seconds before each token, `cut_after` tokens after which a stream is
-dropped (no finish, no [DONE]).
+dropped (no finish, no [DONE]), `malformed_after` tokens after which a stream sends an event
+that is not JSON (a plain completion: a body that is not JSON).
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from citewise.testing.standin_llm.gold import Knowledge
 from citewise.testing.standin_llm.model import Behaviour, StandinModel
 
 _TOKEN = re.compile(r"\s*\S+")
+_BROKEN_JSON = b'{"id": "chatcmpl-broken", "choices": [{"delta": {"content": "'
 
 
 @dataclass(frozen=True, slots=True)
 class Faults:
     token_delay: float = 0.0  # seconds before each token (a slow model)
     cut_after: int | None = None  # a stream is dropped after this many tokens
+    malformed_after: int | None = None  # a stream turns to broken JSON after this many tokens
 
 
 def tokens(text: str) -> list[str]:
@@ -151,10 +154,15 @@ def _handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
                 self._stream(model, pieces, finish)
             else:
                 time.sleep(server.faults.token_delay * len(pieces))
+                if server.faults.malformed_after is not None:
+                    self._raw(200, _BROKEN_JSON)
+                    return
                 self._json(200, _completion(model, "".join(pieces), finish, messages, pieces))
 
         def _json(self, status: int, obj: dict[str, Any]) -> None:
-            data = json.dumps(obj).encode()
+            self._raw(status, json.dumps(obj).encode())
+
+        def _raw(self, status: int, data: bytes) -> None:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
@@ -167,12 +175,17 @@ def _handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Cache-Control", "no-cache")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            cut = server.faults.cut_after
+            cut, broken = server.faults.cut_after, server.faults.malformed_after
             try:
                 for i, event in enumerate(_events(model, pieces, finish)):
                     if cut is not None and i > cut:  # event 0 carries only the role
                         self.close_connection = True
                         return  # dropped: no final chunk, no [DONE], no chunked terminator
+                    if broken is not None and i > broken:
+                        self._chunk(b"data: " + _BROKEN_JSON + b"\n\n")
+                        self._chunk(b"data: [DONE]\n\n")
+                        self.wfile.write(b"0\r\n\r\n")
+                        return
                     if i > 0 and i <= len(pieces):
                         time.sleep(server.faults.token_delay)
                     self._chunk(event.encode())
