@@ -151,3 +151,12 @@ def test_a_texinfo_definition_line_is_split_from_the_text_joined_to_it() -> None
         "A [Function] tag (rare) in prose.",
         "Second.",
     ]
+
+
+def test_citation_marks_are_stripped_but_index_expressions_kept() -> None:
+    from citewise.text.sentences import strip_citation_marks
+
+    assert strip_citation_marks("Leave is 28 days [1].") == "Leave is 28 days."
+    assert strip_citation_marks("28 days [1, 2] and more[3]") == "28 days and more"
+    assert strip_citation_marks("heap[0] is the smallest [2].") == "heap[0] is the smallest."
+    assert strip_citation_marks("m[2](x) calls it [1][2]") == "m[2](x) calls it"

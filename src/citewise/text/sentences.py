@@ -29,7 +29,8 @@ _NEXT_STARTS = re.compile(r"[\"'“‘(\[`A-Z0-9]")
 _LAST_WORD = re.compile(r"(\S+)$")
 _CODE_LINE = re.compile(r"^\s*(>>>|\.\.\.\s|\$ |#|[{}\])]|[\w.]+\s*=\s|def |class |import |from )")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_CITE_MARK = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
+# passages are numbered from 1, and a mark never runs on into code: "heap[0]", "m[2](x)", "a[1]="
+_CITE_MARK = re.compile(r"\s*\[(?!0\])\d+(?:\s*,\s*\d+)*\](?![\w(=])")
 
 
 # the category Texinfo sets at the right margin of a definition line, then the signature's end
