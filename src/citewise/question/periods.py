@@ -1,0 +1,73 @@
+"""The periods and names a question mentions (pure): "FY2018", "fiscal 2023", "Q2 of FY2024",
+"the second quarter of 2022", "in 2019"; "3M", "AMCOR", "Best Buy". Matched against what each
+document says about itself (`types.DocumentFields`) to find the document a question is about
+among many alike."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# a word that names a period, not an organisation: "fy2018", "q2", "2023q4", "fy22"
+PERIOD_WORD = re.compile(
+    r"(?:fy|cy|h[12]|q[1-4])?'?\d{2,4}(?:q[1-4]|h[12])?|q[1-4]|fy|ytd|ttm", re.I
+)
+MONTH_NAMES = frozenset((
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec",
+))  # fmt: skip
+
+_YEAR = re.compile(
+    r"(?<![\d.,$])(?:FY|CY|fiscal(?:\s+year)?)?\s*'?((?:19|20)\d\d)(?![\d.,]\d)", re.I
+)
+_SHORT_FY = re.compile(r"\bFY\s*'?(\d\d)\b", re.I)
+_QUARTER = re.compile(
+    r"\bQ[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b"
+    r"|\bquarter(?:ly)?\b|\b(?:19|20)\d\dQ[1-4]\b|\b10-?Q\b",
+    re.I,
+)
+_ANNUAL = re.compile(
+    r"\bFY\s*'?\d{2,4}\b|\bfiscal\s+(?:year\s+)?(?:19|20)\d\d\b|\bannual(?:ly)?\b|\bfull[- ]year\b"
+    r"|\b10-?K\b",
+    re.I,
+)
+# a capitalised or upper-case word, or one mixing digits and capitals ("3M", "JnJ")
+_NAME = re.compile(r"(?<![\w-])(?:[A-Z][\w&'-]*[A-Za-z0-9]|\d+[A-Z][A-Za-z]*)(?![\w-])")
+
+
+@dataclass(frozen=True, slots=True)
+class Periods:
+    years: tuple[int, ...] = ()  # the years named: FY2018, fiscal 2023, 2019, FY22
+    quarterly: bool = False  # names a quarter: "Q2", "second quarter", "quarterly"
+    annual: bool = False  # names a fiscal or annual period: "FY2018", "annual", "10-K"
+
+
+def periods(question: str) -> Periods:
+    """The years and kinds of period `question` names (see the module docstring)."""
+    years = [int(m[1]) for m in _YEAR.finditer(question)]
+    years += [2000 + int(m[1]) for m in _SHORT_FY.finditer(question)]
+    return Periods(
+        years=tuple(dict.fromkeys(years)),
+        quarterly=bool(_QUARTER.search(question)),
+        annual=bool(_ANNUAL.search(question)),
+    )
+
+
+def name_words(question: str) -> tuple[str, ...]:
+    """Lower-cased words the question spells as names (capitalised or upper-case, not the
+    first word of a sentence unless it is upper-case or mixes in digits), without periods
+    and months: "What is the FY2018 capex of 3M?" -> ("3m",)."""
+    out: list[str] = []
+    for m in _NAME.finditer(question):
+        word = m.group(0)
+        before = question[: m.start()].rstrip()
+        opens = not before or before[-1] in ".?!:"
+        if opens and not (word.isupper() or any(c.isdigit() for c in word)):
+            continue
+        w = word.lower().removesuffix("'s").strip("'-&")
+        if len(w) < 2 or PERIOD_WORD.fullmatch(w) or w in MONTH_NAMES:
+            continue
+        out.append(w)
+    return tuple(dict.fromkeys(out))
