@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from citewise.retrieve.named_documents import (
+    DescribedDocuments,
     DocumentPrior,
     NamedDocuments,
     first_then_rest,
@@ -18,14 +19,17 @@ def _doc(source: str, names: tuple[str, ...], years: tuple[int, ...], *kinds: st
                         None, 1, 0.0, fields=fields)  # fmt: skip
 
 
-REPORTS = [
-    _doc("3M_2018_10K.pdf", ("3m",), (2018,), "annual"),
-    _doc("3M_2022_10K.pdf", ("3m",), (2022,), "annual"),
-    _doc("3M_2023Q2_10Q.pdf", ("3m",), (2023,), "quarterly"),
-    _doc("AMCOR_2023_10K.pdf", ("amcor",), (2023,), "annual"),
-    _doc("AMCOR_2023Q2_10Q.pdf", ("amcor",), (2023,), "quarterly"),
-    _doc("BESTBUY_2019_10K.pdf", ("best", "buy"), (2019,), "annual"),
-]
+REPORTS = DescribedDocuments.of(
+    [
+        _doc("3M_2018_10K.pdf", ("3m",), (2018,), "annual"),
+        _doc("3M_2022_10K.pdf", ("3m",), (2022,), "annual"),
+        _doc("3M_2023Q2_10Q.pdf", ("3m",), (2023,), "quarterly"),
+        _doc("AMCOR_2023_10K.pdf", ("amcor",), (2023,), "annual"),
+        _doc("AMCOR_2023Q2_10Q.pdf", ("amcor",), (2023,), "quarterly"),
+        _doc("BESTBUY_2019_10K.pdf", ("best", "buy"), (2019,), "annual"),
+        *(_doc(f"OTHER_{n}.pdf", (f"other{n}",), (2019,), "annual") for n in range(24)),
+    ]
+)
 
 
 def test_organisation_and_year_single_out_one_report() -> None:
@@ -65,7 +69,7 @@ def test_names_no_document_carries_match_nothing() -> None:
 def test_undescribed_documents_are_left_out() -> None:
     old = [DocumentInfo(0, "default", "x.pdf", "x", "pdf", "", (), "h", 0.0, 1, "ready",
                         None, 1, 0.0)] * 3  # fmt: skip
-    assert named_documents("What did 3M earn in FY2018?", old) == NamedDocuments()
+    assert DescribedDocuments.of(old) == DescribedDocuments()
 
 
 def test_narrowed_filter_keeps_the_collection_and_names_the_sources() -> None:
@@ -91,3 +95,14 @@ def test_boost_raises_named_documents_hits() -> None:
     assert [h.source for h in prior.rescored(hits, named)] == [
         "3M_2022_10K.pdf", "AMCOR_2023_10K.pdf",
     ]  # fmt: skip
+
+
+def test_a_name_many_documents_carry_tells_nothing() -> None:
+    common = DescribedDocuments.of(
+        [_doc(f"guide-{n}.html", ("python", f"topic{n}"), ()) for n in range(20)]
+        + [_doc("other.html", ("other",), ())]
+    )
+    assert named_documents("How does Python sort lists?", common).matches == ()
+    assert [m.source for m in named_documents("What is Topic3?", common).matches] == [
+        "guide-3.html"
+    ]

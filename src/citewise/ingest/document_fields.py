@@ -73,12 +73,12 @@ _SMALL = frozenset((
 def describe(title: str, source: str, first_page: str) -> DocumentFields:
     """The fields of a document titled `title`, stored as `source`, whose first page reads
     `first_page` (empty for formats without pages: its opening text)."""
-    stem = PurePosixPath(source).stem
+    stem = PurePosixPath(source).stem.replace("_", " ")
     opening = " ".join(first_page.split()[:FIRST_WORDS])
     cover = f"{title}\n{stem}\n{opening}"
     return DocumentFields(
         names=_names(title, stem, opening),
-        years=_years(cover, f"{title} {stem}"),
+        years=_years(cover, stem),
         kinds=_kinds(cover),
         versions=tuple(dict.fromkeys(_VERSION.findall(f"{title} {stem}"))),
     )
@@ -118,7 +118,7 @@ def describe_stored(store: Store, doc: DocumentInfo) -> DocumentFields:
 
 def _names(title: str, stem: str, opening: str) -> tuple[str, ...]:
     found: list[str] = []
-    found += _words(_STEM_WORD.findall(stem.replace("_", " ")))
+    found += _words(_STEM_WORD.findall(stem))
     found += _words(_STEM_WORD.findall(title))
     found += _words(_NAME_WORD.findall(opening))
     return tuple(dict.fromkeys(found))[:MAX_NAMES]
@@ -136,10 +136,12 @@ def _words(raw: Iterable[str]) -> list[str]:
     return out
 
 
-def _years(cover: str, names: str) -> tuple[int, ...]:
+def _years(cover: str, stem: str) -> tuple[int, ...]:
+    """The periods the cover states and the years the file name carries (a fiscal year is
+    often named by the year it ends in: "2024Q2" for a quarter ended in 2023; a title's
+    year is more often the filing date)."""
     found = [int(m[1]) for p in _PERIOD_YEARS for m in p.finditer(cover)]
-    if not found:  # no period on the cover: the years its title or file name carries
-        found = [int(y) for y in _STEM_YEAR.findall(names)]
+    found += [int(y) for y in _STEM_YEAR.findall(stem)]
     return tuple(sorted(set(found)))
 
 

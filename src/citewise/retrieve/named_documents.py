@@ -13,9 +13,10 @@ hits are boosted.
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from citewise.question.periods import Periods, name_words, periods
 from citewise.store.base import Store
@@ -23,6 +24,8 @@ from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
 
 # share of the question's (rarity-weighted) telling names a document must carry
 NAME_SHARE = 0.5
+# a name word more than this share of the documents carry does not tell them apart
+NAME_SPREAD = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,31 +51,47 @@ class NamedDocuments:
         return next((m.score for m in self.matches if m.source == source), 0.0)
 
 
+@dataclass(frozen=True, slots=True)
+class DescribedDocuments:
+    """A collection's described documents and how many of them carry each name word."""
+
+    fields: tuple[tuple[str, DocumentFields], ...] = ()
+    carriers: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, docs: Sequence[DocumentInfo]) -> DescribedDocuments:
+        """Undescribed documents (stored before documents were described) are left out."""
+        described = tuple((d.source, d.fields) for d in docs if d.fields is not None)
+        return cls(described, Counter(w for _, f in described for w in set(f.names)))
+
+    def telling(self, words: Sequence[str], max_named: int) -> dict[str, float]:
+        """The question's name words that few documents carry, weighted by rarity."""
+        count = len(self.fields)
+        most = max(max_named, int(count * NAME_SPREAD))
+        return {
+            w: math.log(count / self.carriers[w])
+            for w in words
+            if 0 < self.carriers.get(w, 0) <= most and self.carriers[w] < count
+        }
+
+
 def named_documents(
-    question: str, docs: Sequence[DocumentInfo], *, max_named: int = 3
+    question: str, described: DescribedDocuments, *, max_named: int = 3
 ) -> NamedDocuments:
-    """The documents `question` names by their described fields (undescribed ones are left
-    out); `unambiguous` holds at most `max_named` sources."""
-    described = [(d.source, d.fields) for d in docs if d.fields is not None]
-    asked = periods(question)
+    """The documents `question` names by their described fields; `unambiguous` holds at
+    most `max_named` sources."""
     words = name_words(question)
-    if len(described) < 2 or not words:
+    if len(described.fields) < 2 or not words:
         return NamedDocuments()
-    weights = _telling(words, [f.names for _, f in described])
+    weights = described.telling(words, max_named)
     total = sum(weights.values())
     if total <= 0:
         return NamedDocuments()
-    matches = [_match(source, fields, weights, total, asked) for source, fields in described]
+    asked = periods(question)
+    matches = [_match(src, fields, weights, total, asked) for src, fields in described.fields]
     matches = [m for m in matches if m.names >= NAME_SHARE]
     matches.sort(key=lambda m: (-m.score, m.source))
     return NamedDocuments(tuple(matches), _unambiguous(matches, asked, max_named))
-
-
-def _telling(words: Sequence[str], names: Sequence[Sequence[str]]) -> dict[str, float]:
-    """The question's name words that some but not all documents carry, weighted by rarity."""
-    df = Counter(w for n in names for w in set(n))
-    count = len(names)
-    return {w: math.log(count / df[w]) for w in words if 0 < df[w] < count}
 
 
 def _match(
@@ -101,22 +120,39 @@ def _unambiguous(
     return tuple(m.source for m in best) if len(best) <= max_named else ()
 
 
-@dataclass(frozen=True, slots=True)
 class DocumentPrior:
     """Reads the collection's documents and applies `named_documents` to a search: the
-    filter that searches the named documents first, and the boost of their hits."""
+    filter that searches the named documents first, and the boost of their hits. The
+    documents are read again when `fresh_seconds` have passed: a document stored meanwhile is
+    named from then on (one removed meanwhile narrows a search to nothing: the rest follows)."""
 
-    store: Store
-    boost: float = 0.5  # a named document's hits: score × (1 + boost × match score)
-    max_named: int = 3
+    def __init__(
+        self, store: Store, boost: float = 0.5, max_named: int = 3, fresh_seconds: float = 30.0
+    ) -> None:
+        self.store = store
+        self.boost = boost  # a named document's hits: score × (1 + boost × match score)
+        self.max_named = max_named
+        self.fresh_seconds = fresh_seconds
+        self._read: dict[str, tuple[float, DescribedDocuments]] = {}
 
     def named(self, query: str, flt: SearchFilter) -> NamedDocuments:
         if not name_words(query):
             return NamedDocuments()
-        docs = self.store.list_documents(flt.collection)
+        described = self._described(flt.collection)
         if flt.sources:
-            docs = [d for d in docs if d.source in flt.sources]
-        return named_documents(query, docs, max_named=self.max_named)
+            wanted = set(flt.sources)
+            described = DescribedDocuments(
+                tuple(f for f in described.fields if f[0] in wanted), described.carriers
+            )
+        return named_documents(query, described, max_named=self.max_named)
+
+    def _described(self, collection: str) -> DescribedDocuments:
+        now = time.monotonic()
+        read = self._read.get(collection)
+        if read is None or now - read[0] > self.fresh_seconds:
+            read = (now, DescribedDocuments.of(self.store.list_documents(collection)))
+            self._read[collection] = read
+        return read[1]
 
     def rescored(self, hits: Sequence[Hit], named: NamedDocuments) -> list[Hit]:
         """The hits re-sorted with the named documents' scores raised (ranks as they were)."""
