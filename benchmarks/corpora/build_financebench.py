@@ -95,14 +95,15 @@ def pages_of(path: Path) -> dict[int, str]:
 
 
 def answer_numbers(answer: str) -> list[str]:
-    """The numbers the answer states, without thousands separators or a zero fraction:
-    "$1577.00" -> ["1577"], "0.96" -> ["0.96"]."""
+    """The numbers of three characters or more the answer states, without thousands
+    separators or a zero fraction: "$1577.00" -> ["1577"], "0.96" -> ["0.96"]."""
     out: list[str] = []
     for raw in _NUMBER.findall(answer):
         value = raw.replace(",", "").rstrip(".")
         if "." in value:
             value = value.rstrip("0").rstrip(".")
-        if value and not _YEAR.fullmatch(value) and value not in out:
+        # a short number ("20") occurs on every page: it proves nothing
+        if len(value) >= 3 and not _YEAR.fullmatch(value) and value not in out:
             out.append(value)
     return out
 
@@ -117,24 +118,27 @@ def _with_commas(number: str) -> str:
     return grouped + (f".{frac}" if frac else "")
 
 
-def quote_candidates(evidence: str, numbers: list[str]) -> list[str]:
-    """Lines of the evidence text in order of preference: those holding an answer number,
-    the label lines just before them, then the rest longest first. Long lines are cut to
-    their first 25 words."""
+def quote_candidates(evidence: str, numbers: list[str]) -> tuple[list[str], list[str]]:
+    """Lines of the evidence text in order of preference: those holding an answer number
+    and the label lines just before them; then the rest, longest first. Long lines are cut
+    to their first 25 words."""
     lines = [_WS.sub(" ", line).strip() for line in evidence.splitlines()]
     lines = [line for line in lines if line]
     forms = {f for n in numbers for f in (n, _with_commas(n))}
     holding = [i for i, line in enumerate(lines) if any(f in line for f in forms)]
-    ordered: list[str] = []
+    anchored: list[str] = []
     for i in holding:
-        ordered.append(lines[i])
+        anchored.append(lines[i])
         before = (lines[j] for j in range(i - 1, -1, -1))
         label = next((line for line in before if re.search("[A-Za-z]{3}", line)), "")
         if label:
-            ordered.append(label)
-    ordered += sorted(lines, key=len, reverse=True)
+            anchored.append(label)
+    return _quotable(anchored), _quotable(sorted(lines, key=len, reverse=True))
+
+
+def _quotable(lines: list[str]) -> list[str]:
     out: list[str] = []
-    for line in ordered:
+    for line in lines:
         words = line.split()
         if len(words) < 4 or len(line) < 20:
             continue
@@ -145,13 +149,20 @@ def quote_candidates(evidence: str, numbers: list[str]) -> list[str]:
 
 
 def find_quote(path: Path, page: int, evidence: str, numbers: list[str]) -> tuple[str, int] | None:
-    """The first candidate line found on the page (or the next or previous page)."""
+    """The first line holding the answer's number, or its label, found on the page (or the
+    next or previous page); else the first other line found there and on at most two pages
+    of the document (a line every statement repeats says nothing); else any found there."""
     text = pages_of(path)
-    for quote in quote_candidates(evidence, numbers):
+    anchored, rest = quote_candidates(evidence, numbers)
+    found: list[tuple[str, int]] = []
+    for quote in anchored + rest:
         for p in (page, page + 1, page - 1):
             if norm(quote) in text.get(p, ""):
-                return quote, p
-    return None
+                if quote in anchored or sum(norm(quote) in t for t in text.values()) <= 2:
+                    return quote, p
+                found.append((quote, p))
+                break
+    return found[0] if found else None
 
 
 def names_document(question: str, company: str) -> bool:

@@ -19,7 +19,7 @@ QUARTER_COVER = (
 
 def test_annual_report_cover_gives_name_year_and_kind() -> None:
     fields = describe("10-K - 02/07/2019 - 3M Company", "reports/annual-2018.pdf", ANNUAL_COVER)
-    assert "3m" in fields.names and "delaware" in fields.names
+    assert "3m" in fields.names and "delaware" in fields.cover_names
     assert fields.years == (2018,)
     assert "annual" in fields.kinds and "quarterly" not in fields.kinds
     assert "10-k" in fields.kinds
@@ -35,7 +35,12 @@ def test_quarterly_report_states_its_quarter() -> None:
 def test_without_a_period_on_the_cover_the_file_name_year_counts() -> None:
     fields = describe("Staff handbook", "handbook-2021.docx", "Welcome to Example Ltd.")
     assert fields.years == (2021,)
-    assert "handbook" in fields.names and "example" in fields.names
+    assert "handbook" in fields.names and "example" in fields.cover_names
+
+
+def test_hyphenated_names_count_as_parts_and_joined() -> None:
+    fields = describe("", "annual.pdf", "The Coca-Cola Company")
+    assert {"coca-cola", "coca", "cola", "cocacola"} <= set(fields.cover_names)
 
 
 def test_periods_and_months_are_not_names() -> None:

@@ -28,7 +28,12 @@ def test_name_words_keep_organisations_and_drop_periods_and_sentence_openers() -
     assert name_words("Was there any change in Best Buy's stores by Q2 of FY2024?") == (
         "best",
         "buy",
+        "bestbuy",
     )
+
+
+def test_a_quarter_written_with_its_year_names_both() -> None:
+    assert periods("Which region fell most in Q22023?") == Periods((2023,), True, False)
 
 
 def test_months_are_not_names() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citewise.retrieve.named_documents import (
     DescribedDocuments,
     DocumentPrior,
@@ -42,6 +44,29 @@ def test_the_kind_of_period_tells_annual_from_quarterly_reports() -> None:
     assert quarter.unambiguous == ("AMCOR_2023Q2_10Q.pdf",)
     annual = named_documents("What was Amcor's revenue in FY2023?", REPORTS)
     assert annual.unambiguous == ("AMCOR_2023_10K.pdf",)
+
+
+def test_of_several_years_the_latest_report_is_searched_first() -> None:
+    named = named_documents("How did 3M's capex change from FY2018 to FY2022?", REPORTS)
+    assert named.unambiguous == ("3M_2022_10K.pdf",)
+
+
+def test_file_name_words_outweigh_capitalised_words_on_covers() -> None:
+    described = DescribedDocuments.of(
+        [
+            _doc("AMCOR_2023_10K.pdf", ("amcor",), (2023,), "annual"),
+            _doc("OTHER_2023_EARNINGS.pdf", ("other",), (2023,), "annual"),
+            *(_doc(f"X{n}.pdf", (f"x{n}",), (2019,)) for n in range(10)),
+        ]
+    )
+    cover = DocumentFields(("other",), ("real", "sales", "fx"), (2023,), ("annual",))
+    described = DescribedDocuments.of(
+        [replace(d, fields=cover) if d.source.startswith("OTHER") else d for d in
+         [DocumentInfo(0, "default", s, s, "pdf", "", (), "h", 0.0, 1, "ready", None, 1, 0.0,
+                       fields=f) for s, f in described.fields]]
+    )  # fmt: skip
+    named = named_documents("What was the Real change in Sales for AMCOR in FY2023?", described)
+    assert named.unambiguous == ("AMCOR_2023_10K.pdf",)
 
 
 def test_a_name_without_a_year_boosts_and_does_not_filter() -> None:

@@ -77,7 +77,8 @@ def describe(title: str, source: str, first_page: str) -> DocumentFields:
     opening = " ".join(first_page.split()[:FIRST_WORDS])
     cover = f"{title}\n{stem}\n{opening}"
     return DocumentFields(
-        names=_names(title, stem, opening),
+        names=_names(_STEM_WORD.findall(f"{stem} {title}")),
+        cover_names=_names(_NAME_WORD.findall(opening)),
         years=_years(cover, stem),
         kinds=_kinds(cover),
         versions=tuple(dict.fromkeys(_VERSION.findall(f"{title} {stem}"))),
@@ -116,11 +117,13 @@ def describe_stored(store: Store, doc: DocumentInfo) -> DocumentFields:
     return fields
 
 
-def _names(title: str, stem: str, opening: str) -> tuple[str, ...]:
+def _names(raw: Iterable[str]) -> tuple[str, ...]:
+    """Name words, a hyphenated one also as its parts and joined ("coca-cola": "coca",
+    "cola", "cocacola")."""
     found: list[str] = []
-    found += _words(_STEM_WORD.findall(stem))
-    found += _words(_STEM_WORD.findall(title))
-    found += _words(_NAME_WORD.findall(opening))
+    for word in raw:
+        parts = word.split("-")
+        found += _words([word, *parts, "".join(parts)] if len(parts) > 1 else [word])
     return tuple(dict.fromkeys(found))[:MAX_NAMES]
 
 

@@ -23,9 +23,10 @@ _YEAR = re.compile(
     r"(?<![\d.,$])(?:FY|CY|fiscal(?:\s+year)?)?\s*'?((?:19|20)\d\d)(?![\d.,]\d)", re.I
 )
 _SHORT_FY = re.compile(r"\bFY\s*'?(\d\d)\b", re.I)
+_QUARTER_YEAR = re.compile(r"\bQ[1-4]\s*(?:FY)?\s*'?((?:19|20)\d\d)\b", re.I)
 _QUARTER = re.compile(
     r"\bQ[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b"
-    r"|\bquarter(?:ly)?\b|\b(?:19|20)\d\dQ[1-4]\b|\b10-?Q\b",
+    r"|\bquarter(?:ly)?\b|\b(?:19|20)\d\dQ[1-4]\b|\bQ[1-4]\s*'?(?:19|20)\d\d\b|\b10-?Q\b",
     re.I,
 )
 _ANNUAL = re.compile(
@@ -48,6 +49,7 @@ def periods(question: str) -> Periods:
     """The years and kinds of period `question` names (see the module docstring)."""
     years = [int(m[1]) for m in _YEAR.finditer(question)]
     years += [2000 + int(m[1]) for m in _SHORT_FY.finditer(question)]
+    years += [int(m[1]) for m in _QUARTER_YEAR.finditer(question)]
     return Periods(
         years=tuple(dict.fromkeys(years)),
         quarterly=bool(_QUARTER.search(question)),
@@ -55,11 +57,44 @@ def periods(question: str) -> Periods:
     )
 
 
+_PERIOD_PHRASE = re.compile(
+    r"\b(?:(?:in|for|of|during|as\s+of)\s+)?(?:(?:FY|CY|fiscal(?:\s+year)?)\s*'?\d\d\b"
+    r"|(?:(?:FY|CY|fiscal(?:\s+year)?)\s*)?(?:Q[1-4]\s*)?(?:19|20)\d\d(?:Q[1-4])?\b|Q[1-4]\b)",
+    re.I,
+)
+
+
+def without_names(question: str, names: tuple[str, ...]) -> str:
+    """The question without the given name words (and their possessive) and the periods it
+    names: what is asked of a document once the document is chosen by them."""
+    text = _PERIOD_PHRASE.sub(" ", question)
+    for name in sorted(names, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(name)}(?:'s|')?(?![\w-])", " ", text, flags=re.I)
+    return " ".join(text.split())
+
+
 def name_words(question: str) -> tuple[str, ...]:
     """Lower-cased words the question spells as names (capitalised or upper-case, not the
     first word of a sentence unless it is upper-case or mixes in digits), without periods
-    and months: "What is the FY2018 capex of 3M?" -> ("3m",)."""
-    out: list[str] = []
+    and months, then each run of adjacent ones joined, as file names write them: "What did
+    Best Buy earn in FY2018?" -> ("best", "buy", "bestbuy")."""
+    words: list[str] = []
+    joined: list[str] = []
+    run: list[str] = []
+    end = -1
+    for m, word in _name_matches(question):
+        if run and question[end : m.start()].strip(" '") not in ("", "s"):
+            joined += ["".join(run)] if len(run) > 1 else []
+            run = []
+        words.append(word)
+        run.append(word)
+        end = m.end()
+    joined += ["".join(run)] if len(run) > 1 else []
+    return tuple(dict.fromkeys(words + joined))
+
+
+def _name_matches(question: str) -> list[tuple[re.Match[str], str]]:
+    out: list[tuple[re.Match[str], str]] = []
     for m in _NAME.finditer(question):
         word = m.group(0)
         before = question[: m.start()].rstrip()
@@ -69,5 +104,5 @@ def name_words(question: str) -> tuple[str, ...]:
         w = word.lower().removesuffix("'s").strip("'-&")
         if len(w) < 2 or PERIOD_WORD.fullmatch(w) or w in MONTH_NAMES:
             continue
-        out.append(w)
-    return tuple(dict.fromkeys(out))
+        out.append((m, w))
+    return out

@@ -5,9 +5,12 @@ similar companies and years names 3M's 2018 annual report.
 Each document's fields (`types.DocumentFields`: name words, the period's years, its kind) are
 matched against the question's name words and periods (`question.periods`). A name word
 counts by how rare it is among the documents' names ("3m" tells documents apart, "company"
-does not). When the question's names and its year single out a few documents, search looks
-in them first (a filter, the rest of the collection after); when only names match, their
-hits are boosted.
+does not); the words of titles and file names first, the capitalised words of first pages
+only when no title or file name carries a name the question uses (covers are full of
+capitalised words: "Net Sales", "FX"). When the question's names and its year single out a
+few documents, search looks in them first (a filter, the rest of the collection after); of
+several years named, the latest (a report states the periods before it). When only names
+match, their hits are boosted.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ class NamedDocuments:
     matches: tuple[DocumentMatch, ...] = ()  # the documents the question names, best first
     # the question's names and year single out the first documents: search them first
     unambiguous: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()  # the question's name words that named them
 
     def boost(self, source: str) -> float:
         """The match score of `source` (0: not named)."""
@@ -53,25 +57,32 @@ class NamedDocuments:
 
 @dataclass(frozen=True, slots=True)
 class DescribedDocuments:
-    """A collection's described documents and how many of them carry each name word."""
+    """A collection's described documents and how many of them carry each name word, in
+    their titles and file names (`carriers`) and anywhere (`cover_carriers`)."""
 
     fields: tuple[tuple[str, DocumentFields], ...] = ()
     carriers: Mapping[str, int] = field(default_factory=dict)
+    cover_carriers: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, docs: Sequence[DocumentInfo]) -> DescribedDocuments:
         """Undescribed documents (stored before documents were described) are left out."""
         described = tuple((d.source, d.fields) for d in docs if d.fields is not None)
-        return cls(described, Counter(w for _, f in described for w in set(f.names)))
+        return cls(
+            described,
+            Counter(w for _, f in described for w in set(f.names)),
+            Counter(w for _, f in described for w in set(f.names) | set(f.cover_names)),
+        )
 
-    def telling(self, words: Sequence[str], max_named: int) -> dict[str, float]:
+    def telling(self, words: Sequence[str], max_named: int, *, cover: bool) -> dict[str, float]:
         """The question's name words that few documents carry, weighted by rarity."""
+        carriers = self.cover_carriers if cover else self.carriers
         count = len(self.fields)
         most = max(max_named, int(count * NAME_SPREAD))
         return {
-            w: math.log(count / self.carriers[w])
+            w: math.log(count / carriers[w])
             for w in words
-            if 0 < self.carriers.get(w, 0) <= most and self.carriers[w] < count
+            if 0 < carriers.get(w, 0) <= most and carriers[w] < count
         }
 
 
@@ -83,23 +94,36 @@ def named_documents(
     words = name_words(question)
     if len(described.fields) < 2 or not words:
         return NamedDocuments()
-    weights = described.telling(words, max_named)
+    cover = False
+    weights = described.telling(words, max_named, cover=False)
+    if not weights:
+        cover = True
+        weights = described.telling(words, max_named, cover=True)
     total = sum(weights.values())
     if total <= 0:
         return NamedDocuments()
     asked = periods(question)
-    matches = [_match(src, fields, weights, total, asked) for src, fields in described.fields]
+    matches = [
+        _match(src, fields, weights, total, asked, cover=cover) for src, fields in described.fields
+    ]
     matches = [m for m in matches if m.names >= NAME_SHARE]
     matches.sort(key=lambda m: (-m.score, m.source))
-    return NamedDocuments(tuple(matches), _unambiguous(matches, asked, max_named))
+    return NamedDocuments(tuple(matches), _unambiguous(matches, asked, max_named), tuple(weights))
 
 
 def _match(
-    source: str, fields: DocumentFields, weights: dict[str, float], total: float, asked: Periods
+    source: str,
+    fields: DocumentFields,
+    weights: dict[str, float],
+    total: float,
+    asked: Periods,
+    *,
+    cover: bool,
 ) -> DocumentMatch:
-    carried = set(fields.names)
+    carried = set(fields.names) | (set(fields.cover_names) if cover else set())
     share = sum(w for word, w in weights.items() if word in carried) / total
-    year = bool(set(asked.years) & set(fields.years))
+    # of several years named, the latest: a report states the periods before it
+    year = bool(asked.years) and max(asked.years) in fields.years
     kind = (asked.quarterly and "quarterly" in fields.kinds) or (
         asked.annual and not asked.quarterly and "annual" in fields.kinds
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.question.asks import asks_about_history
+from citewise.question.periods import without_names
 from citewise.retrieve.embed_ahead import embedding_ahead
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.named_documents import (
@@ -128,7 +129,12 @@ class HybridRetriever:
         narrow = narrowed(sq.flt, named)
         if narrow is None:
             return self._searched(sq, named)
-        first = self._searched(replace(sq, flt=narrow), named)
+        # inside the named documents their names and periods tell passages apart no more
+        inside = without_names(sq.text, named.names) or sq.text
+        first = self._searched(
+            replace(sq, flt=narrow, text=inside, vector=sq.vector if inside == sq.text else None),
+            named,
+        )
         if len(first) >= sq.k:
             return first
         return ranked(first_then_rest(first, self._searched(sq, named), sq.k))

@@ -11,15 +11,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class DocumentFields:
-    names: tuple[str, ...] = ()  # lower-cased name words: organisation, product ("3m", "amcor")
+    names: tuple[str, ...] = ()  # lower-cased words of its title and file name ("3m", "amcor")
+    cover_names: tuple[str, ...] = ()  # capitalised words on its first page ("delaware")
     years: tuple[int, ...] = ()  # the years of the period covered ("fiscal year ended … 2018")
     kinds: tuple[str, ...] = ()  # "annual", "quarterly", a form such as "10-k"
     versions: tuple[str, ...] = ()  # product versions named in its title or file name ("3.11")
 
     def to_json(self) -> str:
         return json.dumps(
-            {"names": self.names, "years": self.years, "kinds": self.kinds,
-             "versions": self.versions},
+            {"names": self.names, "cover_names": self.cover_names, "years": self.years,
+             "kinds": self.kinds, "versions": self.versions},
             separators=(",", ":"),
         )  # fmt: skip
 
@@ -28,6 +29,7 @@ class DocumentFields:
         raw = json.loads(text)
         return cls(
             names=tuple(str(n) for n in raw.get("names", ())),
+            cover_names=tuple(str(n) for n in raw.get("cover_names", ())),
             years=tuple(int(y) for y in raw.get("years", ())),
             kinds=tuple(str(k) for k in raw.get("kinds", ())),
             versions=tuple(str(v) for v in raw.get("versions", ())),
