@@ -131,3 +131,13 @@ def test_a_name_many_documents_carry_tells_nothing() -> None:
     assert [m.source for m in named_documents("What is Topic3?", common).matches] == [
         "guide-3.html"
     ]
+
+
+def test_a_comparison_naming_one_side_boosts_neither() -> None:
+    assert named_documents("How does Amcor compare with its rivals on margins?", REPORTS) == (
+        NamedDocuments()
+    )
+    compared_years = named_documents(
+        "How did 3M's capex change between FY2018 and FY2022?", REPORTS
+    )
+    assert compared_years.unambiguous == ("3M_2022_10K.pdf",)

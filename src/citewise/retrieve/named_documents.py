@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from citewise.question.periods import Periods, name_words, periods
+from citewise.question.terms import compared
 from citewise.store.base import Store
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
 
@@ -108,7 +109,11 @@ def named_documents(
     ]
     matches = [m for m in matches if m.names >= NAME_SHARE]
     matches.sort(key=lambda m: (-m.score, m.source))
-    return NamedDocuments(tuple(matches), _unambiguous(matches, asked, max_named), tuple(weights))
+    unambiguous = _unambiguous(matches, asked, max_named)
+    if not unambiguous and compared(question):
+        # a comparison names two things: raising the one spelt as a name takes a side
+        return NamedDocuments()
+    return NamedDocuments(tuple(matches), unambiguous, tuple(weights))
 
 
 def _match(

@@ -57,7 +57,7 @@ class RetrievalOptions:
     # the documents a question names by organisation and period (`retrieve.named_documents`):
     # searched first when they are at most `named_max`, else their hits boosted
     named_documents: bool = True
-    named_boost: float = 0.5
+    named_boost: float = 0.2
     named_max: int = 3
 
 
