@@ -73,23 +73,30 @@ def without_names(question: str, names: tuple[str, ...]) -> str:
     return " ".join(text.split())
 
 
+def name_runs(question: str) -> tuple[tuple[str, ...], ...]:
+    """The runs of adjacent name words: "Best Buy's stores in Q2" -> (("best", "buy"),)."""
+    runs: list[tuple[str, ...]] = []
+    run: list[str] = []
+    end = -1
+    for m, word in _name_matches(question):
+        if run and question[end : m.start()].strip(" '") not in ("", "s"):
+            runs.append(tuple(run))
+            run = []
+        run.append(word)
+        end = m.end()
+    if run:
+        runs.append(tuple(run))
+    return tuple(runs)
+
+
 def name_words(question: str) -> tuple[str, ...]:
     """Lower-cased words the question spells as names (capitalised or upper-case, not the
     first word of a sentence unless it is upper-case or mixes in digits), without periods
     and months, then each run of adjacent ones joined, as file names write them: "What did
     Best Buy earn in FY2018?" -> ("best", "buy", "bestbuy")."""
-    words: list[str] = []
-    joined: list[str] = []
-    run: list[str] = []
-    end = -1
-    for m, word in _name_matches(question):
-        if run and question[end : m.start()].strip(" '") not in ("", "s"):
-            joined += ["".join(run)] if len(run) > 1 else []
-            run = []
-        words.append(word)
-        run.append(word)
-        end = m.end()
-    joined += ["".join(run)] if len(run) > 1 else []
+    runs = name_runs(question)
+    words = [w for run in runs for w in run]
+    joined = ["".join(run) for run in runs if len(run) > 1]
     return tuple(dict.fromkeys(words + joined))
 
 

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from citewise.question.periods import Periods, name_words, periods
+from citewise.question.periods import Periods, name_runs, name_words, periods
 from citewise.question.terms import compared
 from citewise.store.base import Store
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
@@ -30,6 +30,9 @@ from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
 NAME_SHARE = 0.5
 # a name word more than this share of the documents carry does not tell them apart
 NAME_SPREAD = 0.1
+# a question's name word this long also names a title or file name word it begins
+# ("MGM" the file MGMRESORTS_2018_10K.pdf)
+PREFIX_CHARS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +78,28 @@ class DescribedDocuments:
             Counter(w for _, f in described for w in set(f.names) | set(f.cover_names)),
         )
 
+    def carried(self, word: str, *, cover: bool) -> int:
+        """How many documents carry `word` (titles and file names: as a word's beginning)."""
+        if cover:
+            return self.cover_carriers.get(word, 0)
+        if word in self.carriers or len(word) < PREFIX_CHARS:
+            return self.carriers.get(word, 0)
+        return sum(1 for _, f in self.fields if carries(f, word, cover=False))
+
     def telling(self, words: Sequence[str], max_named: int, *, cover: bool) -> dict[str, float]:
         """The question's name words that few documents carry, weighted by rarity."""
-        carriers = self.cover_carriers if cover else self.carriers
         count = len(self.fields)
         most = max(max_named, int(count * NAME_SPREAD))
-        return {
-            w: math.log(count / carriers[w])
-            for w in words
-            if 0 < carriers.get(w, 0) <= most and carriers[w] < count
-        }
+        carried = {w: self.carried(w, cover=cover) for w in words}
+        return {w: math.log(count / n) for w, n in carried.items() if 0 < n <= most and n < count}
+
+
+def carries(fields: DocumentFields, word: str, *, cover: bool) -> bool:
+    """Whether a document carries a question's name word: in its title or file name (a
+    word there it begins, when long enough), or, with `cover`, on its first page."""
+    if word in fields.names or (cover and word in fields.cover_names):
+        return True
+    return len(word) >= PREFIX_CHARS and any(n.startswith(word) for n in fields.names)
 
 
 def named_documents(
@@ -100,14 +115,26 @@ def named_documents(
     if not weights:
         cover = True
         weights = described.telling(words, max_named, cover=True)
+    for run in name_runs(question):  # "Best Buy" written "bestbuy" is one name, not three
+        if len(run) > 1 and "".join(run) in weights:
+            for part in run:
+                weights.pop(part, None)
     total = sum(weights.values())
     if total <= 0:
         return NamedDocuments()
     asked = periods(question)
-    matches = [
-        _match(src, fields, weights, total, asked, cover=cover) for src, fields in described.fields
+    shares = [
+        (src, fields, sum(w for word, w in weights.items() if carries(fields, word, cover=cover)))
+        for src, fields in described.fields
     ]
-    matches = [m for m in matches if m.names >= NAME_SHARE]
+    named = [
+        (src, fields, share / total) for src, fields, share in shares if share / total >= NAME_SHARE
+    ]
+    # of several years named, the latest a named document covers: a report states the
+    # periods before it ("from FY2018 to FY2020": the 2020 report)
+    covered = [y for y in asked.years if any(y in f.years for _, f, _ in named)]
+    latest = max(covered) if covered else None
+    matches = [_match(src, fields, share, latest, asked) for src, fields, share in named]
     matches.sort(key=lambda m: (-m.score, m.source))
     unambiguous = _unambiguous(matches, asked, max_named)
     if not unambiguous and compared(question):
@@ -117,18 +144,9 @@ def named_documents(
 
 
 def _match(
-    source: str,
-    fields: DocumentFields,
-    weights: dict[str, float],
-    total: float,
-    asked: Periods,
-    *,
-    cover: bool,
+    source: str, fields: DocumentFields, share: float, latest: int | None, asked: Periods
 ) -> DocumentMatch:
-    carried = set(fields.names) | (set(fields.cover_names) if cover else set())
-    share = sum(w for word, w in weights.items() if word in carried) / total
-    # of several years named, the latest: a report states the periods before it
-    year = bool(asked.years) and max(asked.years) in fields.years
+    year = latest is not None and latest in fields.years
     kind = (asked.quarterly and "quarterly" in fields.kinds) or (
         asked.annual and not asked.quarterly and "annual" in fields.kinds
     )
