@@ -156,8 +156,9 @@ def _match(
 def _unambiguous(
     matches: Sequence[DocumentMatch], asked: Periods, max_named: int
 ) -> tuple[str, ...]:
-    """The best matches when they carry the question's names and one of its years and are
-    few; else none (the question's names alone only boost)."""
+    """The best matches when they carry the question's names and the latest of its years a
+    named document covers, of the kind of period it asks for when any is, and are few; else
+    none (the question's names alone only boost)."""
     if not matches or not asked.years or not matches[0].year:
         return ()
     best = [m for m in matches if m.year and m.names >= matches[0].names]
