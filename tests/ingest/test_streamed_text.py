@@ -199,3 +199,18 @@ def test_text_over_a_lowered_file_limit_is_streamed_not_refused(tmp_path: Path) 
     assert log.stat().st_size > 4096  # and far below the streaming size
     report = run_ingest(job, lambda: SQLiteStore(tmp_path / "citewise.db"), HashingEmbedder)
     assert [(o.status, o.reason) for o in report.outcomes] == [("ingested", "read as a stream")]
+
+
+def test_a_streamed_text_file_is_described_as_a_whole_read_is(tmp_path: Path) -> None:
+    log = tmp_path / "ops-2021.log"
+    write_log(log, 400, {})
+    assert log.stat().st_size > SMALL.above_bytes
+    ingest(tmp_path / "streamed", log, SMALL)
+    ingest(tmp_path / "whole", log, WHOLE)
+    fields = []
+    for data in ("streamed", "whole"):
+        with Assistant(data_dir=tmp_path / data, embedder="hashing") as a:
+            (doc,) = a.documents()
+            fields.append(doc.fields)
+    assert fields[0] == fields[1]
+    assert fields[0] is not None and fields[0].years == (2021,) and "operations" in fields[0].names

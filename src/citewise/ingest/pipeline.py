@@ -23,6 +23,7 @@ from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
+from citewise.ingest.document_fields import describe, describe_stored, first_page_text
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
 from citewise.ingest.graph import GraphBuilder
@@ -189,6 +190,8 @@ def ingest_one(
         store.delete_document(staged.doc_id)
     same_bytes = current is not None and current.content_hash == data_hash
     if current is not None and same_bytes and current.pipeline == key:
+        if current.fields is None:  # stored before documents were described
+            describe_stored(store, current)
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0, None
     try:
         streamed = streams(cand.path, stat.st_size, job.streaming, store, job.max_file_bytes)
@@ -232,10 +235,11 @@ def ingest_one(
     except Exception as exc:  # a parser bug on one odd file must not stop the run
         log.exception("parser crashed on %s", cand.path)
         return FileOutcome(cand.source, "failed", failure_reason(exc)), 0, None
+    title = parsed.title or cand.path.stem
     new = NewDocument(
         collection=job.collection,
         source=cand.source,
-        title=parsed.title or cand.path.stem,
+        title=title,
         format=parsed.format,
         category=category_for(cand.source, parsed.metadata.get("category")),
         tags=tags_for(parsed.metadata.get("tags")),
@@ -245,6 +249,7 @@ def ingest_one(
         page_count=parsed.page_count,
         chunks=chunks,
         pipeline=key,
+        fields=describe(title, cand.source, first_page_text(chunks.children)),
     )
     new = enrich(new, job.enrichers)
     if job.originals_dir is not None:

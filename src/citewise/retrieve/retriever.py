@@ -10,8 +10,15 @@ from dataclasses import dataclass, replace
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.question.asks import asks_about_history
+from citewise.question.periods import without_names
 from citewise.retrieve.embed_ahead import embedding_ahead
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
+from citewise.retrieve.named_documents import (
+    DocumentPrior,
+    NamedDocuments,
+    first_then_rest,
+    narrowed,
+)
 from citewise.retrieve.query import ValidQuery, validate_query
 from citewise.retrieve.sources.base import CandidateSource, SourceQuery
 from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
@@ -47,6 +54,11 @@ class RetrievalOptions:
     # keyword + vector fused by the store in one statement when it can (`store.base`);
     # off: two searches fused here (the same result, measured by benchmarks/scale_bench.py)
     store_fusion: bool = True
+    # the documents a question names by organisation and period (`retrieve.named_documents`):
+    # searched first when they are at most `named_max`, else their hits boosted
+    named_documents: bool = True
+    named_boost: float = 0.2
+    named_max: int = 3
 
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
@@ -77,6 +89,7 @@ class HybridRetriever:
     ) -> None:
         self._store = store
         self.options = options or RetrievalOptions()
+        self._prior = DocumentPrior(store, self.options.named_boost, self.options.named_max)
         self.sources: list[CandidateSource] = list(
             sources if sources is not None
             else default_sources(store, embedder_factory, self.options)
@@ -109,6 +122,24 @@ class HybridRetriever:
         return SearchResult(query=text, hits=tuple(hits), timings_ms=trace.timings_ms())
 
     def _search(self, sq: SourceQuery) -> list[Hit]:
+        named = NamedDocuments()
+        if self.options.named_documents:
+            with sq.trace.span("named_documents"):
+                named = self._prior.named(sq.text, sq.flt)
+        narrow = narrowed(sq.flt, named)
+        if narrow is None:
+            return self._searched(sq, named)
+        # inside the named documents their names and periods tell passages apart no more
+        inside = without_names(sq.text, named.names) or sq.text
+        first = self._searched(
+            replace(sq, flt=narrow, text=inside, vector=sq.vector if inside == sq.text else None),
+            named,
+        )
+        if len(first) >= sq.k:
+            return first
+        return ranked(first_then_rest(first, self._searched(sq, named), sq.k))
+
+    def _searched(self, sq: SourceQuery, named: NamedDocuments) -> list[Hit]:
         opts, trace = self.options, sq.trace
         in_store = (
             fuse_in_store(self._store, self.sources, sq, opts.rrf_k) if opts.store_fusion else None
@@ -122,10 +153,14 @@ class HybridRetriever:
             with trace.span(source.name):
                 rankings[source.name] = source.candidates(sq, rankings)
         with trace.span("fuse"):
-            return self._fused(sq, rankings, in_store)
+            return self._fused(sq, rankings, in_store, named)
 
     def _fused(
-        self, sq: SourceQuery, rankings: dict[str, list[Candidate]], in_store: StoreFused | None
+        self,
+        sq: SourceQuery,
+        rankings: dict[str, list[Candidate]],
+        in_store: StoreFused | None,
+        named: NamedDocuments,
     ) -> list[Hit]:
         opts, query = self.options, sq.text
         added = in_store is not None and any(
@@ -137,7 +172,7 @@ class HybridRetriever:
             fused = reciprocal_rank_fusion(
                 rankings, k=opts.rrf_k, weights={s.name: s.weight for s in self.sources}
             )
-        hits = self._hits(fused)
+        hits = self._prior.rescored(self._hits(fused), named)
         if opts.release_notes_factor != 1.0 and not asks_about_history(query):
             hits = rescored(hits, is_release_notes, opts.release_notes_factor)
         if opts.max_per_document > 0:

@@ -26,6 +26,7 @@ from citewise.types import (
     Candidate,
     ChunkedDocument,
     ChunkRecord,
+    DocumentFields,
     DocumentInfo,
     NewDocument,
     SearchFilter,
@@ -61,6 +62,11 @@ class Store(Protocol):
 
     def list_documents(self, collection: str) -> list[DocumentInfo]:
         """Visible (indexing or ready) documents, by source."""
+        ...
+
+    def describe_document(self, doc_id: int, fields: DocumentFields) -> None:
+        """Stores what a document says about itself (`DocumentInfo.fields`), for a version
+        stored before documents were described."""
         ...
 
     def has_documents(self, collection: str) -> bool:

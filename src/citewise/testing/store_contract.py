@@ -33,7 +33,7 @@ from citewise.testing.store_documents import (
     unit_vector,
 )
 from citewise.testing.streaming_contract import StreamingStoreContractTests
-from citewise.types import Block, NewDocument, SearchFilter
+from citewise.types import Block, DocumentFields, NewDocument, SearchFilter
 
 __all__ = ["StoreContractTests", "StreamingStoreContractTests", "document_of", "new_document"]
 
@@ -88,6 +88,18 @@ class StoreContractTests:
         assert keyword_sources(store, "kangaroos") == []
         docs = store.list_documents("default")
         assert [(d.source, d.content_hash, d.status) for d in docs] == [("doc.txt", "h2", "ready")]
+
+    def test_document_fields_are_stored_with_the_document(self, store: Store) -> None:
+        fields = DocumentFields(names=("acme",), years=(2018,), kinds=("annual", "10-k"))
+        store.add_document(replace(new_document("a.txt", "Annual report."), fields=fields))
+        assert [d.fields for d in store.list_documents("default")] == [fields]
+
+    def test_describe_document_replaces_the_fields_of_a_version(self, store: Store) -> None:
+        doc_id = store.add_document(new_document("a.txt", "Annual report."))
+        fields = DocumentFields(names=("acme",), versions=("3.11",))
+        store.describe_document(doc_id, fields)
+        doc = store.find_document("default", "a.txt")
+        assert doc is not None and doc.fields == fields
 
     def test_search_is_scoped_by_collection(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "Shared term quokka.", collection="one"))

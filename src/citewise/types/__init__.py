@@ -17,6 +17,7 @@ from citewise.types.answers import (
     Status,
     Token,
 )
+from citewise.types.document_fields import DocumentFields
 from citewise.types.documents import (
     SECTION_SEPARATOR,
     Block,
@@ -57,6 +58,7 @@ __all__ = [
     "Citation",
     "CitationEvent",
     "Confidence",
+    "DocumentFields",
     "DocumentInfo",
     "DocumentStatus",
     "Done",

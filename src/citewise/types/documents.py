@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from citewise.types.document_fields import DocumentFields
 from citewise.types.positions import LineBox
 
 BlockKind = Literal["text", "table", "code", "list"]
@@ -126,6 +127,7 @@ class DocumentInfo:
     chunk_count: int
     ingested_at: float
     pipeline: str = ""  # the parsers and chunking that made it (`ingest.pipeline_key`)
+    fields: DocumentFields | None = None  # None: stored before documents were described
 
     def to_json(self) -> dict[str, object]:
         """`citewise docs ls --json`, one document."""
@@ -159,6 +161,7 @@ class NewDocument:
     page_count: int | None
     chunks: ChunkedDocument
     pipeline: str = ""
+    fields: DocumentFields = field(default_factory=DocumentFields)
 
 
 OutcomeStatus = Literal["ingested", "replaced", "unchanged", "failed", "skipped", "pruned"]

@@ -12,14 +12,14 @@ import psycopg
 
 from citewise.store.genre import like_prefix_patterns
 from citewise.text.headings import title_starts
-from citewise.types import ChunkRecord, DocumentInfo
+from citewise.types import ChunkRecord, DocumentFields, DocumentInfo
 from citewise.types.vectors import Vectors
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 DOC_COLUMNS = (
     "d.id, c.name, d.source, d.title, d.format, d.category, d.tags, d.content_hash, d.mtime,"
-    " d.size, d.status, d.page_count, d.chunk_count, d.ingested_at, d.pipeline"
+    " d.size, d.status, d.page_count, d.chunk_count, d.ingested_at, d.pipeline, d.fields"
 )
 _CHUNK_COLUMNS = (
     "ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end, ch.text,"
@@ -29,12 +29,13 @@ _CHUNK_COLUMNS = (
 
 def doc_info(row: Sequence[Any]) -> DocumentInfo:
     (doc_id, coll, source, title, fmt, category, tags, chash, mtime, size, status, pages,
-     chunks, at, pipeline) = row  # fmt: skip
+     chunks, at, pipeline, fields) = row  # fmt: skip
     return DocumentInfo(
         doc_id=int(doc_id), collection=coll, source=source, title=title, format=fmt,
         category=category, tags=tuple(tags), content_hash=chash, mtime=float(mtime),
         size=int(size), status=status, page_count=pages, chunk_count=int(chunks),
         ingested_at=float(at), pipeline=pipeline,
+        fields=None if fields is None else DocumentFields.from_json(fields),
     )  # fmt: skip
 
 

@@ -107,6 +107,8 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX chunks_by_doc_hash ON chunks (doc_id, content_hash);
         """,
     ),
+    # JSON `DocumentFields`; NULL: stored before documents were described
+    ("0006_document_fields", "ALTER TABLE documents ADD COLUMN fields text"),
     *GRAPH_MIGRATIONS,
 )
 

@@ -35,6 +35,7 @@ from citewise.types import (
     Candidate,
     ChunkedDocument,
     ChunkRecord,
+    DocumentFields,
     DocumentInfo,
     NewDocument,
     SearchFilter,
@@ -144,6 +145,10 @@ class PostgresStore:
     def delete_document(self, doc_id: int) -> None:
         with self._tx() as conn:
             writes.delete_document(conn, doc_id)
+
+    def describe_document(self, doc_id: int, fields: DocumentFields) -> None:
+        with self._tx() as conn:
+            writes.describe_document(conn, doc_id, fields)
 
     def finalize(self) -> list[int]:
         with self._tx() as conn:

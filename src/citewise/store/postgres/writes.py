@@ -11,7 +11,7 @@ import psycopg
 
 from citewise.store.postgres.schema import partition_sql
 from citewise.store.postgres.tsvector import tsvector_literal
-from citewise.types import ChunkedDocument, NewDocument
+from citewise.types import ChunkedDocument, DocumentFields, NewDocument
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -82,12 +82,12 @@ def insert_document(
     row = conn.execute(
         "INSERT INTO documents(collection_id, source, title, format, category, tags,"
         " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
-        " ingested_at, pipeline, loading) VALUES"
-        " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
+        " ingested_at, pipeline, loading, fields) VALUES"
+        " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
         (
             cid, new.source, new.title, new.format, new.category, list(new.tags),
             new.content_hash, new.mtime, new.size, status, replaces, new.page_count,
-            chunk_count, time.time(), new.pipeline, loading,
+            chunk_count, time.time(), new.pipeline, loading, new.fields.to_json(),
         ),
     ).fetchone()  # fmt: skip
     assert row is not None
@@ -179,3 +179,7 @@ def finalize(conn: Conn) -> list[int]:
             (doc_id,),
         )
     return [int(d[0]) for d in done]
+
+
+def describe_document(conn: Conn, doc_id: int, fields: DocumentFields) -> None:
+    conn.execute("UPDATE documents SET fields = %s WHERE id = %s", (fields.to_json(), doc_id))

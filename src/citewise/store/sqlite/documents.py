@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from citewise.store.genre import like_prefix_patterns
 from citewise.store.sqlite.writes import collection_id
 from citewise.text.headings import title_starts
-from citewise.types import DocumentInfo
+from citewise.types import DocumentFields, DocumentInfo
 
 DOC_COLUMNS = (
     "d.id, c.name, d.source, d.title, d.format, d.category, d.tags, d.content_hash, d.mtime,"
-    " d.size, d.status, d.page_count, d.chunk_count, d.ingested_at, d.pipeline"
+    " d.size, d.status, d.page_count, d.chunk_count, d.ingested_at, d.pipeline, d.fields"
 )
 
 
@@ -93,7 +93,7 @@ def stats(conn: sqlite3.Connection) -> dict[str, int]:
 
 def doc_info(row: Sequence[object]) -> DocumentInfo:
     (doc_id, coll, source, title, fmt, category, tags, chash, mtime, size, status, pages,
-     chunks, at, pipeline) = row  # fmt: skip
+     chunks, at, pipeline, fields) = row  # fmt: skip
     return DocumentInfo(
         doc_id=int(str(doc_id)), collection=str(coll), source=str(source), title=str(title),
         format=str(fmt), category=str(category), tags=tuple(json.loads(str(tags) or "[]")),
@@ -101,4 +101,9 @@ def doc_info(row: Sequence[object]) -> DocumentInfo:
         status=status,  # type: ignore[arg-type]
         page_count=None if pages is None else int(str(pages)), chunk_count=int(str(chunks)),
         ingested_at=float(str(at)), pipeline=str(pipeline),
+        fields=None if fields is None else DocumentFields.from_json(str(fields)),
     )  # fmt: skip
+
+
+def describe_document(conn: sqlite3.Connection, doc_id: int, fields: DocumentFields) -> None:
+    conn.execute("UPDATE documents SET fields = ? WHERE id = ?", (fields.to_json(), doc_id))

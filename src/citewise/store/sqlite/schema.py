@@ -88,6 +88,8 @@ def apply_schema(conn: sqlite3.Connection) -> None:
     _add_column(conn, "chunks", "boxes", "TEXT")  # JSON line rectangles (positions.py)
     # 1 while a streamed document's chunks are still being appended (it stays staged)
     _add_column(conn, "documents", "loading", "INTEGER NOT NULL DEFAULT 0")
+    # JSON `DocumentFields`; NULL: stored before documents were described
+    _add_column(conn, "documents", "fields", "TEXT")
     conn.execute(
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
     )

@@ -28,6 +28,7 @@ from citewise.types import (
     Candidate,
     ChunkedDocument,
     ChunkRecord,
+    DocumentFields,
     DocumentInfo,
     NewDocument,
     SearchFilter,
@@ -123,6 +124,10 @@ class SQLiteStore:
     def delete_document(self, doc_id: int) -> None:
         with self._tx() as conn:
             writes.delete_document(conn, doc_id)
+
+    def describe_document(self, doc_id: int, fields: DocumentFields) -> None:
+        with self._tx() as conn:
+            documents.describe_document(conn, doc_id, fields)
 
     def finalize(self) -> list[int]:
         with self._tx() as conn:

@@ -83,11 +83,11 @@ def insert_document(
     cur = conn.execute(
         "INSERT INTO documents(collection_id, source, title, format, category, tags,"
         " content_hash, mtime, size, status, replaces, page_count, chunk_count,"
-        " ingested_at, pipeline, loading) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " ingested_at, pipeline, loading, fields) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             cid, new.source, new.title, new.format, new.category, json.dumps(new.tags),
             new.content_hash, new.mtime, new.size, status, replaces, new.page_count,
-            chunk_count, time.time(), new.pipeline, int(loading),
+            chunk_count, time.time(), new.pipeline, int(loading), new.fields.to_json(),
         ),
     )  # fmt: skip
     return int(cur.lastrowid or 0)

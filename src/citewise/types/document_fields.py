@@ -1,0 +1,36 @@
+"""What a document says about itself: the names it is about, the years of the period it
+covers and its kind, read at ingest from its title, file name and first page
+(`ingest.document_fields`) and matched against a question's names and years
+(`retrieve.named_documents`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentFields:
+    names: tuple[str, ...] = ()  # lower-cased words of its title and file name ("3m", "amcor")
+    cover_names: tuple[str, ...] = ()  # capitalised words on its first page ("delaware")
+    years: tuple[int, ...] = ()  # the years of the period covered ("fiscal year ended … 2018")
+    kinds: tuple[str, ...] = ()  # "annual", "quarterly", a form such as "10-k"
+    versions: tuple[str, ...] = ()  # product versions named in its title or file name ("3.11")
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"names": self.names, "cover_names": self.cover_names, "years": self.years,
+             "kinds": self.kinds, "versions": self.versions},
+            separators=(",", ":"),
+        )  # fmt: skip
+
+    @classmethod
+    def from_json(cls, text: str) -> DocumentFields:
+        raw = json.loads(text)
+        return cls(
+            names=tuple(str(n) for n in raw.get("names", ())),
+            cover_names=tuple(str(n) for n in raw.get("cover_names", ())),
+            years=tuple(int(y) for y in raw.get("years", ())),
+            kinds=tuple(str(k) for k in raw.get("kinds", ())),
+            versions=tuple(str(v) for v in raw.get("versions", ())),
+        )

@@ -1,0 +1,143 @@
+"""The documents a question names among many alike (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from citewise.retrieve.named_documents import (
+    DescribedDocuments,
+    DocumentPrior,
+    NamedDocuments,
+    first_then_rest,
+    named_documents,
+    narrowed,
+)
+from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
+
+
+def _doc(source: str, names: tuple[str, ...], years: tuple[int, ...], *kinds: str) -> DocumentInfo:
+    fields = DocumentFields(names=(*names, "delaware"), years=years, kinds=kinds)
+    return DocumentInfo(0, "default", source, source, "pdf", "", (), "h", 0.0, 1, "ready",
+                        None, 1, 0.0, fields=fields)  # fmt: skip
+
+
+REPORTS = DescribedDocuments.of(
+    [
+        _doc("3M_2018_10K.pdf", ("3m",), (2018,), "annual"),
+        _doc("3M_2022_10K.pdf", ("3m",), (2022,), "annual"),
+        _doc("3M_2023Q2_10Q.pdf", ("3m",), (2023,), "quarterly"),
+        _doc("AMCOR_2023_10K.pdf", ("amcor",), (2023,), "annual"),
+        _doc("AMCOR_2023Q2_10Q.pdf", ("amcor",), (2023,), "quarterly"),
+        _doc("BESTBUY_2019_10K.pdf", ("best", "buy"), (2019,), "annual"),
+        *(_doc(f"OTHER_{n}.pdf", (f"other{n}",), (2019,), "annual") for n in range(24)),
+    ]
+)
+
+
+def test_organisation_and_year_single_out_one_report() -> None:
+    named = named_documents("What is the FY2018 capital expenditure for 3M?", REPORTS)
+    assert named.unambiguous == ("3M_2018_10K.pdf",)
+
+
+def test_the_kind_of_period_tells_annual_from_quarterly_reports() -> None:
+    quarter = named_documents("What was Amcor's gross margin in Q2 of FY2023?", REPORTS)
+    assert quarter.unambiguous == ("AMCOR_2023Q2_10Q.pdf",)
+    annual = named_documents("What was Amcor's revenue in FY2023?", REPORTS)
+    assert annual.unambiguous == ("AMCOR_2023_10K.pdf",)
+
+
+def test_of_several_years_the_latest_report_is_searched_first() -> None:
+    named = named_documents("How did 3M's capex change from FY2018 to FY2022?", REPORTS)
+    assert named.unambiguous == ("3M_2022_10K.pdf",)
+
+
+def test_file_name_words_outweigh_capitalised_words_on_covers() -> None:
+    described = DescribedDocuments.of(
+        [
+            _doc("AMCOR_2023_10K.pdf", ("amcor",), (2023,), "annual"),
+            _doc("OTHER_2023_EARNINGS.pdf", ("other",), (2023,), "annual"),
+            *(_doc(f"X{n}.pdf", (f"x{n}",), (2019,)) for n in range(10)),
+        ]
+    )
+    cover = DocumentFields(("other",), ("real", "sales", "fx"), (2023,), ("annual",))
+    described = DescribedDocuments.of(
+        [replace(d, fields=cover) if d.source.startswith("OTHER") else d for d in
+         [DocumentInfo(0, "default", s, s, "pdf", "", (), "h", 0.0, 1, "ready", None, 1, 0.0,
+                       fields=f) for s, f in described.fields]]
+    )  # fmt: skip
+    named = named_documents("What was the Real change in Sales for AMCOR in FY2023?", described)
+    assert named.unambiguous == ("AMCOR_2023_10K.pdf",)
+
+
+def test_a_name_without_a_year_boosts_and_does_not_filter() -> None:
+    named = named_documents("Does 3M pay a dividend?", REPORTS)
+    assert named.unambiguous == ()
+    assert {m.source for m in named.matches} == {
+        "3M_2018_10K.pdf", "3M_2022_10K.pdf", "3M_2023Q2_10Q.pdf",
+    }  # fmt: skip
+
+
+def test_a_year_no_report_of_the_organisation_covers_does_not_filter() -> None:
+    named = named_documents("What was 3M's revenue in FY2020?", REPORTS)
+    assert named.unambiguous == ()
+    assert named.matches  # its reports are still boosted
+
+
+def test_words_every_document_carries_tell_nothing() -> None:
+    assert named_documents("Is Delaware the state of incorporation in 2018?", REPORTS).matches == ()
+
+
+def test_names_no_document_carries_match_nothing() -> None:
+    assert named_documents("What is Oracle's revenue in FY2018?", REPORTS) == NamedDocuments()
+
+
+def test_undescribed_documents_are_left_out() -> None:
+    old = [DocumentInfo(0, "default", "x.pdf", "x", "pdf", "", (), "h", 0.0, 1, "ready",
+                        None, 1, 0.0)] * 3  # fmt: skip
+    assert DescribedDocuments.of(old) == DescribedDocuments()
+
+
+def test_narrowed_filter_keeps_the_collection_and_names_the_sources() -> None:
+    named = NamedDocuments(unambiguous=("a.pdf",))
+    assert narrowed(SearchFilter(collection="c"), named) == SearchFilter("c", ("a.pdf",))
+    assert narrowed(SearchFilter(), NamedDocuments()) is None
+
+
+def _hit(chunk_id: int, source: str, score: float) -> Hit:
+    return Hit(chunk_id, chunk_id, 0, source, source, None, None, "", score, "", 0)
+
+
+def test_first_then_rest_skips_repeats_and_stops_at_k() -> None:
+    first = [_hit(1, "a", 1.0), _hit(2, "a", 0.9)]
+    rest = [_hit(2, "a", 0.9), _hit(3, "b", 0.8), _hit(4, "b", 0.7)]
+    assert [h.chunk_id for h in first_then_rest(first, rest, 3)] == [1, 2, 3]
+
+
+def test_boost_raises_named_documents_hits() -> None:
+    named = named_documents("Does 3M pay a dividend?", REPORTS)
+    hits = [_hit(1, "AMCOR_2023_10K.pdf", 1.0), _hit(2, "3M_2022_10K.pdf", 0.8)]
+    prior = DocumentPrior(store=None, boost=0.5)  # type: ignore[arg-type]
+    assert [h.source for h in prior.rescored(hits, named)] == [
+        "3M_2022_10K.pdf", "AMCOR_2023_10K.pdf",
+    ]  # fmt: skip
+
+
+def test_a_name_many_documents_carry_tells_nothing() -> None:
+    common = DescribedDocuments.of(
+        [_doc(f"guide-{n}.html", ("python", f"topic{n}"), ()) for n in range(20)]
+        + [_doc("other.html", ("other",), ())]
+    )
+    assert named_documents("How does Python sort lists?", common).matches == ()
+    assert [m.source for m in named_documents("What is Topic3?", common).matches] == [
+        "guide-3.html"
+    ]
+
+
+def test_a_comparison_naming_one_side_boosts_neither() -> None:
+    assert named_documents("How does Amcor compare with its rivals on margins?", REPORTS) == (
+        NamedDocuments()
+    )
+    compared_years = named_documents(
+        "How did 3M's capex change between FY2018 and FY2022?", REPORTS
+    )
+    assert compared_years.unambiguous == ("3M_2022_10K.pdf",)
