@@ -18,6 +18,8 @@ from citewise.ingest.parsers._pdf_layout import (
     BULLET,
     Line,
     PagePara,
+    Paragraph,
+    Word,
     body_size,
     drop_running_lines,
     heading_level,
@@ -26,6 +28,7 @@ from citewise.ingest.parsers._pdf_layout import (
     paragraphs,
 )
 from citewise.ingest.parsers._pdf_outline import OutlineEntry, is_title_line, outline_paths
+from citewise.ingest.parsers._pdf_tables import Table, looks_tabular, split_tables
 from citewise.ingest.parsers.ocr import OcrEngine, get_engine, ocr_page, page_lines
 from citewise.types import Block, OcrPage, ParsedDocument
 
@@ -43,6 +46,7 @@ _BOLD = ("bold", "black", "heavy", "semibold", "demi")
 _MONO = ("courier", "mono", "consol", "menlo", "typewriter", "fixed", "cmtt", "lmtt", "nimbusmon")
 _JOINERS = {"list": "\n", "code": "\n\n"}  # code paragraphs were split at blank lines
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_WORD = re.compile(r"\S+")
 _JUNK = re.compile(
     r"^(untitled( document)?|document\d*|microsoft word - .*|anonymous|unspecified|unknown)$", re.I
 )
@@ -105,6 +109,7 @@ def _glyph(textpage: Any, text_index: int) -> _Glyph | None:
 def _page_lines(textpage: Any) -> list[Line]:
     text: str = textpage.get_text_range()
     lines: list[Line] = []
+    starts: list[int] = []
     offset = 0
     for match in (*_LINE_BREAK.finditer(text), None):
         end = match.start() if match else len(text)
@@ -119,8 +124,34 @@ def _page_lines(textpage: Any) -> list[Line]:
             edge = _glyph(textpage, start) if alnum else head
             tail = _glyph(textpage, start + len(stripped) - 1)
             lines.append(_line(raw, head, edge, tail, lines[-1] if lines else None))
+            starts.append(offset)
         offset = match.end() if match else len(text)
+    if looks_tabular([ln.text for ln in lines]):  # word boxes only where tables may be
+        placed = zip(lines, starts, strict=True)
+        lines = [replace(ln, words=_words(textpage, ln.text, at)) for ln, at in placed]
     return lines
+
+
+def _words(textpage: Any, raw: str, offset: int) -> tuple[Word, ...]:
+    """The line's words with their left and right edges; none when pdfium cannot place one."""
+    words: list[Word] = []
+    for match in _WORD.finditer(raw):
+        first = _char_span(textpage, offset + match.start())
+        last = _char_span(textpage, offset + match.end() - 1)
+        if first is None or last is None:
+            return ()
+        words.append(Word(match.group(), first[0], last[1]))
+    return tuple(words)
+
+
+def _char_span(textpage: Any, text_index: int) -> tuple[float, float] | None:
+    char = pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, text_index)
+    if char < 0:
+        return None
+    rect = pdfium_c.FS_RECTF()
+    if not pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, char, ctypes.byref(rect)):
+        return None
+    return rect.left, rect.right
 
 
 def _line(
@@ -258,7 +289,24 @@ def _guessed_blocks(paras: Sequence[PagePara], body: float) -> Iterator[Block | 
             yield _para_block(pp, stack.path)
 
 
+def _paragraphs(page: Sequence[Line]) -> list[Paragraph]:
+    """A page's paragraphs, each table on it one paragraph of rows."""
+    if not any(ln.words for ln in page):
+        return paragraphs(page)
+    out: list[Paragraph] = []
+    for part in split_tables(page):
+        if isinstance(part, Table):
+            size = max(ln.size for ln in part.lines)
+            text = "\n".join(part.rows)
+            out.append(Paragraph(text, len(part.rows), size, table=True, header=part.header))
+        else:
+            out.extend(paragraphs(part, page))
+    return out
+
+
 def _para_block(pp: PagePara, path: tuple[str, ...]) -> Block | None:
+    if pp.para.table:
+        return Block(pp.para.text, path, pp.page, "table", header=pp.para.header)
     if pp.para.code:
         return Block(pp.para.text, path, pp.page, "code")
     if pp.para.bullet:
@@ -307,7 +355,7 @@ def parse_pdf(data: bytes, name: str, ocr: str = "none") -> ParsedDocument:
     finally:
         pdf.close()
     pages = drop_running_lines(raw_pages, heights)
-    paras = [PagePara(i + 1, para) for i, page in enumerate(pages) for para in paragraphs(page)]
+    paras = [PagePara(i + 1, para) for i, page in enumerate(pages) for para in _paragraphs(page)]
     if outline:
         blocks = list(_merge_runs(_outline_blocks(paras, outline, body_size(pages))))
     else:

@@ -1,0 +1,344 @@
+"""Tables on a PDF page read as rows: a row's label with each value and its column header,
+'Purchases of PP&E | 2018: (1,577) | 2017: (1,373)', so a figure and what it measures sit
+in one line that search can find and a citation can quote.
+
+The input is a page's lines with their words' horizontal extents (PDF units). A table is a
+run of rows whose trailing cells are figures standing in columns (cells are words split
+by a gap much wider than a space); the rows just above its first figures whose cells
+stand over those columns are its column headers. Nothing here touches pdfium.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citewise.ingest.parsers._common import clean
+from citewise.ingest.parsers._pdf_layout import Line, Word
+
+CELL_GAP = 0.9  # a gap this many line heights wide separates two cells
+FIGURE_GAP = 0.5  # narrower between two figures: dense tables set their columns close
+MIN_FIGURE_ROWS = 3
+MAX_LABEL_RUN = 6  # label-only rows (section labels, wrapped labels) a table may hold in a row
+MAX_HEADER_ROWS = 4
+HEADER_CHARS = 60  # a longer cell above a table is prose, not a column header
+_FIGURE = re.compile(
+    r"[$€£¥]?\s?[(\[]?[-–—+]?[$€£¥]?\s?[-–—+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s?[%x]?[)\]]?%?\*?"
+    r"|[$€£¥]?\s?[-–—]+|n/?a|nm",
+    re.I,
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_CURRENCY = frozenset("$€£¥")
+_TRAILING_FIGURES = re.compile(r"(?:\s+[(\[]?[-–—$€£¥]*\s?\d[\d,.]*\)?%?){2,}\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    left: float
+    right: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    lines: tuple[Line, ...]
+    cells: tuple[Cell, ...]
+    figures: int  # how many of the trailing cells are figures
+    height: float
+
+    @property
+    def label(self) -> str:
+        return " ".join(c.text for c in self.cells[: len(self.cells) - self.figures])
+
+    @property
+    def values(self) -> tuple[Cell, ...]:
+        return self.cells[len(self.cells) - self.figures :]
+
+    @property
+    def right(self) -> float:
+        return max(c.right for c in self.cells)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table region of a page: its rows as text lines and its header line."""
+
+    lines: tuple[Line, ...]  # the page lines it replaces, in page order
+    rows: tuple[str, ...]
+    header: str
+
+
+def looks_tabular(texts: Sequence[str]) -> bool:
+    """Cheap test on a page's line texts: several lines end in two or more figures."""
+    return sum(1 for t in texts if _TRAILING_FIGURES.search(t)) >= MIN_FIGURE_ROWS
+
+
+def split_tables(lines: Sequence[Line]) -> list[list[Line] | Table]:
+    """The page's lines in order, with each table region replaced by its `Table`; a page
+    without a table comes back as one run of lines."""
+    rows = _rows(lines)
+    regions = _regions(rows)
+    if not regions:
+        return [list(lines)] if lines else []
+    out: list[list[Line] | Table] = []
+    at = 0
+    above: _Heads | None = None
+    for head, start, end in regions:
+        before = [ln for row in rows[at:head] for ln in row.lines]
+        if before:
+            out.append(before)
+        table, above = _table(rows[head:start], rows[start:end], above)
+        out.append(table)
+        at = end
+    after = [ln for row in rows[at:] for ln in row.lines]
+    if after:
+        out.append(after)
+    return out
+
+
+def _rows(lines: Sequence[Line]) -> list[_Row]:
+    """Consecutive lines on one baseline form one visual row."""
+    groups: list[list[Line]] = []
+    for ln in lines:
+        height = max(ln.top - ln.bottom, 1.0)
+        if groups and abs(groups[-1][-1].bottom - ln.bottom) < 0.4 * height:
+            groups[-1].append(ln)
+        else:
+            groups.append([ln])
+    return [_row(group) for group in groups]
+
+
+def _row(group: Sequence[Line]) -> _Row:
+    height = max(max(ln.top - ln.bottom for ln in group), 1.0)
+    words = sorted((w for ln in group for w in ln.words), key=lambda w: w.left)
+    if not words or any(not ln.words and clean(ln.text) for ln in group):
+        text = clean(" ".join(ln.text for ln in group))
+        cell = Cell(text, min(ln.left for ln in group), max(ln.right for ln in group))
+        return _Row(tuple(group), (cell,) if text else (), 0, height)
+    cells = _cells(words, height)
+    figures = 0
+    for cell in reversed(cells):
+        if not _FIGURE.fullmatch(cell.text):
+            break
+        figures += 1
+    if figures == len(cells) == 1:
+        figures = 0  # a lone number on a line is a page number or a note, not a row
+    return _Row(tuple(group), tuple(cells), figures, height)
+
+
+def _cells(words: Sequence[Word], height: float) -> list[Cell]:
+    """Words joined into cells at gaps wider than CELL_GAP line heights; a lone currency
+    sign belongs to the figure after it."""
+    cells: list[Cell] = []
+    glued = False
+    for w in words:
+        text = clean(w.text)
+        if not text:
+            continue
+        gap = CELL_GAP
+        if cells and _FIGURE.fullmatch(text) and _FIGURE.fullmatch(cells[-1].text.split()[-1]):
+            gap = FIGURE_GAP
+        near = bool(cells) and w.left - cells[-1].right < gap * height
+        if cells and (glued or (near and text not in _CURRENCY)):
+            last = cells[-1]
+            joiner = "" if glued else " "
+            cells[-1] = Cell(f"{last.text}{joiner}{text}", last.left, max(last.right, w.right))
+        else:
+            cells.append(Cell(text, w.left, w.right))
+        glued = text in _CURRENCY
+    return cells
+
+
+def _is_figure_row(row: _Row) -> bool:
+    """Figures after a label (or a row of figures alone); a row of bare years is a header."""
+    if not row.figures:
+        return False
+    values = row.values
+    return not all(_YEAR.fullmatch(v.text) for v in values)
+
+
+def _regions(rows: Sequence[_Row]) -> list[tuple[int, int, int]]:
+    """(header start, first figure row, end) of each table: runs of figure rows with at
+    most MAX_LABEL_RUN label-only rows between them that stay left of the figures."""
+    out: list[tuple[int, int, int]] = []
+    i = 0
+    floor = 0  # rows before this belong to an earlier table
+    while i < len(rows):
+        if not _is_figure_row(rows[i]):
+            i += 1
+            continue
+        start, end, figure_rows = i, i + 1, 1
+        edge = min(v.left for v in rows[i].values)
+        j = i + 1
+        while j < len(rows):
+            if _is_figure_row(rows[j]):
+                figure_rows += 1
+                edge = min(edge, *(v.left for v in rows[j].values))
+                end = j = j + 1
+                continue
+            run = j
+            while run < len(rows) and run - j < MAX_LABEL_RUN and _label_only(rows[run], edge):
+                run += 1
+            if run < len(rows) and run > j and _is_figure_row(rows[run]):
+                j = run
+                continue
+            break
+        if figure_rows >= MIN_FIGURE_ROWS:
+            columns = _columns(rows[start:end])
+            head, body = _header_rows(rows, start, floor, columns)
+            out.append((head, body, end))
+            floor = end
+        i = end
+    return out
+
+
+def _label_only(row: _Row, edge: float) -> bool:
+    return not row.figures and bool(row.cells) and row.right < edge
+
+
+def _columns(rows: Sequence[_Row]) -> list[tuple[float, float]]:
+    """The figure columns: figure cells whose horizontal extents overlap, merged."""
+    spans = sorted((v.left, v.right) for r in rows if _is_figure_row(r) for v in r.values)
+    merged: list[tuple[float, float]] = []
+    for left, right in spans:
+        if merged and left <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], right))
+        else:
+            merged.append((left, right))
+    return merged
+
+
+def _over(cell: Cell, column: tuple[float, float], slack: float) -> bool:
+    return cell.left - slack <= column[1] and cell.right + slack >= column[0]
+
+
+def _header_rows(
+    rows: Sequence[_Row], start: int, floor: int, columns: Sequence[tuple[float, float]]
+) -> tuple[int, int]:
+    """(first header row, first body row). Going up from the first figure row: label-only
+    rows (section labels, part of the body), then the header rows, whose cells stand over
+    the figure columns. Without a header row, the table starts at its first figures."""
+    head = start
+    body = start
+    i = start - 1
+    headers = 0
+    while i >= floor and start - i <= MAX_HEADER_ROWS + MAX_LABEL_RUN:
+        row = rows[i]
+        slack = row.height
+        over = [c for c in row.cells if any(_over(c, col, slack) for col in columns)]
+        text = " ".join(c.text for c in row.cells)
+        # a header cell stands over the columns; a prose line runs into them from the left
+        header_like = (
+            bool(over)
+            and all(c.left >= columns[0][0] - 2 * slack for c in over)
+            and len(text) <= HEADER_CHARS
+            and not _is_figure_row(row)
+        )
+        if header_like:
+            if not headers:
+                body = i + 1
+            headers += 1
+            head = i
+        elif headers or over or row.figures or not row.cells:
+            break
+        i -= 1
+    return head, body
+
+
+@dataclass(frozen=True, slots=True)
+class _Heads:
+    """A table's columns and their names, for a table further down the page that
+    continues it without a header of its own (a balance sheet's equity section)."""
+
+    columns: tuple[tuple[float, float], ...]
+    names: tuple[str, ...]
+    header: str
+
+
+def _table(
+    header_rows: Sequence[_Row], body: Sequence[_Row], above: _Heads | None
+) -> tuple[Table, _Heads]:
+    columns = _columns(body)
+    names = _column_names(header_rows, columns)
+    header = " | ".join(c.text for row in header_rows for c in row.cells)
+    if not header_rows and above is not None and _continues(columns, above.columns):
+        names = [above.names[_nearest_column(col, above.columns)] for col in columns]
+        header = above.header
+    lines = tuple(ln for row in (*header_rows, *body) for ln in row.lines)
+    rows: list[str] = []
+    pending = ""  # a label-only row whose label the next row continues
+    for row in body:
+        if not row.figures:
+            label = " ".join(c.text for c in row.cells)
+            if pending and _continues_label(label):
+                pending = f"{pending} {label}"
+                continue
+            if pending:
+                rows.append(pending)
+            pending = label
+            continue
+        label = row.label
+        if pending and (not label or _continues_label(label)):
+            label = f"{pending} {label}".strip()
+        elif pending:
+            rows.append(pending)
+        pending = ""
+        rows.append(_row_text(label, row.values, columns, names))
+    if pending:
+        rows.append(pending)
+    return Table(lines, tuple(rows), header), _Heads(tuple(columns), tuple(names), header)
+
+
+def _continues(
+    columns: Sequence[tuple[float, float]], earlier: Sequence[tuple[float, float]]
+) -> bool:
+    """Every column stands under a column of the earlier table."""
+    return bool(columns) and all(
+        any(c[0] <= e[1] and c[1] >= e[0] for e in earlier) for c in columns
+    )
+
+
+def _nearest_column(column: tuple[float, float], columns: Sequence[tuple[float, float]]) -> int:
+    centre = (column[0] + column[1]) / 2
+    return min(range(len(columns)), key=lambda k: abs((columns[k][0] + columns[k][1]) / 2 - centre))
+
+
+def _continues_label(label: str) -> bool:
+    """A label that goes on from the row above: it starts in lower case ('(gains) losses')."""
+    first = next((c for c in label if c.isalpha()), "")
+    return first.islower()
+
+
+def _column_names(header_rows: Sequence[_Row], columns: Sequence[tuple[float, float]]) -> list[str]:
+    """Each column's name: the header cells above it alone, top to bottom ('June 30,'
+    over '2023'); a cell spanning several columns stays in the header line only."""
+    names = [""] * len(columns)
+    for row in header_rows:
+        for cell in row.cells:
+            hit = [k for k, col in enumerate(columns) if _over(cell, col, row.height * 0.5)]
+            if len(hit) == 1:
+                k = hit[0]
+                names[k] = f"{names[k]} {cell.text}".strip()
+    return names
+
+
+def _row_text(
+    label: str,
+    values: Sequence[Cell],
+    columns: Sequence[tuple[float, float]],
+    names: Sequence[str],
+) -> str:
+    parts = [label] if label else []
+    for value in values:
+        k = _nearest(value, columns)
+        name = names[k] if k is not None else ""
+        parts.append(f"{name}: {value.text}" if name else value.text)
+    return " | ".join(parts)
+
+
+def _nearest(cell: Cell, columns: Sequence[tuple[float, float]]) -> int | None:
+    if not columns:
+        return None
+    centre = (cell.left + cell.right) / 2
+    return min(range(len(columns)), key=lambda k: abs((columns[k][0] + columns[k][1]) / 2 - centre))
