@@ -67,11 +67,15 @@ def load(questions: Path, docs: set[str]) -> list[Question]:
         if row["doc_name"] not in docs or not tune_half(row["financebench_id"]):
             continue
         pages = frozenset(int(e["evidence_page_num"]) + 1 for e in row["evidence"])
-        out.append(
-            Question(row["financebench_id"], row["doc_name"], row["question"], pages,
-                     gold_quotes(row))  # fmt: skip
+        item = Question(
+            row["financebench_id"], row["doc_name"], row["question"], pages, gold_quotes(row)
         )
+        out.append(item)
     return out
+
+
+def _covers(first: int | None, last: int | None, pages: frozenset[int]) -> bool:
+    return first is not None and any(first <= p <= (last or first) for p in pages)
 
 
 def holds(text: str, quote: str) -> bool:
@@ -97,10 +101,7 @@ def main() -> None:
         for q in questions:
             hits = assistant.search(q.text, k=10).hits
             own = [h for h in hits if Path(h.source).stem == q.doc]
-            on_page = [
-                h for h in own
-                if h.page is not None and any(h.page <= p <= (h.page_end or h.page) for p in q.pages)
-            ]  # fmt: skip
+            on_page = [h for h in own if _covers(h.page, h.page_end, q.pages)]
             page5 = any(h in hits[:5] for h in on_page)
             quote10 = all(any(holds(h.text, g) for h in on_page) for g in q.quotes)
             pages5 += page5
