@@ -4,6 +4,7 @@ rectangles still land on the rows."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from reportlab.pdfgen import canvas
@@ -137,3 +138,23 @@ def test_rows_without_a_header_keep_bare_values() -> None:
 def test_only_pages_with_rows_of_figures_look_tabular() -> None:
     assert looks_tabular(["Net sales $ 1 $ 2", "Cost 3 4", "Other (5) (6)"])
     assert not looks_tabular(["In 2018 we sold 4 units.", "Page 3", "Revenue rose 2%"])
+
+
+def test_numbered_equations_and_code_are_not_tables() -> None:
+    equations = [
+        _line(f"Ax = b{i} ({i}.{i})", 700 - 12 * i, [(f"Ax = b{i}", 72), (f"({i}.{i})", 500)])
+        for i in range(1, 5)
+    ]
+    assert split_tables(equations) == [equations]
+    code = [
+        replace(
+            _line(
+                f"x = {i} {i * 2} {i * 3}",
+                700 - 12 * i,
+                [(f"x = {i}", 72), (str(i * 2), 300), (str(i * 3), 400)],
+            ),
+            mono=True,
+        )
+        for i in range(1, 5)
+    ]
+    assert split_tables(code) == [code]

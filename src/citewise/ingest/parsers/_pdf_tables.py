@@ -28,9 +28,11 @@ _FIGURE = re.compile(
     r"|[$€£¥]?\s?[-–—]+|n/?a|nm",
     re.I,
 )
+_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff\ufffe\x02]")
+_EQUATION_NUMBER = re.compile(r"\(\d+(?:\.\d+)*[a-z]?\)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _CURRENCY = frozenset("$€£¥")
-_TRAILING_FIGURES = re.compile(r"(?:\s+[(\[]?[-–—$€£¥]*\s?\d[\d,.]*\)?%?){2,}\s*$")
+_NUMBER = re.compile(r"[(\[]?[-–—$€£¥]*\d[\d,.]*[)\]]?%?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,12 @@ class Table:
 
 def looks_tabular(texts: Sequence[str]) -> bool:
     """Cheap test on a page's line texts: several lines end in two or more figures."""
-    return sum(1 for t in texts if _TRAILING_FIGURES.search(t)) >= MIN_FIGURE_ROWS
+    return sum(1 for t in texts if _ends_in_figures(t)) >= MIN_FIGURE_ROWS
+
+
+def _ends_in_figures(text: str) -> bool:
+    tail = [w for w in text[-80:].split() if w not in _CURRENCY][-2:]
+    return len(tail) == 2 and all(_NUMBER.fullmatch(w) for w in tail)
 
 
 def split_tables(lines: Sequence[Line]) -> list[list[Line] | Table]:
@@ -112,7 +119,7 @@ def _rows(lines: Sequence[Line]) -> list[_Row]:
 def _row(group: Sequence[Line]) -> _Row:
     height = max(max(ln.top - ln.bottom for ln in group), 1.0)
     words = sorted((w for ln in group for w in ln.words), key=lambda w: w.left)
-    if not words or any(not ln.words and clean(ln.text) for ln in group):
+    if not words or any(not ln.words and ln.text.strip() for ln in group):
         text = clean(" ".join(ln.text for ln in group))
         cell = Cell(text, min(ln.left for ln in group), max(ln.right for ln in group))
         return _Row(tuple(group), (cell,) if text else (), 0, height)
@@ -133,7 +140,7 @@ def _cells(words: Sequence[Word], height: float) -> list[Cell]:
     cells: list[Cell] = []
     glued = False
     for w in words:
-        text = clean(w.text)
+        text = _INVISIBLE.sub("", w.text)  # a word is already free of spaces
         if not text:
             continue
         gap = CELL_GAP
@@ -151,11 +158,14 @@ def _cells(words: Sequence[Word], height: float) -> list[Cell]:
 
 
 def _is_figure_row(row: _Row) -> bool:
-    """Figures after a label (or a row of figures alone); a row of bare years is a header."""
-    if not row.figures:
+    """Figures after a label (or a row of figures alone); a row of bare years is a header,
+    code keeps its own layout and an equation's number '(2.8)' is not a figure."""
+    if not row.figures or any(ln.mono for ln in row.lines):
         return False
     values = row.values
-    return not all(_YEAR.fullmatch(v.text) for v in values)
+    if all(_YEAR.fullmatch(v.text) for v in values):
+        return False
+    return not (len(values) == 1 and _EQUATION_NUMBER.fullmatch(values[0].text))
 
 
 def _regions(rows: Sequence[_Row]) -> list[tuple[int, int, int]]:
