@@ -158,3 +158,13 @@ def test_numbered_equations_and_code_are_not_tables() -> None:
         for i in range(1, 5)
     ]
     assert split_tables(code) == [code]
+
+
+def test_a_single_column_of_negative_figures_is_a_table() -> None:
+    rows = [("Tax benefit", "(37)"), ("Settlements", "(3,226)"), ("Balance", "19,739")]
+    lines = [
+        _line(" ".join(r), 700 - 12 * i, [(r[0], 72), (r[1], 400)]) for i, r in enumerate(rows)
+    ]
+    (table,) = split_tables(lines)
+    assert isinstance(table, Table)
+    assert table.rows == ("Tax benefit | (37)", "Settlements | (3,226)", "Balance | 19,739")

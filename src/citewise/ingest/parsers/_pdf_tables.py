@@ -30,6 +30,7 @@ _FIGURE = re.compile(
 )
 _INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff\ufffe\x02]")
 _EQUATION_NUMBER = re.compile(r"\(\d+(?:\.\d+)*[a-z]?\)")
+_RELATION = re.compile(r"[=<>≤≥→∈≠≈]")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _CURRENCY = frozenset("$€£¥")
 _NUMBER = re.compile(r"[(\[]?[-–—$€£¥]*\d[\d,.]*[)\]]?%?")
@@ -118,11 +119,11 @@ def _rows(lines: Sequence[Line]) -> list[_Row]:
 
 def _row(group: Sequence[Line]) -> _Row:
     height = max(max(ln.top - ln.bottom for ln in group), 1.0)
-    words = sorted((w for ln in group for w in ln.words), key=lambda w: w.left)
-    if not words or any(not ln.words and ln.text.strip() for ln in group):
-        text = clean(" ".join(ln.text for ln in group))
-        cell = Cell(text, min(ln.left for ln in group), max(ln.right for ln in group))
-        return _Row(tuple(group), (cell,) if text else (), 0, height)
+    # a line read without word boxes (prose) counts as one word spanning the line
+    words = sorted(
+        (w for ln in group for w in (ln.words or (Word(clean(ln.text), ln.left, ln.right),))),
+        key=lambda w: w.left,
+    )
     cells = _cells(words, height)
     figures = 0
     for cell in reversed(cells):
@@ -165,7 +166,8 @@ def _is_figure_row(row: _Row) -> bool:
     values = row.values
     if all(_YEAR.fullmatch(v.text) for v in values):
         return False
-    return not (len(values) == 1 and _EQUATION_NUMBER.fullmatch(values[0].text))
+    equation = _RELATION.search(row.label) and _EQUATION_NUMBER.fullmatch(values[-1].text)
+    return not (len(values) == 1 and equation)
 
 
 def _regions(rows: Sequence[_Row]) -> list[tuple[int, int, int]]:

@@ -291,7 +291,7 @@ def _guessed_blocks(paras: Sequence[PagePara], body: float) -> Iterator[Block | 
 
 def _paragraphs(page: Sequence[Line]) -> list[Paragraph]:
     """A page's paragraphs, each table on it one paragraph of rows."""
-    if not any(ln.words for ln in page):
+    if not any(ln.words for ln in page):  # not a tabular page
         return paragraphs(page)
     out: list[Paragraph] = []
     for part in split_tables(page):
