@@ -23,6 +23,7 @@ class Word:
     text: str
     left: float
     right: float
+    bottom: float | None = None  # its first letter's, when it may differ from its line's
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.ingest.parsers._common import clean
 from citewise.ingest.parsers._pdf_layout import Line, Word
@@ -108,13 +108,39 @@ def split_tables(lines: Sequence[Line]) -> list[list[Line] | Table]:
 def _rows(lines: Sequence[Line]) -> list[_Row]:
     """Consecutive lines on one baseline form one visual row."""
     groups: list[list[Line]] = []
-    for ln in lines:
+    for ln in (part for line in lines for part in _by_baseline(line)):
         height = max(ln.top - ln.bottom, 1.0)
         if groups and abs(groups[-1][-1].bottom - ln.bottom) < 0.4 * height:
             groups[-1].append(ln)
         else:
             groups.append([ln])
     return [_row(group) for group in groups]
+
+
+def _by_baseline(line: Line) -> list[Line]:
+    """A line as pdfium reads it may join text set on two baselines (a column header
+    'As of December 31,' above '2017  2016'): one line per baseline, top first."""
+    height = max(line.top - line.bottom, 1.0)
+    bottoms = [w.bottom for w in line.words if w.bottom is not None]
+    if not bottoms or max(bottoms) - min(bottoms) < 0.5 * height:
+        return [line]
+    groups: list[list[Word]] = []
+    for word in sorted(line.words, key=lambda w: -(w.bottom or line.bottom)):
+        bottom = word.bottom if word.bottom is not None else line.bottom
+        last = groups[-1][0].bottom if groups else None
+        if last is not None and abs(last - bottom) < 0.5 * height:
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+    out = []
+    for group in groups:
+        group.sort(key=lambda w: w.left)
+        bottom = group[0].bottom if group[0].bottom is not None else line.bottom
+        text = " ".join(w.text for w in group)
+        left, right = group[0].left, group[-1].right
+        part = replace(line, text=text, top=bottom + height, bottom=bottom, left=left, right=right)
+        out.append(replace(part, words=tuple(group)))
+    return out
 
 
 def _row(group: Sequence[Line]) -> _Row:
@@ -327,6 +353,9 @@ def _column_names(header_rows: Sequence[_Row], columns: Sequence[tuple[float, fl
     over '2023'); a cell spanning several columns stays in the header line only."""
     names = [""] * len(columns)
     for row in header_rows:
+        over = [c for c in row.cells if any(_over(c, col, row.height * 0.5) for col in columns)]
+        if len(over) == 1 and len(columns) > 1:
+            continue  # a row's one cell above several columns is their caption ('Fiscal Year')
         for cell in row.cells:
             hit = [k for k, col in enumerate(columns) if _over(cell, col, row.height * 0.5)]
             if len(hit) == 1:

@@ -140,18 +140,18 @@ def _words(textpage: Any, raw: str, offset: int) -> tuple[Word, ...]:
         last = _char_span(textpage, offset + match.end() - 1)
         if first is None or last is None:
             return ()
-        words.append(Word(match.group(), first[0], last[1]))
+        words.append(Word(match.group(), first[0], last[1], first[2]))
     return tuple(words)
 
 
-def _char_span(textpage: Any, text_index: int) -> tuple[float, float] | None:
+def _char_span(textpage: Any, text_index: int) -> tuple[float, float, float] | None:
     char = pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, text_index)
     if char < 0:
         return None
     rect = pdfium_c.FS_RECTF()
     if not pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, char, ctypes.byref(rect)):
         return None
-    return rect.left, rect.right
+    return rect.left, rect.right, rect.bottom
 
 
 def _line(
