@@ -168,3 +168,23 @@ def test_a_single_column_of_negative_figures_is_a_table() -> None:
     (table,) = split_tables(lines)
     assert isinstance(table, Table)
     assert table.rows == ("Tax benefit | (37)", "Settlements | (3,226)", "Balance | 19,739")
+
+
+def test_a_header_read_as_one_line_over_two_baselines_names_its_columns() -> None:
+    """pdfium may read 'As of December 31,' and the years below it as one line."""
+    header = Line(
+        "As of December 31, 2017 2016", 720, 710, 380, 560, 10,
+        words=(Word("As", 380, 392, 722), Word("of", 395, 405, 722),
+               Word("December", 408, 450, 722), Word("31,", 453, 468, 722),
+               Word("2017", 376, 400, 710), Word("2016", 536, 560, 710)),
+    )  # fmt: skip
+    rows = [("Total current liabilities", "5,466,312", "4,586,657"), ("Other", "1", "2"),
+            ("Total liabilities", "15,430,786", "10,906,810")]  # fmt: skip
+    body = [
+        _line(" ".join(r), 690 - 12 * i, [(r[0], 72), (r[1], 346), (r[2], 500)])
+        for i, r in enumerate(rows)
+    ]
+    (table,) = split_tables([header, *body])
+    assert isinstance(table, Table)
+    assert table.header == "As of December 31, | 2017 | 2016"
+    assert table.rows[0] == "Total current liabilities | 2017: 5,466,312 | 2016: 4,586,657"
