@@ -99,6 +99,10 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, required=True)
     ap.add_argument("--questions", type=Path, required=True)
     ap.add_argument("--data-dir", type=Path, required=True)
+    ap.add_argument(
+        "--within-document", action="store_true",
+        help="search only the question's document (the page, not the document, is measured)",
+    )  # fmt: skip
     args = ap.parse_args()
     docs = {p.stem for p in args.corpus.glob("*.pdf")}
     questions = load(args.questions, docs)
@@ -111,7 +115,8 @@ def main() -> None:
               f"{seconds:.1f} s wall, {cpu:.1f} s CPU")  # fmt: skip
         pages5 = quotes10 = 0
         for q in questions:
-            hits = assistant.search(q.text, k=10).hits
+            sources = [f"{q.doc}.pdf"] if args.within_document else []
+            hits = assistant.search(q.text, k=10, sources=sources).hits
             own = [h for h in hits if Path(h.source).stem == q.doc]
             on_page = [h for h in own if _covers(h.page, h.page_end, q.pages)]
             page5 = any(h in hits[:5] for h in on_page)

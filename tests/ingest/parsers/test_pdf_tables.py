@@ -33,13 +33,13 @@ STATEMENT = [
 PROSE_BELOW = "The accompanying notes are an integral part of this statement."
 
 
-def _statement_pdf(path: Path) -> Path:
+def _statement_pdf(path: Path, *, prose_above: bool = True) -> Path:
     c = canvas.Canvas(str(path))
     c.setFont("Helvetica-Bold", 14)
     c.drawString(72, 780, "Consolidated Statement of Cash Flows")
     c.setFont("Helvetica", 10)
     y = 750
-    for line in PROSE_ABOVE:
+    for line in PROSE_ABOVE if prose_above else []:
         c.drawString(72, y, line)
         y -= 13
     y -= 14
@@ -73,6 +73,12 @@ def test_a_statement_reads_as_rows_with_their_column_headers(tmp_path: Path) -> 
         "Net cash provided by (used in) investing activities | 2018: $222 | 2017: $(3,086)"
         " | 2016: $(1,403)",
     ]
+
+
+def test_a_title_right_above_a_table_joins_its_header(tmp_path: Path) -> None:
+    doc = parse_file(_statement_pdf(tmp_path / "cash.pdf", prose_above=False))
+    (table,) = [b for b in doc.blocks if b.kind == "table"]
+    assert table.header == "Consolidated Statement of Cash Flows | (Millions) | 2018 | 2017 | 2016"
 
 
 def test_text_around_a_table_stays_prose(tmp_path: Path) -> None:

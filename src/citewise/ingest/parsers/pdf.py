@@ -38,6 +38,7 @@ NO_TEXT = (
 )
 NO_TEXT_AFTER_OCR = "no text: the PDF has no text layer and OCR found no text on its pages"
 OCR_DPI = 300
+CAPTION_CHARS = 120  # a longer paragraph above a table is prose, not its title
 PAGES_PER_OPEN = 100
 _OCR_MAX_PIXELS = 12_000_000  # a page is rendered at most this large, whatever its size
 _FORCE_BOLD = 1 << 18  # PDF font descriptor flags
@@ -298,10 +299,25 @@ def _paragraphs(page: Sequence[Line]) -> list[Paragraph]:
         if isinstance(part, Table):
             size = max(ln.size for ln in part.lines)
             text = "\n".join(part.rows)
-            out.append(Paragraph(text, len(part.rows), size, table=True, header=part.header))
+            header = " | ".join(h for h in (_caption(out), part.header) if h)
+            out.append(Paragraph(text, len(part.rows), size, table=True, header=header))
         else:
             out.extend(paragraphs(part, page))
     return out
+
+
+def _caption(above: Sequence[Paragraph]) -> str:
+    """The short lines right above a table on its page ('Consolidated Balance Sheets',
+    '(In millions)'): its header line carries them, so every piece of a long statement
+    says what it is."""
+    texts: list[str] = []
+    for para in reversed(above):
+        if para.table or para.code or para.bullet or len(para.text) > CAPTION_CHARS:
+            break
+        if sum(len(t) for t in texts) + len(para.text) > 2 * CAPTION_CHARS:
+            break
+        texts.append(para.text)
+    return " ".join(reversed(texts))
 
 
 def _para_block(pp: PagePara, path: tuple[str, ...]) -> Block | None:
