@@ -12,55 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from citewise.ingest.parsers._common import clean
-from citewise.ingest.parsers._pdf_layout import Line, Word
+from citewise.ingest.parsers._pdf_layout import Line
+from citewise.ingest.parsers._pdf_rows import CURRENCY, Cell, Row, is_figure_row, visual_rows
 
-CELL_GAP = 0.9  # a gap this many line heights wide separates two cells
-FIGURE_GAP = 0.5  # narrower between two figures: dense tables set their columns close
 MIN_FIGURE_ROWS = 3
 MAX_LABEL_RUN = 6  # label-only rows (section labels, wrapped labels) a table may hold in a row
 MAX_HEADER_ROWS = 4
 HEADER_CHARS = 60  # a longer cell above a table is prose, not a column header
-_FIGURE = re.compile(
-    r"[$€£¥]?\s?[(\[]?[-–—+]?[$€£¥]?\s?[-–—+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s?[%x]?[)\]]?%?\*?"
-    r"|[$€£¥]?\s?[-–—]+|n/?a|nm",
-    re.I,
-)
-_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff\ufffe\x02]")
-_EQUATION_NUMBER = re.compile(r"\(\d+(?:\.\d+)*[a-z]?\)")
-_RELATION = re.compile(r"[=<>≤≥→∈≠≈]")
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_CURRENCY = frozenset("$€£¥")
 _NUMBER = re.compile(r"[(\[]?[-–—$€£¥]*\d[\d,.]*[)\]]?%?")
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    text: str
-    left: float
-    right: float
-
-
-@dataclass(frozen=True, slots=True)
-class _Row:
-    lines: tuple[Line, ...]
-    cells: tuple[Cell, ...]
-    figures: int  # how many of the trailing cells are figures
-    height: float
-
-    @property
-    def label(self) -> str:
-        return " ".join(c.text for c in self.cells[: len(self.cells) - self.figures])
-
-    @property
-    def values(self) -> tuple[Cell, ...]:
-        return self.cells[len(self.cells) - self.figures :]
-
-    @property
-    def right(self) -> float:
-        return max(c.right for c in self.cells)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +39,14 @@ def looks_tabular(texts: Sequence[str]) -> bool:
 
 
 def _ends_in_figures(text: str) -> bool:
-    tail = [w for w in text[-80:].split() if w not in _CURRENCY][-2:]
+    tail = [w for w in text[-80:].split() if w not in CURRENCY][-2:]
     return len(tail) == 2 and all(_NUMBER.fullmatch(w) for w in tail)
 
 
 def split_tables(lines: Sequence[Line]) -> list[list[Line] | Table]:
     """The page's lines in order, with each table region replaced by its `Table`; a page
     without a table comes back as one run of lines."""
-    rows = _rows(lines)
+    rows = visual_rows(lines)
     regions = _regions(rows)
     if not regions:
         return [list(lines)] if lines else []
@@ -105,112 +66,21 @@ def split_tables(lines: Sequence[Line]) -> list[list[Line] | Table]:
     return out
 
 
-def _rows(lines: Sequence[Line]) -> list[_Row]:
-    """Consecutive lines on one baseline form one visual row."""
-    groups: list[list[Line]] = []
-    for ln in (part for line in lines for part in _by_baseline(line)):
-        height = max(ln.top - ln.bottom, 1.0)
-        if groups and abs(groups[-1][-1].bottom - ln.bottom) < 0.4 * height:
-            groups[-1].append(ln)
-        else:
-            groups.append([ln])
-    return [_row(group) for group in groups]
-
-
-def _by_baseline(line: Line) -> list[Line]:
-    """A line as pdfium reads it may join text set on two baselines (a column header
-    'As of December 31,' above '2017  2016'): one line per baseline, top first."""
-    height = max(line.top - line.bottom, 1.0)
-    bottoms = [w.bottom for w in line.words if w.bottom is not None]
-    if not bottoms or max(bottoms) - min(bottoms) < 0.5 * height:
-        return [line]
-    groups: list[list[Word]] = []
-    for word in sorted(line.words, key=lambda w: -(w.bottom or line.bottom)):
-        bottom = word.bottom if word.bottom is not None else line.bottom
-        last = groups[-1][0].bottom if groups else None
-        if last is not None and abs(last - bottom) < 0.5 * height:
-            groups[-1].append(word)
-        else:
-            groups.append([word])
-    out = []
-    for group in groups:
-        group.sort(key=lambda w: w.left)
-        bottom = group[0].bottom if group[0].bottom is not None else line.bottom
-        text = " ".join(w.text for w in group)
-        left, right = group[0].left, group[-1].right
-        part = replace(line, text=text, top=bottom + height, bottom=bottom, left=left, right=right)
-        out.append(replace(part, words=tuple(group)))
-    return out
-
-
-def _row(group: Sequence[Line]) -> _Row:
-    height = max(max(ln.top - ln.bottom for ln in group), 1.0)
-    # a line read without word boxes (prose) counts as one word spanning the line
-    words = sorted(
-        (w for ln in group for w in (ln.words or (Word(clean(ln.text), ln.left, ln.right),))),
-        key=lambda w: w.left,
-    )
-    cells = _cells(words, height)
-    figures = 0
-    for cell in reversed(cells):
-        if not _FIGURE.fullmatch(cell.text):
-            break
-        figures += 1
-    if figures == len(cells) == 1:
-        figures = 0  # a lone number on a line is a page number or a note, not a row
-    return _Row(tuple(group), tuple(cells), figures, height)
-
-
-def _cells(words: Sequence[Word], height: float) -> list[Cell]:
-    """Words joined into cells at gaps wider than CELL_GAP line heights; a lone currency
-    sign belongs to the figure after it."""
-    cells: list[Cell] = []
-    glued = False
-    for w in words:
-        text = _INVISIBLE.sub("", w.text)  # a word is already free of spaces
-        if not text:
-            continue
-        gap = CELL_GAP
-        if cells and _FIGURE.fullmatch(text) and _FIGURE.fullmatch(cells[-1].text.split()[-1]):
-            gap = FIGURE_GAP
-        near = bool(cells) and w.left - cells[-1].right < gap * height
-        if cells and (glued or (near and text not in _CURRENCY)):
-            last = cells[-1]
-            joiner = "" if glued else " "
-            cells[-1] = Cell(f"{last.text}{joiner}{text}", last.left, max(last.right, w.right))
-        else:
-            cells.append(Cell(text, w.left, w.right))
-        glued = text in _CURRENCY
-    return cells
-
-
-def _is_figure_row(row: _Row) -> bool:
-    """Figures after a label (or a row of figures alone); a row of bare years is a header,
-    code keeps its own layout and an equation's number '(2.8)' is not a figure."""
-    if not row.figures or any(ln.mono for ln in row.lines):
-        return False
-    values = row.values
-    if all(_YEAR.fullmatch(v.text) for v in values):
-        return False
-    equation = _RELATION.search(row.label) and _EQUATION_NUMBER.fullmatch(values[-1].text)
-    return not (len(values) == 1 and equation)
-
-
-def _regions(rows: Sequence[_Row]) -> list[tuple[int, int, int]]:
+def _regions(rows: Sequence[Row]) -> list[tuple[int, int, int]]:
     """(header start, first figure row, end) of each table: runs of figure rows with at
     most MAX_LABEL_RUN label-only rows between them that stay left of the figures."""
     out: list[tuple[int, int, int]] = []
     i = 0
     floor = 0  # rows before this belong to an earlier table
     while i < len(rows):
-        if not _is_figure_row(rows[i]):
+        if not is_figure_row(rows[i]):
             i += 1
             continue
         start, end, figure_rows = i, i + 1, 1
         edge = min(v.left for v in rows[i].values)
         j = i + 1
         while j < len(rows):
-            if _is_figure_row(rows[j]):
+            if is_figure_row(rows[j]):
                 figure_rows += 1
                 edge = min(edge, *(v.left for v in rows[j].values))
                 end = j = j + 1
@@ -218,26 +88,26 @@ def _regions(rows: Sequence[_Row]) -> list[tuple[int, int, int]]:
             run = j
             while run < len(rows) and run - j < MAX_LABEL_RUN and _label_only(rows[run], edge):
                 run += 1
-            if run < len(rows) and run > j and _is_figure_row(rows[run]):
+            if run < len(rows) and run > j and is_figure_row(rows[run]):
                 j = run
                 continue
             break
         if figure_rows >= MIN_FIGURE_ROWS:
             columns = _columns(rows[start:end])
-            head, body = _header_rows(rows, start, floor, columns)
+            head, body = _headervisual_rows(rows, start, floor, columns)
             out.append((head, body, end))
             floor = end
         i = end
     return out
 
 
-def _label_only(row: _Row, edge: float) -> bool:
+def _label_only(row: Row, edge: float) -> bool:
     return not row.figures and bool(row.cells) and row.right < edge
 
 
-def _columns(rows: Sequence[_Row]) -> list[tuple[float, float]]:
+def _columns(rows: Sequence[Row]) -> list[tuple[float, float]]:
     """The figure columns: figure cells whose horizontal extents overlap, merged."""
-    spans = sorted((v.left, v.right) for r in rows if _is_figure_row(r) for v in r.values)
+    spans = sorted((v.left, v.right) for r in rows if is_figure_row(r) for v in r.values)
     merged: list[tuple[float, float]] = []
     for left, right in spans:
         if merged and left <= merged[-1][1]:
@@ -251,8 +121,8 @@ def _over(cell: Cell, column: tuple[float, float], slack: float) -> bool:
     return cell.left - slack <= column[1] and cell.right + slack >= column[0]
 
 
-def _header_rows(
-    rows: Sequence[_Row], start: int, floor: int, columns: Sequence[tuple[float, float]]
+def _headervisual_rows(
+    rows: Sequence[Row], start: int, floor: int, columns: Sequence[tuple[float, float]]
 ) -> tuple[int, int]:
     """(first header row, first body row). Going up from the first figure row: label-only
     rows (section labels, part of the body), then the header rows, whose cells stand over
@@ -271,7 +141,7 @@ def _header_rows(
             bool(over)
             and all(c.left >= columns[0][0] - 2 * slack for c in over)
             and len(text) <= HEADER_CHARS
-            and not _is_figure_row(row)
+            and not is_figure_row(row)
         )
         if header_like:
             if not headers:
@@ -295,7 +165,7 @@ class _Heads:
 
 
 def _table(
-    header_rows: Sequence[_Row], body: Sequence[_Row], above: _Heads | None
+    header_rows: Sequence[Row], body: Sequence[Row], above: _Heads | None
 ) -> tuple[Table, _Heads]:
     columns = _columns(body)
     names = _column_names(header_rows, columns)
@@ -348,7 +218,7 @@ def _continues_label(label: str) -> bool:
     return first.islower()
 
 
-def _column_names(header_rows: Sequence[_Row], columns: Sequence[tuple[float, float]]) -> list[str]:
+def _column_names(header_rows: Sequence[Row], columns: Sequence[tuple[float, float]]) -> list[str]:
     """Each column's name: the header cells above it alone, top to bottom ('June 30,'
     over '2023'); a cell spanning several columns stays in the header line only."""
     names = [""] * len(columns)
