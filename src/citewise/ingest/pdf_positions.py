@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 WINDOW = 24  # letters and digits per lookup: long enough to be unique on a page
 # pdfium ends a line hyphenated across a break with U+FFFE (or 0x02) instead of a newline
 _LINE_BREAK = re.compile("\r\n|\r|\n|\ufffe|\x02")
+# a table row names each value's column ('Net sales | 2020: $519,926'): the page has the
+# name above the column, not before the value, so it is left out of the lookup
+_COLUMN_NAME = re.compile(r"(?<= \| )[^|\n]{1,120}?: (?=\S)")
 
 
 @dataclass(slots=True)
@@ -103,7 +106,7 @@ def _boxes(pdf: Any, pages: dict[int, _Page], child: Child) -> tuple[LineBox, ..
         return ()
     last = child.page_end or child.page_start
     found = [p for n in range(child.page_start, last + 1) if (p := _page(pdf, pages, n))]
-    chunk, chunk_offsets = alnum_index(child.text)
+    chunk, chunk_offsets = page_order_index(child.text)
     boxes: list[LineBox] = []
     at = 0  # next alnum char of the chunk to find
     for k, page in enumerate(found):
@@ -128,6 +131,17 @@ def _boxes(pdf: Any, pages: dict[int, _Page], child: Child) -> tuple[LineBox, ..
             cursor = hit + run
         boxes.extend(_line_boxes(page, matched))
     return tuple(boxes)
+
+
+def page_order_index(text: str) -> tuple[str, list[int]]:
+    """`alnum_index` of a chunk without the column names its table rows repeat."""
+    chars, offsets = alnum_index(text)
+    names = [m.span() for m in _COLUMN_NAME.finditer(text)]
+    if not names:
+        return chars, offsets
+    skipped = {i for start, end in names for i in range(start, end)}
+    kept = [k for k, offset in enumerate(offsets) if offset not in skipped]
+    return "".join(chars[k] for k in kept), [offsets[k] for k in kept]
 
 
 def _tail_later(page: _Page, chunk: str, at: int, cursor: int) -> bool:

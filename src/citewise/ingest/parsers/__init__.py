@@ -49,7 +49,8 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 #    PDF pages without a text layer and DOCX files of images are read by OCR
 # 7: page furniture of documentation generators (DocBook "Prev | Up | Next" tables, javadoc
 #    bars, pager lines, breadcrumbs, pydoc's index cell) left out of HTML
-PARSER_VERSION = 7
+# 8: tables on PDF pages read as rows, each value with its column header
+PARSER_VERSION = 8
 
 
 class Parser(Protocol):

@@ -19,6 +19,14 @@ from citewise.ingest.parsers._common import clean
 
 
 @dataclass(frozen=True, slots=True)
+class Word:
+    text: str
+    left: float
+    right: float
+    bottom: float | None = None  # its first letter's, when it may differ from its line's
+
+
+@dataclass(frozen=True, slots=True)
 class Line:
     text: str
     top: float
@@ -28,6 +36,7 @@ class Line:
     size: float
     bold: bool = False
     mono: bool = False  # set in a fixed-pitch font: code
+    words: tuple[Word, ...] = ()  # read only on pages that look like they hold tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +47,8 @@ class Paragraph:
     bullet: bool = False
     bold: bool = False
     code: bool = False
+    table: bool = False  # `text` holds a table's rows, one a line
+    header: str = ""  # a table's header line
 
 
 _DIGITS = re.compile(r"\d+")
@@ -178,14 +189,16 @@ def _breaks(group: Sequence[Line], b: Line, leading: float | None, line_width: f
     return ends_sentence and (short or indented)
 
 
-def paragraphs(lines: Sequence[Line]) -> list[Paragraph]:
+def paragraphs(lines: Sequence[Line], page: Sequence[Line] | None = None) -> list[Paragraph]:
     """Groups one page's lines into paragraphs by vertical gaps, font changes, bullets,
-    short heading-like first lines and short sentence-final lines."""
+    short heading-like first lines and short sentence-final lines. `lines` may be a part
+    of the page (the text between its tables); leading and line width come from `page`."""
     lines = [ln for ln in lines if clean(ln.text)]
     if not lines:
         return []
-    leading = _typical_leading(lines)
-    line_width = median(ln.right - ln.left for ln in lines)
+    whole = [ln for ln in page if clean(ln.text)] if page is not None else lines
+    leading = _typical_leading(whole)
+    line_width = median(ln.right - ln.left for ln in whole)
     groups: list[list[Line]] = [[lines[0]]]
     for b in lines[1:]:
         if _breaks(groups[-1], b, leading, line_width):
@@ -242,7 +255,9 @@ def looks_like_heading(para: Paragraph, next_para: Paragraph | None, body: float
     """A short line, not sentence-final, followed by body text, and either set larger or
     bolder than body text, or numbered like '2.1 Foo' or title-cased."""
     text = para.text
-    if para.code or para.bullet or para.lines > 2 or len(text) > 100 or len(text.split()) > 14:
+    if para.table or para.code or para.bullet or para.lines > 2:
+        return False
+    if len(text) > 100 or len(text.split()) > 14:
         return False
     if next_para is None or not any(c.isalpha() for c in text):
         return False

@@ -19,6 +19,8 @@ from citewise.ingest.parsers._pdf_layout import (
     BULLET,
     Line,
     PagePara,
+    Paragraph,
+    Word,
     body_size,
     drop_running_lines,
     heading_level,
@@ -27,6 +29,7 @@ from citewise.ingest.parsers._pdf_layout import (
     paragraphs,
 )
 from citewise.ingest.parsers._pdf_outline import OutlineEntry, is_title_line, outline_paths
+from citewise.ingest.parsers._pdf_tables import Table, looks_tabular, split_tables
 from citewise.ingest.parsers.ocr import OcrEngine, get_engine, ocr_page, page_lines
 from citewise.types import Block, OcrPage, ParsedDocument
 
@@ -36,6 +39,7 @@ NO_TEXT = (
 )
 NO_TEXT_AFTER_OCR = "no text: the PDF has no text layer and OCR found no text on its pages"
 OCR_DPI = 300
+CAPTION_CHARS = 120  # a longer paragraph above a table is prose, not its title
 PAGES_PER_OPEN = 100
 _OCR_MAX_PIXELS = 12_000_000  # a page is rendered at most this large, whatever its size
 _FORCE_BOLD = 1 << 18  # PDF font descriptor flags
@@ -47,6 +51,7 @@ _JOINERS = {"list": "\n", "code": "\n\n"}  # code paragraphs were split at blank
 # there when the word goes on in lower case (an upper-case part may be a name or a URL)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n|\ufffe(?=[a-zß-öø-ÿ])")
 _SOFT_HYPHEN = "\ufffe"
+_WORD = re.compile(r"\S+")
 _JUNK = re.compile(
     r"^(untitled( document)?|document\d*|microsoft word - .*|anonymous|unspecified|unknown)$", re.I
 )
@@ -114,6 +119,7 @@ def _glyph(textpage: Any, text_index: int) -> _Glyph | None:
 def _page_lines(textpage: Any) -> list[Line]:
     text: str = textpage.get_text_range()
     lines: list[Line] = []
+    starts: list[int] = []
     offset = 0
     for match in (*_LINE_BREAK.finditer(text), None):
         end = match.start() if match else len(text)
@@ -130,8 +136,34 @@ def _page_lines(textpage: Any) -> list[Line]:
             if match and match.group() == _SOFT_HYPHEN:
                 raw = f"{raw}-"  # the paragraph joiner mends the word
             lines.append(_line(raw, head, edge, tail, lines[-1] if lines else None))
+            starts.append(offset)
         offset = match.end() if match else len(text)
+    if looks_tabular([ln.text for ln in lines]):  # word boxes only where tables may be
+        placed = zip(lines, starts, strict=True)
+        lines = [replace(ln, words=_words(textpage, ln.text, at)) for ln, at in placed]
     return lines
+
+
+def _words(textpage: Any, raw: str, offset: int) -> tuple[Word, ...]:
+    """The line's words with their left and right edges; none when pdfium cannot place one."""
+    words: list[Word] = []
+    for match in _WORD.finditer(raw):
+        first = _char_span(textpage, offset + match.start())
+        last = _char_span(textpage, offset + match.end() - 1)
+        if first is None or last is None:
+            return ()
+        words.append(Word(match.group(), first[0], last[1], first[2]))
+    return tuple(words)
+
+
+def _char_span(textpage: Any, text_index: int) -> tuple[float, float, float] | None:
+    char = pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, text_index)
+    if char < 0:
+        return None
+    rect = pdfium_c.FS_RECTF()
+    if not pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, char, ctypes.byref(rect)):
+        return None
+    return rect.left, rect.right, rect.bottom
 
 
 def _line(
@@ -269,7 +301,39 @@ def _guessed_blocks(paras: Sequence[PagePara], body: float) -> Iterator[Block | 
             yield _para_block(pp, stack.path)
 
 
+def _paragraphs(page: Sequence[Line]) -> list[Paragraph]:
+    """A page's paragraphs, each table on it one paragraph of rows."""
+    if not any(ln.words for ln in page):  # not a tabular page
+        return paragraphs(page)
+    out: list[Paragraph] = []
+    for part in split_tables(page):
+        if isinstance(part, Table):
+            size = max(ln.size for ln in part.lines)
+            text = "\n".join(part.rows)
+            header = " | ".join(h for h in (_caption(out), part.header) if h)
+            out.append(Paragraph(text, len(part.rows), size, table=True, header=header))
+        else:
+            out.extend(paragraphs(part, page))
+    return out
+
+
+def _caption(above: Sequence[Paragraph]) -> str:
+    """The short lines right above a table on its page ('Consolidated Balance Sheets',
+    '(In millions)'): its header line carries them, so every piece of a long statement
+    says what it is."""
+    texts: list[str] = []
+    for para in reversed(above):
+        if para.table or para.code or para.bullet or len(para.text) > CAPTION_CHARS:
+            break
+        if sum(len(t) for t in texts) + len(para.text) > 2 * CAPTION_CHARS:
+            break
+        texts.append(para.text)
+    return " ".join(reversed(texts))
+
+
 def _para_block(pp: PagePara, path: tuple[str, ...]) -> Block | None:
+    if pp.para.table:
+        return Block(pp.para.text, path, pp.page, "table", header=pp.para.header)
     if pp.para.code:
         return Block(pp.para.text, path, pp.page, "code")
     if pp.para.bullet:
@@ -318,7 +382,7 @@ def parse_pdf(data: bytes, name: str, ocr: str = "none") -> ParsedDocument:
     finally:
         pdf.close()
     pages = drop_running_lines(raw_pages, heights)
-    paras = [PagePara(i + 1, para) for i, page in enumerate(pages) for para in paragraphs(page)]
+    paras = [PagePara(i + 1, para) for i, page in enumerate(pages) for para in _paragraphs(page)]
     if outline:
         blocks = list(_merge_runs(_outline_blocks(paras, outline, body_size(pages))))
     else:
