@@ -87,6 +87,8 @@ class ExtractiveAnswerer(PartPicks):
     def __init__(self, embedder: Embedder, options: ExtractiveOptions | None = None) -> None:
         self.embedder = embedder
         self.options = options or ExtractiveOptions()
+        # the question's token-level evidence, by (passage n, sentence index)
+        self._late: tuple[str, dict[tuple[int, int], float]] = ("", {})
 
     def answer(
         self,
@@ -117,6 +119,7 @@ class ExtractiveAnswerer(PartPicks):
         cands, reading_on = self._candidates(a, passages, split)
         if not cands:
             return abstain("no usable sentence")
+        self._late = self._late_interaction(a, cands, split)
         # the question's own subject frames a few candidates: embedded in the same batch
         subject = a.subject
         entries = opts.rules.entry_headings
@@ -248,6 +251,20 @@ class ExtractiveAnswerer(PartPicks):
             picks = anchored(picks, scored, passages[0], anchors, opts.max_sentences)
         return compose(picks, split, plain, evidence)
 
+    def _late_interaction(
+        self, a: Analysis, cands: Sequence[Candidate], split: dict[int, list[str]]
+    ) -> tuple[str, dict[tuple[int, int], float]]:
+        """Each top-passage candidate's share of `late_weight`: its MaxSim less the mean."""
+        late = self.options.late_interaction
+        if late is None or not self.options.late_weight:
+            return ("", {})
+        scores = late.scores(self.embedder, a.question, cands, split)
+        if not scores:
+            return ("", {})
+        mean = sum(scores.values()) / len(scores)
+        keys = {i: (cands[i].passage.n, cands[i].index) for i in scores}
+        return (a.question, {keys[i]: v - mean for i, v in scores.items()})
+
     def _candidates(
         self, a: Analysis, passages: Sequence[Passage], split: dict[int, list[str]]
     ) -> tuple[list[Candidate], bool]:
@@ -321,6 +338,7 @@ class ExtractiveAnswerer(PartPicks):
         notes_count = a.asks_change or not opts.rules.version_notes
         history = a.asks_history or not opts.rules.version_notes
         share = document_share(cands)
+        late = self._late[1] if self._late[0] == a.question else {}  # not a part's facets
         out = []
         for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
             lex = lexical(weights, c)
@@ -344,6 +362,7 @@ class ExtractiveAnswerer(PartPicks):
                 total += opts.heading_weight
             prior = opts.document_weight * share[c.passage.hit.source]
             prior += opts.type_weight * type_fit(kind, c.text)
+            prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
             out.append(
                 ScoredSentence(
                     c.passage, c.index, c.text, c.stems, cosine, lex, total + prior, prior, position
