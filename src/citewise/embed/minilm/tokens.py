@@ -119,5 +119,3 @@ def token_encoder(embedder: Embedder) -> TokenEncoder | None:
         if path not in _ENCODERS:
             _ENCODERS[path] = TokenEncoder(path, bundled_model_dir() / "tokenizer.json")
         return _ENCODERS[path]
-
-
