@@ -418,3 +418,17 @@ def test_the_sentence_right_after_the_best_joins_it_on_a_lower_bar() -> None:
     far, _ = answerer(max_sentences=3, min_words=2, adjacent_floor=0.85)
     assert "ten connections" in near.answer(question, [passage(1, text)]).text
     assert "ten connections" not in far.answer(question, [passage(1, text)]).text
+
+
+def test_an_answer_the_answer_calibration_doubts_is_shown_as_the_labelled_passage(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from citewise.extractive import answerer as answerer_module
+
+    a, _ = answerer()
+    sure = a.answer("What is the default logging level?", [LOGGING, DICT])
+    assert sure.kind == "answer" and sure.evidence
+    monkeypatch.setattr(answerer_module, "states_confidently", lambda *_: False)
+    unsure = a.answer("What is the default logging level?", [LOGGING, DICT])
+    assert unsure.kind == "passage" and not unsure.abstained
+    assert unsure.text == sure.text and unsure.used_passages == sure.used_passages

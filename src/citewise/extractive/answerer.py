@@ -41,7 +41,13 @@ from citewise.extractive.options import (
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
-from citewise.extractive.outcome import closest_passage, features_of, shows_passage
+from citewise.extractive.outcome import (
+    OutcomeFeatures,
+    closest_passage,
+    features_of,
+    shows_passage,
+    states_confidently,
+)
 from citewise.extractive.parts import PartPicks
 from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.entry_headings import (
@@ -133,7 +139,7 @@ class ExtractiveAnswerer(PartPicks):
                              reading_on)  # fmt: skip
         first = self._outcome(first, a, passages, cands, split, vectors, qv, framing)
         if first.abstained or first.kind == "passage" or not opts.terse_context_share:
-            return first
+            return self._unsure(first, a)
         # terse sentences read in context may change which sentences answer, never whether
         read = terse_in_context(
             cands, split, vectors, qv, self.embedder, share=opts.terse_context_share,
@@ -141,7 +147,20 @@ class ExtractiveAnswerer(PartPicks):
         )  # fmt: skip
         second = self._decide(a, passages, cands, split, plain, read, qv, framing,
                               reading_on, in_context=True)  # fmt: skip
-        return first if second.abstained else replace(second, evidence=first.evidence)
+        return self._unsure(
+            first if second.abstained else replace(second, evidence=first.evidence), a
+        )
+
+    def _unsure(self, result: ExtractiveResult, a: Analysis) -> ExtractiveResult:
+        """`result`, or when it answers one part without confidence (`states_confidently`),
+        its sentences shown as the closest passage, labelled as not stating the answer."""
+        if result.abstained or result.kind != "answer" or not result.evidence:
+            return result
+        if len(a.parts) > 1 or self.options.already_said:
+            return result
+        if states_confidently(OutcomeFeatures(**dict(result.evidence)), self.embedder.name):
+            return result
+        return replace(result, kind="passage", reason="closest passage: unsure")
 
     def _outcome(
         self,
