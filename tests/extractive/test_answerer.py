@@ -432,3 +432,13 @@ def test_an_answer_the_answer_calibration_doubts_is_shown_as_the_labelled_passag
     unsure = a.answer("What is the default logging level?", [LOGGING, DICT])
     assert unsure.kind == "passage" and not unsure.abstained
     assert unsure.text == sure.text and unsure.used_passages == sure.used_passages
+
+
+def test_answers_stay_answers_when_doubting_is_switched_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from citewise.extractive import answerer as answerer_module
+
+    monkeypatch.setattr(answerer_module, "states_confidently", lambda *_: False)
+    a, _ = answerer(doubt_answers=False)
+    assert a.answer("What is the default logging level?", [LOGGING, DICT]).kind == "answer"

@@ -156,7 +156,8 @@ class ExtractiveAnswerer(PartPicks):
         its sentences shown as the closest passage, labelled as not stating the answer."""
         if result.abstained or result.kind != "answer" or not result.evidence:
             return result
-        if len(a.parts) > 1 or self.options.already_said:
+        opts = self.options
+        if len(a.parts) > 1 or opts.already_said or not opts.doubt_answers:
             return result
         if states_confidently(OutcomeFeatures(**dict(result.evidence)), self.embedder.name):
             return result

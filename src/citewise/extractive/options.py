@@ -92,6 +92,9 @@ class ExtractiveOptions:
     terse_words: int = 12
     # an answer drawn from other passages also quotes the top passage's best sentence
     anchor_top: bool = True
+    # an answer to a one-part question that the answer calibration doubts
+    # (`outcome.states_confidently`) is shown as the labelled closest passage
+    doubt_answers: bool = True
     # token-level evidence: the top passages' sentences gain `late_weight` × (their MaxSim of
     # the question's tokens − the mean over those sentences) (`extractive.late_interaction`;
     # None: off). Like `type_weight` it picks between sentences and does not count toward
