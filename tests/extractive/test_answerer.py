@@ -442,3 +442,16 @@ def test_answers_stay_answers_when_doubting_is_switched_off(
     monkeypatch.setattr(answerer_module, "states_confidently", lambda *_: False)
     a, _ = answerer(doubt_answers=False)
     assert a.answer("What is the default logging level?", [LOGGING, DICT]).kind == "answer"
+
+
+def test_a_sentence_leaning_back_is_embedded_after_its_heading_path_when_asked() -> None:
+    from citewise.extractive.candidates import Candidate
+
+    release = passage(4, "This release adds a JIT compiler.", section="What's New In 3.13")
+    leaning = Candidate(release, 0, "This release adds a JIT compiler.", 1.0, frozenset())
+    plain = Candidate(LOGGING, 0, "Logging provides a set of functions.", 1.0, frozenset())
+    on, _ = answerer(anaphor_heading=True)
+    off, _ = answerer()
+    assert on._embedded_text(leaning) == "What's New In 3.13: This release adds a JIT compiler."
+    assert on._embedded_text(plain) == plain.text
+    assert off._embedded_text(leaning) == leaning.text

@@ -15,6 +15,7 @@ sentence names, or the best score is below the threshold.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -85,6 +86,12 @@ from citewise.text.sentences import split_labelled
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
+# "It …", "This release …", "These functions …": the subject is named before the sentence
+LEANS_BACK = re.compile(
+    r"^(?:it|its|this|these|they|their|those|such)\b|\bthis\s+(?:release|version|module|function"
+    r"|method|class|option|section|document|license|licence|policy|format|package|command)\b",
+    re.I,
+)
 CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
 
@@ -130,7 +137,8 @@ class ExtractiveAnswerer(PartPicks):
         subject = a.subject
         entries = opts.rules.entry_headings
         framed = framed_by_subject(subject, cands) if subject and entries else {}
-        texts = [c.text for c in cands] + [framed_text(cands[i], h) for i, h in framed.items()]
+        texts = [self._embedded_text(c) for c in cands]
+        texts += [framed_text(cands[i], h) for i, h in framed.items()]
         batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
         vectors = batch[: len(cands)]
         framing = Framing(framed, dict(zip(framed, batch[len(cands) :], strict=True)))
@@ -270,6 +278,14 @@ class ExtractiveAnswerer(PartPicks):
 
             picks = anchored(picks, scored, passages[0], anchors, opts.max_sentences)
         return compose(picks, split, plain, evidence)
+
+    def _embedded_text(self, c: Candidate) -> str:
+        """The text a candidate is embedded as: with `anaphor_heading`, a sentence leaning on
+        what came before is read after its heading path."""
+        section = c.passage.hit.section
+        if self.options.anaphor_heading and section and LEANS_BACK.search(c.text):
+            return f"{section}: {c.text}"
+        return c.text
 
     def _late_interaction(
         self, a: Analysis, cands: Sequence[Candidate], split: dict[int, list[str]]

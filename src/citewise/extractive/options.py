@@ -92,6 +92,9 @@ class ExtractiveOptions:
     terse_words: int = 12
     # an answer drawn from other passages also quotes the top passage's best sentence
     anchor_top: bool = True
+    # a sentence that leans on what came before ("It …", "This release …") is embedded after
+    # its passage's heading path, which names what it refers to
+    anaphor_heading: bool = False
     # an answer to a one-part question that the answer calibration doubts
     # (`outcome.states_confidently`) is shown as the labelled closest passage
     doubt_answers: bool = True
