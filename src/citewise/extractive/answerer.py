@@ -192,7 +192,8 @@ class ExtractiveAnswerer(PartPicks):
             return result
         if not shows_passage(features, self.embedder.name):
             return result
-        passage = closest_passage(scored, split, result.best_score)
+        first = passages[0].n if self.options.passage_from_first else None
+        passage = closest_passage(scored, split, result.best_score, within=first)
         return replace(
             passage, evidence=result.evidence, reason=f"closest passage: {result.reason}"
         )

@@ -95,6 +95,9 @@ class ExtractiveOptions:
     # a sentence that leans on what came before ("It …", "This release …") is embedded after
     # its passage's heading path, which names what it refers to
     anaphor_heading: bool = False
+    # the closest passage is the first passage's window around its best sentence (else the
+    # window around the best sentence of any passage)
+    passage_from_first: bool = False
     # an answer to a one-part question that the answer calibration doubts
     # (`outcome.states_confidently`) is shown as the labelled closest passage
     doubt_answers: bool = True

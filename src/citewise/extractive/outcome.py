@@ -133,11 +133,17 @@ def states_confidently(f: OutcomeFeatures, embedder_name: str) -> bool:
 
 
 def closest_passage(
-    scored: Sequence[ScoredSentence], split: Mapping[int, Sequence[str]], best_score: float
+    scored: Sequence[ScoredSentence],
+    split: Mapping[int, Sequence[str]],
+    best_score: float,
+    *,
+    within: int | None = None,
 ) -> ExtractiveResult:
     """The `passage` outcome: the best sentence's passage's window around it (its neighbours
-    while the window stays short), each sentence cited."""
-    best = max(scored, key=lambda x: x.score - x.prior)
+    while the window stays short), each sentence cited; `within`: the best sentence of that
+    passage (the first one, as ranked), when it has a candidate."""
+    mine = [x for x in scored if x.passage.n == within] or list(scored)
+    best = max(mine, key=lambda x: x.score - x.prior)
     sentences = list(split[best.passage.n])
     lo = hi = best.index
     size = len(sentences[best.index])
