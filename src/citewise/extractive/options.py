@@ -97,7 +97,7 @@ class ExtractiveOptions:
     anaphor_heading: bool = False
     # the closest passage is the first passage's window around its best sentence (else the
     # window around the best sentence of any passage)
-    passage_from_first: bool = False
+    passage_from_first: bool = True
     # an answer to a one-part question that the answer calibration doubts
     # (`outcome.states_confidently`) is shown as the labelled closest passage
     doubt_answers: bool = True
