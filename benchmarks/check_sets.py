@@ -1,7 +1,10 @@
 """Runs every check set through the full answer flow and prints one table per set and half:
 answer must_contain, the passage ceiling (the answer's first source, and first three, hold
 must_contain), citation precision, abstention and invented values on unanswerable questions,
-and the mean answer length in characters.
+the mean answer length in characters, and the three outcomes apart: answers, labelled closest
+passages and `none`s, false `none`s among questions whose first passage holds the fact,
+unanswerable questions handled (`none` or a labelled passage) and those answered with a
+stated value, and citation quotes holding the fact (citewise.evaluation.outcomes).
 
     python benchmarks/check_sets.py --data-dir DIR                 # every set, tuning halves
     python benchmarks/check_sets.py --data-dir DIR --half test     # what to report
@@ -41,6 +44,7 @@ from typing import Any
 from citewise.evaluation.answers import AnswerResult, run_answers
 from citewise.evaluation.dataset import EvalItem, load_items
 from citewise.evaluation.harness import eval_data_dir
+from citewise.evaluation.outcomes import outcome_figures
 
 HERE = Path(__file__).resolve().parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
@@ -167,7 +171,8 @@ def _mean(values: Sequence[float]) -> float | None:
 def table_rows(
     results: Sequence[AnswerResult], items: dict[str, EvalItem]
 ) -> dict[str, dict[str, float | None]]:
-    """Per group: n, must, pass@1, pass@3, cite precision, abstained, invented, chars."""
+    """Per group: n, must, pass@1, pass@3, cite precision, abstained, invented, chars, and
+    the outcome figures (`outcome_figures`)."""
     out: dict[str, dict[str, float | None]] = {}
     for group, kinds in GROUPS:
         rows = [r for r in results if r.type in kinds]
@@ -185,6 +190,7 @@ def table_rows(
             "abstained": _mean([float(r.abstained) for r in rows]) if unanswerable else None,
             "invented": float(sum(r.states_value for r in rows)) if unanswerable else None,
             "chars": _mean([float(r.answer_chars) for r in rows if not r.abstained]),
+            **outcome_figures(rows),
         }
     return out
 
@@ -229,11 +235,16 @@ def _item(r: AnswerResult) -> dict[str, object]:
     return {
         "id": r.id, "type": r.type, "must": r.must_contain, "pass@1": r.first_passage,
         "pass@3": r.first_three, "abstained": r.abstained, "states_value": r.states_value,
-        "cited": r.cited, "cited_gold": r.cited_gold, "answer": r.answer,
+        "cited": r.cited, "cited_gold": r.cited_gold, "answer": r.answer, "kind": r.kind,
+        "quotes_hold": r.quotes_hold, "ms": round(r.latency_ms, 1),
     }  # fmt: skip
 
 
-COLUMNS = ("n", "must", "pass@1", "pass@3", "cite_prec", "abstained", "invented", "chars")
+COLUMNS = (
+    "n", "must", "pass@1", "pass@3", "cite_prec", "abstained", "invented", "chars",
+    "answers", "passages", "none", "fact@1", "false_none", "handled", "stated", "quote_ok",
+)  # fmt: skip
+COUNTS = ("n", "invented", "chars", "answers", "passages", "none", "fact@1", "false_none", "stated")
 
 
 def render(name: str, half: str, groups: dict[str, dict[str, float | None]]) -> str:
@@ -262,7 +273,7 @@ def render_markdown(name: str, half: str, groups: dict[str, dict[str, float | No
 def _cell(column: str, value: float | None) -> str:
     if value is None:
         return "–"
-    if column in ("n", "invented", "chars"):
+    if column in COUNTS:
         return f"{value:.0f}"
     return f"{value:.2f}"
 
@@ -310,12 +321,17 @@ def main() -> None:
         print(json.dumps(payload, indent=1, ensure_ascii=False))
 
 
-SUMMARY = ("n", "must", "lookup", "pass@1", "pass@3", "cite_prec", "abstained", "invented", "chars")
+SUMMARY = (
+    "n", "must", "lookup", "pass@1", "pass@3", "cite_prec", "abstained", "invented", "chars",
+    "passages", "false_none", "fact@1", "handled", "stated", "quote_ok",
+)  # fmt: skip
 
 
 def render_summary(payload: dict[str, Any], half: str) -> str:
     """One Markdown row per set: answerable (lookup + multi + compare) figures, lookups'
-    must_contain, and the unanswerable questions' abstention and invented values."""
+    must_contain, the unanswerable questions' abstention and invented values, and the
+    outcomes: answerable questions shown a labelled passage, false `none`s of fact@1,
+    unanswerable ones handled and answered with a stated value, quotes holding the fact."""
     lines = ["| set | " + " | ".join(SUMMARY) + " |", "| --- |" + " --- |" * len(SUMMARY)]
     for name, result in payload.items():
         if half not in result:
@@ -328,6 +344,8 @@ def render_summary(payload: dict[str, Any], half: str) -> str:
             "lookup": groups.get("lookup", {}).get("must"),
             "abstained": unans.get("abstained"),
             "invented": unans.get("invented"),
+            "handled": unans.get("handled"),
+            "stated": unans.get("stated"),
         }
         lines.append(f"| {name} | " + " | ".join(_cell(c, row.get(c)) for c in SUMMARY) + " |")
     return "\n".join(lines) + "\n"

@@ -10,8 +10,12 @@ question's outcome evidence, fits the calibration, and reports the outcome figur
 whether the first (three) sources hold the fact, whether the citation quotes hold it, and the
 `OutcomeFeatures` the extractive answerer computed. `fit` fits a logistic regression (L2,
 Newton steps) of "the documents hold the answer" (an answerable question whose first three
-passages hold its fact: 1; an unanswerable one: 0) on those features, per embedder, and writes
-`src/citewise/extractive/outcome_calibration.py`.
+passages hold its fact: 1; an unanswerable one: 0) on those features, per embedder, and a
+second one of "the answer states it" over the questions answered (`answer` kind) — right
+answers 1, wrong ones and answers to unanswerable questions 0 — whose threshold keeps
+`RIGHT_KEPT` of the right answers; it writes `src/citewise/extractive/outcome_calibration.py`.
+Collect what `fit` reads with `--plain-answers` (every answer shown as one: the second
+regression's own decision off), as the answers it judges are those.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +47,7 @@ from citewise.types import NOT_FOUND  # noqa: E402
 ANSWERABLE = ("lookup", "multi", "compare")
 MODULE = HERE.parent / "src/citewise/extractive/outcome_calibration.py"
 L2 = 1.0
+RIGHT_KEPT = 0.95  # share of right answers the answer threshold keeps as answers
 
 
 def collect(data_dir: Path, sets: Sequence[str], halves: Sequence[str]) -> list[dict[str, Any]]:
@@ -120,27 +126,69 @@ def _label(row: dict[str, Any]) -> int | None:
     return None
 
 
-def fit(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, object]]:
-    """Per embedder: weights and bias of the L2-regularised logistic regression."""
+def _answer_label(row: dict[str, Any]) -> int | None:
+    if row["kind"] != "answer":
+        return None
+    if row["type"] in ANSWERABLE and row["want"]:
+        return int(row["must"])
+    if row["type"] == "unanswerable":
+        return 0
+    return None
+
+
+def _regression(
+    used: Sequence[dict[str, Any]], labels: Sequence[int]
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Weights (bias last) of the L2-regularised logistic regression, and its probabilities."""
     from citewise.extractive.outcome import FEATURE_NAMES
 
+    x = np.array([[r["features"][k] for k in FEATURE_NAMES] for r in used], dtype=np.float64)
+    y = np.array(labels, dtype=np.float64)
+    xb = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(xb.shape[1])
+    reg = np.eye(xb.shape[1]) * L2
+    reg[-1, -1] = 0.0  # the bias is not shrunk
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-(xb @ w)))
+        grad = xb.T @ (p - y) + reg @ w
+        hess = (xb.T * (p * (1 - p))) @ xb + reg
+        w -= np.linalg.solve(hess, grad)
+    return w, 1.0 / (1.0 + np.exp(-(xb @ w)))
+
+
+def _as_calibration(w: np.ndarray[Any, Any], threshold: float) -> dict[str, object]:
+    from citewise.extractive.outcome import FEATURE_NAMES
+
+    weights = {k: round(float(v), 4) for k, v in zip(FEATURE_NAMES, w[:-1], strict=True)}
+    return {"weights": weights, "bias": round(float(w[-1]), 4), "threshold": round(threshold, 2)}
+
+
+def fit_answer(rows: Sequence[dict[str, Any]]) -> dict[str, object] | None:
+    """ "The answer states it" over one embedder's answered rows; its threshold keeps
+    `RIGHT_KEPT` of the right answers (at most the plain 0.5)."""
+    used = [r for r in rows if r["features"] and _answer_label(r) is not None]
+    labels = [_answer_label(r) or 0 for r in used]
+    if not used or not any(labels) or all(labels):
+        return None
+    w, p = _regression(used, labels)
+    right = sorted(float(pi) for pi, y in zip(p, labels, strict=True) if y)
+    cut = right[int((1 - RIGHT_KEPT) * len(right))]
+    threshold = min(0.5, math.floor(cut * 100) / 100)
+    wrong = sum(1 for pi, y in zip(p, labels, strict=True) if not y and pi < threshold)
+    print(f"  answer: n={len(used)} right={sum(labels)} threshold={threshold:.2f} "
+          f"wrong shown as passages={wrong}")  # fmt: skip
+    return _as_calibration(w, threshold)
+
+
+def fit(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, object]]:
+    """Per embedder: weights and bias of the L2-regularised logistic regression, and the
+    answer calibration (`fit_answer`) under "answer"."""
     out: dict[str, dict[str, object]] = {}
     for embedder in sorted({r["embedder"] for r in rows}):
-        used = [r for r in rows if r["embedder"] == embedder and r["features"]]
-        used = [r for r in used if _label(r) is not None]
-        x = np.array([[r["features"][k] for k in FEATURE_NAMES] for r in used], dtype=np.float64)
+        mine = [r for r in rows if r["embedder"] == embedder]
+        used = [r for r in mine if r["features"] and _label(r) is not None]
         y = np.array([_label(r) for r in used], dtype=np.float64)
-        xb = np.hstack([x, np.ones((len(x), 1))])
-        w = np.zeros(xb.shape[1])
-        reg = np.eye(xb.shape[1]) * L2
-        reg[-1, -1] = 0.0  # the bias is not shrunk
-        for _ in range(50):
-            p = 1.0 / (1.0 + np.exp(-(xb @ w)))
-            grad = xb.T @ (p - y) + reg @ w
-            hess = (xb.T * (p * (1 - p))) @ xb + reg
-            w -= np.linalg.solve(hess, grad)
-        weights = {k: round(float(v), 4) for k, v in zip(FEATURE_NAMES, w[:-1], strict=True)}
-        p = 1.0 / (1.0 + np.exp(-(xb @ w)))
+        w, p = _regression(used, [_label(r) or 0 for r in used])
         # a wrong `passage` is labelled as not answering, a wrong `none` hides what the
         # documents hold: the threshold keeps every refused question whose first passage
         # holds the fact on the passage side (at most the plain 0.5)
@@ -150,12 +198,13 @@ def fit(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, object]]:
             if r["kind"] in ("none", "passage") and r["type"] in ANSWERABLE and r["pass1"]
         ]
         threshold = min([0.5, *(math.floor(x * 100) / 100 - 0.01 for x in refused)])
-        out[embedder] = {
-            "weights": weights, "bias": round(float(w[-1]), 4), "threshold": max(0.2, threshold)
-        }  # fmt: skip
+        out[embedder] = _as_calibration(w, max(0.2, threshold))
         acc = float(np.mean((p >= 0.5) == (y == 1)))
         print(f"{embedder}: n={len(y)} positives={int(y.sum())} accuracy={acc:.2f} "
               f"threshold={max(0.2, threshold):.2f}")  # fmt: skip
+        answer = fit_answer(mine)
+        if answer is not None:
+            out[embedder]["answer"] = answer
     return out
 
 
@@ -167,6 +216,9 @@ def write_module(calibrations: dict[str, dict[str, object]]) -> None:
         ' set)."""\n\n'
         f"CALIBRATIONS: dict[str, dict[str, object]] = {body}\n"
     )
+    ruff = Path(sys.executable).with_name("ruff")
+    if ruff.is_file():  # the house format (trailing commas)
+        subprocess.run([str(ruff), "format", "-q", str(MODULE)], check=False)
 
 
 def report(rows: Sequence[dict[str, Any]]) -> str:
@@ -208,6 +260,9 @@ def main() -> None:
     c.add_argument("--sets", default="")
     c.add_argument("--half", default="tune", choices=("tune", "test", "all"))
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument(
+        "--plain-answers", action="store_true", help="show every answer as one (what fit reads)"
+    )
     f = sub.add_parser("fit")
     f.add_argument("rows", type=Path)
     r = sub.add_parser("report")
@@ -216,6 +271,10 @@ def main() -> None:
     if args.command == "collect":
         halves = ("tune", "test") if args.half == "all" else (args.half,)
         sets = [s for s in args.sets.split(",") if s]
+        if args.plain_answers:
+            from citewise.extractive import answerer
+
+            answerer.states_confidently = lambda *_: True  # type: ignore[assignment]
         rows = collect(args.data_dir, sets, halves)
         args.out.write_text("".join(json.dumps(x) + "\n" for x in rows))
         return

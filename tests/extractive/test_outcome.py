@@ -37,3 +37,30 @@ def test_closest_passage_is_the_best_sentences_window_with_citations() -> None:
     assert result.kind == "passage" and not result.abstained
     assert "28 days of paid annual leave" in result.text and "[1]" in result.text
     assert result.text.startswith("Leave is booked")
+
+
+def test_an_answer_is_confident_without_an_answer_calibration() -> None:
+    from citewise.extractive.outcome import states_confidently
+
+    assert states_confidently(_features(0.0, best_evidence=0.0), "an-unknown-embedder")
+
+
+def test_the_shipped_answer_calibration_doubts_weak_evidence_and_trusts_strong() -> None:
+    from citewise.extractive.outcome import states_confidently
+
+    weak = OutcomeFeatures(0.1, 0.1, 0.1, 0.1, 0.1, 0.0, 0.0)
+    strong = OutcomeFeatures(1.0, 0.8, 0.8, 1.0, 1.0, 1.0, 1.0)
+    assert not states_confidently(weak, "all-MiniLM-L6-v2")
+    assert states_confidently(strong, "all-MiniLM-L6-v2")
+
+
+def test_closest_passage_within_a_passage_takes_that_passages_best_sentence() -> None:
+    first = passage(1, "Leave is booked in the HR portal. Every employee gets 28 days.")
+    other = passage(2, "Annual leave rules are described in the handbook.")
+    split = {1: ["Leave is booked in the HR portal.", "Every employee gets 28 days."],
+             2: ["Annual leave rules are described in the handbook."]}  # fmt: skip
+    strong = ScoredSentence(other, 0, split[2][0], frozenset(), 0.7, 0.3, 0.6)
+    days = ScoredSentence(first, 1, split[1][1], frozenset(), 0.5, 0.2, 0.4)
+    assert "handbook" in closest_passage([strong, days], split, 0.6).text
+    result = closest_passage([strong, days], split, 0.6, within=1)
+    assert "28 days" in result.text and result.used_passages == (first,)

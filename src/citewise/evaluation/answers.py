@@ -6,6 +6,8 @@ conversations turn by turn in one session, and scores what a user sees.
   passage alone and the first three together (what the answer could have said);
 - citation precision: cited passages from a gold file / all citations; recall: gold files cited;
 - unanswerable: abstentions, and answers that state a concrete value anyway;
+- outcome: the answer's kind (`answer`, a labelled closest `passage`, `none`) and whether the
+  citations' quotes hold must_contain (the quote carries the claim's fact);
 - chit-chat: the intent is right and nothing is cited;
 - conversation: the last turn's retrieval (with the rewritten query) hit@5 by gold file, and its
   must_contain.
@@ -52,6 +54,8 @@ class AnswerResult:
     answer_chars: int
     latency_ms: float
     rewritten_query: str | None
+    kind: str = "answer"  # `answer` | `passage` (labelled closest passage) | `none`
+    quotes_hold: bool | None = None  # items with must_contain strings: the quotes hold them
 
 
 def squash(text: str) -> str:
@@ -84,6 +88,8 @@ def score_answer(item_id: str, kind: str, answer: Answer, want: Sequence[str],
     covered = len(gold_files & set(cited_sources)) / len(gold_files) if gold_files else 0.0
     texts = [h.text for h in answer.sources]
     ceiling = bool(want)
+    outcome = "none" if abstained and answer.answer_kind == "answer" else answer.answer_kind
+    quotes = " ".join(c.quote for c in answer.citations)
     hit5 = None
     if kind == "conversation":
         hit5 = any(h.source in gold_files for h in answer.sources[:5])
@@ -105,6 +111,8 @@ def score_answer(item_id: str, kind: str, answer: Answer, want: Sequence[str],
         answer_chars=len(answer.answer),
         latency_ms=ms,
         rewritten_query=answer.rewritten_query,
+        kind=outcome,
+        quotes_hold=passages_contain([quotes], want) if ceiling else None,
     )
 
 

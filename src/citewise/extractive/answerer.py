@@ -15,6 +15,7 @@ sentence names, or the best score is below the threshold.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -41,7 +42,13 @@ from citewise.extractive.options import (
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
-from citewise.extractive.outcome import closest_passage, features_of, shows_passage
+from citewise.extractive.outcome import (
+    OutcomeFeatures,
+    closest_passage,
+    features_of,
+    shows_passage,
+    states_confidently,
+)
 from citewise.extractive.parts import PartPicks
 from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.entry_headings import (
@@ -79,6 +86,12 @@ from citewise.text.sentences import split_labelled
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
+# "It …", "This release …", "These functions …": the subject is named before the sentence
+LEANS_BACK = re.compile(
+    r"^(?:it|its|this|these|they|their|those|such)\b|\bthis\s+(?:release|version|module|function"
+    r"|method|class|option|section|document|license|licence|policy|format|package|command)\b",
+    re.I,
+)
 CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
 
@@ -87,6 +100,8 @@ class ExtractiveAnswerer(PartPicks):
     def __init__(self, embedder: Embedder, options: ExtractiveOptions | None = None) -> None:
         self.embedder = embedder
         self.options = options or ExtractiveOptions()
+        # the question's token-level evidence, by (passage n, sentence index)
+        self._late: tuple[str, dict[tuple[int, int], float]] = ("", {})
 
     def answer(
         self,
@@ -117,11 +132,13 @@ class ExtractiveAnswerer(PartPicks):
         cands, reading_on = self._candidates(a, passages, split)
         if not cands:
             return abstain("no usable sentence")
+        self._late = self._late_interaction(a, cands, split)
         # the question's own subject frames a few candidates: embedded in the same batch
         subject = a.subject
         entries = opts.rules.entry_headings
         framed = framed_by_subject(subject, cands) if subject and entries else {}
-        texts = [c.text for c in cands] + [framed_text(cands[i], h) for i, h in framed.items()]
+        texts = [self._embedded_text(c) for c in cands]
+        texts += [framed_text(cands[i], h) for i, h in framed.items()]
         batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
         vectors = batch[: len(cands)]
         framing = Framing(framed, dict(zip(framed, batch[len(cands) :], strict=True)))
@@ -130,7 +147,7 @@ class ExtractiveAnswerer(PartPicks):
                              reading_on)  # fmt: skip
         first = self._outcome(first, a, passages, cands, split, vectors, qv, framing)
         if first.abstained or first.kind == "passage" or not opts.terse_context_share:
-            return first
+            return self._unsure(first, a)
         # terse sentences read in context may change which sentences answer, never whether
         read = terse_in_context(
             cands, split, vectors, qv, self.embedder, share=opts.terse_context_share,
@@ -138,7 +155,21 @@ class ExtractiveAnswerer(PartPicks):
         )  # fmt: skip
         second = self._decide(a, passages, cands, split, plain, read, qv, framing,
                               reading_on, in_context=True)  # fmt: skip
-        return first if second.abstained else replace(second, evidence=first.evidence)
+        return self._unsure(
+            first if second.abstained else replace(second, evidence=first.evidence), a
+        )
+
+    def _unsure(self, result: ExtractiveResult, a: Analysis) -> ExtractiveResult:
+        """`result`, or when it answers one part without confidence (`states_confidently`),
+        its sentences shown as the closest passage, labelled as not stating the answer."""
+        if result.abstained or result.kind != "answer" or not result.evidence:
+            return result
+        opts = self.options
+        if len(a.parts) > 1 or opts.already_said or not opts.doubt_answers:
+            return result
+        if states_confidently(OutcomeFeatures(**dict(result.evidence)), self.embedder.name):
+            return result
+        return replace(result, kind="passage", reason="closest passage: unsure")
 
     def _outcome(
         self,
@@ -161,7 +192,8 @@ class ExtractiveAnswerer(PartPicks):
             return result
         if not shows_passage(features, self.embedder.name):
             return result
-        passage = closest_passage(scored, split, result.best_score)
+        first = passages[0].n if self.options.passage_from_first else None
+        passage = closest_passage(scored, split, result.best_score, within=first)
         return replace(
             passage, evidence=result.evidence, reason=f"closest passage: {result.reason}"
         )
@@ -248,6 +280,28 @@ class ExtractiveAnswerer(PartPicks):
             picks = anchored(picks, scored, passages[0], anchors, opts.max_sentences)
         return compose(picks, split, plain, evidence)
 
+    def _embedded_text(self, c: Candidate) -> str:
+        """The text a candidate is embedded as: with `anaphor_heading`, a sentence leaning on
+        what came before is read after its heading path."""
+        section = c.passage.hit.section
+        if self.options.anaphor_heading and section and LEANS_BACK.search(c.text):
+            return f"{section}: {c.text}"
+        return c.text
+
+    def _late_interaction(
+        self, a: Analysis, cands: Sequence[Candidate], split: dict[int, list[str]]
+    ) -> tuple[str, dict[tuple[int, int], float]]:
+        """Each top-passage candidate's share of `late_weight`: its MaxSim less the mean."""
+        late = self.options.late_interaction
+        if late is None or not self.options.late_weight:
+            return ("", {})
+        scores = late.scores(self.embedder, a.question, cands, split)
+        if not scores:
+            return ("", {})
+        mean = sum(scores.values()) / len(scores)
+        keys = {i: (cands[i].passage.n, cands[i].index) for i in scores}
+        return (a.question, {keys[i]: v - mean for i, v in scores.items()})
+
     def _candidates(
         self, a: Analysis, passages: Sequence[Passage], split: dict[int, list[str]]
     ) -> tuple[list[Candidate], bool]:
@@ -321,6 +375,7 @@ class ExtractiveAnswerer(PartPicks):
         notes_count = a.asks_change or not opts.rules.version_notes
         history = a.asks_history or not opts.rules.version_notes
         share = document_share(cands)
+        late = self._late[1] if self._late[0] == a.question else {}  # not a part's facets
         out = []
         for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
             lex = lexical(weights, c)
@@ -344,6 +399,7 @@ class ExtractiveAnswerer(PartPicks):
                 total += opts.heading_weight
             prior = opts.document_weight * share[c.passage.hit.source]
             prior += opts.type_weight * type_fit(kind, c.text)
+            prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
             out.append(
                 ScoredSentence(
                     c.passage, c.index, c.text, c.stems, cosine, lex, total + prior, prior, position

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from citewise.extractive.late_interaction import LateInteraction
 from citewise.extractive.rules import RulePack, rule_pack
 
 # Between answerable questions and near misses on the dev set (docs/history/tuning-log.md); raise it
@@ -91,5 +92,20 @@ class ExtractiveOptions:
     terse_words: int = 12
     # an answer drawn from other passages also quotes the top passage's best sentence
     anchor_top: bool = True
+    # a sentence that leans on what came before ("It …", "This release …") is embedded after
+    # its passage's heading path, which names what it refers to
+    anaphor_heading: bool = False
+    # the closest passage is the first passage's window around its best sentence (else the
+    # window around the best sentence of any passage)
+    passage_from_first: bool = True
+    # an answer to a one-part question that the answer calibration doubts
+    # (`outcome.states_confidently`) is shown as the labelled closest passage
+    doubt_answers: bool = True
+    # token-level evidence: the top passages' sentences gain `late_weight` × (their MaxSim of
+    # the question's tokens − the mean over those sentences) (`extractive.late_interaction`;
+    # None: off). Like `type_weight` it picks between sentences and does not count toward
+    # the abstention threshold
+    late_interaction: LateInteraction | None = None
+    late_weight: float = 0.0
     # the genre rules in use (`citewise.extractive.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))

@@ -7,6 +7,11 @@ them, fitted per embedder on the tuning halves of every check set
 (`benchmarks/outcome_calibration.py` writes `outcome_calibration.py`). An embedder without a
 calibration (the hashing embedder, a user's model) falls back to a relative criterion that
 needs none: the top passages hold most of the question's content words.
+
+A second regression over the same evidence says whether an answer's sentences state what was
+asked (fitted on the answers given: right ones 1, wrong ones and answers to unanswerable
+questions 0): below its threshold the answer is shown as the closest passage, labelled as not
+stating it, rather than as a confident answer (`states_confidently`).
 """
 
 from __future__ import annotations
@@ -88,16 +93,28 @@ class Calibration:
 @lru_cache(maxsize=1)
 def calibrations() -> dict[str, Calibration]:
     """The shipped calibrations, by embedder name."""
+    return {name: _calibration(raw) for name, raw in CALIBRATIONS.items()}
+
+
+@lru_cache(maxsize=1)
+def answer_calibrations() -> dict[str, Calibration]:
+    """The shipped calibrations of "the answer states it", by embedder name."""
     out = {}
     for name, raw in CALIBRATIONS.items():
-        weights = raw["weights"]
-        assert isinstance(weights, dict)
-        out[name] = Calibration(
-            {str(k): float(v) for k, v in weights.items()},
-            float(str(raw["bias"])),
-            float(str(raw.get("threshold", 0.5))),
-        )
+        answer = raw.get("answer")
+        if isinstance(answer, dict):
+            out[name] = _calibration(answer)
     return out
+
+
+def _calibration(raw: Mapping[str, object]) -> Calibration:
+    weights = raw["weights"]
+    assert isinstance(weights, dict)
+    return Calibration(
+        {str(k): float(v) for k, v in weights.items()},
+        float(str(raw["bias"])),
+        float(str(raw.get("threshold", 0.5))),
+    )
 
 
 def shows_passage(f: OutcomeFeatures, embedder_name: str) -> bool:
@@ -108,12 +125,25 @@ def shows_passage(f: OutcomeFeatures, embedder_name: str) -> bool:
     return calibration.probability(f) >= calibration.threshold
 
 
+def states_confidently(f: OutcomeFeatures, embedder_name: str) -> bool:
+    """Whether an answer with this evidence is confident enough to be shown as one (True
+    where the embedder has no answer calibration)."""
+    calibration = answer_calibrations().get(embedder_name)
+    return calibration is None or calibration.probability(f) >= calibration.threshold
+
+
 def closest_passage(
-    scored: Sequence[ScoredSentence], split: Mapping[int, Sequence[str]], best_score: float
+    scored: Sequence[ScoredSentence],
+    split: Mapping[int, Sequence[str]],
+    best_score: float,
+    *,
+    within: int | None = None,
 ) -> ExtractiveResult:
     """The `passage` outcome: the best sentence's passage's window around it (its neighbours
-    while the window stays short), each sentence cited."""
-    best = max(scored, key=lambda x: x.score - x.prior)
+    while the window stays short), each sentence cited; `within`: the best sentence of that
+    passage (the first one, as ranked), when it has a candidate."""
+    mine = [x for x in scored if x.passage.n == within] or list(scored)
+    best = max(mine, key=lambda x: x.score - x.prior)
     sentences = list(split[best.passage.n])
     lo = hi = best.index
     size = len(sentences[best.index])

@@ -81,6 +81,7 @@ class MiniLMEmbedder:
 
         path = onnx_path or ensure_onnx_model(cache_dir, variant)
         tokenizer = bundled_model_dir() / "tokenizer.json"
+        self.onnx_path = path  # the graph file (`minilm.tokens` reads token states from it)
         self.variant = variant
         self.threads = threads or default_threads()
         self._batch = max(1, batch_size)
