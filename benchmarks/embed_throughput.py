@@ -5,17 +5,18 @@
         [--before portable] [--after (this CPU's recipe)] [--ingest] [--ingest-files N] \\
         [--json benchmarks/results/embed_throughput.json]
 
-Texts: the dev corpus's chunks as ingest makes them (every k-th of the first --chunks·k).
+Texts: --chunks chunks, as ingest makes them, evenly spaced over ~120 files of the corpus.
 For each recipe, interleaved round by round (before, after, before, after …: the machine is
 shared, so the two see the same load), with the embedder's default threads and sessions:
 
 - embedding alone: chunks/s of `embed_documents` over the texts (wall), and chunks per
   CPU-second of the process (less sensitive to other load; ×cores ≈ a quiet machine's figure);
 - peak: the same token lengths as ideal batches (equal-length rows, no padding, no
-  tokenising, every core busy), best over batch sizes 1, 8 and 32: the model's int8 ceiling on
+  tokenising, every core busy), best of batch sizes 1 and 32: the model's int8 ceiling on
   these texts; the share is embedding alone / peak, both wall, from the same round;
-- with --ingest: a whole first ingest of the corpus (or its first --ingest-files files) into a
-  fresh store, each in its own process (`CITEWISE_INT8_RECIPE` selects the recipe), chunks/s.
+- with --ingest: a whole first ingest of the corpus (or --ingest-files files spread over it)
+  into a fresh store, each in its own process (`CITEWISE_INT8_RECIPE` selects the recipe):
+  chunks/s and peak RSS (the process's VmHWM).
 
 `uptime`'s load average is recorded beside every figure.
 """
@@ -39,7 +40,7 @@ import numpy as np
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parent.parent
 DEV_CORPUS = Path("/usr/share/doc/python3.11/html")
-PEAK_BATCHES = (1, 8, 32)
+PEAK_BATCHES = (1, 32)
 
 
 def load() -> str:
@@ -115,20 +116,21 @@ def peak(embedder: object, lengths: list[int]) -> dict[str, float]:
 def ingest_once(corpus: Path, recipe: str, files: int) -> dict[str, object]:
     """A first ingest into a fresh store, in its own process."""
     script = (
-        "import json, resource, sys, tempfile, time\n"
+        "import json, sys, tempfile\n"
         "from pathlib import Path\n"
         "from citewise.assistant import Assistant\n"
         "corpus, files = Path(sys.argv[1]), int(sys.argv[2])\n"
         "from citewise.ingest.parsers import is_supported\n"
         "paths = sorted(p for p in corpus.rglob('*') if p.is_file() and is_supported(p))\n"
-        "paths = paths[:files] if files else [corpus]\n"
+        "paths = paths[:: max(1, len(paths) // files)][:files] if files else [corpus]\n"
         "with Assistant(data_dir=Path(tempfile.mkdtemp(prefix='embed-tp-'))) as a:\n"
         "    a.embedder()\n"
         "    r = a.ingest(paths)\n"
-        "u = resource.getrusage(resource.RUSAGE_SELF)\n"
+        "status = Path('/proc/self/status').read_text()\n"
+        "hwm = next(int(l.split()[1]) for l in status.splitlines() if l.startswith('VmHWM'))\n"
         "print(json.dumps({'chunks': r.chunks_embedded, 'seconds': round(r.seconds, 1),\n"
         "    'chunks_per_s': round(r.chunks_embedded / r.seconds, 1),\n"
-        "    'peak_rss_mb': round(u.ru_maxrss / 1024), 'files': len(r.outcomes)}))\n"
+        "    'peak_rss_mb': round(hwm / 1024), 'files': len(r.outcomes)}))\n"
     )
     env = os.environ | {"CITEWISE_INT8_RECIPE": recipe, "PYTHONPATH": str(ROOT / "src")}
     before = load()
