@@ -23,7 +23,8 @@ Execution: one single-threaded session per core, each taking whole batches. Unlo
 session with 2 intra-op threads was about as fast; under contention (and ingest always has
 some: the parser runs beside the embedder) per-core sessions degrade less, as no operator
 waits for a thread that lost its core. Texts are tokenised 1,024 at a time and embedded one
-per call by default: int8 activations are quantised per call, so in a batch a text's vector
+per call by default (larger batches hold texts of one token length: no padding). With the
+portable recipe int8 activations are quantised per call, so in a batch a text's vector
 moved with its batch-mates (cosine 0.993–0.999 to the text alone), which made a store's
 vectors depend on how its chunks happened to be batched and moved dev-set figures by a
 question or two between ingests of the same corpus. Alone, a text always gets the vector its
