@@ -180,14 +180,22 @@ def candidates(tmp: Path, threads: int) -> list[Case]:
     fused = mg.build_fp32_graph(_bundled_model_dir(), tmp)
     raw = tmp / "raw.onnx"
     q = {}
-    for tag, kw in {
-        "pt": {"per_channel": False, "reduce_range": False, "keep_ffn_output_fp32": False},
-        "pc": {"reduce_range": False, "keep_ffn_output_fp32": False},
-        "pc-rr": {"reduce_range": True, "keep_ffn_output_fp32": False},
-        "pc-ffn32": {"reduce_range": False, "keep_ffn_output_fp32": True},
-        "pc-rr-ffn32": {"reduce_range": True, "keep_ffn_output_fp32": True},
-    }.items():
-        q[tag] = mg.quantize(fused, tmp / f"int8-{tag}.onnx", **kw)  # type: ignore[arg-type]
+    from citewise.embed.minilm.recipe import ATTENTION, FFN_OUTPUTS, RECIPES, Int8Recipe
+
+    def dynamic(tag: str, reduce_range: bool, fp32_nodes: tuple[str, ...] = ()) -> Int8Recipe:
+        return Int8Recipe(tag, False, reduce_range, fp32_nodes, 0.0)
+
+    for tag, recipe, per_channel in (
+        ("pt", dynamic("pt", False), False),
+        ("pc", dynamic("pc", False), True),
+        ("pc-rr", dynamic("pc-rr", True), True),
+        ("pc-ffn32", dynamic("pc-ffn32", False, FFN_OUTPUTS), True),
+        ("pc-rr-ffn32", RECIPES["portable"], True),
+        ("per-token-qkv32", RECIPES["vnni"], True),
+        ("per-token", Int8Recipe("per-token", True, False, (), 0.0), True),
+    ):
+        assert tag != "per-token-qkv32" or recipe.fp32_nodes == ATTENTION
+        q[tag] = mg.quantize(fused, tmp / f"int8-{tag}.onnx", recipe, per_channel=per_channel)
     weights = sum(f.stat().st_size for f in _bundled_model_dir().rglob("*")) // 2**20
     torch_mb = weights + _site_mb(
         "torch",
@@ -225,13 +233,20 @@ def candidates(tmp: Path, threads: int) -> list[Case]:
             "  same, 2 sessions x 1 thread *",
             lambda: _ort_case(d, t, sessions=t),
             int8_mb,
-            "* the default (minilm)",
+            "* the default (minilm) on CPUs without VNNI",
         ),
         Case("  *, unsorted batches", lambda: _ort_case(d, t, sessions=t, sort=False), int8_mb),
         Case("  *, batch 16", lambda: _ort_case(d, t, sessions=t, batch=16), int8_mb),
         Case("  *, batch 64", lambda: _ort_case(d, t, sessions=t, batch=64), int8_mb),
         Case("  1 session, spinning threads", lambda: _ort_case(d, t, spin=True), int8_mb),
         Case("  1 session, 1 thread", lambda: _ort_case(d, 1), int8_mb),
+        Case(
+            "ort-int8 per-token, qkv fp32, 2 sessions x 1 thread",
+            lambda: _ort_case(q["per-token-qkv32"], t, sessions=t),
+            int8_mb,
+            "the default (minilm) on CPUs with VNNI",
+        ),
+        Case("ort-int8 per-token", lambda: _ort_case(q["per-token"], t, sessions=t), int8_mb),
     ]
 
 

@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 
 from citewise.embed import create_embedder
-from citewise.embed.minilm.graph import EXPORT_VERSION
+from citewise.embed.minilm.export import ensure_onnx_model, model_path
+from citewise.embed.minilm.graph import CHECK_TEXTS
+from citewise.embed.minilm.recipe import RECIPES, choose_recipe, cpu_flags
 from citewise.embed.minilm.runtime import MiniLMEmbedder
 
 pytestmark = pytest.mark.slow
@@ -84,7 +86,7 @@ def test_the_graph_is_built_where_torch_cannot_be_imported(tmp_path: Path) -> No
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["(384,)", "1.0"]
-    assert (tmp_path / f"minilm-l6-v2-int8-v{EXPORT_VERSION}.onnx").is_file()
+    assert model_path(tmp_path).is_file()
 
 
 def test_identity_and_window(minilm: MiniLMEmbedder) -> None:
@@ -172,5 +174,45 @@ def test_first_run_exports_with_a_visible_log_line(
     caplog.set_level(logging.WARNING, logger="citewise.embed")
     embedder = create_embedder("minilm", cache_dir=tmp_path)
     assert any("exporting the bundled MiniLM" in r.getMessage() for r in caplog.records)
-    assert (tmp_path / f"minilm-l6-v2-int8-v{EXPORT_VERSION}.onnx").is_file()
+    assert model_path(tmp_path).is_file()
     assert embedder.embed_query("hello").shape == (384,)
+
+
+@pytest.fixture(scope="module")
+def fp32_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    cache = tmp_path_factory.mktemp("fp32")
+    ensure_onnx_model(cache, "fp32")
+    return cache
+
+
+@pytest.mark.parametrize("recipe", sorted(RECIPES))
+def test_int8_recipe_keeps_the_fp32_models_vectors(
+    recipe: str, fp32_cache: Path, tmp_path: Path
+) -> None:
+    chosen = RECIPES[recipe]
+    if chosen.name == "vnni" and choose_recipe(cpu_flags()).name != "vnni":
+        pytest.skip("full-range int8 weights are exact only on a CPU with VNNI")
+    texts = [*CHECK_TEXTS, *DOCS]
+    int8 = MiniLMEmbedder(cache_dir=tmp_path, recipe=chosen)
+    fp32 = MiniLMEmbedder(cache_dir=fp32_cache, variant="fp32")
+    try:
+        cosines = np.sum(int8.embed_documents(texts) * fp32.embed_documents(texts), axis=1)
+    finally:
+        int8.close()
+        fp32.close()
+    assert float(cosines.min()) >= chosen.min_cosine, cosines
+    if chosen.name == "vnni":
+        assert float(cosines.min()) >= 0.99, cosines
+
+
+def test_batches_by_token_length_keep_each_texts_row(fp32_cache: Path) -> None:
+    texts = [f"{DOCS[i % 4]} (variant {i})" for i in range(12)]  # lengths repeat, interleaved
+    batched = MiniLMEmbedder(cache_dir=fp32_cache, variant="fp32", batch_size=4)
+    alone = MiniLMEmbedder(cache_dir=fp32_cache, variant="fp32")
+    try:
+        together = batched._embed_all(texts)  # past the kept-vector path: the batching itself
+        one_by_one = np.concatenate([alone.embed_documents([t]) for t in texts])
+    finally:
+        batched.close()
+        alone.close()
+    np.testing.assert_allclose(together, one_by_one, atol=1e-5)

@@ -83,9 +83,10 @@ def test_model_cache_honours_the_environment(
 ) -> None:
     from citewise.embed.minilm.export import ensure_onnx_model, model_path
     from citewise.embed.minilm.graph import EXPORT_VERSION
+    from citewise.embed.minilm.recipe import this_cpus_recipe
 
     monkeypatch.setenv("CITEWISE_MODEL_CACHE", str(tmp_path))
-    cached = tmp_path / f"minilm-l6-v2-int8-v{EXPORT_VERSION}.onnx"
+    cached = tmp_path / f"minilm-l6-v2-int8-{this_cpus_recipe().name}-v{EXPORT_VERSION}.onnx"
     cached.write_bytes(b"already exported")
     assert model_path() == cached
     assert ensure_onnx_model() == cached  # present: no export

@@ -1,6 +1,7 @@
 """Builds the bundled all-MiniLM-L6-v2's ONNX graph once, from its weights, into the cache.
 
-    python -m citewise.embed.minilm.export [--cache-dir DIR] [--variant int8|fp32] [--force]
+    python -m citewise.embed.minilm.export [--cache-dir DIR] [--variant int8|fp32]
+        [--recipe vnni|portable] [--force]
 
 Runs by itself at first use (a few seconds on 2 cores; needs numpy, onnx and onnxruntime,
 all core dependencies — no torch):
@@ -8,11 +9,12 @@ all core dependencies — no torch):
 1. write the fused fp32 graph from `model.safetensors` (`minilm.graph.build_fp32_graph`):
    ONNX Runtime's contrib ops (EmbedLayerNormalization, Attention, SkipLayerNormalization,
    BiasGelu), then mean pooling and L2 normalisation, so the session outputs finished vectors;
-2. for "int8": dynamic int8 quantisation, per-channel weights reduced to 7 bits
-   (`reduce_range`, exact on CPUs without VNNI, where full-range u8×s8 products saturate), the
-   six FFN output projections left in fp32 (they carry the largest activation outliers);
-3. check the int8 graph against the fp32 one on a few texts (worst cosine >= 0.98), then move
-   the graph atomically into the cache as `minilm-l6-v2-<variant>-v<EXPORT_VERSION>.onnx`.
+2. for "int8": dynamic int8 quantisation with per-channel weights, by the recipe this CPU
+   calls for (`minilm.recipe`: full 8-bit weights with VNNI; else 7-bit weights with the six
+   FFN output projections left in fp32);
+3. check the int8 graph against the fp32 one on a few texts (worst cosine at least the
+   recipe's `min_cosine`), then move the graph atomically into the cache as
+   `minilm-l6-v2-int8-<recipe>-v<EXPORT_VERSION>.onnx` (fp32: `minilm-l6-v2-fp32-v<…>.onnx`).
 
 The result depends only on the weights and the onnx/onnxruntime versions: two builds give the
 same vectors. tests/embed/test_minilm.py checks the graphs against sentence-transformers on
@@ -37,6 +39,7 @@ from citewise.embed.minilm.graph import (
     quantize,
     worst_cosine,
 )
+from citewise.embed.minilm.recipe import RECIPES, Int8Recipe, recipe_named, this_cpus_recipe
 from citewise.embed.minilm.weights import bundled_model_dir
 from citewise.errors import ConfigError, EmbedderError
 
@@ -49,15 +52,22 @@ def default_cache_dir() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".cache" / "citewise" / "models"
 
 
-def model_path(cache_dir: Path | None = None, variant: str = "int8") -> Path:
+def model_path(
+    cache_dir: Path | None = None, variant: str = "int8", recipe: Int8Recipe | None = None
+) -> Path:
+    """Where the cache keeps `variant`'s graph; int8 by `recipe` (default: this CPU's)."""
     if variant not in VARIANTS:
         raise ConfigError(f"unknown MiniLM variant {variant!r}; valid: {', '.join(VARIANTS)}")
-    return (cache_dir or default_cache_dir()) / f"minilm-l6-v2-{variant}-v{EXPORT_VERSION}.onnx"
+    kind = variant if variant == "fp32" else f"{variant}-{(recipe or this_cpus_recipe()).name}"
+    return (cache_dir or default_cache_dir()) / f"minilm-l6-v2-{kind}-v{EXPORT_VERSION}.onnx"
 
 
-def ensure_onnx_model(cache_dir: Path | None = None, variant: str = "int8") -> Path:
+def ensure_onnx_model(
+    cache_dir: Path | None = None, variant: str = "int8", recipe: Int8Recipe | None = None
+) -> Path:
     """The cached ONNX file for `variant`, exporting it first if it is missing."""
-    path = model_path(cache_dir, variant)
+    recipe = recipe or this_cpus_recipe()
+    path = model_path(cache_dir, variant, recipe)
     if path.is_file():
         return path
     log.warning(
@@ -65,10 +75,10 @@ def ensure_onnx_model(cache_dir: Path | None = None, variant: str = "int8") -> P
         variant,
         path,
     )
-    return export_onnx(path, variant)
+    return export_onnx(path, variant, recipe)
 
 
-def export_onnx(dest: Path, variant: str = "int8") -> Path:
+def export_onnx(dest: Path, variant: str = "int8", recipe: Int8Recipe | None = None) -> Path:
     """Build, (quantise and verify,) then atomically place the graph at `dest`."""
     started = time.perf_counter()
     model_dir = bundled_model_dir()
@@ -76,13 +86,14 @@ def export_onnx(dest: Path, variant: str = "int8") -> Path:
     with tempfile.TemporaryDirectory(prefix=".export-", dir=dest.parent) as tmp:
         final = build_fp32_graph(model_dir, Path(tmp))
         if variant != "fp32":
-            fused, final = final, quantize(final, Path(tmp) / f"{variant}.onnx")
+            recipe = recipe or this_cpus_recipe()
+            fused, final = final, quantize(final, Path(tmp) / f"{variant}.onnx", recipe)
             worst = worst_cosine(model_dir, final, fused, CHECK_TEXTS)
-            if worst < VARIANTS[variant]:
+            if worst < recipe.min_cosine:
                 raise EmbedderError(
                     f"ONNX export check failed: cosine {worst:.4f} to the fp32 graph is below "
-                    f"{VARIANTS[variant]} ({variant}); the onnx/onnxruntime versions may differ "
-                    "from the tested ones"
+                    f"{recipe.min_cosine} ({variant}, recipe {recipe.name}); the "
+                    "onnx/onnxruntime versions may differ from the tested ones"
                 )
         os.replace(final, dest)  # same directory: atomic, concurrent exports cannot collide
     log.warning("exported %s in %.1f s", dest.name, time.perf_counter() - started)
@@ -105,15 +116,19 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="default: $CITEWISE_MODEL_CACHE or ~/.cache/citewise/models",
     )
-    parser.add_argument("--variant", choices=sorted(VARIANTS), default="int8")
+    parser.add_argument("--variant", choices=VARIANTS, default="int8")
+    parser.add_argument(
+        "--recipe", choices=sorted(RECIPES), default=None, help="int8 recipe (default: this CPU's)"
+    )
     parser.add_argument("--force", action="store_true", help="re-export even if cached")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     try:
-        path = model_path(args.cache_dir, args.variant)
+        recipe = recipe_named(args.recipe) if args.recipe else this_cpus_recipe()
+        path = model_path(args.cache_dir, args.variant, recipe)
         if args.force or not path.is_file():
             log.warning("exporting the bundled MiniLM model to ONNX (%s) …", args.variant)
-            export_onnx(path, args.variant)
+            export_onnx(path, args.variant, recipe)
         print(path)
     except (EmbedderError, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -18,20 +18,15 @@ from typing import Any
 
 import numpy as np
 
+from citewise.embed.minilm.recipe import Int8Recipe
 from citewise.embed.minilm.weights import FloatArray, read_config, read_safetensors
 from citewise.errors import EmbedderError
 
-EXPORT_VERSION = 2  # bump when the graph or the quantisation recipe changes
-# Worst cosine to the fp32 graph on CHECK_TEXTS a quantised graph must reach to be accepted
-# (fp32 is the reference itself).
-VARIANTS = {"int8": 0.98, "fp32": 1.0}
+EXPORT_VERSION = 4  # bump when the graph or a quantisation recipe changes
+VARIANTS = ("int8", "fp32")  # int8: the recipe for this CPU (minilm.recipe)
 HIDDEN, HEADS, FFN, LAYERS = 384, 12, 1536, 6
 OPSET = 17
 MS = "com.microsoft"
-
-# Quantisation recipe: chosen by benchmarks/experiments/embedding_runtime.py (see minilm.runtime).
-REDUCE_RANGE = True  # 7-bit weights: no u8×s8 saturation on AVX2 CPUs without VNNI
-KEEP_FFN_OUTPUT_FP32 = True  # the 1536→384 projections are the most outlier-sensitive
 
 CHECK_TEXTS = (
     "How do I read a file line by line in Python?",
@@ -217,39 +212,31 @@ class _Graph:
         )
 
 
-def ffn_output_nodes(path: Path) -> list[str]:
-    """Names of the MatMul nodes whose weight is FFN×HIDDEN (the FFN output projections)."""
-    onnx = _onnx()
-    model = onnx.load(str(path))
-    shapes = {init.name: tuple(init.dims) for init in model.graph.initializer}
-    return [
-        node.name
-        for node in model.graph.node
-        if node.op_type == "MatMul" and any(shapes.get(i) == (FFN, HIDDEN) for i in node.input)
-    ]
-
-
-def quantize(
-    fp32: Path,
-    dest: Path,
-    *,
-    per_channel: bool = True,
-    reduce_range: bool = REDUCE_RANGE,
-    keep_ffn_output_fp32: bool = KEEP_FFN_OUTPUT_FP32,
-) -> Path:
-    """Dynamic int8 quantisation of the fused graph's MatMul/Attention weights (activations
-    are quantised per batch at run time). Per-tensor weights lose ~6 points of cosine."""
+def quantize(fp32: Path, dest: Path, recipe: Int8Recipe, *, per_channel: bool = True) -> Path:
+    """Int8 quantisation of the fused graph's MatMul/Attention weights by `recipe`: per token
+    (`minilm.per_token`), or ONNX Runtime's dynamic quantisation (activations quantised per
+    call at run time). Per-tensor weights lose ~6 points of cosine."""
     onnx = _onnx()
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
+    ops: list[str] | None = None  # every op ONNX Runtime can quantise
+    if recipe.per_token:
+        from citewise.embed.minilm.per_token import rewrite_per_token
+
+        bits = 7 if recipe.reduce_range else 8
+        per_token = dest.with_suffix(".per-token.onnx")
+        fp32 = rewrite_per_token(fp32, per_token, weight_bits=bits, fp32_nodes=recipe.fp32_nodes)
+        # the embedding tables too (uint8, ~35 MB less per session); the matmuls are done
+        ops = ["EmbedLayerNormalization"]
     with quiet():
         quantize_dynamic(
             str(fp32),
             str(dest),
+            op_types_to_quantize=ops,
             weight_type=QuantType.QInt8,
             per_channel=per_channel,
-            reduce_range=reduce_range,
-            nodes_to_exclude=ffn_output_nodes(fp32) if keep_ffn_output_fp32 else [],
+            reduce_range=recipe.reduce_range,
+            nodes_to_exclude=list(recipe.fp32_nodes),
             extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
         )
     return dest

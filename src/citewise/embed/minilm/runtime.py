@@ -10,16 +10,21 @@ torch fp32 vectors (mean 0.996) with top-10 neighbour overlap >= 0.9, and needs 
 autocast was faster still on this Xeon (~2.6x fp32 when the machine was quiet), but only because
 it has AMX: without AMX bf16 is slow, so it is not a default.
 
-The int8 recipe (see `minilm.graph`): per-channel weights (per-tensor drops to cosine 0.87),
-reduced to 7 bits (no u8 x s8 saturation on AVX2 CPUs without VNNI: an emulated Haswell gives
-the same vectors to 4 decimals), with the six FFN output projections kept in fp32 (without
-that the worst chunk falls to ~0.985; it costs ~15% of the speed).
+The int8 recipe is chosen per CPU at run time (`minilm.recipe`; the cached graph's name says
+which). With VNNI: per-token int8 (`minilm.per_token`: each token's activations with their own
+scale, full 8-bit per-channel weights) with the attention's QKV projection kept in fp32, worst
+cosine to the fp32 graph >= 0.99 on the check texts, and a text's vector independent of its
+batch-mates. Elsewhere ("portable"): ONNX Runtime's dynamic quantisation with per-channel
+weights (per-tensor drops to cosine 0.87) reduced to 7 bits (no u8 x s8 saturation on CPUs
+without VNNI: an emulated Haswell gives the same vectors to 4 decimals), with the six FFN
+output projections kept in fp32 (without that the worst chunk falls to ~0.985).
 
 Execution: one single-threaded session per core, each taking whole batches. Unloaded, one
 session with 2 intra-op threads was about as fast; under contention (and ingest always has
 some: the parser runs beside the embedder) per-core sessions degrade less, as no operator
 waits for a thread that lost its core. Texts are tokenised 1,024 at a time and embedded one
-per call by default: int8 activations are quantised per call, so in a batch a text's vector
+per call by default (larger batches hold texts of one token length: no padding). With the
+portable recipe int8 activations are quantised per call, so in a batch a text's vector
 moved with its batch-mates (cosine 0.993–0.999 to the text alone), which made a store's
 vectors depend on how its chunks happened to be batched and moved dev-set figures by a
 question or two between ingests of the same corpus. Alone, a text always gets the vector its
@@ -45,6 +50,7 @@ import numpy as np
 
 from citewise.embed._util import VectorCache, default_threads, empty, first_row
 from citewise.embed.base import Vectors
+from citewise.embed.minilm.recipe import Int8Recipe
 from citewise.embed.minilm.session import SEQ_LEN, MiniLMRuntime
 
 NAME = "all-MiniLM-L6-v2"
@@ -75,11 +81,12 @@ class MiniLMEmbedder:
         batch_size: int = BATCH,
         onnx_path: Path | None = None,
         sessions: int | None = None,
+        recipe: Int8Recipe | None = None,
     ) -> None:
         from citewise.embed.minilm.export import ensure_onnx_model
         from citewise.embed.minilm.weights import bundled_model_dir
 
-        path = onnx_path or ensure_onnx_model(cache_dir, variant)
+        path = onnx_path or ensure_onnx_model(cache_dir, variant, recipe)
         tokenizer = bundled_model_dir() / "tokenizer.json"
         self.onnx_path = path  # the graph file (`minilm.tokens` reads token states from it)
         self.variant = variant
@@ -110,9 +117,8 @@ class MiniLMEmbedder:
 
     def _embed_window(self, texts: list[str], out: Vectors) -> None:
         encodings = self._runtime.tokenize(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         size = max(1, min(self._batch, -(-len(texts) // self._workers)))  # small calls: all cores
-        batches = [order[i : i + size] for i in range(0, len(order), size)]
+        batches = length_buckets([len(e.ids) for e in encodings], size)
 
         def run(rows: list[int]) -> None:
             out[rows] = self._runtime.run(*self._runtime.pad([encodings[i] for i in rows]))
@@ -129,3 +135,16 @@ class MiniLMEmbedder:
     def close(self) -> None:
         """Stop the worker threads (optional: they are idle between calls)."""
         self._pool.shutdown(wait=True)
+
+
+def length_buckets(lengths: Sequence[int], size: int) -> list[list[int]]:
+    """Indices of `lengths` in batches of at most `size` texts of one token length each, so a
+    batch has no padding to compute (the caller writes each batch's rows back by index)."""
+    order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
+    batches: list[list[int]] = []
+    for i in order:
+        if batches and len(batches[-1]) < size and lengths[batches[-1][0]] == lengths[i]:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches

@@ -1,0 +1,223 @@
+"""Embedding throughput of the bundled MiniLM, int8 recipes A/B, against the model's int8 peak.
+
+    HF_HUB_OFFLINE=1 PYTHONPATH=src .venv/bin/python benchmarks/embed_throughput.py \\
+        [--corpus /usr/share/doc/python3.11/html] [--chunks 2048] [--rounds 3] \\
+        [--before portable] [--after (this CPU's recipe)] [--ingest] [--ingest-files N] \\
+        [--json benchmarks/results/embed_throughput.json]
+
+Texts: --chunks chunks, as ingest makes them, evenly spaced over ~120 files of the corpus.
+For each recipe, interleaved round by round (before, after, before, after …: the machine is
+shared, so the two see the same load), with the embedder's default threads and sessions:
+
+- embedding alone: chunks/s of `embed_documents` over the texts (wall), and chunks per
+  CPU-second of the process (less sensitive to other load; ×cores ≈ a quiet machine's figure);
+- peak: the same token lengths as ideal batches (equal-length rows, no padding, no
+  tokenising, every core busy), best of batch sizes 1 and 32: the model's int8 ceiling on
+  these texts; the share is embedding alone / peak from the same round, by wall time and by
+  CPU time (the latter is the steadier on a shared machine);
+- with --ingest: a whole first ingest of the corpus (or --ingest-files files spread over it)
+  into a fresh store, each in its own process (`CITEWISE_INT8_RECIPE` selects the recipe):
+  chunks/s and peak RSS (the process's VmHWM).
+
+`uptime`'s load average is recorded beside every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+ROOT = Path(__file__).resolve().parent.parent
+DEV_CORPUS = Path("/usr/share/doc/python3.11/html")
+PEAK_BATCHES = (1, 32)
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def corpus_chunks(corpus: Path, count: int) -> list[str]:
+    """Chunk texts as ingest embeds them, spread over the corpus (every k-th chunk)."""
+    from citewise.embed.minilm.runtime import MiniLMEmbedder
+    from citewise.ingest.chunking import ChunkingOptions, chunk_document
+    from citewise.ingest.parsers import is_supported, parse_file
+
+    counter = MiniLMEmbedder(variant="fp32", sessions=1)
+    texts: list[str] = []
+    files = sorted(p for p in corpus.rglob("*") if p.is_file() and is_supported(p))
+    for path in files[:: max(1, len(files) // 120)]:
+        try:
+            parsed = parse_file(path)
+        except Exception:  # a file the parser refuses has no chunks
+            continue
+        chunks = chunk_document(parsed, counter.count_tokens, ChunkingOptions())  # type: ignore[arg-type]
+        texts.extend(c.embed_text for c in chunks.children)
+    counter.close()
+    step = max(1, len(texts) // count)
+    return texts[::step][:count]
+
+
+def timed(work: Callable[[], object], items: int) -> dict[str, float]:
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    work()
+    wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
+    return {"chunks_per_s": round(items / wall, 1), "chunks_per_cpu_s": round(items / cpu, 1)}
+
+
+def embed_alone(embedder: object, texts: list[str]) -> dict[str, float]:
+    from citewise.embed.minilm.runtime import MiniLMEmbedder
+
+    assert isinstance(embedder, MiniLMEmbedder)
+    embedder.embed_documents(texts[:8])  # warm the sessions
+    return timed(lambda: embedder._embed_all(texts), len(texts))
+
+
+def peak(embedder: object, lengths: list[int]) -> dict[str, float]:
+    """Best throughput on equal-length batches of the texts' token lengths, every core busy."""
+    from citewise.embed.minilm.runtime import MiniLMEmbedder, length_buckets
+
+    assert isinstance(embedder, MiniLMEmbedder)
+    runtime = embedder._runtime
+    best: dict[str, float] = {}
+    with ThreadPoolExecutor(runtime.sessions) as pool:
+        for size in PEAK_BATCHES:
+            # every batch of one length, filled to `size` rows where the texts allow
+            batches = [
+                np.full((len(rows), lengths[rows[0]]), 2000, dtype=np.int64)
+                for rows in length_buckets(lengths, size)
+            ]
+            runtime.run(batches[0], np.ones_like(batches[0]))
+
+            def run_all(batches: list[np.ndarray] = batches) -> None:
+                list(pool.map(lambda ids: runtime.run(ids, np.ones_like(ids)), batches))
+
+            got = timed(run_all, len(lengths)) | {"batch": size}
+            if got["chunks_per_s"] > best.get("chunks_per_s", 0.0):
+                best = got
+    return best
+
+
+def ingest_once(corpus: Path, recipe: str, files: int) -> dict[str, object]:
+    """A first ingest into a fresh store, in its own process."""
+    script = (
+        "import json, sys, tempfile\n"
+        "from pathlib import Path\n"
+        "from citewise.assistant import Assistant\n"
+        "corpus, files = Path(sys.argv[1]), int(sys.argv[2])\n"
+        "from citewise.ingest.parsers import is_supported\n"
+        "paths = sorted(p for p in corpus.rglob('*') if p.is_file() and is_supported(p))\n"
+        "paths = paths[:: max(1, len(paths) // files)][:files] if files else [corpus]\n"
+        "with Assistant(data_dir=Path(tempfile.mkdtemp(prefix='embed-tp-'))) as a:\n"
+        "    a.embedder()\n"
+        "    r = a.ingest(paths)\n"
+        "status = Path('/proc/self/status').read_text()\n"
+        "hwm = next(int(l.split()[1]) for l in status.splitlines() if l.startswith('VmHWM'))\n"
+        "print(json.dumps({'chunks': r.chunks_embedded, 'seconds': round(r.seconds, 1),\n"
+        "    'chunks_per_s': round(r.chunks_embedded / r.seconds, 1),\n"
+        "    'peak_rss_mb': round(hwm / 1024), 'files': len(r.outcomes)}))\n"
+    )
+    env = os.environ | {"CITEWISE_INT8_RECIPE": recipe, "PYTHONPATH": str(ROOT / "src")}
+    before = load()
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(corpus), str(files)],
+        capture_output=True, text=True, env=env, check=True,
+    )  # fmt: skip
+    figures: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures | {"load_before": before, "load_after": load()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from citewise.embed.minilm.recipe import recipe_named, this_cpus_recipe
+    from citewise.embed.minilm.runtime import MiniLMEmbedder
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=DEV_CORPUS)
+    parser.add_argument("--chunks", type=int, default=2048)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--before", default="portable")
+    parser.add_argument("--after", default=this_cpus_recipe().name)
+    parser.add_argument("--ingest", action="store_true", help="also time whole first ingests")
+    parser.add_argument("--ingest-files", type=int, default=0, help="0: the whole corpus")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+
+    texts = corpus_chunks(args.corpus, args.chunks)
+    recipes = {
+        tag: recipe_named(name) for tag, name in (("before", args.before), ("after", args.after))
+    }
+    embedders = {tag: MiniLMEmbedder(recipe=r) for tag, r in recipes.items()}
+    lengths = [len(e.ids) for e in embedders["after"]._runtime.tokenize(texts)]
+    print(
+        f"{len(texts)} chunks, {statistics.mean(lengths):.0f} tokens on average "
+        f"(specials included); recipes: {args.before} → {args.after}; load {load()}",
+        flush=True,
+    )
+    rounds: list[dict[str, object]] = []
+    for number in range(args.rounds):
+        for tag, embedder in embedders.items():
+            before = load()
+            alone, best = embed_alone(embedder, texts), peak(embedder, lengths)
+            row = {
+                "round": number + 1, "side": tag, "recipe": recipes[tag].name,
+                "embed": alone, "peak": best,
+                "share_of_peak": round(alone["chunks_per_s"] / best["chunks_per_s"], 3),
+                "share_of_peak_cpu": round(
+                    alone["chunks_per_cpu_s"] / best["chunks_per_cpu_s"], 3
+                ),
+                "load_before": before, "load_after": load(),
+            }  # fmt: skip
+            rounds.append(row)
+            print(json.dumps(row), flush=True)
+        if args.ingest:
+            for tag in embedders:
+                got = ingest_once(args.corpus, recipes[tag].name, args.ingest_files)
+                row = {"round": number + 1, "side": tag, "recipe": recipes[tag].name, "ingest": got}
+                rounds.append(row)
+                print(json.dumps(row), flush=True)
+    summary = summarise(rounds)
+    print(json.dumps(summary, indent=2))
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"rounds": rounds, "summary": summary}, indent=2) + "\n")
+    return 0
+
+
+def summarise(rounds: list[dict[str, object]]) -> dict[str, dict[str, float]]:
+    """Per side, the median over rounds of each figure."""
+    out: dict[str, dict[str, float]] = {}
+    for side in ("before", "after"):
+        mine = [r for r in rounds if r["side"] == side]
+        figures: dict[str, list[float]] = {}
+        for row in mine:
+            for group in ("embed", "peak", "ingest"):
+                values = row.get(group)
+                if isinstance(values, dict):
+                    for key in ("chunks_per_s", "chunks_per_cpu_s"):
+                        if key in values:
+                            figures.setdefault(f"{group}_{key}", []).append(float(values[key]))
+            for key in ("share_of_peak", "share_of_peak_cpu"):
+                if key in row:
+                    figures.setdefault(key, []).append(float(str(row[key])))
+        out[side] = {key: round(statistics.median(v), 3) for key, v in figures.items()}
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Which int8 quantisation recipe suits the CPU this process runs on.
+
+ONNX Runtime multiplies uint8 activations by int8 weights. With VNNI (AVX512-VNNI or AVX-VNNI)
+one instruction sums four such products straight into int32, so full 8-bit weights are exact.
+Without it (plain AVX2 / AVX-512, and the portable default elsewhere) pairs of products are
+summed in saturating int16 first, so weights are reduced to 7 bits to stay exact, which costs
+accuracy; the layers most hurt by that are kept in fp32, which costs speed.
+
+The recipe is part of the cached graph's file name (`minilm.export.model_path`): a cache
+shared between CPU kinds keeps one graph per recipe, and each CPU loads its own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from citewise.errors import ConfigError
+
+CPUINFO = Path("/proc/cpuinfo")
+VNNI_FLAGS = frozenset({"avx512_vnni", "avx_vnni", "avx512vnni", "avxvnni"})
+RECIPE_ENV = "CITEWISE_INT8_RECIPE"  # overrides the choice (benchmarks, a cache built elsewhere)
+
+
+@dataclass(frozen=True, slots=True)
+class Int8Recipe:
+    name: str  # part of the cached graph's file name
+    per_token: bool  # one activation scale per token (`minilm.per_token`), else per call
+    reduce_range: bool  # 7-bit weights: exact where u8×s8 pairs are summed in int16
+    # MatMul/Attention nodes left in fp32 (`minilm.graph` names them after their weights)
+    fp32_nodes: tuple[str, ...]
+    min_cosine: float  # worst cosine to the fp32 graph on the check texts, checked at export
+
+
+FFN_OUTPUTS = tuple(f"encoder.layer.{i}.output.dense" for i in range(6))
+ATTENTION = tuple(f"encoder.layer.{i}.attention.context" for i in range(6))
+
+RECIPES = {
+    recipe.name: recipe
+    for recipe in (
+        Int8Recipe(
+            "vnni", per_token=True, reduce_range=False, fp32_nodes=ATTENTION, min_cosine=0.99
+        ),
+        Int8Recipe(
+            "portable", per_token=False, reduce_range=True, fp32_nodes=FFN_OUTPUTS, min_cosine=0.98
+        ),
+    )
+}
+
+
+def choose_recipe(flags: Iterable[str]) -> Int8Recipe:
+    """The recipe for a CPU with these feature flags (as /proc/cpuinfo spells them)."""
+    return RECIPES["vnni"] if VNNI_FLAGS & {flag.lower() for flag in flags} else RECIPES["portable"]
+
+
+def cpu_flags(cpuinfo: Path = CPUINFO) -> frozenset[str]:
+    """This CPU's feature flags (x86 Linux); empty where the OS lists none by that name
+    (ARM's are "Features", macOS has no /proc): the portable recipe."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return frozenset()
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "flags":
+            return frozenset(value.split())
+    return frozenset()
+
+
+def recipe_named(name: str) -> Int8Recipe:
+    try:
+        return RECIPES[name]
+    except KeyError:
+        valid = ", ".join(sorted(RECIPES))
+        raise ConfigError(f"unknown int8 recipe {name!r}; valid: {valid}") from None
+
+
+def this_cpus_recipe() -> Int8Recipe:
+    """$CITEWISE_INT8_RECIPE if set, else the recipe this CPU's flags call for."""
+    forced = os.environ.get(RECIPE_ENV, "").strip()
+    return recipe_named(forced) if forced else choose_recipe(cpu_flags())

@@ -1,0 +1,68 @@
+"""The int8 recipe is chosen from the CPU's flags, and the cached graph is named by it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citewise.embed.minilm.export import model_path
+from citewise.embed.minilm.graph import EXPORT_VERSION
+from citewise.embed.minilm.recipe import (
+    RECIPE_ENV,
+    RECIPES,
+    choose_recipe,
+    cpu_flags,
+    recipe_named,
+    this_cpus_recipe,
+)
+from citewise.errors import ConfigError
+
+XEON_SAPPHIRE = "fpu sse2 avx avx2 fma avx512f avx512bw avx512vl avx512_vnni avx_vnni amx_int8"
+EPYC_ROME = "fpu sse2 avx avx2 fma bmi2 sha_ni"
+SKYLAKE_SP = "fpu sse2 avx avx2 fma avx512f avx512bw avx512vl avx512cd"
+ALDER_LAKE = "fpu sse2 avx avx2 fma avx_vnni"
+
+
+@pytest.mark.parametrize(
+    ("flags", "recipe"),
+    [
+        (XEON_SAPPHIRE, "vnni"),
+        (ALDER_LAKE, "vnni"),  # AVX-VNNI without AVX-512
+        (SKYLAKE_SP, "portable"),  # AVX-512 without VNNI sums u8×s8 pairs in int16 too
+        (EPYC_ROME, "portable"),
+        ("", "portable"),  # unknown CPU (ARM, macOS)
+    ],
+)
+def test_recipe_follows_the_cpus_vnni_flag(flags: str, recipe: str) -> None:
+    assert choose_recipe(flags.split()).name == recipe
+
+
+def test_only_the_vnni_recipe_uses_full_range_weights() -> None:
+    assert not RECIPES["vnni"].reduce_range
+    assert RECIPES["portable"].reduce_range
+
+
+def test_cpu_flags_are_read_from_the_flags_line(tmp_path: Path) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(f"processor\t: 0\nmodel name\t: Xeon\nflags\t\t: {ALDER_LAKE}\n\n")
+    assert "avx_vnni" in cpu_flags(cpuinfo)
+    assert cpu_flags(tmp_path / "missing") == frozenset()
+    (tmp_path / "arm").write_text("processor\t: 0\nFeatures\t: fp asimd asimddp\n")
+    assert choose_recipe(cpu_flags(tmp_path / "arm")).name == "portable"
+
+
+def test_environment_overrides_the_cpus_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(RECIPE_ENV, "portable")
+    assert this_cpus_recipe().name == "portable"
+    monkeypatch.setenv(RECIPE_ENV, "avx9000")
+    with pytest.raises(ConfigError, match="unknown int8 recipe 'avx9000'"):
+        this_cpus_recipe()
+
+
+def test_the_cached_graphs_name_includes_the_recipe(tmp_path: Path) -> None:
+    vnni = model_path(tmp_path, "int8", recipe_named("vnni"))
+    portable = model_path(tmp_path, "int8", recipe_named("portable"))
+    assert vnni.name == f"minilm-l6-v2-int8-vnni-v{EXPORT_VERSION}.onnx"
+    assert portable.name == f"minilm-l6-v2-int8-portable-v{EXPORT_VERSION}.onnx"
+    assert model_path(tmp_path, "fp32").name == f"minilm-l6-v2-fp32-v{EXPORT_VERSION}.onnx"
