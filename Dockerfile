@@ -15,7 +15,8 @@ COPY pyproject.toml README.md MANIFEST.in ./
 COPY build_backend ./build_backend
 COPY src ./src
 RUN pip install ".[scale]" \
- && python -m citewise.embed.minilm.export --cache-dir "$CITEWISE_MODEL_CACHE"
+ && python -m citewise.embed.minilm.export --cache-dir "$CITEWISE_MODEL_CACHE" --recipe portable \
+ && python -m citewise.embed.minilm.export --cache-dir "$CITEWISE_MODEL_CACHE" --recipe vnni
 
 RUN useradd --system --uid 10001 --home-dir /data citewise \
  && mkdir -p /data && chown citewise:citewise /data
