@@ -93,13 +93,22 @@ class _Glyph:
     mono: bool
 
 
-def _glyph(textpage: Any, text_index: int) -> _Glyph | None:
+def _char_box(textpage: Any, text_index: int) -> tuple[int, Any] | None:
+    """The page's character index for a text index, with its loose box; none off the page."""
     char = pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, text_index)
     if char < 0:
         return None
     rect = pdfium_c.FS_RECTF()
     if not pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, char, ctypes.byref(rect)):
         return None
+    return char, rect
+
+
+def _glyph(textpage: Any, text_index: int) -> _Glyph | None:
+    boxed = _char_box(textpage, text_index)
+    if boxed is None:
+        return None
+    char, rect = boxed
     size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, char))
     matrix = pdfium_c.FS_MATRIX()
     if pdfium_c.FPDFText_GetMatrix(textpage.raw, char, ctypes.byref(matrix)):
@@ -157,12 +166,10 @@ def _words(textpage: Any, raw: str, offset: int) -> tuple[Word, ...]:
 
 
 def _char_span(textpage: Any, text_index: int) -> tuple[float, float, float] | None:
-    char = pdfium_c.FPDFText_GetCharIndexFromTextIndex(textpage.raw, text_index)
-    if char < 0:
+    boxed = _char_box(textpage, text_index)
+    if boxed is None:
         return None
-    rect = pdfium_c.FS_RECTF()
-    if not pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, char, ctypes.byref(rect)):
-        return None
+    rect = boxed[1]
     return rect.left, rect.right, rect.bottom
 
 
