@@ -52,7 +52,18 @@ def test_cpu_flags_are_read_from_the_flags_line(tmp_path: Path) -> None:
     assert choose_recipe(cpu_flags(tmp_path / "arm")).name == "portable"
 
 
+def test_the_portable_recipe_is_the_default_and_auto_follows_the_cpu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(RECIPE_ENV, raising=False)
+    assert this_cpus_recipe().name == "portable"
+    monkeypatch.setenv(RECIPE_ENV, "auto")
+    assert this_cpus_recipe() == choose_recipe(cpu_flags())
+
+
 def test_environment_overrides_the_cpus_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(RECIPE_ENV, "vnni")
+    assert this_cpus_recipe().name == "vnni"
     monkeypatch.setenv(RECIPE_ENV, "portable")
     assert this_cpus_recipe().name == "portable"
     monkeypatch.setenv(RECIPE_ENV, "avx9000")
