@@ -423,12 +423,12 @@ def test_the_sentence_right_after_the_best_joins_it_on_a_lower_bar() -> None:
 def test_an_answer_the_answer_calibration_doubts_is_shown_as_the_labelled_passage(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from citewise.extractive import answerer as answerer_module
+    from citewise.extractive import outcome as outcome_module
 
     a, _ = answerer()
     sure = a.answer("What is the default logging level?", [LOGGING, DICT])
     assert sure.kind == "answer" and sure.evidence
-    monkeypatch.setattr(answerer_module, "states_confidently", lambda *_: False)
+    monkeypatch.setattr(outcome_module, "states_confidently", lambda *_: False)
     unsure = a.answer("What is the default logging level?", [LOGGING, DICT])
     assert unsure.kind == "passage" and not unsure.abstained
     assert unsure.text == sure.text and unsure.used_passages == sure.used_passages
@@ -437,21 +437,20 @@ def test_an_answer_the_answer_calibration_doubts_is_shown_as_the_labelled_passag
 def test_answers_stay_answers_when_doubting_is_switched_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from citewise.extractive import answerer as answerer_module
+    from citewise.extractive import outcome as outcome_module
 
-    monkeypatch.setattr(answerer_module, "states_confidently", lambda *_: False)
+    monkeypatch.setattr(outcome_module, "states_confidently", lambda *_: False)
     a, _ = answerer(doubt_answers=False)
     assert a.answer("What is the default logging level?", [LOGGING, DICT]).kind == "answer"
 
 
 def test_a_sentence_leaning_back_is_embedded_after_its_heading_path_when_asked() -> None:
-    from citewise.extractive.candidates import Candidate
+    from citewise.extractive.candidates import Candidate, embedded_text
 
     release = passage(4, "This release adds a JIT compiler.", section="What's New In 3.13")
     leaning = Candidate(release, 0, "This release adds a JIT compiler.", 1.0, frozenset())
     plain = Candidate(LOGGING, 0, "Logging provides a set of functions.", 1.0, frozenset())
-    on, _ = answerer(anaphor_heading=True)
-    off, _ = answerer()
-    assert on._embedded_text(leaning) == "What's New In 3.13: This release adds a JIT compiler."
-    assert on._embedded_text(plain) == plain.text
-    assert off._embedded_text(leaning) == leaning.text
+    expected = "What's New In 3.13: This release adds a JIT compiler."
+    assert embedded_text(leaning, anaphor_heading=True) == expected
+    assert embedded_text(plain, anaphor_heading=True) == plain.text
+    assert embedded_text(leaning, anaphor_heading=False) == leaning.text

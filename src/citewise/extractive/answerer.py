@@ -15,7 +15,6 @@ sentence names, or the best score is below the threshold.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -25,29 +24,28 @@ from citewise.embed.base import Embedder
 from citewise.extractive.candidates import (
     Candidate,
     document_share,
-    jaccard,
+    embedded_text,
     lexical,
     read_on,
     stems_of,
     term_weights,
 )
 from citewise.extractive.compose import (
-    ANAPHOR,
     ExtractiveResult,
     ScoredSentence,
     abstain,
     compose,
 )
+from citewise.extractive.late_interaction import centred_scores
 from citewise.extractive.options import (
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
 from citewise.extractive.outcome import (
-    OutcomeFeatures,
     closest_passage,
     features_of,
     shows_passage,
-    states_confidently,
+    unsure,
 )
 from citewise.extractive.parts import PartPicks
 from citewise.extractive.rules.definitions import defines
@@ -61,6 +59,7 @@ from citewise.extractive.rules.entry_headings import (
 from citewise.extractive.rules.option_items import prefer_option_items, same_option_item
 from citewise.extractive.rules.places import prefer_places
 from citewise.extractive.rules.version_notes import is_version_note
+from citewise.extractive.runners_up import adds, runners_up
 from citewise.extractive.scoring import is_table_row, is_title, type_fit
 from citewise.extractive.sentence_fit import (
     MUST_STATE,
@@ -86,12 +85,6 @@ from citewise.text.sentences import split_labelled
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
-# "It …", "This release …", "These functions …": the subject is named before the sentence
-LEANS_BACK = re.compile(
-    r"^(?:it|its|this|these|they|their|those|such)\b|\bthis\s+(?:release|version|module|function"
-    r"|method|class|option|section|document|license|licence|policy|format|package|command)\b",
-    re.I,
-)
 CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
 
@@ -132,12 +125,14 @@ class ExtractiveAnswerer(PartPicks):
         cands, reading_on = self._candidates(a, passages, split)
         if not cands:
             return abstain("no usable sentence")
-        self._late = self._late_interaction(a, cands, split)
+        self._late = centred_scores(
+            opts.late_interaction, opts.late_weight, self.embedder, a.question, cands, split
+        )
         # the question's own subject frames a few candidates: embedded in the same batch
         subject = a.subject
         entries = opts.rules.entry_headings
         framed = framed_by_subject(subject, cands) if subject and entries else {}
-        texts = [self._embedded_text(c) for c in cands]
+        texts = [embedded_text(c, opts.anaphor_heading) for c in cands]
         texts += [framed_text(cands[i], h) for i, h in framed.items()]
         batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
         vectors = batch[: len(cands)]
@@ -147,7 +142,9 @@ class ExtractiveAnswerer(PartPicks):
                              reading_on)  # fmt: skip
         first = self._outcome(first, a, passages, cands, split, vectors, qv, framing)
         if first.abstained or first.kind == "passage" or not opts.terse_context_share:
-            return self._unsure(first, a)
+            return unsure(
+                first, a, self.embedder.name, doubt=opts.doubt_answers and not opts.already_said
+            )
         # terse sentences read in context may change which sentences answer, never whether
         read = terse_in_context(
             cands, split, vectors, qv, self.embedder, share=opts.terse_context_share,
@@ -155,21 +152,10 @@ class ExtractiveAnswerer(PartPicks):
         )  # fmt: skip
         second = self._decide(a, passages, cands, split, plain, read, qv, framing,
                               reading_on, in_context=True)  # fmt: skip
-        return self._unsure(
-            first if second.abstained else replace(second, evidence=first.evidence), a
+        chosen = first if second.abstained else replace(second, evidence=first.evidence)
+        return unsure(
+            chosen, a, self.embedder.name, doubt=opts.doubt_answers and not opts.already_said
         )
-
-    def _unsure(self, result: ExtractiveResult, a: Analysis) -> ExtractiveResult:
-        """`result`, or when it answers one part without confidence (`states_confidently`),
-        its sentences shown as the closest passage, labelled as not stating the answer."""
-        if result.abstained or result.kind != "answer" or not result.evidence:
-            return result
-        opts = self.options
-        if len(a.parts) > 1 or opts.already_said or not opts.doubt_answers:
-            return result
-        if states_confidently(OutcomeFeatures(**dict(result.evidence)), self.embedder.name):
-            return result
-        return replace(result, kind="passage", reason="closest passage: unsure")
 
     def _outcome(
         self,
@@ -262,7 +248,7 @@ class ExtractiveAnswerer(PartPicks):
                 *self._facet_picks(a.parts, cands, vectors, picks, in_turn),
             ]
         else:
-            extra = self._extra(scored, best, relative=not reading_on)
+            extra = runners_up(scored, best, opts, relative=not reading_on)
             option = subject and subject[-1].startswith("-")
             if option and opts.rules.option_items:  # an option: its own item only
                 extra = [x for x in extra if same_option_item(split, best, x)]
@@ -279,28 +265,6 @@ class ExtractiveAnswerer(PartPicks):
 
             picks = anchored(picks, scored, passages[0], anchors, opts.max_sentences)
         return compose(picks, split, plain, evidence)
-
-    def _embedded_text(self, c: Candidate) -> str:
-        """The text a candidate is embedded as: with `anaphor_heading`, a sentence leaning on
-        what came before is read after its heading path."""
-        section = c.passage.hit.section
-        if self.options.anaphor_heading and section and LEANS_BACK.search(c.text):
-            return f"{section}: {c.text}"
-        return c.text
-
-    def _late_interaction(
-        self, a: Analysis, cands: Sequence[Candidate], split: dict[int, list[str]]
-    ) -> tuple[str, dict[tuple[int, int], float]]:
-        """Each top-passage candidate's share of `late_weight`: its MaxSim less the mean."""
-        late = self.options.late_interaction
-        if late is None or not self.options.late_weight:
-            return ("", {})
-        scores = late.scores(self.embedder, a.question, cands, split)
-        if not scores:
-            return ("", {})
-        mean = sum(scores.values()) / len(scores)
-        keys = {i: (cands[i].passage.n, cands[i].index) for i in scores}
-        return (a.question, {keys[i]: v - mean for i, v in scores.items()})
 
     def _candidates(
         self, a: Analysis, passages: Sequence[Passage], split: dict[int, list[str]]
@@ -419,34 +383,4 @@ class ExtractiveAnswerer(PartPicks):
         return Framing(framed, dict(zip(framed, vectors, strict=True)))
 
     def _adds(self, cand: ScoredSentence, picks: Sequence[ScoredSentence]) -> bool:
-        same = any(p.passage.n == cand.passage.n and p.index == cand.index for p in picks)
-        dup = any(jaccard(cand.stems, p.stems) >= self.options.near_duplicate for p in picks)
-        return not same and not dup
-
-    def _extra(
-        self, scored: Sequence[ScoredSentence], best: ScoredSentence, *, relative: bool = True
-    ) -> list[ScoredSentence]:
-        """Close runners-up from the best sentence's document: they often hold the detail the
-        best one leaves out, and citing one document keeps the answer precise. Without
-        `relative`, any runner-up above the threshold is close enough."""
-        opts = self.options
-        floor = opts.threshold
-        if relative:
-            floor = max(floor, opts.relative_floor * best.score)
-        # the sentences next to the best one read on from it: a lower bar, and an anaphor
-        # right after it refers to it
-        near = max(opts.threshold, opts.adjacent_floor * best.score) if relative else floor
-        out: list[ScoredSentence] = []
-        for cand in scored:
-            if cand.score < min(floor, near) or 1 + len(out) >= opts.max_sentences:
-                break
-            beside = cand.passage.n == best.passage.n and abs(cand.index - best.index) == 1
-            if cand.score < (near if beside else floor):
-                continue
-            after = beside and cand.index == best.index + 1
-            if ANAPHOR.match(cand.text) and not after:
-                continue  # out of its context, "This was the default …" misleads
-            same_doc = cand.passage.hit.source == best.passage.hit.source
-            if same_doc and self._adds(cand, [best, *out]):
-                out.append(cand)
-        return out
+        return adds(cand, picks, self.options.near_duplicate)

@@ -5,6 +5,7 @@ document contributes, and which candidates "tell me more" reads on in."""
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -72,3 +73,20 @@ def stems_of(text: str) -> set[str]:
 
 def jaccard(a: AbstractSet[str], b: AbstractSet[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
+
+
+# "It …", "This release …", "These functions …": the subject is named before the sentence
+LEANS_BACK = re.compile(
+    r"^(?:it|its|this|these|they|their|those|such)\b|\bthis\s+(?:release|version|module|function"
+    r"|method|class|option|section|document|license|licence|policy|format|package|command)\b",
+    re.I,
+)
+
+
+def embedded_text(c: Candidate, anaphor_heading: bool) -> str:
+    """The text a candidate is embedded as: with `anaphor_heading`, a sentence leaning on
+    what came before is read after its heading path."""
+    section = c.passage.hit.section
+    if anaphor_heading and section and LEANS_BACK.search(c.text):
+        return f"{section}: {c.text}"
+    return c.text

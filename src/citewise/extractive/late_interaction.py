@@ -113,3 +113,23 @@ def maxsim(asked: Vectors, sentence: Vectors) -> float:
     if not len(asked) or not len(sentence):
         return 0.0
     return float(np.mean(np.max(asked @ sentence.T, axis=1)))
+
+
+def centred_scores(
+    late: LateInteraction | None,
+    weight: float,
+    embedder: Embedder,
+    question: str,
+    cands: Sequence[Candidate],
+    split: Mapping[int, list[str]],
+) -> tuple[str, dict[tuple[int, int], float]]:
+    """Each top-passage candidate's MaxSim less the mean, by (passage n, sentence index);
+    nothing when late interaction is off."""
+    if late is None or not weight:
+        return ("", {})
+    scores = late.scores(embedder, question, cands, split)
+    if not scores:
+        return ("", {})
+    mean = sum(scores.values()) / len(scores)
+    keys = {i: (cands[i].passage.n, cands[i].index) for i in scores}
+    return (question, {keys[i]: v - mean for i, v in scores.items()})

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 from citewise.extractive.compose import ExtractiveResult, ScoredSentence
@@ -166,3 +166,17 @@ def closest_passage(
         best_score=best_score,
         kind="passage",
     )
+
+
+def unsure(
+    result: ExtractiveResult, a: Analysis, embedder: str, *, doubt: bool
+) -> ExtractiveResult:
+    """`result`, or when it answers one part without confidence (`states_confidently`), its
+    sentences shown as the closest passage, labelled as not stating the answer."""
+    if not doubt or result.abstained or result.kind != "answer" or not result.evidence:
+        return result
+    if len(a.parts) > 1:
+        return result
+    if states_confidently(OutcomeFeatures(**dict(result.evidence)), embedder):
+        return result
+    return replace(result, kind="passage", reason="closest passage: unsure")
