@@ -141,3 +141,26 @@ def test_a_comparison_naming_one_side_boosts_neither() -> None:
         "How did 3M's capex change between FY2018 and FY2022?", REPORTS
     )
     assert compared_years.unambiguous == ("3M_2022_10K.pdf",)
+
+
+def test_a_document_stored_later_is_named_once_the_list_is_read_again() -> None:
+    class Listing:
+        def __init__(self) -> None:
+            self.docs = [
+                _doc(f"OTHER_{n}.pdf", (f"other{n}",), (2019,), "annual") for n in range(9)
+            ]
+
+        def list_documents(self, collection: str) -> list[DocumentInfo]:
+            return list(self.docs)
+
+    now = [0.0]
+    store = Listing()
+    prior = DocumentPrior(store, fresh_seconds=30.0, clock=lambda: now[0])  # type: ignore[arg-type]
+    flt = SearchFilter(collection="default")
+    question = "What was Amcor's revenue in FY2023?"
+    assert not prior.named(question, flt).unambiguous
+    store.docs.append(_doc("AMCOR_2023_10K.pdf", ("amcor",), (2023,), "annual"))
+    now[0] = 29.0
+    assert not prior.named(question, flt).unambiguous
+    now[0] = 31.0
+    assert prior.named(question, flt).unambiguous == ("AMCOR_2023_10K.pdf",)

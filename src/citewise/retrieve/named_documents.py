@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from citewise.question.periods import Periods, name_runs, name_words, periods
@@ -175,9 +175,16 @@ class DocumentPrior:
     named from then on (one removed meanwhile narrows a search to nothing: the rest follows)."""
 
     def __init__(
-        self, store: Store, boost: float = 0.5, max_named: int = 3, fresh_seconds: float = 30.0
+        self,
+        store: Store,
+        boost: float = 0.5,
+        max_named: int = 3,
+        fresh_seconds: float = 30.0,
+        *,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
+        self.clock = clock
         self.boost = boost  # a named document's hits: score × (1 + boost × match score)
         self.max_named = max_named
         self.fresh_seconds = fresh_seconds
@@ -195,7 +202,7 @@ class DocumentPrior:
         return named_documents(query, described, max_named=self.max_named)
 
     def _described(self, collection: str) -> DescribedDocuments:
-        now = time.monotonic()
+        now = self.clock()
         read = self._read.get(collection)
         if read is None or now - read[0] > self.fresh_seconds:
             read = (now, DescribedDocuments.of(self.store.list_documents(collection)))
