@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from citewise.chat.memory.base import Memory, Turn
 from citewise.llm import LLM, LLMError, Message
+from citewise.text.sentences import strip_citation_marks
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,6 @@ SUMMARY_PROMPT = (
     "open question. Do not add facts that are not in the transcript. No preamble."
 )
 
-_CITATION = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
@@ -54,7 +54,7 @@ def _words(text: str, cap: int) -> str:
 
 def first_sentence(text: str) -> str:
     """The first sentence of `text`, without `[n]` citation markers."""
-    clean = _CITATION.sub("", " ".join(text.split())).strip()
+    clean = strip_citation_marks(" ".join(text.split()))
     return _SENTENCE_END.split(clean, maxsplit=1)[0] if clean else ""
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from citewise.answer.prompts import NOTHING_MORE
 from citewise.evaluation.dataset import EvalItem, Gold
+from citewise.text.sentences import strip_citation_marks
 from citewise.types import NOT_FOUND
 
 if TYPE_CHECKING:
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from citewise.types import Answer
 
 CHIT_CHAT = "greeting/garbage/off_topic"
-_MARKER = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 _VALUE = re.compile(r"\d|`[^`]+`|\b\w+\.\w+\(|\b\w+_\w+\b")
 
 
@@ -76,7 +76,7 @@ def passages_contain(passages: Sequence[str], wanted: Sequence[str]) -> bool:
 def states_value(answer: str) -> bool:
     """Whether a (non-abstaining) answer asserts a concrete value: a number, a code literal,
     a call or a snake_case identifier."""
-    return bool(_VALUE.search(_MARKER.sub("", answer)))
+    return bool(_VALUE.search(strip_citation_marks(answer)))
 
 
 def score_answer(item_id: str, kind: str, answer: Answer, want: Sequence[str],
