@@ -30,23 +30,9 @@ def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
 
 
 @pytest.fixture
-def server() -> Iterator[ScriptedServer]:
-    s = ScriptedServer()
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def wire(server: ScriptedServer) -> Iterator[OpenAIWire]:
-    w = OpenAIWire(server)
-    yield w
-    w.close()
-
-
-@pytest.fixture
-def chat(assistant: Assistant, wire: OpenAIWire) -> Iterator[Assistant]:
+def chat(assistant: Assistant, openai: OpenAIWire) -> Iterator[Assistant]:
     c = Assistant(
-        settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client(timeout=1.0)
+        settings=assistant.settings, embedder=assistant.embedder(), llm=openai.client(timeout=1.0)
     )
     yield c
     c.close()
@@ -70,11 +56,11 @@ def assert_answered_by_the_model(chat: Assistant, server: ScriptedServer, sid: s
 
 
 def test_server_down_falls_back_and_recovers_when_it_is_back(
-    assistant: Assistant, server: ScriptedServer, wire: OpenAIWire
+    assistant: Assistant, server: ScriptedServer, openai: OpenAIWire
 ) -> None:
     port = server.port
     chat = Assistant(
-        settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client(timeout=1.0)
+        settings=assistant.settings, embedder=assistant.embedder(), llm=openai.client(timeout=1.0)
     )
     server.close()  # nothing listens on the port any more
     try:
@@ -96,9 +82,9 @@ def test_server_down_falls_back_and_recovers_when_it_is_back(
 
 
 def test_a_server_slower_than_the_timeout_falls_back(
-    chat: Assistant, server: ScriptedServer, wire: OpenAIWire
+    chat: Assistant, server: ScriptedServer, openai: OpenAIWire
 ) -> None:
-    server.script(wire.stream(GOOD, delay=2.5))  # the client's read timeout is 1 s
+    server.script(openai.stream(GOOD, delay=2.5))  # the client's read timeout is 1 s
     answer = chat.ask(QUESTION, session_id="slow")
     assert_extractive_fallback(answer, "did not answer within 1 s")
     assert len(server.requests) == 1  # a read timeout is not retried: it would add the wait
@@ -113,10 +99,10 @@ def test_malformed_json_in_the_stream_falls_back(chat: Assistant, server: Script
 
 
 def test_a_stream_cut_midway_keeps_its_deltas_and_ends_with_the_fallback(
-    chat: Assistant, server: ScriptedServer, wire: OpenAIWire
+    chat: Assistant, server: ScriptedServer, openai: OpenAIWire
 ) -> None:
     # the connection drops after the first event
-    server.script(wire.stream(["Tokens expire after ", "48 hours [1]."], drop_after=1))
+    server.script(openai.stream(["Tokens expire after ", "48 hours [1]."], drop_after=1))
     events = list(chat.stream(QUESTION, session_id="cut"))
     tokens = "".join(e.text for e in events if isinstance(e, Token))
     assert tokens == "Tokens expire after "  # what was streamed before the cut
