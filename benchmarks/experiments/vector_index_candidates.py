@@ -23,6 +23,7 @@ The machine's `uptime` is recorded beside the figures. Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import random
@@ -61,6 +62,7 @@ def _uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
+@functools.lru_cache(maxsize=2)  # a one-collection run asks for the same 1M vectors each query
 def _collection(cid: int, per: int) -> tuple[np.ndarray, np.ndarray]:
     """The stored vectors of collection `cid` and its queries (the same clusters)."""
     both = synthetic_vectors(per + QUERIES_PER_COLLECTION, dim=DIM, seed=cid)
@@ -143,7 +145,7 @@ def run_backend(
         hits = store.vector_search(q, SearchFilter(collection=f"c{c}"), K)
         times.append((time.perf_counter() - t) * 1000)
         first_id = (c - 1) * per + 1
-        truth = set((np.argsort(-(matrix @ q))[:K] + first_id).tolist())
+        truth = set((np.argpartition(-(matrix @ q), K)[:K] + first_id).tolist())
         recalls.append(len(truth & {h.chunk_id for h in hits}) / K)
     folder = index_folder(path)
     files_mb = (
