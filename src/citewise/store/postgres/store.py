@@ -4,8 +4,9 @@ processes. Thread-safe: each call takes a connection from the pool.
 Keyword search is BM25 over a GIN-indexed tsvector (`search`), vector search an HNSW index
 with iterative scans so a per-collection filter keeps its recall; replace and delete change
 both indexes in one transaction (chunks and their vectors go together). `PostgresStore`
-owns the pool, the transactions and the snapshot; the reads and writes are functions over a
-connection in `reads`, `writes`, `search`, `hybrid`, `vectors` and `stream`.
+owns the pool, the transactions and the snapshot; the reads are functions over a connection
+in `reads`, `search`, `hybrid` and `vectors`, the writes those of `store.sql` (`WriteMethods`)
+over `writes.PostgresWrites`.
 """
 
 from __future__ import annotations
@@ -26,18 +27,18 @@ from citewise.graph.postgres import PostgresGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import HybridQuery, HybridRanking, check_batch
 from citewise.store.postgres import graph as graph_writes
-from citewise.store.postgres import hybrid, reads, search, stream, writes
+from citewise.store.postgres import hybrid, reads, search
 from citewise.store.postgres import vectors as vector_writes
 from citewise.store.postgres.schema import MIGRATIONS
 from citewise.store.postgres.search import EF_SEARCH, configure_search
+from citewise.store.postgres.writes import PostgresWrites
+from citewise.store.sql.connection import WriteConn
+from citewise.store.sql.write_methods import WriteMethods
 from citewise.text.urls import redact_url
 from citewise.types import (
     Candidate,
-    ChunkedDocument,
     ChunkRecord,
-    DocumentFields,
     DocumentInfo,
-    NewDocument,
     SearchFilter,
 )
 from citewise.types.vectors import Vectors
@@ -45,10 +46,11 @@ from citewise.types.vectors import Vectors
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 
-class PostgresStore:
+class PostgresStore(WriteMethods):
     ef_search: int = EF_SEARCH  # HNSW's candidate list per query; a deeper search asks for 2k
 
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
+        super().__init__(self._writes)
         self.url = url
         # name → id; a collection keeps its id for the life of the database
         self._collection_ids: dict[str, int] = {}
@@ -105,6 +107,11 @@ class PostgresStore:
         with self._conn() as conn, conn.transaction():
             yield conn
 
+    @contextmanager
+    def _writes(self) -> Iterator[WriteConn]:
+        with self._tx() as conn:
+            yield PostgresWrites(conn)
+
     # -- documents -------------------------------------------------------------------
 
     def collections(self) -> list[str]:
@@ -135,25 +142,6 @@ class PostgresStore:
         with self._conn() as conn:
             return reads.stats(conn)
 
-    def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
-        """Another process may have stored the source meanwhile: the same version is not
-        added twice (its id is returned), and a different one becomes a staged replacement
-        of the live version."""
-        with self._tx() as conn:
-            return writes.add_document(conn, new, replaces=replaces)
-
-    def delete_document(self, doc_id: int) -> None:
-        with self._tx() as conn:
-            writes.delete_document(conn, doc_id)
-
-    def describe_document(self, doc_id: int, fields: DocumentFields) -> None:
-        with self._tx() as conn:
-            writes.describe_document(conn, doc_id, fields)
-
-    def finalize(self) -> list[int]:
-        with self._tx() as conn:
-            return writes.finalize(conn)
-
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
 
     def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
@@ -167,20 +155,6 @@ class PostgresStore:
     def _graph_checkout(self) -> Iterator[GraphStore]:
         with self._conn() as conn:
             yield PostgresGraphStore(conn)
-
-    # -- streamed documents (`StreamingStore`) -----------------------------------------
-
-    def begin_document(self, new: NewDocument, *, replaces: int | None = None) -> int | None:
-        with self._tx() as conn:
-            return stream.begin_document(conn, new, replaces=replaces)
-
-    def append_chunks(self, doc_id: int, chunks: ChunkedDocument) -> bool:
-        with self._tx() as conn:
-            return stream.append_chunks(conn, doc_id, chunks)
-
-    def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
-        with self._tx() as conn:
-            return stream.complete_document(conn, doc_id, page_count=page_count)
 
     # -- vectors ---------------------------------------------------------------------
 

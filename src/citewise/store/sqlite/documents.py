@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from citewise.store.genre import like_prefix_patterns
-from citewise.store.sqlite.writes import collection_id
+from citewise.store.sql.writes import collection_id
 from citewise.text.headings import title_starts
 from citewise.types import DocumentFields, DocumentInfo
 
@@ -103,7 +103,3 @@ def doc_info(row: Sequence[object]) -> DocumentInfo:
         ingested_at=float(str(at)), pipeline=str(pipeline),
         fields=None if fields is None else DocumentFields.from_json(str(fields)),
     )  # fmt: skip
-
-
-def describe_document(conn: sqlite3.Connection, doc_id: int, fields: DocumentFields) -> None:
-    conn.execute("UPDATE documents SET fields = ? WHERE id = ?", (fields.to_json(), doc_id))

@@ -1,8 +1,9 @@
 """The embedded default store: one SQLite file in WAL mode holding every index.
 
 `SQLiteStore` owns the connections (one per thread), the write transaction (one writer per
-file) and the vector cache; the reads and writes themselves are functions over a
-connection in `documents`, `writes`, `chunks`, `search`, `vectors` and `stream`.
+file) and the vector cache; the reads are functions over a connection in `documents`,
+`chunks`, `search` and `vectors`, the writes those of `store.sql` (`WriteMethods`) over
+`writes.SQLiteWrites`.
 """
 
 from __future__ import annotations
@@ -18,29 +19,30 @@ from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import check_batch
+from citewise.store.sql.connection import WriteConn
+from citewise.store.sql.write_methods import WriteMethods
 from citewise.store.sqlite import chunks as chunk_reads
-from citewise.store.sqlite import documents, search, stream, writes
+from citewise.store.sqlite import documents, search
 from citewise.store.sqlite import graph as graph_writes
 from citewise.store.sqlite import vectors as vector_writes
 from citewise.store.sqlite.schema import apply_schema
 from citewise.store.sqlite.shared import shared_state
+from citewise.store.sqlite.writes import SQLiteWrites
 from citewise.types import (
     Candidate,
-    ChunkedDocument,
     ChunkRecord,
-    DocumentFields,
     DocumentInfo,
-    NewDocument,
     SearchFilter,
 )
 from citewise.types.vectors import Vectors
 
 
-class SQLiteStore:
+class SQLiteStore(WriteMethods):
     """Thread-safe: each thread reads through its own connection, writes are serialized by
     one lock per database file, and the vector cache is shared by every thread."""
 
     def __init__(self, path: Path) -> None:
+        super().__init__(self._writes)
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._connections = ThreadConnections(self._connect)
@@ -80,6 +82,11 @@ class SQLiteStore:
                 conn.execute("COMMIT")
 
     @contextmanager
+    def _writes(self) -> Iterator[WriteConn]:
+        with self._tx() as conn:
+            yield SQLiteWrites(conn)
+
+    @contextmanager
     def snapshot(self) -> Iterator[None]:
         """Reads inside see one state of the store (a WAL read transaction), so a replace
         committed meanwhile cannot remove chunks a ranking already named."""
@@ -117,22 +124,6 @@ class SQLiteStore:
     def stats(self) -> dict[str, int]:
         return documents.stats(self._conn)
 
-    def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
-        with self._tx() as conn:
-            return writes.add_document(conn, new, replaces=replaces)
-
-    def delete_document(self, doc_id: int) -> None:
-        with self._tx() as conn:
-            writes.delete_document(conn, doc_id)
-
-    def describe_document(self, doc_id: int, fields: DocumentFields) -> None:
-        with self._tx() as conn:
-            documents.describe_document(conn, doc_id, fields)
-
-    def finalize(self) -> list[int]:
-        with self._tx() as conn:
-            return writes.finalize(conn)
-
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
 
     def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
@@ -142,20 +133,6 @@ class SQLiteStore:
     def graph_store(self) -> GraphStore:
         # reads through the calling thread's connection (inside `snapshot()` too)
         return SQLiteGraphStore.per_thread(self._connections.get)
-
-    # -- streamed documents (`StreamingStore`) -----------------------------------------
-
-    def begin_document(self, new: NewDocument, *, replaces: int | None = None) -> int | None:
-        with self._tx() as conn:
-            return stream.begin_document(conn, new, replaces=replaces)
-
-    def append_chunks(self, doc_id: int, chunks: ChunkedDocument) -> bool:
-        with self._tx() as conn:
-            return stream.append_chunks(conn, doc_id, chunks)
-
-    def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
-        with self._tx() as conn:
-            return stream.complete_document(conn, doc_id, page_count=page_count)
 
     # -- vectors ---------------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""The store's SQL written once for both databases, over `connection.WriteConn`."""

@@ -1,0 +1,60 @@
+"""The connection the store's shared writes (`store.sql.writes`, `store.sql.stream`) run on:
+statements in `?` placeholders, in SQL both databases speak, plus the few pieces each
+database writes its own way. `store.sqlite.writes` and `store.postgres.writes` implement it
+over one connection inside the store's write transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from citewise.db.sql import SqlConn
+from citewise.types import Child
+
+
+class WriteConn(SqlConn, Protocol):
+    # the columns a chunk row has beyond the shared ones, and their placeholders
+    chunk_columns: str
+    chunk_marks: str
+
+    def insert_ids(self, sql: str, rows: Sequence[Sequence[object]]) -> list[int]:
+        """Runs the INSERT `sql` once per row; the new rows' ids, in order."""
+        ...
+
+    def locked(self, sql: str, *, skip_locked: bool = False) -> str:
+        """The SELECT `sql` holding its rows to the end of the transaction, skipping rows
+        another transaction holds if `skip_locked` (as is where one writer excludes all)."""
+        ...
+
+    def lock_source(self, collection_id: int, source: str) -> None:
+        """Serialises the writers of one source to the end of the transaction."""
+        ...
+
+    def add_collection(self, name: str, created_at: float) -> None:
+        """Adds the collection unless a concurrent writer just did."""
+        ...
+
+    def tags(self, tags: Sequence[str]) -> object:
+        """A document's tags as its `tags` column holds them."""
+        ...
+
+    def chunk_values(self, title: str, chunk: Child) -> tuple[object, ...]:
+        """The values of `chunk_columns` for one chunk of the document titled `title`."""
+        ...
+
+    def index_chunks(self, chunk_ids: Sequence[int], title: str, chunks: Sequence[Child]) -> None:
+        """Adds the new chunks to the keyword index where it is not a column of theirs."""
+        ...
+
+    def copy_vectors(self, doc_id: int, old_doc_id: int, first_chunk: int) -> None:
+        """Gives the chunks of `doc_id` from id `first_chunk` on that lack a vector the
+        vector of an equal chunk (same hash and embedded text) of `old_doc_id`."""
+        ...
+
+    def delete_version(self, doc_id: int) -> None:
+        """Removes one document version with its parents, chunks, vectors and keyword rows."""
+        ...
+
+    def changed(self) -> None:
+        """Records that searches must see a change (a deletion, a promotion)."""
+        ...
