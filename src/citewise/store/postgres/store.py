@@ -4,9 +4,9 @@ processes. Thread-safe: each call takes a connection from the pool.
 Keyword search is BM25 over a GIN-indexed tsvector (`search`), vector search an HNSW index
 with iterative scans so a per-collection filter keeps its recall; replace and delete change
 both indexes in one transaction (chunks and their vectors go together). `PostgresStore`
-owns the pool, the transactions and the snapshot; the reads are functions over a connection
-in `reads`, `search`, `hybrid` and `vectors`, the writes those of `store.sql` (`WriteMethods`)
-over `writes.PostgresWrites`.
+owns the pool, the transactions and the snapshot; the searches and vectors are functions over
+a connection in `search`, `hybrid`, `vectors` and `reads`, the documents and chunks those of
+`store.sql` (`SqlStore`) over `reads.PostgresReads` and `writes.PostgresWrites`.
 """
 
 from __future__ import annotations
@@ -29,28 +29,24 @@ from citewise.store.base import HybridQuery, HybridRanking, check_batch
 from citewise.store.postgres import graph as graph_writes
 from citewise.store.postgres import hybrid, reads, search
 from citewise.store.postgres import vectors as vector_writes
+from citewise.store.postgres.reads import PostgresReads
 from citewise.store.postgres.schema import MIGRATIONS
 from citewise.store.postgres.search import EF_SEARCH, configure_search
 from citewise.store.postgres.writes import PostgresWrites
-from citewise.store.sql.connection import WriteConn
-from citewise.store.sql.write_methods import WriteMethods
+from citewise.store.sql.connection import ReadConn, WriteConn
+from citewise.store.sql.store import SqlStore
 from citewise.text.urls import redact_url
-from citewise.types import (
-    Candidate,
-    ChunkRecord,
-    DocumentInfo,
-    SearchFilter,
-)
+from citewise.types import Candidate, SearchFilter
 from citewise.types.vectors import Vectors
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 
-class PostgresStore(WriteMethods):
+class PostgresStore(SqlStore):
     ef_search: int = EF_SEARCH  # HNSW's candidate list per query; a deeper search asks for 2k
 
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
-        super().__init__(self._writes)
+        super().__init__(self._reads, self._writes)
         self.url = url
         # name → id; a collection keeps its id for the life of the database
         self._collection_ids: dict[str, int] = {}
@@ -108,39 +104,14 @@ class PostgresStore(WriteMethods):
             yield conn
 
     @contextmanager
+    def _reads(self) -> Iterator[ReadConn]:
+        with self._conn() as conn:
+            yield PostgresReads(conn)
+
+    @contextmanager
     def _writes(self) -> Iterator[WriteConn]:
         with self._tx() as conn:
             yield PostgresWrites(conn)
-
-    # -- documents -------------------------------------------------------------------
-
-    def collections(self) -> list[str]:
-        with self._conn() as conn:
-            return reads.collections(conn)
-
-    def find_document(self, collection: str, source: str) -> DocumentInfo | None:
-        with self._conn() as conn:
-            return reads.find_document(conn, collection, source)
-
-    def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
-        with self._conn() as conn:
-            return reads.find_staged(conn, collection, source)
-
-    def list_documents(self, collection: str) -> list[DocumentInfo]:
-        with self._conn() as conn:
-            return reads.list_documents(conn, collection)
-
-    def documents_titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
-        with self._conn() as conn:
-            return reads.documents_titled(conn, collection, prefix)
-
-    def has_documents(self, collection: str) -> bool:
-        with self._conn() as conn:
-            return reads.has_documents(conn, collection)
-
-    def stats(self) -> dict[str, int]:
-        with self._conn() as conn:
-            return reads.stats(conn)
 
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
 
@@ -213,32 +184,6 @@ class PostgresStore(WriteMethods):
             return hybrid.hybrid_search(
                 conn, self._collection_ids, query, flt, ef_search=self.ef_search
             )
-
-    # -- chunks ----------------------------------------------------------------------
-
-    def get_chunks(
-        self, chunk_ids: Sequence[int], *, with_parents: bool = False
-    ) -> list[ChunkRecord]:
-        if not chunk_ids:
-            return []
-        with self._conn() as conn:
-            return reads.get_chunks(conn, chunk_ids, with_parents=with_parents)
-
-    def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
-        with self._conn() as conn:
-            return reads.document_chunks(conn, doc_id)
-
-    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        if not chunk_ids:
-            return {}
-        with self._conn() as conn:
-            return reads.preceding_chunks(conn, chunk_ids)
-
-    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        if not parent_ids:
-            return {}
-        with self._conn() as conn:
-            return reads.chunks_before_parents(conn, parent_ids)
 
 
 def _configure(conn: Conn) -> None:

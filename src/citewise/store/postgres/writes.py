@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citewise.db.postgres import QmarkConnection, to_pyformat
+from citewise.db.postgres import to_pyformat
+from citewise.store.postgres.reads import PostgresReads
 from citewise.store.postgres.schema import partition_sql
 from citewise.store.postgres.tsvector import tsvector_literal
 from citewise.types import Child
 
 
-class PostgresWrites(QmarkConnection):
+class PostgresWrites(PostgresReads):
     """One connection inside the store's transaction."""
 
     chunk_columns = ", tsv, n_tokens"

@@ -1,7 +1,8 @@
-"""The connection the store's shared writes (`store.sql.writes`, `store.sql.stream`) run on:
-statements in `?` placeholders, in SQL both databases speak, plus the few pieces each
-database writes its own way. `store.sqlite.writes` and `store.postgres.writes` implement it
-over one connection inside the store's write transaction."""
+"""The connections the store's shared SQL runs on: statements in `?` placeholders, in SQL
+both databases speak, plus the few pieces each database writes its own way. `ReadConn` for
+the reads (`store.sql.reads`), implemented in `store.sqlite.reads` and
+`store.postgres.reads`; `WriteConn` for the writes (`store.sql.writes`, `store.sql.stream`)
+inside the store's write transaction, in `store.sqlite.writes` and `store.postgres.writes`."""
 
 from __future__ import annotations
 
@@ -12,7 +13,22 @@ from citewise.db.sql import SqlConn
 from citewise.types import Child
 
 
-class WriteConn(SqlConn, Protocol):
+class ReadConn(SqlConn, Protocol):
+    # a title matching a LIKE pattern (escape character `\\`), with one placeholder
+    title_like: str
+    # a chunk's line boxes as the `ch` row holds them (NULL where they are not stored)
+    boxes_column: str
+
+    def any_of(self, column: str, ids: Sequence[int]) -> tuple[str, tuple[object, ...]]:
+        """A condition that `column` is one of `ids`, and its parameters."""
+        ...
+
+    def tags_of(self, value: object) -> tuple[str, ...]:
+        """A document's tags from its `tags` column."""
+        ...
+
+
+class WriteConn(ReadConn, Protocol):
     # the columns a chunk row has beyond the shared ones, and their placeholders
     chunk_columns: str
     chunk_marks: str

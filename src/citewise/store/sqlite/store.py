@@ -1,9 +1,9 @@
 """The embedded default store: one SQLite file in WAL mode holding every index.
 
 `SQLiteStore` owns the connections (one per thread), the write transaction (one writer per
-file) and the vector cache; the reads are functions over a connection in `documents`,
-`chunks`, `search` and `vectors`, the writes those of `store.sql` (`WriteMethods`) over
-`writes.SQLiteWrites`.
+file), the snapshot and the vector cache; the searches and vectors are functions over a
+connection in `search` and `vectors`, the documents and chunks those of `store.sql`
+(`SqlStore`) over `reads.SQLiteReads` and `writes.SQLiteWrites`.
 """
 
 from __future__ import annotations
@@ -19,30 +19,25 @@ from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import check_batch
-from citewise.store.sql.connection import WriteConn
-from citewise.store.sql.write_methods import WriteMethods
-from citewise.store.sqlite import chunks as chunk_reads
-from citewise.store.sqlite import documents, search
+from citewise.store.sql.connection import ReadConn, WriteConn
+from citewise.store.sql.store import SqlStore
 from citewise.store.sqlite import graph as graph_writes
+from citewise.store.sqlite import search
 from citewise.store.sqlite import vectors as vector_writes
+from citewise.store.sqlite.reads import SQLiteReads
 from citewise.store.sqlite.schema import apply_schema
 from citewise.store.sqlite.shared import shared_state
 from citewise.store.sqlite.writes import SQLiteWrites
-from citewise.types import (
-    Candidate,
-    ChunkRecord,
-    DocumentInfo,
-    SearchFilter,
-)
+from citewise.types import Candidate, SearchFilter
 from citewise.types.vectors import Vectors
 
 
-class SQLiteStore(WriteMethods):
+class SQLiteStore(SqlStore):
     """Thread-safe: each thread reads through its own connection, writes are serialized by
     one lock per database file, and the vector cache is shared by every thread."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(self._writes)
+        super().__init__(self._reads, self._writes)
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._connections = ThreadConnections(self._connect)
@@ -82,6 +77,10 @@ class SQLiteStore(WriteMethods):
                 conn.execute("COMMIT")
 
     @contextmanager
+    def _reads(self) -> Iterator[ReadConn]:
+        yield SQLiteReads(self._conn)
+
+    @contextmanager
     def _writes(self) -> Iterator[WriteConn]:
         with self._tx() as conn:
             yield SQLiteWrites(conn)
@@ -100,29 +99,6 @@ class SQLiteStore(WriteMethods):
         finally:
             if conn.in_transaction:
                 conn.execute("COMMIT")
-
-    # -- documents -------------------------------------------------------------------
-
-    def collections(self) -> list[str]:
-        return documents.collections(self._conn)
-
-    def find_document(self, collection: str, source: str) -> DocumentInfo | None:
-        return documents.find_document(self._conn, collection, source)
-
-    def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
-        return documents.find_staged(self._conn, collection, source)
-
-    def list_documents(self, collection: str) -> list[DocumentInfo]:
-        return documents.list_documents(self._conn, collection)
-
-    def documents_titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
-        return documents.documents_titled(self._conn, collection, prefix)
-
-    def has_documents(self, collection: str) -> bool:
-        return documents.has_documents(self._conn, collection)
-
-    def stats(self) -> dict[str, int]:
-        return documents.stats(self._conn)
 
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
 
@@ -169,19 +145,3 @@ class SQLiteStore(WriteMethods):
 
     def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]:
         return search.vector_search(self._conn, self._vectors, query, flt, k)
-
-    # -- chunks ----------------------------------------------------------------------
-
-    def get_chunks(
-        self, chunk_ids: Sequence[int], *, with_parents: bool = False
-    ) -> list[ChunkRecord]:
-        return chunk_reads.get_chunks(self._conn, chunk_ids, with_parents=with_parents)
-
-    def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
-        return chunk_reads.document_chunks(self._conn, doc_id)
-
-    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        return chunk_reads.preceding_chunks(self._conn, chunk_ids)
-
-    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        return chunk_reads.chunks_before_parents(self._conn, parent_ids)

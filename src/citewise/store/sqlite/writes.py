@@ -9,6 +9,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
+from citewise.store.sqlite.reads import SQLiteReads
 from citewise.types import Child
 from citewise.types.positions import encode_boxes
 
@@ -22,18 +23,12 @@ def generation(conn: sqlite3.Connection) -> int:
     return int(row[0])
 
 
-class SQLiteWrites:
+class SQLiteWrites(SQLiteReads):
     """One connection inside the store's write transaction (which already excludes every
     other writer of the file: rows need no locks)."""
 
     chunk_columns = ", boxes"
     chunk_marks = ",?"
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-
-    def execute(self, sql: str, params: Sequence[object] = ()) -> sqlite3.Cursor:
-        return self._conn.execute(sql, params)
 
     def insert_ids(self, sql: str, rows: Sequence[Sequence[object]]) -> list[int]:
         return [int(self._conn.execute(sql, row).lastrowid or 0) for row in rows]
