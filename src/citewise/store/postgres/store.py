@@ -21,12 +21,10 @@ from pgvector.psycopg import register_vector
 
 from citewise.db.postgres import migrated_pool
 from citewise.errors import StoreConnectionError, StoreError
-from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.graph.pooled import CheckoutGraphStore
 from citewise.graph.postgres import PostgresGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import HybridQuery, HybridRanking, check_batch
-from citewise.store.postgres import graph as graph_writes
 from citewise.store.postgres import hybrid, reads, search
 from citewise.store.postgres import vectors as vector_writes
 from citewise.store.postgres.reads import PostgresReads
@@ -115,10 +113,6 @@ class PostgresStore(SqlStore):
 
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
 
-    def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
-        with self._tx() as conn:
-            return graph_writes.replace_graph(conn, doc_id, graph)
-
     def graph_store(self) -> GraphStore:
         return CheckoutGraphStore(self._graph_checkout)
 
@@ -128,16 +122,6 @@ class PostgresStore(SqlStore):
             yield PostgresGraphStore(conn)
 
     # -- vectors ---------------------------------------------------------------------
-
-    def chunks_missing_vectors(
-        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
-    ) -> list[tuple[int, str]]:
-        with self._conn() as conn:
-            return vector_writes.chunks_missing_vectors(conn, limit, after_id, doc_id=doc_id)
-
-    def count_missing_vectors(self) -> int:
-        with self._conn() as conn:
-            return vector_writes.count_missing_vectors(conn)
 
     def put_vectors(
         self,

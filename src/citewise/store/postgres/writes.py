@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citewise.db.postgres import to_pyformat
+from citewise.graph.postgres import PostgresGraphStore
 from citewise.store.postgres.reads import PostgresReads
 from citewise.store.postgres.schema import partition_sql
 from citewise.store.postgres.tsvector import tsvector_literal
@@ -71,6 +72,9 @@ class PostgresWrites(PostgresReads):
 
     def delete_version(self, doc_id: int) -> None:
         self.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    def graph(self) -> PostgresGraphStore:
+        return PostgresGraphStore(self._conn)
 
     def changed(self) -> None:
         return None  # searches read the database itself: nothing is cached

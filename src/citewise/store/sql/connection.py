@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from citewise.db.sql import SqlConn
+from citewise.graph.sql import SQLGraphStore
 from citewise.types import Child
 
 
@@ -69,6 +70,10 @@ class WriteConn(ReadConn, Protocol):
 
     def delete_version(self, doc_id: int) -> None:
         """Removes one document version with its parents, chunks, vectors and keyword rows."""
+        ...
+
+    def graph(self) -> SQLGraphStore:
+        """The knowledge graph's tables, written on this connection."""
         ...
 
     def changed(self) -> None:

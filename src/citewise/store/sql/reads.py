@@ -1,7 +1,7 @@
 """The store's reads, written once for both databases as functions over a `ReadConn`:
 collections, one source's visible or staged version, a collection's documents (all, or by
 title), counts, chunks by id, a document's chunks in reading order, and the chunk just
-before a chunk or a parent (the lead-in of a passage)."""
+before a chunk or a parent (the lead-in of a passage), the chunks still lacking a vector."""
 
 from __future__ import annotations
 
@@ -164,3 +164,20 @@ def _chunks_before(
     ).fetchall()
     records = {r.chunk_id: r for r in get_chunks(conn, [int(p) for _, p in pairs])}
     return {int(k): records[int(p)] for k, p in pairs if int(p) in records}
+
+
+def chunks_missing_vectors(
+    conn: ReadConn, limit: int, after_id: int = 0, *, doc_id: int | None = None
+) -> list[tuple[int, str]]:
+    one_doc = "" if doc_id is None else " AND doc_id = ?"
+    rows = conn.execute(
+        f"SELECT id, embed_text FROM chunks WHERE has_vector = FALSE AND id > ?{one_doc}"
+        " ORDER BY id LIMIT ?",
+        (after_id, *(() if doc_id is None else (doc_id,)), limit),
+    ).fetchall()
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def count_missing_vectors(conn: ReadConn) -> int:
+    row = conn.execute("SELECT count(*) FROM chunks WHERE has_vector = FALSE").fetchone()
+    return int(row[0])

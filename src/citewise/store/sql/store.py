@@ -1,13 +1,14 @@
 """The methods of `Store` and `StreamingStore` written once over the shared SQL: reads on a
 backend's `ReadConn`, writes each in one write transaction of the backend's, on its
 `WriteConn`. A backend's store subclasses `SqlStore` and adds what differs: connections and
-transactions, the snapshot, searches, vectors and the graph."""
+transactions, the snapshot, searches, storing vectors and reading the graph."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 
+from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.store.sql import reads, stream, writes
 from citewise.store.sql.connection import ReadConn, WriteConn
 from citewise.types import ChunkedDocument, ChunkRecord, DocumentFields, DocumentInfo, NewDocument
@@ -72,6 +73,12 @@ class SqlStore:
         with self._write() as conn:
             return writes.finalize(conn)
 
+    # -- the knowledge graph (`GraphHolder`) --------------------------------------------
+
+    def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
+        with self._write() as conn:
+            return writes.replace_graph(conn, doc_id, graph)
+
     # -- streamed documents (`StreamingStore`) -----------------------------------------
 
     def begin_document(self, new: NewDocument, *, replaces: int | None = None) -> int | None:
@@ -85,6 +92,18 @@ class SqlStore:
     def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
         with self._write() as conn:
             return stream.complete_document(conn, doc_id, page_count=page_count)
+
+    # -- vectors ---------------------------------------------------------------------
+
+    def chunks_missing_vectors(
+        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
+    ) -> list[tuple[int, str]]:
+        with self._read() as conn:
+            return reads.chunks_missing_vectors(conn, limit, after_id, doc_id=doc_id)
+
+    def count_missing_vectors(self) -> int:
+        with self._read() as conn:
+            return reads.count_missing_vectors(conn)
 
     # -- chunks ----------------------------------------------------------------------
 

@@ -1,12 +1,14 @@
 """The store's writes, written once for both databases as functions over a `WriteConn`
 inside the caller's write transaction: collections, document rows, chunks with their
-keyword index, vectors a replacement reuses, deletion and promotion to ready (`finalize`)."""
+keyword index, vectors a replacement reuses, deletion and promotion to ready (`finalize`),
+a document's knowledge graph."""
 
 from __future__ import annotations
 
 import time
 
 from citewise.db.sql import SqlConn
+from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.store.sql.connection import WriteConn
 from citewise.types import ChunkedDocument, DocumentFields, NewDocument
 
@@ -163,3 +165,15 @@ def finalize(conn: WriteConn) -> list[int]:
     if done:
         conn.changed()
     return [int(d[0]) for d in done]
+
+
+def replace_graph(conn: WriteConn, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
+    row = conn.execute(
+        "SELECT c.name, d.title, d.source FROM documents d"
+        " JOIN collections c ON c.id = d.collection_id WHERE d.id = ?",
+        (doc_id,),
+    ).fetchone()
+    if row is None:  # deleted or replaced meanwhile: its graph went with it
+        return []
+    collection, title, source = row
+    return conn.graph().replace_document(doc_id, collection, title, source, graph)

@@ -15,13 +15,11 @@ from pathlib import Path
 
 from citewise.db.sqlite import ThreadConnections, connect
 from citewise.errors import StoreError
-from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import check_batch
 from citewise.store.sql.connection import ReadConn, WriteConn
 from citewise.store.sql.store import SqlStore
-from citewise.store.sqlite import graph as graph_writes
 from citewise.store.sqlite import search
 from citewise.store.sqlite import vectors as vector_writes
 from citewise.store.sqlite.reads import SQLiteReads
@@ -102,23 +100,11 @@ class SQLiteStore(SqlStore):
 
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
 
-    def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
-        with self._tx() as conn:
-            return graph_writes.replace_graph(conn, doc_id, graph)
-
     def graph_store(self) -> GraphStore:
         # reads through the calling thread's connection (inside `snapshot()` too)
         return SQLiteGraphStore.per_thread(self._connections.get)
 
     # -- vectors ---------------------------------------------------------------------
-
-    def chunks_missing_vectors(
-        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
-    ) -> list[tuple[int, str]]:
-        return vector_writes.chunks_missing_vectors(self._conn, limit, after_id, doc_id=doc_id)
-
-    def count_missing_vectors(self) -> int:
-        return vector_writes.count_missing_vectors(self._conn)
 
     def put_vectors(
         self,

@@ -9,6 +9,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
+from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.store.sqlite.reads import SQLiteReads
 from citewise.types import Child
 from citewise.types.positions import encode_boxes
@@ -76,6 +77,9 @@ class SQLiteWrites(SQLiteReads):
             "DELETE FROM documents WHERE id = ?",
         ):
             self._conn.execute(sql, (doc_id,))
+
+    def graph(self) -> SQLiteGraphStore:
+        return SQLiteGraphStore.over(self._conn)
 
     def changed(self) -> None:
         bump_generation(self._conn)
