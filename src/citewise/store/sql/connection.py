@@ -39,8 +39,9 @@ class WriteConn(ReadConn, Protocol):
         ...
 
     def locked(self, sql: str, *, skip_locked: bool = False) -> str:
-        """The SELECT `sql` holding its rows to the end of the transaction, skipping rows
-        another transaction holds if `skip_locked` (as is where one writer excludes all)."""
+        """The SELECT `sql` with its rows held to the end of the transaction (with
+        `skip_locked`, rows another transaction holds are left out); unchanged where one
+        writer already excludes every other."""
         ...
 
     def lock_source(self, collection_id: int, source: str) -> None:

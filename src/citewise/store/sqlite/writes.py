@@ -35,10 +35,10 @@ class SQLiteWrites(SQLiteReads):
         return [int(self._conn.execute(sql, row).lastrowid or 0) for row in rows]
 
     def locked(self, sql: str, *, skip_locked: bool = False) -> str:
-        return sql
+        return sql  # the write transaction holds the whole file
 
     def lock_source(self, collection_id: int, source: str) -> None:
-        return None
+        return None  # the write transaction holds the whole file
 
     def add_collection(self, name: str, created_at: float) -> None:
         self._conn.execute(
