@@ -4,7 +4,7 @@ answers already admitted still complete."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -73,35 +73,24 @@ def test_a_dropped_ticket_frees_its_place() -> None:
 
 @pytest.mark.integration  # a real uvicorn on 127.0.0.1
 def test_a_full_queue_answers_429_and_admitted_answers_complete(tmp_path: Path) -> None:
+    from api.slow_assistant import SlowAssistant
     from citewise.api import create_app
-    from citewise.assistant import Assistant
     from citewise.config import load_settings
 
     gate = threading.Event()  # the running answer waits here until the queue is tested
     running_answers: list[str] = []
 
-    class SlowAssistant(Assistant):
-        def stream(
-            self,
-            question: str,
-            *,
-            session_id: str | None = None,
-            collection: str | None = None,
-            collections: Sequence[str] = (),
-        ) -> Iterator[Event]:
-            def flow() -> Iterator[Event]:
-                running_answers.append(question)
-                yield Status("generate", "writing")
-                assert gate.wait(30), "the test never opened the gate"
-                for i in range(TOKENS):
-                    yield Token(f"{question}-{i} ")
-
-            return flow()
+    def flow(question: str) -> Iterator[Event]:
+        running_answers.append(question)
+        yield Status("generate", "writing")
+        assert gate.wait(30), "the test never opened the gate"
+        for i in range(TOKENS):
+            yield Token(f"{question}-{i} ")
 
     settings = load_settings(
         data_dir=tmp_path / "data", embedder="hashing", serve_workers=1, serve_queue_depth=1
     )
-    assistant = SlowAssistant(settings=settings)
+    assistant = SlowAssistant(settings, flow)
     app = create_app(settings, assistant=assistant)
     pool: AnswerPool = app.state.answer_pool
 

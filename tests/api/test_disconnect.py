@@ -17,36 +17,25 @@ pytestmark = pytest.mark.integration  # a real uvicorn on 127.0.0.1
 
 
 def test_closing_the_stream_closes_the_answer_flow(tmp_path: Path) -> None:
+    from api.slow_assistant import SlowAssistant
     from citewise.api import create_app
-    from citewise.assistant import Assistant
     from citewise.config import load_settings
 
     produced: list[int] = []
     closed = threading.Event()
 
-    class SlowAssistant(Assistant):
-        def stream(
-            self,
-            question: str,
-            *,
-            session_id: str | None = None,
-            collection: str | None = None,
-            collections: Sequence[str] = (),
-        ) -> Iterator[Event]:
-            def flow() -> Iterator[Event]:
-                try:
-                    yield Status("generate", "writing")
-                    for i in range(1000):
-                        produced.append(i)
-                        yield Token(f"word{i} ")
-                        time.sleep(0.01)
-                finally:
-                    closed.set()
-
-            return flow()
+    def flow(question: str) -> Iterator[Event]:
+        try:
+            yield Status("generate", "writing")
+            for i in range(1000):
+                produced.append(i)
+                yield Token(f"word{i} ")
+                time.sleep(0.01)
+        finally:
+            closed.set()
 
     settings = load_settings(data_dir=tmp_path / "data", embedder="hashing")
-    assistant = SlowAssistant(settings=settings)
+    assistant = SlowAssistant(settings, flow)
     with running(create_app(settings, assistant=assistant)) as url:
         with (
             httpx.Client(base_url=url, timeout=30) as client,

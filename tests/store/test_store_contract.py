@@ -10,9 +10,23 @@ from citewise.store.base import Store
 from citewise.store.sqlite.store import SQLiteStore
 from citewise.testing.graph_contract import GraphHolderContractTests
 from citewise.testing.store_contract import StoreContractTests, StreamingStoreContractTests
+from citewise.testing.store_documents import new_document
 
 
-class TestSQLiteStore(StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests):
+class ChunkRecordTests:
+    """What every backend's chunk reads carry (the reads are written once, in `store.sql`)."""
+
+    def test_chunks_carry_their_documents_content_hash(self, store: Store) -> None:
+        new = new_document("a.txt", "Rotate the logs every night. " * 5)
+        doc_id = store.add_document(new)
+        (first, *_) = store.document_chunks(doc_id)
+        assert first.doc_hash == new.content_hash
+        assert [r.doc_hash for r in store.get_chunks([first.chunk_id])] == [new.content_hash]
+
+
+class TestSQLiteStore(
+    StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests, ChunkRecordTests
+):
     @pytest.fixture
     def store(self, tmp_path: Path) -> Iterator[Store]:
         made = SQLiteStore(tmp_path / "store.db")
@@ -21,7 +35,9 @@ class TestSQLiteStore(StoreContractTests, StreamingStoreContractTests, GraphHold
 
 
 @pytest.mark.integration
-class TestPostgresStore(StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests):
+class TestPostgresStore(
+    StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests, ChunkRecordTests
+):
     @pytest.fixture
     def store(self, postgres_url: str) -> Iterator[Store]:
         """A fresh, empty database on the session's server (`tests/pg_server.py`)."""

@@ -4,8 +4,9 @@ processes. Thread-safe: each call takes a connection from the pool.
 Keyword search is BM25 over a GIN-indexed tsvector (`search`), vector search an HNSW index
 with iterative scans so a per-collection filter keeps its recall; replace and delete change
 both indexes in one transaction (chunks and their vectors go together). `PostgresStore`
-owns the pool, the transactions and the snapshot; the reads and writes are functions over a
-connection in `reads`, `writes`, `search`, `hybrid`, `vectors` and `stream`.
+owns the pool, the transactions and the snapshot; the searches and vectors are functions over
+a connection in `search`, `hybrid`, `vectors` and `reads`, the documents and chunks those of
+`store.sql` (`SqlStore`) over `reads.PostgresReads` and `writes.PostgresWrites`.
 """
 
 from __future__ import annotations
@@ -20,35 +21,30 @@ from pgvector.psycopg import register_vector
 
 from citewise.db.postgres import migrated_pool
 from citewise.errors import StoreConnectionError, StoreError
-from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.graph.pooled import CheckoutGraphStore
 from citewise.graph.postgres import PostgresGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import HybridQuery, HybridRanking, check_batch
-from citewise.store.postgres import graph as graph_writes
-from citewise.store.postgres import hybrid, reads, search, stream, writes
+from citewise.store.postgres import hybrid, reads, search
 from citewise.store.postgres import vectors as vector_writes
+from citewise.store.postgres.reads import PostgresReads
 from citewise.store.postgres.schema import MIGRATIONS
 from citewise.store.postgres.search import EF_SEARCH, configure_search
+from citewise.store.postgres.writes import PostgresWrites
+from citewise.store.sql.connection import ReadConn, WriteConn
+from citewise.store.sql.store import SqlStore
 from citewise.text.urls import redact_url
-from citewise.types import (
-    Candidate,
-    ChunkedDocument,
-    ChunkRecord,
-    DocumentFields,
-    DocumentInfo,
-    NewDocument,
-    SearchFilter,
-)
+from citewise.types import Candidate, SearchFilter
 from citewise.types.vectors import Vectors
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 
-class PostgresStore:
+class PostgresStore(SqlStore):
     ef_search: int = EF_SEARCH  # HNSW's candidate list per query; a deeper search asks for 2k
 
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
+        super().__init__(self._reads, self._writes)
         self.url = url
         # name → id; a collection keeps its id for the life of the database
         self._collection_ids: dict[str, int] = {}
@@ -105,60 +101,17 @@ class PostgresStore:
         with self._conn() as conn, conn.transaction():
             yield conn
 
-    # -- documents -------------------------------------------------------------------
-
-    def collections(self) -> list[str]:
+    @contextmanager
+    def _reads(self) -> Iterator[ReadConn]:
         with self._conn() as conn:
-            return reads.collections(conn)
+            yield PostgresReads(conn)
 
-    def find_document(self, collection: str, source: str) -> DocumentInfo | None:
-        with self._conn() as conn:
-            return reads.find_document(conn, collection, source)
-
-    def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
-        with self._conn() as conn:
-            return reads.find_staged(conn, collection, source)
-
-    def list_documents(self, collection: str) -> list[DocumentInfo]:
-        with self._conn() as conn:
-            return reads.list_documents(conn, collection)
-
-    def documents_titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
-        with self._conn() as conn:
-            return reads.documents_titled(conn, collection, prefix)
-
-    def has_documents(self, collection: str) -> bool:
-        with self._conn() as conn:
-            return reads.has_documents(conn, collection)
-
-    def stats(self) -> dict[str, int]:
-        with self._conn() as conn:
-            return reads.stats(conn)
-
-    def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
-        """Another process may have stored the source meanwhile: the same version is not
-        added twice (its id is returned), and a different one becomes a staged replacement
-        of the live version."""
+    @contextmanager
+    def _writes(self) -> Iterator[WriteConn]:
         with self._tx() as conn:
-            return writes.add_document(conn, new, replaces=replaces)
-
-    def delete_document(self, doc_id: int) -> None:
-        with self._tx() as conn:
-            writes.delete_document(conn, doc_id)
-
-    def describe_document(self, doc_id: int, fields: DocumentFields) -> None:
-        with self._tx() as conn:
-            writes.describe_document(conn, doc_id, fields)
-
-    def finalize(self) -> list[int]:
-        with self._tx() as conn:
-            return writes.finalize(conn)
+            yield PostgresWrites(conn)
 
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
-
-    def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
-        with self._tx() as conn:
-            return graph_writes.replace_graph(conn, doc_id, graph)
 
     def graph_store(self) -> GraphStore:
         return CheckoutGraphStore(self._graph_checkout)
@@ -168,31 +121,7 @@ class PostgresStore:
         with self._conn() as conn:
             yield PostgresGraphStore(conn)
 
-    # -- streamed documents (`StreamingStore`) -----------------------------------------
-
-    def begin_document(self, new: NewDocument, *, replaces: int | None = None) -> int | None:
-        with self._tx() as conn:
-            return stream.begin_document(conn, new, replaces=replaces)
-
-    def append_chunks(self, doc_id: int, chunks: ChunkedDocument) -> bool:
-        with self._tx() as conn:
-            return stream.append_chunks(conn, doc_id, chunks)
-
-    def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
-        with self._tx() as conn:
-            return stream.complete_document(conn, doc_id, page_count=page_count)
-
     # -- vectors ---------------------------------------------------------------------
-
-    def chunks_missing_vectors(
-        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
-    ) -> list[tuple[int, str]]:
-        with self._conn() as conn:
-            return vector_writes.chunks_missing_vectors(conn, limit, after_id, doc_id=doc_id)
-
-    def count_missing_vectors(self) -> int:
-        with self._conn() as conn:
-            return vector_writes.count_missing_vectors(conn)
 
     def put_vectors(
         self,
@@ -239,32 +168,6 @@ class PostgresStore:
             return hybrid.hybrid_search(
                 conn, self._collection_ids, query, flt, ef_search=self.ef_search
             )
-
-    # -- chunks ----------------------------------------------------------------------
-
-    def get_chunks(
-        self, chunk_ids: Sequence[int], *, with_parents: bool = False
-    ) -> list[ChunkRecord]:
-        if not chunk_ids:
-            return []
-        with self._conn() as conn:
-            return reads.get_chunks(conn, chunk_ids, with_parents=with_parents)
-
-    def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
-        with self._conn() as conn:
-            return reads.document_chunks(conn, doc_id)
-
-    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        if not chunk_ids:
-            return {}
-        with self._conn() as conn:
-            return reads.preceding_chunks(conn, chunk_ids)
-
-    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        if not parent_ids:
-            return {}
-        with self._conn() as conn:
-            return reads.chunks_before_parents(conn, parent_ids)
 
 
 def _configure(conn: Conn) -> None:

@@ -1,7 +1,6 @@
-"""The PostgreSQL store's vector writes, as functions over a connection: which chunks still
-lack a vector, and storing them (inside the caller's transaction).
-The first embedder fixes the vectors' dimension and builds the HNSW index; another embedder
-is refused."""
+"""The PostgreSQL store's vector writes, as a function over a connection: storing vectors
+inside the caller's transaction. The first embedder fixes the vectors' dimension and builds
+the HNSW index; another embedder is refused."""
 
 from __future__ import annotations
 
@@ -17,23 +16,6 @@ from citewise.types.vectors import Vectors
 Conn = psycopg.Connection[tuple[Any, ...]]
 # serializes the first embedder's dimension and HNSW index (`put_vectors`)
 _EMBEDDER_LOCK = 0x63697465776974
-
-
-def chunks_missing_vectors(
-    conn: Conn, limit: int, after_id: int = 0, *, doc_id: int | None = None
-) -> list[tuple[int, str]]:
-    one_doc = "" if doc_id is None else " AND doc_id = %s"
-    rows = conn.execute(
-        f"SELECT id, embed_text FROM chunks WHERE NOT has_vector AND id > %s{one_doc}"
-        " ORDER BY id LIMIT %s",
-        (after_id, *(() if doc_id is None else (doc_id,)), limit),
-    ).fetchall()
-    return [(int(r[0]), str(r[1])) for r in rows]
-
-
-def count_missing_vectors(conn: Conn) -> int:
-    row = conn.execute("SELECT count(*) FROM chunks WHERE NOT has_vector").fetchone()
-    return int(row[0]) if row else 0
 
 
 def put_vectors(

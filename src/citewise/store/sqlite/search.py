@@ -13,8 +13,9 @@ from functools import partial
 import numpy as np
 
 from citewise.errors import StoreError
+from citewise.store.sql.writes import collection_id
 from citewise.store.sqlite.ann import AnnIndexes, active_rows, vectors_of
-from citewise.store.sqlite.writes import collection_id, generation
+from citewise.store.sqlite.writes import generation
 from citewise.store.terms import fts5_match
 from citewise.store.vector_index import Partition, VectorBackend
 from citewise.text.headings import heading_names, last_heading

@@ -1,8 +1,9 @@
 """The embedded default store: one SQLite file in WAL mode holding every index.
 
 `SQLiteStore` owns the connections (one per thread), the write transaction (one writer per
-file) and the vector cache; the reads and writes themselves are functions over a
-connection in `documents`, `writes`, `chunks`, `search`, `vectors` and `stream`.
+file), the snapshot and the vector cache; the searches and vectors are functions over a
+connection in `search` and `vectors`, the documents and chunks those of `store.sql`
+(`SqlStore`) over `reads.SQLiteReads` and `writes.SQLiteWrites`.
 """
 
 from __future__ import annotations
@@ -14,33 +15,27 @@ from pathlib import Path
 
 from citewise.db.sqlite import ThreadConnections, connect
 from citewise.errors import StoreError
-from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import check_batch
-from citewise.store.sqlite import chunks as chunk_reads
-from citewise.store.sqlite import documents, search, stream, writes
-from citewise.store.sqlite import graph as graph_writes
+from citewise.store.sql.connection import ReadConn, WriteConn
+from citewise.store.sql.store import SqlStore
+from citewise.store.sqlite import search
 from citewise.store.sqlite import vectors as vector_writes
+from citewise.store.sqlite.reads import SQLiteReads
 from citewise.store.sqlite.schema import apply_schema
 from citewise.store.sqlite.shared import shared_state
-from citewise.types import (
-    Candidate,
-    ChunkedDocument,
-    ChunkRecord,
-    DocumentFields,
-    DocumentInfo,
-    NewDocument,
-    SearchFilter,
-)
+from citewise.store.sqlite.writes import SQLiteWrites
+from citewise.types import Candidate, SearchFilter
 from citewise.types.vectors import Vectors
 
 
-class SQLiteStore:
+class SQLiteStore(SqlStore):
     """Thread-safe: each thread reads through its own connection, writes are serialized by
     one lock per database file, and the vector cache is shared by every thread."""
 
     def __init__(self, path: Path) -> None:
+        super().__init__(self._reads, self._writes)
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._connections = ThreadConnections(self._connect)
@@ -80,6 +75,15 @@ class SQLiteStore:
                 conn.execute("COMMIT")
 
     @contextmanager
+    def _reads(self) -> Iterator[ReadConn]:
+        yield SQLiteReads(self._conn)
+
+    @contextmanager
+    def _writes(self) -> Iterator[WriteConn]:
+        with self._tx() as conn:
+            yield SQLiteWrites(conn)
+
+    @contextmanager
     def snapshot(self) -> Iterator[None]:
         """Reads inside see one state of the store (a WAL read transaction), so a replace
         committed meanwhile cannot remove chunks a ranking already named."""
@@ -94,78 +98,13 @@ class SQLiteStore:
             if conn.in_transaction:
                 conn.execute("COMMIT")
 
-    # -- documents -------------------------------------------------------------------
-
-    def collections(self) -> list[str]:
-        return documents.collections(self._conn)
-
-    def find_document(self, collection: str, source: str) -> DocumentInfo | None:
-        return documents.find_document(self._conn, collection, source)
-
-    def find_staged(self, collection: str, source: str) -> DocumentInfo | None:
-        return documents.find_staged(self._conn, collection, source)
-
-    def list_documents(self, collection: str) -> list[DocumentInfo]:
-        return documents.list_documents(self._conn, collection)
-
-    def documents_titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
-        return documents.documents_titled(self._conn, collection, prefix)
-
-    def has_documents(self, collection: str) -> bool:
-        return documents.has_documents(self._conn, collection)
-
-    def stats(self) -> dict[str, int]:
-        return documents.stats(self._conn)
-
-    def add_document(self, new: NewDocument, *, replaces: int | None = None) -> int:
-        with self._tx() as conn:
-            return writes.add_document(conn, new, replaces=replaces)
-
-    def delete_document(self, doc_id: int) -> None:
-        with self._tx() as conn:
-            writes.delete_document(conn, doc_id)
-
-    def describe_document(self, doc_id: int, fields: DocumentFields) -> None:
-        with self._tx() as conn:
-            documents.describe_document(conn, doc_id, fields)
-
-    def finalize(self) -> list[int]:
-        with self._tx() as conn:
-            return writes.finalize(conn)
-
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
-
-    def replace_graph(self, doc_id: int, graph: DocumentGraph) -> list[DocumentLink]:
-        with self._tx() as conn:
-            return graph_writes.replace_graph(conn, doc_id, graph)
 
     def graph_store(self) -> GraphStore:
         # reads through the calling thread's connection (inside `snapshot()` too)
         return SQLiteGraphStore.per_thread(self._connections.get)
 
-    # -- streamed documents (`StreamingStore`) -----------------------------------------
-
-    def begin_document(self, new: NewDocument, *, replaces: int | None = None) -> int | None:
-        with self._tx() as conn:
-            return stream.begin_document(conn, new, replaces=replaces)
-
-    def append_chunks(self, doc_id: int, chunks: ChunkedDocument) -> bool:
-        with self._tx() as conn:
-            return stream.append_chunks(conn, doc_id, chunks)
-
-    def complete_document(self, doc_id: int, *, page_count: int | None = None) -> bool:
-        with self._tx() as conn:
-            return stream.complete_document(conn, doc_id, page_count=page_count)
-
     # -- vectors ---------------------------------------------------------------------
-
-    def chunks_missing_vectors(
-        self, limit: int, after_id: int = 0, *, doc_id: int | None = None
-    ) -> list[tuple[int, str]]:
-        return vector_writes.chunks_missing_vectors(self._conn, limit, after_id, doc_id=doc_id)
-
-    def count_missing_vectors(self) -> int:
-        return vector_writes.count_missing_vectors(self._conn)
 
     def put_vectors(
         self,
@@ -192,19 +131,3 @@ class SQLiteStore:
 
     def vector_search(self, query: Vectors, flt: SearchFilter, k: int) -> list[Candidate]:
         return search.vector_search(self._conn, self._vectors, query, flt, k)
-
-    # -- chunks ----------------------------------------------------------------------
-
-    def get_chunks(
-        self, chunk_ids: Sequence[int], *, with_parents: bool = False
-    ) -> list[ChunkRecord]:
-        return chunk_reads.get_chunks(self._conn, chunk_ids, with_parents=with_parents)
-
-    def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
-        return chunk_reads.document_chunks(self._conn, doc_id)
-
-    def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        return chunk_reads.preceding_chunks(self._conn, chunk_ids)
-
-    def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
-        return chunk_reads.chunks_before_parents(self._conn, parent_ids)

@@ -1,6 +1,5 @@
-"""The SQLite store's vector writes, as functions over a connection: which chunks still lack
-a vector, and storing them inside the caller's transaction (the first embedder is recorded;
-another is refused)."""
+"""The SQLite store's vector writes, as a function over a connection: storing vectors inside
+the caller's transaction (the first embedder is recorded; another is refused)."""
 
 from __future__ import annotations
 
@@ -11,23 +10,6 @@ import numpy as np
 
 from citewise.errors import StoreError
 from citewise.types.vectors import Vectors
-
-
-def chunks_missing_vectors(
-    conn: sqlite3.Connection, limit: int, after_id: int = 0, *, doc_id: int | None = None
-) -> list[tuple[int, str]]:
-    one_doc = "" if doc_id is None else " AND doc_id = ?"
-    rows = conn.execute(
-        f"SELECT id, embed_text FROM chunks WHERE has_vector = 0 AND id > ?{one_doc}"
-        " ORDER BY id LIMIT ?",
-        (after_id, *(() if doc_id is None else (doc_id,)), limit),
-    ).fetchall()
-    return [(int(r[0]), str(r[1])) for r in rows]
-
-
-def count_missing_vectors(conn: sqlite3.Connection) -> int:
-    row = conn.execute("SELECT count(*) FROM chunks WHERE has_vector = 0").fetchone()
-    return int(row[0])
 
 
 def put_vectors(
