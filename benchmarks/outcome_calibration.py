@@ -272,9 +272,10 @@ def main() -> None:
         halves = ("tune", "test") if args.half == "all" else (args.half,)
         sets = [s for s in args.sets.split(",") if s]
         if args.plain_answers:
-            from citewise.extractive import answerer
+            from citewise.extractive import outcome
 
-            answerer.states_confidently = lambda *_: True  # type: ignore[assignment]
+            # `unsure` reads it from its own module
+            outcome.states_confidently = lambda *_: True  # type: ignore[assignment]
         rows = collect(args.data_dir, sets, halves)
         args.out.write_text("".join(json.dumps(x) + "\n" for x in rows))
         return

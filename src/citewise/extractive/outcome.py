@@ -2,11 +2,15 @@
 `passage` — the closest passage in the documents, labelled as not a stated answer — when the
 retrieval evidence says the documents talk about the question's subject, else `none`.
 
-The evidence is a few numbers (`OutcomeFeatures`); the decision is a logistic regression over
-them, fitted per embedder on the tuning halves of every check set
-(`benchmarks/outcome_calibration.py` writes `outcome_calibration.py`). An embedder without a
-calibration (the hashing embedder, a user's model) falls back to a relative criterion that
-needs none: the top passages hold most of the question's content words.
+The evidence is a few numbers (`OutcomeFeatures`): how close the best sentences are, how much
+of the question the top passages hold, and whether the best sentence's passage holds what the
+question specifically names (its names, identifiers, versions, numbers, rarest words) and a
+sentence of the asked answer type — a question about another organisation, another year or
+a property the text does not state is a near miss, not an answer. The decision is a
+logistic regression over them, fitted per embedder on the tuning halves of every check set
+together (`benchmarks/outcome_calibration.py` writes `outcome_calibration.py`). An embedder
+without a calibration (the hashing embedder, a user's model) falls back to a relative
+criterion that needs none: the top passages hold most of the question's content words.
 
 A second regression over the same evidence says whether an answer's sentences state what was
 asked (fitted on the answers given: right ones 1, wrong ones and answers to unanswerable
@@ -25,13 +29,15 @@ from citewise.extractive.compose import ExtractiveResult, ScoredSentence
 from citewise.extractive.outcome_calibration import CALIBRATIONS
 from citewise.extractive.scoring import type_fit
 from citewise.extractive.units import join_marked
-from citewise.question.analysis import Analysis
-from citewise.question.coverage import coverage
+from citewise.question.analysis import Analysis, AnswerType
+from citewise.question.coverage import coverage, rare_coverage
+from citewise.question.specifics import share_in_passage, share_in_sentence, specifics
 from citewise.types import Passage
 
 CLOSEST_PASSAGE = "Not stated directly; the closest passage in your documents:"
 UNCALIBRATED_COVERAGE = 0.5  # the fallback: top passages hold half the question's words
 WINDOW_CHARS = 450  # the shown window: the best sentence and its neighbours up to this
+FORMLESS = frozenset({"definition", "comparison", "other"})  # `type_fit` fits no sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,10 @@ class OutcomeFeatures:
     coverage_top: float  # … the best of the first three passages
     best_in_first: float  # 1.0 when the best sentence stands in the first passage
     type_match: float  # the best sentence has the form of the asked answer type
+    specifics_passage: float  # share of the question's names and numbers its passage holds
+    specifics_sentence: float  # … the best sentence (or the heading it stands under) names
+    rare_passage: float  # its passage's coverage, each word weighted by its rarity
+    type_in_passage: float  # a sentence of its passage has the asked type's form
 
     def as_dict(self) -> dict[str, float]:
         return {f.name: round(float(getattr(self, f.name)), 4) for f in fields(self)}
@@ -61,11 +71,13 @@ def features_of(
 ) -> OutcomeFeatures:
     """The evidence of `scored` (best first) over `passages` for the question `a` (pure)."""
     if not scored or not passages:
-        return OutcomeFeatures(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return OutcomeFeatures(*(0.0 for _ in FEATURE_NAMES))
     first = passages[0].n
     best = max(scored, key=lambda x: x.score - x.prior)
     in_first = [x.cosine for x in scored if x.passage.n == first]
     cover = [coverage(a.question, p) for p in passages[:3]]
+    named = specifics(a)
+    beside = [x.text for x in scored if x.passage.n == best.passage.n]
     return OutcomeFeatures(
         best_evidence=best.score - best.prior,
         best_cosine=max(x.cosine for x in scored),
@@ -74,7 +86,19 @@ def features_of(
         coverage_top=max(cover),
         best_in_first=float(best.passage.n == first),
         type_match=type_fit(a.answer_type, best.text),
+        specifics_passage=share_in_passage(named, best.passage),
+        specifics_sentence=share_in_sentence(named, best.text, best.passage),
+        rare_passage=rare_coverage(a.question, best.passage, passages),
+        type_in_passage=type_in(a.answer_type, beside),
     )
+
+
+def type_in(kind: AnswerType, sentences: Sequence[str]) -> float:
+    """1.0 when one of `sentences` has the form of an answer of `kind`, or when `kind` has no
+    telling form (a definition, a comparison); else 0.0."""
+    if kind in FORMLESS:
+        return 1.0
+    return max((type_fit(kind, s) for s in sentences), default=0.0)
 
 
 @dataclass(frozen=True, slots=True)
