@@ -140,9 +140,9 @@ def _regression(
     used: Sequence[dict[str, Any]], labels: Sequence[int]
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """Weights (bias last) of the L2-regularised logistic regression, and its probabilities."""
-    from citewise.extractive.outcome import FEATURE_NAMES
+    from citewise.extractive.outcome import REGRESSED
 
-    x = np.array([[r["features"][k] for k in FEATURE_NAMES] for r in used], dtype=np.float64)
+    x = np.array([[r["features"][k] for k in REGRESSED] for r in used], dtype=np.float64)
     y = np.array(labels, dtype=np.float64)
     xb = np.hstack([x, np.ones((len(x), 1))])
     w = np.zeros(xb.shape[1])
@@ -157,9 +157,9 @@ def _regression(
 
 
 def _as_calibration(w: np.ndarray[Any, Any], threshold: float) -> dict[str, object]:
-    from citewise.extractive.outcome import FEATURE_NAMES
+    from citewise.extractive.outcome import REGRESSED
 
-    weights = {k: round(float(v), 4) for k, v in zip(FEATURE_NAMES, w[:-1], strict=True)}
+    weights = {k: round(float(v), 4) for k, v in zip(REGRESSED, w[:-1], strict=True)}
     return {"weights": weights, "bias": round(float(w[-1]), 4), "threshold": round(threshold, 2)}
 
 

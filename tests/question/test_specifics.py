@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from answer_factories import passage
 from citewise.question.analysis import analyse
-from citewise.question.specifics import share_in_passage, share_in_sentence, specifics
+from citewise.question.specifics import share_in_passage, specifics
 
 
 def test_specifics_are_the_names_identifiers_versions_and_numbers_a_question_names() -> None:
@@ -30,11 +30,3 @@ def test_a_passage_about_another_year_holds_none_of_the_asked_year() -> None:
 def test_a_question_naming_nothing_specific_is_fully_held() -> None:
     p = passage(1, "Leave is booked in the portal.")
     assert share_in_passage((), p) == 1.0
-    assert share_in_sentence((), "Leave is booked in the portal.", p) == 1.0
-
-
-def test_the_sentence_share_counts_the_heading_it_stands_under() -> None:
-    p = passage(1, "It uses five replicas.", section="Spanner > F1")
-    names = ("spanner", "europe")
-    assert share_in_sentence(names, "It uses five replicas.", p) == 0.5
-    assert share_in_sentence(("europe",), "It uses five replicas.", p) == 0.0

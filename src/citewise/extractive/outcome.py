@@ -3,19 +3,21 @@
 retrieval evidence says the documents talk about the question's subject, else `none`.
 
 The evidence is a few numbers (`OutcomeFeatures`): how close the best sentences are, how much
-of the question the top passages hold, and whether the best sentence's passage holds what the
-question specifically names (its names, identifiers, versions, numbers, rarest words) and a
-sentence of the asked answer type — a question about another organisation, another year or
-a property the text does not state is a near miss, not an answer. The decision is a
-logistic regression over them, fitted per embedder on the tuning halves of every check set
-together (`benchmarks/outcome_calibration.py` writes `outcome_calibration.py`). An embedder
-without a calibration (the hashing embedder, a user's model) falls back to a relative
-criterion that needs none: the top passages hold most of the question's content words.
+of the question the top passages hold, and whether the best sentence's passage mentions what
+the question specifically names (`question/specifics.py`: its names, identifiers, versions,
+numbers). The decision is a logistic regression over the retrieval evidence
+(`REGRESSED`), fitted per embedder on the tuning halves of every check set together
+(`benchmarks/outcome_calibration.py` writes `outcome_calibration.py`). An embedder without a
+calibration (the hashing embedder, a user's model) falls back to a relative criterion that
+needs none: the top passages hold most of the question's content words.
 
 A second regression over the same evidence says whether an answer's sentences state what was
 asked (fitted on the answers given: right ones 1, wrong ones and answers to unanswerable
 questions 0): below its threshold the answer is shown as the closest passage, labelled as not
-stating it, rather than as a confident answer (`states_confidently`).
+stating it, rather than as a confident answer (`states_confidently`). Whatever its
+probability, an answer whose passage does not mention everything the question names is not
+confident: a question about another organisation, another version or another year than the
+passage speaks of is a near miss, and its sentences are shown as the closest passage.
 """
 
 from __future__ import annotations
@@ -29,15 +31,14 @@ from citewise.extractive.compose import ExtractiveResult, ScoredSentence
 from citewise.extractive.outcome_calibration import CALIBRATIONS
 from citewise.extractive.scoring import type_fit
 from citewise.extractive.units import join_marked
-from citewise.question.analysis import Analysis, AnswerType
-from citewise.question.coverage import coverage, rare_coverage
-from citewise.question.specifics import share_in_passage, share_in_sentence, specifics
+from citewise.question.analysis import Analysis
+from citewise.question.coverage import coverage
+from citewise.question.specifics import share_in_passage, specifics
 from citewise.types import Passage
 
 CLOSEST_PASSAGE = "Not stated directly; the closest passage in your documents:"
 UNCALIBRATED_COVERAGE = 0.5  # the fallback: top passages hold half the question's words
 WINDOW_CHARS = 450  # the shown window: the best sentence and its neighbours up to this
-FORMLESS = frozenset({"definition", "comparison", "other"})  # `type_fit` fits no sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +53,6 @@ class OutcomeFeatures:
     best_in_first: float  # 1.0 when the best sentence stands in the first passage
     type_match: float  # the best sentence has the form of the asked answer type
     specifics_passage: float  # share of the question's names and numbers its passage holds
-    specifics_sentence: float  # … the best sentence (or the heading it stands under) names
-    rare_passage: float  # its passage's coverage, each word weighted by its rarity
-    type_in_passage: float  # a sentence of its passage has the asked type's form
 
     def as_dict(self) -> dict[str, float]:
         return {f.name: round(float(getattr(self, f.name)), 4) for f in fields(self)}
@@ -64,6 +62,8 @@ class OutcomeFeatures:
 
 
 FEATURE_NAMES = tuple(f.name for f in fields(OutcomeFeatures))
+# what the regressions read; the question's specifics decide apart (`states_confidently`)
+REGRESSED = tuple(n for n in FEATURE_NAMES if n != "specifics_passage")
 
 
 def features_of(
@@ -76,8 +76,6 @@ def features_of(
     best = max(scored, key=lambda x: x.score - x.prior)
     in_first = [x.cosine for x in scored if x.passage.n == first]
     cover = [coverage(a.question, p) for p in passages[:3]]
-    named = specifics(a)
-    beside = [x.text for x in scored if x.passage.n == best.passage.n]
     return OutcomeFeatures(
         best_evidence=best.score - best.prior,
         best_cosine=max(x.cosine for x in scored),
@@ -86,19 +84,8 @@ def features_of(
         coverage_top=max(cover),
         best_in_first=float(best.passage.n == first),
         type_match=type_fit(a.answer_type, best.text),
-        specifics_passage=share_in_passage(named, best.passage),
-        specifics_sentence=share_in_sentence(named, best.text, best.passage),
-        rare_passage=rare_coverage(a.question, best.passage, passages),
-        type_in_passage=type_in(a.answer_type, beside),
+        specifics_passage=share_in_passage(specifics(a), best.passage),
     )
-
-
-def type_in(kind: AnswerType, sentences: Sequence[str]) -> float:
-    """1.0 when one of `sentences` has the form of an answer of `kind`, or when `kind` has no
-    telling form (a definition, a comparison); else 0.0."""
-    if kind in FORMLESS:
-        return 1.0
-    return max((type_fit(kind, s) for s in sentences), default=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +137,11 @@ def shows_passage(f: OutcomeFeatures, embedder_name: str) -> bool:
 
 
 def states_confidently(f: OutcomeFeatures, embedder_name: str) -> bool:
-    """Whether an answer with this evidence is confident enough to be shown as one (True
-    where the embedder has no answer calibration)."""
+    """Whether an answer with this evidence is confident enough to be shown as one: never when
+    its passage lacks a name or number the question names, else by the embedder's answer
+    calibration (True where it has none)."""
+    if f.specifics_passage < 1.0:
+        return False
     calibration = answer_calibrations().get(embedder_name)
     return calibration is None or calibration.probability(f) >= calibration.threshold
 

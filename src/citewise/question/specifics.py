@@ -35,17 +35,3 @@ def share_in_passage(terms: Iterable[str], passage: Passage) -> float:
     if not wanted:
         return 1.0
     return sum(mentions(passage, t) for t in wanted) / len(wanted)
-
-
-def share_in_sentence(terms: Iterable[str], sentence: str, passage: Passage) -> float:
-    """The share of `terms` the sentence or the heading and title it stands under names; 1.0
-    when there are none."""
-    wanted = list(terms)
-    if not wanted:
-        return 1.0
-    hay = f"{sentence}\n{passage.hit.section}\n{passage.hit.title}".lower()
-    return sum(_named(t, hay) for t in wanted) / len(wanted)
-
-
-def _named(term: str, hay: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w]|\.\d)", hay) is not None
