@@ -87,3 +87,31 @@ def test_a_question_about_another_year_than_the_passage_states_holds_no_specific
 def test_a_question_with_no_scored_sentence_has_no_evidence() -> None:
     f = features_of(analyse("How many days?"), [passage(1, "Text.")], [])
     assert all(v == 0.0 for _, v in f.items())
+
+
+def test_an_answer_to_a_question_about_another_year_is_shown_as_the_closest_passage() -> None:
+    from citewise.extractive.compose import ExtractiveResult
+    from citewise.extractive.outcome import unsure
+
+    question = "How many days of paid leave did employees get in 2021?"
+    evidence = _scored_leave(question).items()
+    answer = ExtractiveResult(LEAVE_2019, (), (0.65,), False, evidence=evidence)
+    shown = unsure(answer, analyse(question), "all-MiniLM-L6-v2", doubt=True)
+    assert shown.kind == "passage" and shown.text == LEAVE_2019
+
+
+def test_an_answer_whose_passage_names_the_asked_year_stays_an_answer() -> None:
+    from citewise.extractive.compose import ExtractiveResult
+    from citewise.extractive.outcome import unsure
+
+    question = "How many days of paid leave did employees get in 2019?"
+    evidence = _scored_leave(question).items()
+    answer = ExtractiveResult(LEAVE_2019, (), (0.65,), False, evidence=evidence)
+    assert unsure(answer, analyse(question), "all-MiniLM-L6-v2", doubt=True).kind == "answer"
+
+
+def test_a_first_passage_stating_the_fact_is_shown_rather_than_none() -> None:
+    stated = _scored_leave("How many days of paid leave did employees get in 2019?")
+    assert shows_passage(stated, "all-MiniLM-L6-v2")
+    near_miss = _scored_leave("How many days of paid leave did employees get in 2021?")
+    assert shows_passage(near_miss, "all-MiniLM-L6-v2")  # a near miss: labelled, not hidden
