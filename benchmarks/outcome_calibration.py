@@ -4,6 +4,7 @@ question's outcome evidence, fits the calibration, and reports the outcome figur
     python benchmarks/outcome_calibration.py collect --data-dir DIR --half tune --out tune.jsonl
     python benchmarks/outcome_calibration.py fit tune.jsonl      # writes the calibration module
     python benchmarks/outcome_calibration.py report test.jsonl   # one row a set
+    python benchmarks/outcome_calibration.py report all.jsonl --half test   # one half's rows
 
 `collect` asks every question of the chosen sets and half (stores under DIR/eval, as
 `check_sets.py` builds them) and writes one line a question: its `answer_kind`, must_contain,
@@ -267,6 +268,7 @@ def main() -> None:
     f.add_argument("rows", type=Path)
     r = sub.add_parser("report")
     r.add_argument("rows", type=Path)
+    r.add_argument("--half", default="all", choices=("tune", "test", "all"), help="rows reported")
     args = parser.parse_args()
     if args.command == "collect":
         halves = ("tune", "test") if args.half == "all" else (args.half,)
@@ -283,7 +285,7 @@ def main() -> None:
     if args.command == "fit":
         write_module(fit([x for x in rows if x["half"] == "tune"]))
     else:
-        print(report(rows))
+        print(report([x for x in rows if args.half in ("all", x["half"])]))
 
 
 if __name__ == "__main__":
