@@ -7,7 +7,9 @@ passages counted apart) and false passes (unanswerable questions let through), p
     python benchmarks/gate_calibration.py --data-dir DIR --sets licences,governance,policy,dev
     python benchmarks/gate_calibration.py --data-dir DIR --sets ... --half test   # report only
 
-Tune on the tuning halves (default); look at the test halves only to report.
+Tune on the tuning halves (default); look at the test halves only to report. The gate's weights
+decide for the LLM path; without an LLM a refusal on the score alone is left to the extractive
+answerer's calibrated outcome (`GateDecision.firm`), so there only its firm refusals count.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ question's outcome evidence, fits the calibration, and reports the outcome figur
     python benchmarks/outcome_calibration.py collect --data-dir DIR --half tune --out tune.jsonl
     python benchmarks/outcome_calibration.py fit tune.jsonl      # writes the calibration module
     python benchmarks/outcome_calibration.py report test.jsonl   # one row a set
+    python benchmarks/outcome_calibration.py report all.jsonl --half test   # one half's rows
 
 `collect` asks every question of the chosen sets and half (stores under DIR/eval, as
 `check_sets.py` builds them) and writes one line a question: its `answer_kind`, must_contain,
@@ -140,9 +141,9 @@ def _regression(
     used: Sequence[dict[str, Any]], labels: Sequence[int]
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """Weights (bias last) of the L2-regularised logistic regression, and its probabilities."""
-    from citewise.extractive.outcome import FEATURE_NAMES
+    from citewise.extractive.outcome import REGRESSED
 
-    x = np.array([[r["features"][k] for k in FEATURE_NAMES] for r in used], dtype=np.float64)
+    x = np.array([[r["features"][k] for k in REGRESSED] for r in used], dtype=np.float64)
     y = np.array(labels, dtype=np.float64)
     xb = np.hstack([x, np.ones((len(x), 1))])
     w = np.zeros(xb.shape[1])
@@ -157,9 +158,9 @@ def _regression(
 
 
 def _as_calibration(w: np.ndarray[Any, Any], threshold: float) -> dict[str, object]:
-    from citewise.extractive.outcome import FEATURE_NAMES
+    from citewise.extractive.outcome import REGRESSED
 
-    weights = {k: round(float(v), 4) for k, v in zip(FEATURE_NAMES, w[:-1], strict=True)}
+    weights = {k: round(float(v), 4) for k, v in zip(REGRESSED, w[:-1], strict=True)}
     return {"weights": weights, "bias": round(float(w[-1]), 4), "threshold": round(threshold, 2)}
 
 
@@ -267,14 +268,16 @@ def main() -> None:
     f.add_argument("rows", type=Path)
     r = sub.add_parser("report")
     r.add_argument("rows", type=Path)
+    r.add_argument("--half", default="all", choices=("tune", "test", "all"), help="rows reported")
     args = parser.parse_args()
     if args.command == "collect":
         halves = ("tune", "test") if args.half == "all" else (args.half,)
         sets = [s for s in args.sets.split(",") if s]
         if args.plain_answers:
-            from citewise.extractive import answerer
+            from citewise.extractive import outcome
 
-            answerer.states_confidently = lambda *_: True  # type: ignore[assignment]
+            # `unsure` reads it from its own module
+            outcome.states_confidently = lambda *_: True  # type: ignore[assignment]
         rows = collect(args.data_dir, sets, halves)
         args.out.write_text("".join(json.dumps(x) + "\n" for x in rows))
         return
@@ -282,7 +285,7 @@ def main() -> None:
     if args.command == "fit":
         write_module(fit([x for x in rows if x["half"] == "tune"]))
     else:
-        print(report(rows))
+        print(report([x for x in rows if args.half in ("all", x["half"])]))
 
 
 if __name__ == "__main__":

@@ -6,12 +6,14 @@ from citewise.extractive.outcome import (
     Calibration,
     OutcomeFeatures,
     closest_passage,
+    features_of,
     shows_passage,
 )
+from citewise.question.analysis import analyse
 
 
 def _features(coverage_top: float, best_evidence: float = 0.3) -> OutcomeFeatures:
-    return OutcomeFeatures(best_evidence, 0.4, 0.4, coverage_top, coverage_top, 1.0, 0.0)
+    return OutcomeFeatures(best_evidence, 0.4, 0.4, coverage_top, coverage_top, 1.0, 0.0, 1.0)
 
 
 def test_uncalibrated_embedder_shows_passage_when_top_passages_hold_the_question_words() -> None:
@@ -48,8 +50,8 @@ def test_an_answer_is_confident_without_an_answer_calibration() -> None:
 def test_the_shipped_answer_calibration_doubts_weak_evidence_and_trusts_strong() -> None:
     from citewise.extractive.outcome import states_confidently
 
-    weak = OutcomeFeatures(0.1, 0.1, 0.1, 0.1, 0.1, 0.0, 0.0)
-    strong = OutcomeFeatures(1.0, 0.8, 0.8, 1.0, 1.0, 1.0, 1.0)
+    weak = OutcomeFeatures(0.1, 0.1, 0.1, 0.1, 0.1, 0.0, 0.0, 1.0)
+    strong = OutcomeFeatures(1.0, 0.8, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0)
     assert not states_confidently(weak, "all-MiniLM-L6-v2")
     assert states_confidently(strong, "all-MiniLM-L6-v2")
 
@@ -64,3 +66,52 @@ def test_closest_passage_within_a_passage_takes_that_passages_best_sentence() ->
     assert "handbook" in closest_passage([strong, days], split, 0.6).text
     result = closest_passage([strong, days], split, 0.6, within=1)
     assert "28 days" in result.text and result.used_passages == (first,)
+
+
+LEAVE_2019 = "In 2019 every employee got 28 days of paid leave."
+
+
+def _scored_leave(question: str) -> OutcomeFeatures:
+    p = passage(1, f"Leave is booked in the HR portal. {LEAVE_2019}")
+    best = ScoredSentence(p, 1, LEAVE_2019, frozenset(), 0.7, 0.6, 0.65)
+    other = ScoredSentence(p, 0, "Leave is booked in the HR portal.", frozenset(), 0.4, 0.2, 0.3)
+    return features_of(analyse(question), [p], [other, best])
+
+
+def test_a_question_about_another_year_than_the_passage_states_holds_no_specific() -> None:
+    near_miss = _scored_leave("How many days of paid leave did employees get in 2021?")
+    stated = _scored_leave("How many days of paid leave did employees get in 2019?")
+    assert near_miss.specifics_passage == 0.0 and stated.specifics_passage == 1.0
+
+
+def test_a_question_with_no_scored_sentence_has_no_evidence() -> None:
+    f = features_of(analyse("How many days?"), [passage(1, "Text.")], [])
+    assert all(v == 0.0 for _, v in f.items())
+
+
+def test_an_answer_to_a_question_about_another_year_is_shown_as_the_closest_passage() -> None:
+    from citewise.extractive.compose import ExtractiveResult
+    from citewise.extractive.outcome import unsure
+
+    question = "How many days of paid leave did employees get in 2021?"
+    evidence = _scored_leave(question).items()
+    answer = ExtractiveResult(LEAVE_2019, (), (0.65,), False, evidence=evidence)
+    shown = unsure(answer, analyse(question), "all-MiniLM-L6-v2", doubt=True)
+    assert shown.kind == "passage" and shown.text == LEAVE_2019
+
+
+def test_an_answer_whose_passage_names_the_asked_year_stays_an_answer() -> None:
+    from citewise.extractive.compose import ExtractiveResult
+    from citewise.extractive.outcome import unsure
+
+    question = "How many days of paid leave did employees get in 2019?"
+    evidence = _scored_leave(question).items()
+    answer = ExtractiveResult(LEAVE_2019, (), (0.65,), False, evidence=evidence)
+    assert unsure(answer, analyse(question), "all-MiniLM-L6-v2", doubt=True).kind == "answer"
+
+
+def test_a_first_passage_stating_the_fact_is_shown_rather_than_none() -> None:
+    stated = _scored_leave("How many days of paid leave did employees get in 2019?")
+    assert shows_passage(stated, "all-MiniLM-L6-v2")
+    near_miss = _scored_leave("How many days of paid leave did employees get in 2021?")
+    assert shows_passage(near_miss, "all-MiniLM-L6-v2")  # a near miss: labelled, not hidden

@@ -68,3 +68,16 @@ def test_only_the_first_passages_are_weighed() -> None:
     vectors = {101: [0.0, 1.0], 102: [0.0, 1.0], 103: [0.0, 1.0], 104: [1.0, 0.0]}
     gate = _gate(vectors, threshold=0.8, coverage_weight=0.0, look_at=3)
     assert not gate.decide("When are refunds paid?", [*far, near], QUESTION).relevant
+
+
+def test_a_refusal_on_the_score_alone_is_not_firm_and_a_missing_name_is() -> None:
+    p = passage(1, "The pool size is set by max_workers.")
+    on_score = _gate({101: [0.0, 1.0]}, threshold=0.9).decide(
+        "What sets the pool size?", [p], QUESTION
+    )
+    assert not on_score.relevant and not on_score.firm
+    named = _gate({101: [1.0, 0.0]}, threshold=0.0).decide(
+        "What is the default of pool_timeout?", [p], QUESTION
+    )
+    assert not named.relevant and named.firm
+    assert _gate({}).decide("Anything?", [], QUESTION).firm

@@ -155,7 +155,9 @@ class DocumentAnswerer:
         with trace.span("gate") as span:
             gate = self.gate.decide(req.question, passages, qv, analysis=analysis)
             span.attributes.update(relevant=float(gate.relevant), score=gate.score)
-        if not gate.relevant:
+        # without an LLM, a refusal on the score alone is the extractive outcome's to make:
+        # its calibrated evidence reads the sentences, the gate only the retrieval scores
+        if not gate.relevant and (gate.firm or self.llm is not None):
             yield from self._nothing_found(req, ranked)
             return
 

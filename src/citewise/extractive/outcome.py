@@ -2,8 +2,11 @@
 `passage` — the closest passage in the documents, labelled as not a stated answer — when the
 retrieval evidence says the documents talk about the question's subject, else `none`.
 
-The evidence is a few numbers (`OutcomeFeatures`); the decision is a logistic regression over
-them, fitted per embedder on the tuning halves of every check set
+The evidence is a few numbers (`OutcomeFeatures`): how close the best sentences are, how much
+of the question the top passages hold, and whether the best sentence's passage mentions what
+the question specifically names (`question/specifics.py`: its names, identifiers, versions,
+numbers). The decision is a logistic regression over the retrieval evidence
+(`REGRESSED`), fitted per embedder on the tuning halves of every check set together
 (`benchmarks/outcome_calibration.py` writes `outcome_calibration.py`). An embedder without a
 calibration (the hashing embedder, a user's model) falls back to a relative criterion that
 needs none: the top passages hold most of the question's content words.
@@ -11,7 +14,10 @@ needs none: the top passages hold most of the question's content words.
 A second regression over the same evidence says whether an answer's sentences state what was
 asked (fitted on the answers given: right ones 1, wrong ones and answers to unanswerable
 questions 0): below its threshold the answer is shown as the closest passage, labelled as not
-stating it, rather than as a confident answer (`states_confidently`).
+stating it, rather than as a confident answer (`states_confidently`). Whatever its
+probability, an answer whose passage does not mention everything the question names is not
+confident: a question about another organisation, another version or another year than the
+passage speaks of is a near miss, and its sentences are shown as the closest passage.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from citewise.extractive.scoring import type_fit
 from citewise.extractive.units import join_marked
 from citewise.question.analysis import Analysis
 from citewise.question.coverage import coverage
+from citewise.question.specifics import share_in_passage, specifics
 from citewise.types import Passage
 
 CLOSEST_PASSAGE = "Not stated directly; the closest passage in your documents:"
@@ -45,6 +52,7 @@ class OutcomeFeatures:
     coverage_top: float  # … the best of the first three passages
     best_in_first: float  # 1.0 when the best sentence stands in the first passage
     type_match: float  # the best sentence has the form of the asked answer type
+    specifics_passage: float  # share of the question's names and numbers its passage holds
 
     def as_dict(self) -> dict[str, float]:
         return {f.name: round(float(getattr(self, f.name)), 4) for f in fields(self)}
@@ -54,6 +62,8 @@ class OutcomeFeatures:
 
 
 FEATURE_NAMES = tuple(f.name for f in fields(OutcomeFeatures))
+# what the regressions read; the question's specifics decide apart (`states_confidently`)
+REGRESSED = tuple(n for n in FEATURE_NAMES if n != "specifics_passage")
 
 
 def features_of(
@@ -61,7 +71,7 @@ def features_of(
 ) -> OutcomeFeatures:
     """The evidence of `scored` (best first) over `passages` for the question `a` (pure)."""
     if not scored or not passages:
-        return OutcomeFeatures(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return OutcomeFeatures(*(0.0 for _ in FEATURE_NAMES))
     first = passages[0].n
     best = max(scored, key=lambda x: x.score - x.prior)
     in_first = [x.cosine for x in scored if x.passage.n == first]
@@ -74,6 +84,7 @@ def features_of(
         coverage_top=max(cover),
         best_in_first=float(best.passage.n == first),
         type_match=type_fit(a.answer_type, best.text),
+        specifics_passage=share_in_passage(specifics(a), best.passage),
     )
 
 
@@ -126,8 +137,11 @@ def shows_passage(f: OutcomeFeatures, embedder_name: str) -> bool:
 
 
 def states_confidently(f: OutcomeFeatures, embedder_name: str) -> bool:
-    """Whether an answer with this evidence is confident enough to be shown as one (True
-    where the embedder has no answer calibration)."""
+    """Whether an answer with this evidence is confident enough to be shown as one: never when
+    its passage lacks a name or number the question names, else by the embedder's answer
+    calibration (True where it has none)."""
+    if f.specifics_passage < 1.0:
+        return False
     calibration = answer_calibrations().get(embedder_name)
     return calibration is None or calibration.probability(f) >= calibration.threshold
 

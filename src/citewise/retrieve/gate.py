@@ -12,8 +12,12 @@ Evidence, each on a 0–1 scale, over the first `look_at` passages:
   the passages are about something else, whatever their scores.
 
 A question passes when nothing it names is missing and `dense + coverage_weight × coverage`
-reaches `threshold`. The weights are calibrated on the tuning halves of several genres
-(benchmarks/gate_calibration.py), never on the extractive answerer's sentence scores.
+reaches `threshold`. A refusal is `firm` when no passage came back or a name the question is
+about is missing; one on the score alone is not: without an LLM the extractive answerer then
+decides from its own calibrated outcome evidence (`extractive/outcome.py`), so "not in the
+documents" never overrides a passage that evidence would show. The weights are calibrated on
+the tuning halves of several genres (benchmarks/gate_calibration.py), never on the extractive
+answerer's sentence scores.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ class GateDecision:
     reason: str
     evidence: GateEvidence
     score: float
+    firm: bool = False  # a refusal sentence evidence cannot overturn: nothing found, a name missing
 
 
 class RelevanceGate:
@@ -99,11 +104,12 @@ class RelevanceGate:
         analysis: Analysis | None = None,
     ) -> GateDecision:
         if not passages:
-            return GateDecision(False, "no passages", GateEvidence(0.0, 0.0, ()), 0.0)
+            return GateDecision(False, "no passages", GateEvidence(0.0, 0.0, ()), 0.0, firm=True)
         ev = self.evidence(question, passages, question_vector, analysis=analysis)
         score = ev.score(self.options)
         if ev.missing:
-            return GateDecision(False, f"no passage mentions {', '.join(ev.missing)}", ev, score)
+            reason = f"no passage mentions {', '.join(ev.missing)}"
+            return GateDecision(False, reason, ev, score, firm=True)
         if score < self.options.threshold:
             reason = f"relevance {score:.2f} below {self.options.threshold:.2f}"
             return GateDecision(False, reason, ev, score)
