@@ -75,6 +75,13 @@ def test_mentions_matches_whole_names_and_documented_functions() -> None:
     assert not mentions(passage(1, "Changed in version 3.13.1."), "3.13")
 
 
+def test_a_version_after_a_names_hyphen_is_mentioned_but_not_after_a_minus() -> None:
+    licence = passage(1, "Permission is granted to copy this library.", source="lgpl-2.1.txt")
+    assert mentions(licence, "2.1")
+    assert not mentions(passage(1, "The offset may be -2.1 or more."), "2.1")
+    assert not mentions(passage(1, "Pages 1-2.1 list them."), "2.1")
+
+
 def test_a_heading_spelling_an_identifier_with_spaces_names_it() -> None:
     # Texinfo manuals head the entry for asn1_der_coding "asn1 der coding"
     p = passage(1, "Creates the DER encoding.", section="Reference > DER > asn1 der coding")

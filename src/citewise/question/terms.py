@@ -215,7 +215,9 @@ def mentions(p: Passage, term: str) -> bool:
     reference pages document `pkg.func` as `func(...)` under a heading naming `pkg`."""
     h = p.hit
     hay = f"{p.context}\n{h.title}\n{h.section}\n{h.source}".lower()
-    if re.search(rf"(?<![\w-]){re.escape(term)}(?![\w]|\.\d)", hay):
+    # a version also stands after a name's hyphen (lgpl-2.1), never after a minus or a range
+    before = r"(?:(?<![\w-])|(?<=[a-z]-))" if term[:1].isdigit() else r"(?<![\w-])"
+    if re.search(rf"{before}{re.escape(term)}(?![\w]|\.\d)", hay):
         return True
     if spaced_heading(term, h.section):
         return True
