@@ -70,3 +70,17 @@ def test_an_entry_signature_the_claim_opens_with_is_quoted_with_its_sentence() -
     answer = "os.cpu_count(): Return the number of CPUs in the system [1]."
     (citation,) = build_citations(answer, [passage(1, text)])
     assert citation.quote == "os.cpu_count() Return the number of CPUs in the system."
+
+
+def test_a_claim_running_on_past_a_line_without_a_full_stop_quotes_both_places() -> None:
+    text = (
+        "The cache keeps a maxsize of 128 by default:\n@lru_cache\ndef count(x):\n"
+        "return x\nIf maxsize is set to None, the cache can grow without bound."
+    )
+    answer = (
+        "The cache keeps a maxsize of 128 by default: @lru_cache [1] If maxsize is set to "
+        "None, the cache can grow without bound [1]."
+    )
+    (citation,) = build_citations(answer, [passage(1, text)])
+    assert "128" in citation.quote and "None" in citation.quote
+    assert "def count" not in citation.quote

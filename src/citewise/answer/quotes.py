@@ -22,8 +22,11 @@ MAX_QUOTE_CHARS = 300
 # end ("… prior to 30 days after Your receipt of the notice.") would be lost
 RECITED_QUOTE_CHARS = 600
 # the quotes of several claims citing one passage, together (the first claim's always)
-JOINED_QUOTE_CHARS = 900
+JOINED_QUOTE_CHARS = 1200
 MIN_RECITED_WORDS = 2  # a shorter neighbour ("Note:") is contained in claims by chance
+# … and a sentence elsewhere in the passage: a claim that runs on past a line without a full
+# stop ("… 128: @lru_cache [1] If maxsize is set to None, …") recites two places at once
+MIN_RECITED_ELSEWHERE = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,18 @@ def quote_for(claim: str, sentences: Sequence[str], max_chars: int = MAX_QUOTE_C
     return Quote(lo, hi, window(claim, text, max_chars), False)
 
 
+def recited_elsewhere(claim: str, sentences: Sequence[str], main: Quote) -> list[Quote]:
+    """The passage's sentences outside `main` that the claim recites whole."""
+    claim_phrase = _phrase(claim)
+    return [
+        Quote(i, i, s, True)
+        for i, s in enumerate(sentences)
+        if not main.lo <= i <= main.hi
+        and len(words(s)) >= MIN_RECITED_ELSEWHERE
+        and _recites(claim_phrase, s)
+    ]
+
+
 def window(claim: str, text: str, max_chars: int) -> str:
     """The run of `text`'s words, at most `max_chars`, holding most of the claim's content
     words (the earliest such run)."""
@@ -109,24 +124,25 @@ def best_quote(claim: str, passage_text: str, max_chars: int = MAX_QUOTE_CHARS) 
 
 
 def claims_quote(claims: Sequence[str], passage_text: str) -> str:
-    """The passage's sentences that carry `claims`: each claim's quote, the first claim's
-    always, the others while all fit `JOINED_QUOTE_CHARS`, in passage order; quotes that
-    touch are one run of the passage. One quote for the joined claims would favour the
-    sentence sharing most words with all of them together, often not the one stating the
-    fact."""
+    """The passage's sentences that carry `claims`: each claim's quote and the other
+    sentences it recites whole, the first claim's quote always, the others while all fit
+    `JOINED_QUOTE_CHARS`, in passage order; quotes that touch are one run of the passage.
+    One quote for the joined claims would favour the sentence sharing most words with all
+    of them together, often not the one stating the fact."""
     sentences = split_sentences(passage_text)
     if not sentences:
         return passage_text[:MAX_QUOTE_CHARS].strip()
     kept: list[Quote] = []
     size = 0
     for claim in claims:
-        q = quote_for(claim, sentences)
-        if any(k.lo <= q.lo and q.hi <= k.hi for k in kept):
-            continue
-        if kept and size + len(q.text) + 1 > JOINED_QUOTE_CHARS:
-            continue
-        kept.append(q)
-        size += len(q.text) + 1
+        main = quote_for(claim, sentences)
+        for q in (main, *recited_elsewhere(claim, sentences, main)):
+            if any(k.lo <= q.lo and q.hi <= k.hi for k in kept):
+                continue
+            if kept and size + len(q.text) + 1 > JOINED_QUOTE_CHARS:
+                continue
+            kept.append(q)
+            size += len(q.text) + 1
     return " ".join(q.text for q in _merged(sorted(kept, key=lambda q: (q.lo, q.hi)), sentences))
 
 
