@@ -77,6 +77,8 @@ from citewise.extractive.units import (
     lead_in_end,
     said_before,
 )
+from citewise.extractive.window import centre as window_centre
+from citewise.extractive.window import readable, unit_of
 from citewise.question.analysis import Analysis, analyse
 from citewise.question.subject import without_setting
 from citewise.question.terms import clauses, headed_by, mentions, stating_what_is_asked
@@ -178,11 +180,31 @@ class ExtractiveAnswerer(PartPicks):
             return result
         if not shows_passage(features, self.embedder.name):
             return result
-        first = passages[0].n if self.options.passage_from_first else None
-        passage = closest_passage(scored, split, result.best_score, within=first)
+        first = passages[0] if self.options.passage_from_first else None
+        centred = first and self._centre(a, first, split[first.n], scored, qv)
+        passage = closest_passage([centred] if centred else scored, split, result.best_score)
         return replace(
             passage, evidence=result.evidence, reason=f"closest passage: {result.reason}"
         )
+
+    def _centre(
+        self,
+        a: Analysis,
+        passage: Passage,
+        sentences: Sequence[str],
+        scored: Sequence[ScoredSentence],
+        qv: Vectors,
+    ) -> ScoredSentence | None:
+        """The sentence of `passage` the closest passage's window is centred on
+        (`window.centre`); its sentences that were not candidates are embedded now."""
+        known = {x.index: x.cosine for x in scored if x.passage.n == passage.n}
+        rest = [i for i in readable(sentences) if i not in known]
+        if rest:
+            limit = self.options.max_embed_chars
+            texts = [unit_of(sentences, i)[:limit] for i in rest]
+            cos = np.asarray(self.embedder.embed_documents(texts) @ qv, dtype=np.float64)
+            known.update(zip(rest, cos.tolist(), strict=True))
+        return window_centre(a, passage, sentences, known, scored)
 
     def _decide(
         self,
