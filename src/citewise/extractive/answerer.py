@@ -64,6 +64,7 @@ from citewise.extractive.scoring import is_table_row, is_title, type_fit
 from citewise.extractive.sentence_fit import (
     MUST_STATE,
     anchored,
+    documents_named,
     names_row,
     speaks_of_unseen_code,
     stating_neighbour,
@@ -361,6 +362,7 @@ class ExtractiveAnswerer(PartPicks):
         notes_count = a.asks_change or not opts.rules.version_notes
         history = a.asks_history or not opts.rules.version_notes
         share = document_share(cands)
+        named = documents_named(a.names, [c.passage for c in cands])
         late = self._late[1] if self._late[0] == a.question else {}  # not a part's facets
         out = []
         for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
@@ -385,6 +387,7 @@ class ExtractiveAnswerer(PartPicks):
                 total += opts.heading_weight
             prior = opts.document_weight * share[c.passage.hit.source]
             prior += opts.type_weight * type_fit(kind, c.text)
+            prior += opts.name_weight * named.get(c.passage.n, 0.0)
             prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
             out.append(
                 ScoredSentence(

@@ -72,6 +72,19 @@ STATED = frozenset({"number", "value", "time", "reason"})
 MUST_STATE = frozenset({"number"})
 
 
+def documents_named(names: Sequence[str], passages: Sequence[Passage]) -> dict[int, float]:
+    """By passage number, the share of `names` (lower-cased proper names the question asks
+    about) its document's title, file name or heading path holds."""
+    if not names:
+        return {}
+    out = {}
+    for p in passages:
+        h = p.hit
+        where = f"{h.title}\n{h.source}\n{h.section}".lower()
+        out[p.n] = sum(1 for n in names if n in where) / len(names)
+    return out
+
+
 def names_row(question: str, row: str) -> bool:
     """Whether the question names a flattened table row: its first cell, or a cell holding a
     name or code the question spells ("Windows", "cmd.exe"). Only then is the row an answer."""
