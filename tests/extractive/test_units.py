@@ -439,3 +439,14 @@ def test_the_sentence_saying_how_to_do_so_follows_the_answer() -> None:
         "A common use case for the logging events is to track the default level [1]. "
         "The easiest way to do so is a handler on the root logger [1]."
     )
+
+
+def test_a_lead_in_brings_items_without_marks_while_one_runs_on_into_the_next() -> None:
+    sentences = [
+        "When you submit your expense report for reimbursement, please:",
+        "Indicate the recipient and the purpose of the gift in the notes; and",
+        "Include a copy of the email approval",
+        "Gifts to officials are never acceptable.",
+    ]
+    assert lead_in_end(sentences, 0) == 3
+    assert lead_in_end(["Do this:", "Set the flag on; and", "x = 1"], 0) == 2  # not into code
