@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from answer_factories import passage
-from citewise.extractive.sentence_fit import documents_named
+from citewise.extractive.sentence_fit import documents_named, restates
 from fake_embedder import answerer
 
 BIGTABLE = passage(
@@ -36,3 +36,30 @@ def test_the_sentence_from_the_document_the_question_names_wins_a_near_tie() -> 
         "What size is a pool connection request in Spanner?", [BIGTABLE, SPANNER, OTHER]
     )
     assert "10 " in plain.text  # without the name, the first passage's sentence
+
+
+MINUTES = passage(
+    1,
+    "- Only allow secure two-factor methods #1005\n"
+    "- Matteo: I don't think we can do this, as the blast radius would be too big.\n"
+    "- Release schedule #1010",
+    section="Meeting 2026-01-07 > Agenda",
+)
+
+
+def test_a_sentence_restating_the_question_names_the_topic_and_states_nothing() -> None:
+    q = "What did the committee say about only allowing secure two-factor methods?"
+    assert restates(q, "- Only allow secure two-factor methods #1005")
+    assert not restates(q, "- Matteo: I don't think we can do this, as the blast radius is big.")
+    # the answer stated beside the question's words: "Mozilla Foundation" is new
+    assert not restates(
+        "Who is the steward of the Mozilla License?", "Mozilla Foundation is the license steward."
+    )
+
+
+def test_what_follows_a_restated_question_joins_the_answer() -> None:
+    a, _ = answerer()
+    r = a.answer(
+        "What did the committee say about only allowing secure two-factor methods?", [MINUTES]
+    )
+    assert "blast radius" in r.text

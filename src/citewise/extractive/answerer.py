@@ -64,6 +64,7 @@ from citewise.extractive.scoring import is_table_row, is_title, type_fit
 from citewise.extractive.sentence_fit import (
     MUST_STATE,
     anchored,
+    answering_neighbour,
     documents_named,
     names_row,
     speaks_of_unseen_code,
@@ -277,6 +278,7 @@ class ExtractiveAnswerer(PartPicks):
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
             after = stating_neighbour(a, best, scored) if opts.stated_neighbour else None
+            after = after or answering_neighbour(question, best, scored)
             if after is not None and self._adds(after, picks):
                 picks.insert(1, after)
         picks = picks[: opts.max_sentences]
