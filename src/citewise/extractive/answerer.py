@@ -48,6 +48,7 @@ from citewise.extractive.outcome import (
     unsure,
 )
 from citewise.extractive.parts import PartPicks
+from citewise.extractive.polarity import polarity
 from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.entry_headings import (
     Framing,
@@ -390,6 +391,7 @@ class ExtractiveAnswerer(PartPicks):
             prior = opts.document_weight * share[c.passage.hit.source]
             prior += opts.type_weight * type_fit(kind, c.text)
             prior += opts.name_weight * named.get(c.passage.n, 0.0)
+            prior += opts.polarity_weight * polarity(a.question, c.text)
             prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
             out.append(
                 ScoredSentence(
