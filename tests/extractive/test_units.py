@@ -157,11 +157,11 @@ def test_a_part_is_answered_from_the_answers_document_when_it_does_nearly_as_wel
     )
     never = passage(2, "Info messages are never tracked by default.", source="library/logging.html")
     question = "What is the default logging level, and are info messages tracked?"
-    best_anywhere, _ = answerer(same_source_margin=0.0, type_weight=0.0)
+    best_anywhere, _ = answerer(same_source_margin=0.0, type_weight=0.0, polarity_weight=0.0)
     r = best_anywhere.answer(question, [level, never])
     assert r.text.startswith("Info messages are never tracked by default [2].")
     assert "tracked when configured [1]" in r.text
-    one_source, _ = answerer(same_source_margin=0.5, type_weight=0.0)
+    one_source, _ = answerer(same_source_margin=0.5, type_weight=0.0, polarity_weight=0.0)
     r = one_source.answer(question, [level, never])
     assert "tracked when configured" not in r.text  # doc 2 already says it nearly as well
 
