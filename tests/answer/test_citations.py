@@ -3,7 +3,6 @@ from __future__ import annotations
 from answer_factories import hit, passage
 from citewise.answer.citations import (
     Reference,
-    best_quote,
     build_citations,
     canonical_markers,
     dice,
@@ -12,6 +11,7 @@ from citewise.answer.citations import (
     related_docs,
     renumber,
 )
+from citewise.answer.quotes import best_quote
 from citewise.types import Citation
 
 

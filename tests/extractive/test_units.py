@@ -157,11 +157,11 @@ def test_a_part_is_answered_from_the_answers_document_when_it_does_nearly_as_wel
     )
     never = passage(2, "Info messages are never tracked by default.", source="library/logging.html")
     question = "What is the default logging level, and are info messages tracked?"
-    best_anywhere, _ = answerer(same_source_margin=0.0, type_weight=0.0)
+    best_anywhere, _ = answerer(same_source_margin=0.0, type_weight=0.0, polarity_weight=0.0)
     r = best_anywhere.answer(question, [level, never])
     assert r.text.startswith("Info messages are never tracked by default [2].")
     assert "tracked when configured [1]" in r.text
-    one_source, _ = answerer(same_source_margin=0.5, type_weight=0.0)
+    one_source, _ = answerer(same_source_margin=0.5, type_weight=0.0, polarity_weight=0.0)
     r = one_source.answer(question, [level, never])
     assert "tracked when configured" not in r.text  # doc 2 already says it nearly as well
 
@@ -439,3 +439,14 @@ def test_the_sentence_saying_how_to_do_so_follows_the_answer() -> None:
         "A common use case for the logging events is to track the default level [1]. "
         "The easiest way to do so is a handler on the root logger [1]."
     )
+
+
+def test_a_lead_in_brings_items_without_marks_while_one_runs_on_into_the_next() -> None:
+    sentences = [
+        "When you submit your expense report for reimbursement, please:",
+        "Indicate the recipient and the purpose of the gift in the notes; and",
+        "Include a copy of the email approval",
+        "Gifts to officials are never acceptable.",
+    ]
+    assert lead_in_end(sentences, 0) == 3
+    assert lead_in_end(["Do this:", "Set the flag on; and", "x = 1"], 0) == 2  # not into code

@@ -12,9 +12,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
-from citewise.answer.lexical import Evidence, trigram_overlap, word_overlap
+from citewise.answer.quotes import claims_quote
 from citewise.graph.store import GraphStore
 from citewise.text.sentences import split_sentences, strip_citation_marks
 from citewise.types import Citation, Hit, Passage
@@ -25,7 +24,6 @@ RELATED_LIMIT = 2
 
 # Low enough for misspelt or shortened section names, above unrelated labels.
 DICE_THRESHOLD = 0.5
-MAX_QUOTE_CHARS = 300
 
 _BRACKET = re.compile(r"(?<![\w`])\[([^\[\]\n]{1,200})\](?!\()")
 _NUMBERS = re.compile(r"^\s*\d+(?:\s*(?:,|;|-|–)\s*\d+)*\s*$")
@@ -133,54 +131,6 @@ def canonical_markers(text: str, passages: Sequence[Passage]) -> str:
 
 
 # -- citations -------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _sentence_evidence(sentence: str) -> Evidence:
-    """`Evidence` of one passage sentence (frozen, so shared): every claim citing a passage
-    weighs all of its sentences again."""
-    return Evidence.of([sentence])
-
-
-def best_quote(claim: str, passage_text: str, max_chars: int = MAX_QUOTE_CHARS) -> str:
-    """The sentence of `passage_text` that best supports `claim`, verbatim, at most
-    `max_chars` (cut at a word boundary); a fragment ending in ':' takes its next sentence."""
-    sentences = split_sentences(passage_text)
-    if not sentences:
-        return passage_text[:max_chars].strip()
-    scored = []
-    for i, s in enumerate(sentences):
-        ev = _sentence_evidence(s)
-        scored.append((0.6 * word_overlap(claim, ev) + 0.4 * trigram_overlap(claim, ev), -i))
-    _, neg_i = max(scored)
-    i = -neg_i
-    quote = sentences[i]
-    if quote.endswith(":") and i + 1 < len(sentences):
-        quote = f"{quote} {sentences[i + 1]}"
-    if len(quote) > max_chars:
-        quote = quote[:max_chars].rsplit(" ", 1)[0]
-    return quote
-
-
-def claims_quote(claims: Sequence[str], passage_text: str) -> str:
-    """The passage's sentences that carry `claims`: each claim's best-supporting sentence,
-    in passage order, joined while they fit twice `MAX_QUOTE_CHARS` (the first claim's
-    always). One quote for the joined claims would favour the sentence sharing most words
-    with all of them together, often not the one stating the fact."""
-    sentences = split_sentences(passage_text)
-    if len(claims) == 1 or not sentences:
-        return best_quote(" ".join(claims), passage_text)
-    quotes = [best_quote(c, passage_text) for c in claims]
-    order = {
-        q: next((i for i, s in enumerate(sentences) if q.startswith(s[:40])), 0) for q in quotes
-    }
-    kept = [quotes[0]]
-    size = len(quotes[0])
-    for q in quotes[1:]:
-        if q not in kept and size + len(q) + 1 <= 2 * MAX_QUOTE_CHARS:
-            kept.append(q)
-            size += len(q) + 1
-    return " ".join(sorted(kept, key=lambda q: order[q]))
 
 
 def build_citations(answer_text: str, passages: Sequence[Passage]) -> tuple[Citation, ...]:

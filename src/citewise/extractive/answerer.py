@@ -48,6 +48,7 @@ from citewise.extractive.outcome import (
     unsure,
 )
 from citewise.extractive.parts import PartPicks
+from citewise.extractive.polarity import polarity
 from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.entry_headings import (
     Framing,
@@ -64,6 +65,8 @@ from citewise.extractive.scoring import is_table_row, is_title, type_fit
 from citewise.extractive.sentence_fit import (
     MUST_STATE,
     anchored,
+    answering_neighbour,
+    documents_named,
     names_row,
     speaks_of_unseen_code,
     stating_neighbour,
@@ -77,6 +80,8 @@ from citewise.extractive.units import (
     lead_in_end,
     said_before,
 )
+from citewise.extractive.window import centre as window_centre
+from citewise.extractive.window import readable, unit_of
 from citewise.question.analysis import Analysis, analyse
 from citewise.question.subject import without_setting
 from citewise.question.terms import clauses, headed_by, mentions, stating_what_is_asked
@@ -178,11 +183,31 @@ class ExtractiveAnswerer(PartPicks):
             return result
         if not shows_passage(features, self.embedder.name):
             return result
-        first = passages[0].n if self.options.passage_from_first else None
-        passage = closest_passage(scored, split, result.best_score, within=first)
+        first = passages[0] if self.options.passage_from_first else None
+        centred = first and self._centre(a, first, split[first.n], scored, qv)
+        passage = closest_passage([centred] if centred else scored, split, result.best_score)
         return replace(
             passage, evidence=result.evidence, reason=f"closest passage: {result.reason}"
         )
+
+    def _centre(
+        self,
+        a: Analysis,
+        passage: Passage,
+        sentences: Sequence[str],
+        scored: Sequence[ScoredSentence],
+        qv: Vectors,
+    ) -> ScoredSentence | None:
+        """The sentence of `passage` the closest passage's window is centred on
+        (`window.centre`); its sentences that were not candidates are embedded now."""
+        known = {x.index: x.cosine for x in scored if x.passage.n == passage.n}
+        rest = [i for i in readable(sentences) if i not in known]
+        if rest:
+            limit = self.options.max_embed_chars
+            texts = [unit_of(sentences, i)[:limit] for i in rest]
+            cos = np.asarray(self.embedder.embed_documents(texts) @ qv, dtype=np.float64)
+            known.update(zip(rest, cos.tolist(), strict=True))
+        return window_centre(a, passage, sentences, known, scored)
 
     def _decide(
         self,
@@ -254,6 +279,7 @@ class ExtractiveAnswerer(PartPicks):
                 extra = [x for x in extra if same_option_item(split, best, x)]
             picks += extra
             after = stating_neighbour(a, best, scored) if opts.stated_neighbour else None
+            after = after or answering_neighbour(question, best, scored)
             if after is not None and self._adds(after, picks):
                 picks.insert(1, after)
         picks = picks[: opts.max_sentences]
@@ -339,6 +365,7 @@ class ExtractiveAnswerer(PartPicks):
         notes_count = a.asks_change or not opts.rules.version_notes
         history = a.asks_history or not opts.rules.version_notes
         share = document_share(cands)
+        named = documents_named(a.names, [c.passage for c in cands])
         late = self._late[1] if self._late[0] == a.question else {}  # not a part's facets
         out = []
         for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
@@ -363,6 +390,8 @@ class ExtractiveAnswerer(PartPicks):
                 total += opts.heading_weight
             prior = opts.document_weight * share[c.passage.hit.source]
             prior += opts.type_weight * type_fit(kind, c.text)
+            prior += opts.name_weight * named.get(c.passage.n, 0.0)
+            prior += opts.polarity_weight * polarity(a.question, c.text)
             prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
             out.append(
                 ScoredSentence(

@@ -78,6 +78,15 @@ class ExtractiveOptions:
     # top; like `document_weight` it picks between sentences and does not count toward the
     # abstention threshold
     type_weight: float = 0.1
+    # a sentence whose document is titled by the names the question asks about ("Spanner" in
+    # "How many tablets is a Spanner server responsible for?") gets up to this much: another
+    # paper's sentence may say the same of its own system. Like `type_weight` it picks between
+    # sentences and does not count toward the abstention threshold
+    name_weight: float = 0.1
+    # a sentence speaking of the question's case ("non-billable" for "if it isn't billable")
+    # gets this much, one speaking of the opposite case loses it (`extractive.polarity`); a
+    # prior like `type_weight`
+    polarity_weight: float = 0.1
     # each of the question's content words that no passage holds lowers the evidence by this
     # much ("the yearly budget" asked of documents that never mention one). Off: paraphrased
     # questions use words their answers do not, and it refused them (docs/history/answer-quality.md)

@@ -67,9 +67,47 @@ def stating_neighbour(
     )
 
 
+def restates(question: str, sentence: str) -> bool:
+    """Whether `sentence` only restates the question: nearly all its content words are the
+    question's ("- Only allow secure two-factor methods #1005" for "What did they say about
+    only allowing secure two-factor methods?"). It names the topic; what follows says it."""
+    said = {topic_stem(w) for w in content_words(sentence)}
+    asked = {topic_stem(w) for w in content_words(question)}
+    return len(said) >= RESTATED_WORDS and len(said & asked) >= RESTATING_SHARE * len(said)
+
+
+RESTATED_WORDS = 2
+RESTATING_SHARE = 0.8
+
+
+def answering_neighbour(
+    question: str, best: ScoredSentence, scored: Sequence[ScoredSentence]
+) -> ScoredSentence | None:
+    """The sentence right after the best one in its passage, when the best one only
+    restates the question (`restates`)."""
+    if not restates(question, best.text):
+        return None
+    return next(
+        (x for x in scored if x.passage.n == best.passage.n and x.index == best.index + 1), None
+    )
+
+
 STATED = frozenset({"number", "value", "time", "reason"})
 # a question asking how many or how much is answered only by a sentence stating a quantity
 MUST_STATE = frozenset({"number"})
+
+
+def documents_named(names: Sequence[str], passages: Sequence[Passage]) -> dict[int, float]:
+    """By passage number, the share of `names` (lower-cased proper names the question asks
+    about) its document's title, file name or heading path holds."""
+    if not names:
+        return {}
+    out = {}
+    for p in passages:
+        h = p.hit
+        where = f"{h.title}\n{h.source}\n{h.section}".lower()
+        out[p.n] = sum(1 for n in names if n in where) / len(names)
+    return out
 
 
 def names_row(question: str, row: str) -> bool:

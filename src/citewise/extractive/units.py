@@ -20,6 +20,7 @@ SHORT_ITEM_WORDS = 6  # a list item this short completes the sentence before it 
 PROSE_SHARE = 0.6  # share of plain words below which a line is code, a signature or a table
 
 _LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.)\s")
+_RUNS_ON = re.compile(r"(?:;|\b(?:and|or))\s*$", re.I)  # an item the next one completes
 # "… contains an explanation of this." / "… as shown below.": points elsewhere, states nothing
 # "… does not measure these.": a bare demonstrative at the end refers to what came before
 _POINTS_AWAY = re.compile(
@@ -88,6 +89,14 @@ def lead_in_end(sentences: Sequence[str], i: int) -> int:
     if _LIST_ITEM.match(sentences[i + 1]):
         while end < len(sentences) and end - i <= LIST_ITEMS and _LIST_ITEM.match(sentences[end]):
             end += 1
+    # items without a mark run on to the next ("Indicate the recipient …; and" "Include a copy")
+    while (
+        end < len(sentences)
+        and end - i <= LIST_ITEMS
+        and _RUNS_ON.search(sentences[end - 1])
+        and not is_code_line(sentences[end])
+    ):
+        end += 1
     return end
 
 
