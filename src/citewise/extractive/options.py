@@ -85,8 +85,9 @@ class ExtractiveOptions:
     name_weight: float = 0.1
     # a sentence speaking of the question's case ("non-billable" for "if it isn't billable")
     # gets this much, one speaking of the opposite case loses it (`extractive.polarity`); a
-    # prior like `type_weight`
-    polarity_weight: float = 0.1
+    # prior like `type_weight`. Off: it gained tuning-half answers and lost test-half ones
+    # (docs/check-sets.md, sentence choice)
+    polarity_weight: float = 0.0
     # each of the question's content words that no passage holds lowers the evidence by this
     # much ("the yearly budget" asked of documents that never mention one). Off: paraphrased
     # questions use words their answers do not, and it refused them (docs/history/answer-quality.md)
