@@ -61,3 +61,11 @@ def test_a_passage_titled_by_an_asked_statement_is_recognised() -> None:
     assert income.titled("CONSOLIDATED STATEMENTS OF EARNINGS")
     assert not income.titled("Consolidated Statements of Comprehensive Income")
     assert StatementAsk((BALANCE,)).titled("NIKE, INC. CONSOLIDATED BALANCE SHEETS | MAY 31,")
+
+
+def test_a_list_of_the_statements_is_not_one_of_them() -> None:
+    ask = StatementAsk((INCOME,))
+    assert not ask.titled(
+        "Consolidated Statements of Operations 53 Consolidated Balance Sheets 55"
+        " Consolidated Statements of Cash Flows 56"
+    )

@@ -12,6 +12,7 @@ from citewise.retrieve.named_documents import (
     inside_query,
     named_documents,
     narrowed,
+    pages_spread,
     statements_first,
 )
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
@@ -195,3 +196,18 @@ def test_passages_of_an_asked_statement_rise_above_others() -> None:
     assert [h.chunk_id for h in statements_first(hits, ask, 0.5)] == [2, 1, 3]
     assert [h.chunk_id for h in statements_first(hits, ask, 1.0)] == [2, 3, 1]
     assert [h.chunk_id for h in statements_first(hits, ask, 0.0)] == [1, 2, 3]
+
+
+def _on_page(chunk_id: int, source: str, page: int | None) -> Hit:
+    return replace(_hit(chunk_id, source, 1.0 - chunk_id / 10), page=page)
+
+
+def test_passages_beyond_one_a_page_wait_behind_other_pages() -> None:
+    hits = [
+        _on_page(1, "a.pdf", 5), _on_page(2, "a.pdf", 5), _on_page(3, "a.pdf", 7),
+        _on_page(4, "b.pdf", 5), _on_page(5, "a.pdf", 5), _on_page(6, "a.pdf", None),
+        _on_page(7, "a.pdf", None),
+    ]  # fmt: skip
+    assert [h.chunk_id for h in pages_spread(hits, 1)] == [1, 3, 4, 6, 7, 2, 5]
+    assert [h.chunk_id for h in pages_spread(hits, 2)] == [1, 2, 3, 4, 6, 7, 5]
+    assert [h.chunk_id for h in pages_spread(hits, 0)] == [1, 2, 3, 4, 5, 6, 7]

@@ -196,8 +196,10 @@ class StatementAsk:
         return " ".join([*titles, *self.rows])
 
     def titled(self, text: str) -> bool:
-        """Whether `text` (a passage) carries the title of a statement asked for."""
-        return any(STATEMENTS[name].title.search(text) for name in self.statements)
+        """Whether `text` (a passage) carries the title of a statement asked for, and of
+        no other statement (a list of the statements is not one of them)."""
+        titles = {s.name for s in _STATEMENTS if s.title.search(text)}
+        return len(titles) == 1 and not titles.isdisjoint(self.statements)
 
 
 def asked_statements(question: str) -> StatementAsk:

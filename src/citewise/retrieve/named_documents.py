@@ -258,3 +258,19 @@ def statements_first(hits: Sequence[Hit], ask: StatementAsk, boost: float) -> li
     ]
     out.sort(key=lambda h: h.score, reverse=True)
     return out
+
+
+def pages_spread(hits: Sequence[Hit], per_page: int) -> list[Hit]:
+    """The hits with any beyond the first `per_page` of one page moved behind the others
+    (order otherwise kept; 0 turns it off; pure): inside one long report, a page that
+    matches in several passages would otherwise fill the first places."""
+    if per_page <= 0:
+        return list(hits)
+    seen: dict[tuple[str, int | None], int] = {}
+    first: list[Hit] = []
+    later: list[Hit] = []
+    for h in hits:
+        key = (h.source, h.page)
+        seen[key] = seen.get(key, 0) + 1
+        (first if h.page is None or seen[key] <= per_page else later).append(h)
+    return first + later

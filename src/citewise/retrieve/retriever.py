@@ -18,6 +18,7 @@ from citewise.retrieve.named_documents import (
     first_then_rest,
     inside_query,
     narrowed,
+    pages_spread,
     statements_first,
 )
 from citewise.retrieve.query import ValidQuery, validate_query
@@ -65,6 +66,9 @@ class RetrievalOptions:
     # `RulePack.financial_statements`)
     statements: bool = False
     statement_boost: float = 0.5
+    # inside the named documents, at most this many passages of one page before other pages
+    # get their turn (0: off)
+    named_per_page: int = 0
 
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
@@ -136,11 +140,12 @@ class HybridRetriever:
         if narrow is None:
             return self._searched(sq, named)
         inside, ask = inside_query(sq.text, named, statements=self.options.statements)
-        first = self._searched(
-            replace(sq, flt=narrow, text=inside, vector=sq.vector if inside == sq.text else None),
-            named,
-        )
-        first = ranked(statements_first(first, ask, self.options.statement_boost))
+        # the statements' passages are raised from a deeper list: they may rank below k
+        depth = sq.k * 2 if ask else sq.k
+        vector = sq.vector if inside == sq.text else None
+        first = self._searched(replace(sq, flt=narrow, text=inside, k=depth, vector=vector), named)
+        first = statements_first(first, ask, self.options.statement_boost)
+        first = ranked(pages_spread(first, self.options.named_per_page)[: sq.k])
         if len(first) >= sq.k:
             return first
         return ranked(first_then_rest(first, self._searched(sq, named), sq.k))
