@@ -69,3 +69,10 @@ def test_a_list_of_the_statements_is_not_one_of_them() -> None:
         "Consolidated Statements of Operations 53 Consolidated Balance Sheets 55"
         " Consolidated Statements of Cash Flows 56"
     )
+
+
+def test_parent_company_and_consolidating_schedules_are_not_the_statements() -> None:
+    ask = StatementAsk((BALANCE,))
+    assert not ask.titled("PARENT COMPANY – CONDENSED BALANCE SHEETS | As of December 31")
+    assert not ask.titled("The Kraft Heinz Company Condensed Consolidating Balance Sheets")
+    assert ask.titled("Ulta Beauty, Inc. Condensed Consolidated Balance Sheets (In thousands)")

@@ -59,6 +59,9 @@ _STATEMENTS = (
     ),
 )
 STATEMENTS = {s.name: s for s in _STATEMENTS}
+# the parent company's statements and the guarantors' consolidating ones are schedules
+# beside the consolidated statements, not them
+_SCHEDULE = re.compile(r"\bconsolidating\s+(?:balance|statements?)\b|\bparent\s+company\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +201,8 @@ class StatementAsk:
     def titled(self, text: str) -> bool:
         """Whether `text` (a passage) carries the title of a statement asked for, and of
         no other statement (a list of the statements is not one of them)."""
+        if _SCHEDULE.search(text):
+            return False
         titles = {s.name for s in _STATEMENTS if s.title.search(text)}
         return len(titles) == 1 and not titles.isdisjoint(self.statements)
 

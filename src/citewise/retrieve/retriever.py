@@ -65,10 +65,10 @@ class RetrievalOptions:
     # raise their passages' scores by this share (the rule pack decides:
     # `RulePack.financial_statements`)
     statements: bool = False
-    statement_boost: float = 0.5
-    # inside the named documents, at most this many passages of one page before other pages
-    # get their turn (0: off)
-    named_per_page: int = 0
+    statement_boost: float = 1.0
+    # ... and at most this many passages of one page before other pages get their turn (a
+    # statement's page raised whole would fill the list; 0: off)
+    statement_per_page: int = 2
 
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
@@ -145,7 +145,8 @@ class HybridRetriever:
         vector = sq.vector if inside == sq.text else None
         first = self._searched(replace(sq, flt=narrow, text=inside, k=depth, vector=vector), named)
         first = statements_first(first, ask, self.options.statement_boost)
-        first = ranked(pages_spread(first, self.options.named_per_page)[: sq.k])
+        per_page = self.options.statement_per_page if ask else 0
+        first = ranked(pages_spread(first, per_page)[: sq.k])
         if len(first) >= sq.k:
             return first
         return ranked(first_then_rest(first, self._searched(sq, named), sq.k))
