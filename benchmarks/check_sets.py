@@ -16,8 +16,11 @@ benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when 
 workplace's from the repository snapshots that builder names;
 pg_manual reads the PostgreSQL 15 manual of package postgresql-doc-15 as installed) and
 the older answer-only sets in benchmarks/questions/ ({"q", "must"} lines, no gold: their
-citation precision is blank). Each corpus is ingested into its own store under
-DIR/eval/<folder>-<hash> (the store `citewise eval` uses), reused when unchanged.
+citation precision is blank). `financebench` (SEC filings, CC BY-NC: docs/check-sets.md) is
+cache-only: built by benchmarks/corpora/build_financebench.py from a FinanceBench snapshot,
+never downloaded, and run only when named (`--sets financebench`). Each corpus is ingested
+into its own store under DIR/eval/<folder>-<hash> (the store `citewise eval` uses), reused
+when unchanged.
 Halves: an item's `split`, else the parity of the SHA-1 of its id (docs/check-sets.md).
 Tune on `tune`; look at `test` only to report.
 
@@ -91,6 +94,23 @@ def _fixed(path: Path) -> Callable[[], Path]:
     return lambda: path
 
 
+class MissingCache(RuntimeError):
+    """A cache-only set that has not been built on this machine."""
+
+
+def _cached(name: str, how: str) -> Callable[[], Path]:
+    """A corpus only the cache dir holds (its licence keeps it out of the repository):
+    never built or downloaded here, `how` says how to build it."""
+
+    def corpus() -> Path:
+        out = default_root() / name
+        if not out.is_dir() or not (default_root() / f"{name}.jsonl").is_file():
+            raise MissingCache(f"{name}: {out} and {out}.jsonl are not built; {how}")
+        return out
+
+    return corpus
+
+
 def _nodejs() -> Path:
     out = default_root() / "nodejs_api"
     if not out.is_dir():
@@ -107,6 +127,8 @@ class CheckSet:
     questions: Path
     corpus: Callable[[], Path]
     legacy: bool = False
+    # built into the cache only (not in the repository): run when named in --sets
+    cache_only: bool = False
 
 
 LEGACY = HERE / "questions"
@@ -132,6 +154,12 @@ SETS: tuple[CheckSet, ...] = (
         ]), True,
     ),
     CheckSet("nodejs", LEGACY / "nodejs_api.jsonl", _nodejs, True),
+    CheckSet(
+        "financebench", default_root() / "financebench.jsonl",
+        _cached("financebench", "build it with python benchmarks/corpora/build_financebench.py"
+                " --source SNAPSHOT (a clone of github.com/patronus-ai/financebench)"),
+        cache_only=True,
+    ),
     CheckSet(
         "gnu_tools", LEGACY / "gnu_tools.jsonl",
         _copied("gnu_tools", [
@@ -203,12 +231,12 @@ def run_set(check: CheckSet, base: Path, halves: Sequence[str]) -> dict[str, obj
     from citewise.assistant import Assistant
     from citewise.chat.memory import SQLiteMemory
 
+    corpus = check.corpus()  # first: a cache-only set's questions are built with it
     if check.legacy:
         items = legacy_items(check.name, check.questions)
     else:
         items = load_items(check.questions)
     items = [i for i in items if i.half in halves]
-    corpus = check.corpus()
     root = eval_data_dir(base, corpus)
     with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=root) as assistant:
         report = assistant.ingest([corpus])
@@ -311,9 +339,12 @@ def main() -> None:
         return
     payload: dict[str, object] = {}
     for check in SETS:
-        if wanted and check.name not in wanted:
+        if check.name not in wanted and (wanted or check.cache_only):
             continue
-        result = run_set(check, args.data_dir, halves)
+        try:
+            result = run_set(check, args.data_dir, halves)
+        except MissingCache as exc:
+            parser.error(str(exc))
         payload[check.name] = result
         if not args.json:
             _print_tables({check.name: result}, markdown=args.markdown)
@@ -369,14 +400,18 @@ def _run_standin(
         modes = parse_llm(spec)
     except ValueError as exc:
         parser.error(str(exc))
-    chosen = [s for s in SETS if (s.name in wanted if wanted else not s.legacy)]
+    chosen = [s for s in SETS if (s.name in wanted if wanted else not (s.legacy or s.cache_only))]
     legacy = [s.name for s in chosen if s.legacy]
     if legacy:
         parser.error(f"the stand-in answers from gold, which {', '.join(legacy)} lack")
     payload: dict[str, Any] = {}
     for check in chosen:
+        try:
+            corpus = check.corpus()
+        except MissingCache as exc:
+            parser.error(str(exc))
         payload[check.name] = run_standin_set(
-            check.name, check.questions, check.corpus(), base, halves, modes
+            check.name, check.questions, corpus, base, halves, modes
         )
         if not as_json:
             _print_standin({check.name: payload[check.name]})

@@ -112,7 +112,12 @@ def main() -> None:
         for r in (json.loads(x) for x in args.questions.read_text().splitlines() if x.strip())
     }
     halves = ("tune", "test") if args.half == "all" else (args.half,)
-    items = [i for i in load_items(args.questions) if i.gold and i.half in halves]
+    # a question alone, with gold: conversations and summaries are scored by check_sets.py
+    items = [
+        i
+        for i in load_items(args.questions)
+        if i.gold and i.half in halves and i.type not in ("conversation", "summary")
+    ]
     if args.rescore:
         seen = {
             r["id"]: [Seen(**h) for h in r["hits"]]

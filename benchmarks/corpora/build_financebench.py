@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from _financebench_turns import conversations, summaries
 from _writers import default_root
 
 from citewise.ingest.parsers import parse_file
@@ -196,9 +197,11 @@ def build(source: Source, out: Path, questions_file: Path) -> None:
     present = {name for name in wanted if source.copy(f"pdfs/{name}.pdf", out / f"{name}.pdf")}
     items: list[dict[str, object]] = []
     dropped: list[str] = []
+    company_of: dict[str, str] = {}
     for row in rows:
         item_id = "fb" + row["financebench_id"].rsplit("_", 1)[-1]
         doc = row["doc_name"]
+        company_of[item_id] = row["company"]
         base: dict[str, object] = {
             "id": item_id, "question": row["question"], "split": half(item_id),
             "names_document": names_document(row["question"], row["company"]),
@@ -235,8 +238,13 @@ def build(source: Source, out: Path, questions_file: Path) -> None:
             **base, "type": "lookup", "style": "paraphrase", "answer": row["answer"],
             "must_contain": must, "gold": gold,
         })  # fmt: skip
+    lookups = [i for i in items if i["type"] == "lookup"]
+    items += conversations(lookups, company_of, half) + summaries(lookups, company_of, half)
     questions_file.write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
-    kinds = {k: sum(1 for i in items if i["type"] == k) for k in ("lookup", "unanswerable")}
+    kinds = {
+        k: sum(1 for i in items if i["type"] == k)
+        for k in ("lookup", "unanswerable", "conversation", "summary")
+    }
     print(f"{len(present)} of {len(wanted)} reports copied to {out}")
     print(f"{len(items)} questions ({kinds}) written to {questions_file}; {len(dropped)} dropped")
     for reason in dropped:

@@ -81,7 +81,8 @@ class Settings(BaseSettings):
     abstain_threshold: float = 0.5
     profile: str = Field(
         default="general",
-        description="genre rules: general | api_reference | cli_options | software_docs",
+        description="genre rules: general | api_reference | cli_options | software_docs"
+        " | financial_reports",
     )
 
     # Conversation memory.

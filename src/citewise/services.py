@@ -172,6 +172,7 @@ def build(
             max_per_document=s.max_per_document,
             release_notes_factor=s.release_notes_factor,
             entries=rules.get().option_items,
+            statements=rules.get().financial_statements,
         )
         the_store = store.get()
         sources = default_sources(the_store, embedder_part.get, options)

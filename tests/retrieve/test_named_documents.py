@@ -9,8 +9,11 @@ from citewise.retrieve.named_documents import (
     DocumentPrior,
     NamedDocuments,
     first_then_rest,
+    inside_query,
     named_documents,
     narrowed,
+    pages_spread,
+    statements_first,
 )
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
 
@@ -164,3 +167,47 @@ def test_a_document_stored_later_is_named_once_the_list_is_read_again() -> None:
     assert not prior.named(question, flt).unambiguous
     now[0] = 31.0
     assert prior.named(question, flt).unambiguous == ("AMCOR_2023_10K.pdf",)
+
+
+def test_inside_the_named_report_the_query_drops_names_and_adds_statement_words() -> None:
+    question = "What is the FY2018 capital expenditure for 3M?"
+    named = named_documents(question, REPORTS)
+    plain, none = inside_query(question, named, statements=False)
+    assert (plain, bool(none)) == ("What is the capital expenditure for ?", False)
+    text, ask = inside_query(question, named, statements=True)
+    assert text == (
+        "What is the capital expenditure for ? consolidated statements of cash flows"
+        " purchases of property plant and equipment capital expenditures"
+    )
+    assert ask.statements == ("cash flow statement",)
+
+
+def _titled(chunk_id: int, section: str, text: str, score: float) -> Hit:
+    return replace(_hit(chunk_id, "3M_2018_10K.pdf", score), section=section, text=text)
+
+
+def test_passages_of_an_asked_statement_rise_above_others() -> None:
+    _, ask = inside_query("What was the capex in FY2018?", NamedDocuments(), statements=True)
+    hits = [
+        _titled(1, "Item 7 > Liquidity", "Capital expenditures rose in 2018.", 1.0),
+        _titled(2, "Item 8 > Consolidated Statement of Cash Flows", "Purchases of PP&E", 0.8),
+        _titled(3, "Item 8", "Consolidated Statements of Cash Flows | 2018 | 2017", 0.6),
+    ]
+    assert [h.chunk_id for h in statements_first(hits, ask, 0.5)] == [2, 1, 3]
+    assert [h.chunk_id for h in statements_first(hits, ask, 1.0)] == [2, 3, 1]
+    assert [h.chunk_id for h in statements_first(hits, ask, 0.0)] == [1, 2, 3]
+
+
+def _on_page(chunk_id: int, source: str, page: int | None) -> Hit:
+    return replace(_hit(chunk_id, source, 1.0 - chunk_id / 10), page=page)
+
+
+def test_passages_beyond_one_a_page_wait_behind_other_pages() -> None:
+    hits = [
+        _on_page(1, "a.pdf", 5), _on_page(2, "a.pdf", 5), _on_page(3, "a.pdf", 7),
+        _on_page(4, "b.pdf", 5), _on_page(5, "a.pdf", 5), _on_page(6, "a.pdf", None),
+        _on_page(7, "a.pdf", None),
+    ]  # fmt: skip
+    assert [h.chunk_id for h in pages_spread(hits, 1)] == [1, 3, 4, 6, 7, 2, 5]
+    assert [h.chunk_id for h in pages_spread(hits, 2)] == [1, 2, 3, 4, 6, 7, 5]
+    assert [h.chunk_id for h in pages_spread(hits, 0)] == [1, 2, 3, 4, 5, 6, 7]

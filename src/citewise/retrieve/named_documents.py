@@ -21,7 +21,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from citewise.question.periods import Periods, name_runs, name_words, periods
+from citewise.question.periods import Periods, name_runs, name_words, periods, without_names
+from citewise.question.statements import StatementAsk, asked_statements, with_statement_words
 from citewise.question.terms import compared
 from citewise.store.base import Store
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
@@ -232,3 +233,44 @@ def first_then_rest(first: Sequence[Hit], rest: Sequence[Hit], k: int) -> list[H
     """`first`, then `rest`'s other chunks, `k` at most (pure)."""
     seen = {h.chunk_id for h in first}
     return [*first, *(h for h in rest if h.chunk_id not in seen)][:k]
+
+
+def inside_query(
+    query: str, named: NamedDocuments, *, statements: bool
+) -> tuple[str, StatementAsk]:
+    """What to search the singled-out documents with: the query without the names and
+    periods that chose them (they tell its passages apart no more) and, with `statements`
+    (the financial statements rule pack), the titles and row labels of the statements it
+    needs; and those statements."""
+    inside = without_names(query, named.names) or query
+    ask = asked_statements(inside) if statements else StatementAsk()
+    return with_statement_words(inside, ask), ask
+
+
+def statements_first(hits: Sequence[Hit], ask: StatementAsk, boost: float) -> list[Hit]:
+    """The hits re-sorted with the scores of those under or titled by a statement `ask`
+    needs raised by `boost` (ranks as they were; pure)."""
+    if not ask or boost <= 0:
+        return list(hits)
+    out = [
+        replace(h, score=h.score * (1 + boost)) if ask.titled(f"{h.section}\n{h.text[:300]}") else h
+        for h in hits
+    ]
+    out.sort(key=lambda h: h.score, reverse=True)
+    return out
+
+
+def pages_spread(hits: Sequence[Hit], per_page: int) -> list[Hit]:
+    """The hits with any beyond the first `per_page` of one page moved behind the others
+    (order otherwise kept; 0 turns it off; pure): inside one long report, a page that
+    matches in several passages would otherwise fill the first places."""
+    if per_page <= 0:
+        return list(hits)
+    seen: dict[tuple[str, int | None], int] = {}
+    first: list[Hit] = []
+    later: list[Hit] = []
+    for h in hits:
+        key = (h.source, h.page)
+        seen[key] = seen.get(key, 0) + 1
+        (first if h.page is None or seen[key] <= per_page else later).append(h)
+    return first + later

@@ -10,14 +10,16 @@ from dataclasses import dataclass, replace
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.question.asks import asks_about_history
-from citewise.question.periods import without_names
 from citewise.retrieve.embed_ahead import embedding_ahead
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.named_documents import (
     DocumentPrior,
     NamedDocuments,
     first_then_rest,
+    inside_query,
     narrowed,
+    pages_spread,
+    statements_first,
 )
 from citewise.retrieve.query import ValidQuery, validate_query
 from citewise.retrieve.sources.base import CandidateSource, SourceQuery
@@ -59,6 +61,14 @@ class RetrievalOptions:
     named_documents: bool = True
     named_boost: float = 0.2
     named_max: int = 3
+    # inside the named documents, search for the financial statements a question needs and
+    # raise their passages' scores by this share (the rule pack decides:
+    # `RulePack.financial_statements`)
+    statements: bool = False
+    statement_boost: float = 1.0
+    # ... and at most this many passages of one page before other pages get their turn (a
+    # statement's page raised whole would fill the list; 0: off)
+    statement_per_page: int = 2
 
 
 # the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
@@ -129,12 +139,14 @@ class HybridRetriever:
         narrow = narrowed(sq.flt, named)
         if narrow is None:
             return self._searched(sq, named)
-        # inside the named documents their names and periods tell passages apart no more
-        inside = without_names(sq.text, named.names) or sq.text
-        first = self._searched(
-            replace(sq, flt=narrow, text=inside, vector=sq.vector if inside == sq.text else None),
-            named,
-        )
+        inside, ask = inside_query(sq.text, named, statements=self.options.statements)
+        # the statements' passages are raised from a deeper list: they may rank below k
+        depth = sq.k * 2 if ask else sq.k
+        vector = sq.vector if inside == sq.text else None
+        first = self._searched(replace(sq, flt=narrow, text=inside, k=depth, vector=vector), named)
+        first = statements_first(first, ask, self.options.statement_boost)
+        per_page = self.options.statement_per_page if ask else 0
+        first = ranked(pages_spread(first, per_page)[: sq.k])
         if len(first) >= sq.k:
             return first
         return ranked(first_then_rest(first, self._searched(sq, named), sq.k))

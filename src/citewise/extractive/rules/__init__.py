@@ -1,7 +1,7 @@
 """Rule packs: what the extractive answerer and retrieval know about one genre of document.
 
 The general core works on any document. A pack switches on the rules written for one genre
-(API reference pages, command-line manuals); a profile names the packs in use
+(API reference pages, command-line manuals, financial reports); a profile names the packs in use
 (`CITEWISE_PROFILE`, default "general"). `rule_pack(profile)` is the registry. The rules
 themselves live here beside the packs that switch them: `entry_headings` (reference entries
 named by their heading), `option_items` (command-line options as list items),
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from citewise.errors import ConfigError
 from citewise.extractive.rules.base import RulePack, combined
-from citewise.extractive.rules.packs import API_REFERENCE, CLI_OPTIONS, GENERAL
+from citewise.extractive.rules.packs import API_REFERENCE, CLI_OPTIONS, FINANCIAL_REPORTS, GENERAL
 from citewise.registry import Registry
 
 DEFAULT_PROFILE = "general"
@@ -25,6 +25,7 @@ PROFILES = Registry[RulePack](
         ("cli_options", CLI_OPTIONS),
         # software documentation: reference entries and command-line manuals together
         ("software_docs", combined("software_docs", API_REFERENCE, CLI_OPTIONS)),
+        ("financial_reports", FINANCIAL_REPORTS),
     ],
 )
 

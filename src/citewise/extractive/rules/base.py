@@ -25,6 +25,10 @@ class RulePack:
     # CamelCase and CAPITALS words name code entities ("TaskGroup", "PYTHONPATH"): a question
     # naming one that no passage mentions is not answered from them
     code_names: bool = False
+    # annual and quarterly reports state their figures in a few financial statements (balance
+    # sheet, income statement, cash flows) under set titles and accounting row labels: inside
+    # the report a question names, search the statements the measure it asks for is in
+    financial_statements: bool = False
 
     @property
     def switches(self) -> tuple[str, ...]:
