@@ -22,8 +22,9 @@ output projections kept in fp32 (without that the worst chunk falls to ~0.985).
 Execution: one single-threaded session per core, each taking whole batches. Unloaded, one
 session with 2 intra-op threads was about as fast; under contention (and ingest always has
 some: the parser runs beside the embedder) per-core sessions degrade less, as no operator
-waits for a thread that lost its core. Texts are tokenised 1,024 at a time and embedded one
-per call by default (larger batches hold texts of one token length: no padding). With the
+waits for a thread that lost its core. Texts are tokenised a window at a time (64 texts by
+default, whose encodings take a few MB) and embedded one per call by default (larger batches
+hold texts of one token length: no padding). With the
 portable recipe int8 activations are quantised per call, so in a batch a text's vector
 moved with its batch-mates (cosine 0.993–0.999 to the text alone), which made a store's
 vectors depend on how its chunks happened to be batched and moved dev-set figures by a
@@ -58,7 +59,10 @@ DIM = 384
 SPECIALS = 2  # [CLS] and [SEP]
 READ_TOKENS = SEQ_LEN - SPECIALS  # the most count_tokens() a text may have to be read whole
 BATCH = 1  # texts per call: see "Execution" above
-WINDOW = 1024  # texts tokenised at a time: bounds memory on huge inputs
+# texts tokenised at a time (more when batches are larger, so buckets fill): their
+# encodings, ~30 KB each, are held until the window is embedded
+WINDOW = 64
+BUCKET_CHOICE = 8  # texts a window holds per batch slot (length buckets need choice)
 # Calls this small are query time (an answer's candidate sentences, ~20): their vectors are
 # kept, since a follow-up weighs many of the same sentences again. Ingest calls are larger
 # and not kept.
@@ -110,8 +114,9 @@ class MiniLMEmbedder:
 
     def _embed_all(self, texts: Sequence[str]) -> Vectors:
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        for start in range(0, len(texts), WINDOW):
-            part = list(texts[start : start + WINDOW])
+        window = max(WINDOW, self._batch * self._workers * BUCKET_CHOICE)
+        for start in range(0, len(texts), window):
+            part = list(texts[start : start + window])
             self._embed_window(part, out[start : start + len(part)])
         return out
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from citewise.embed._util import release_freed_memory
 from citewise.embed.base import Vectors
 from citewise.errors import EmbedderError
 
@@ -55,6 +56,8 @@ class MiniLMRuntime:
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
         for _ in range(self.sessions):
             self._idle.put(_session(onnx_path, per_session))
+            # loading parses the whole graph file; the copy it leaves behind goes back
+            release_freed_memory()
 
     def count_tokens(self, text: str) -> int:
         return len(self._counter.encode(text, add_special_tokens=False).ids)
