@@ -68,6 +68,18 @@ def test_a_write_is_ranked_by_fts5_until_the_index_is_seen_unchanged(tmp_path: P
     store.close()
 
 
+def test_a_ranking_after_deletes_and_replacements_equals_fts5_bm25(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    for doc in store.list_documents("default")[::3]:
+        store.delete_document(doc.doc_id)
+    store.add_document(new_document("d1.txt", "zebra quokka words, new text", digest="r"))
+    store.finalize()
+    terms = ["zebra", "quokka", "words", "filler"]
+    _ranked(store, terms, 40)
+    assert _ranked(store, terms, 40) == _fts5(store._conn, terms, 40)
+    store.close()
+
+
 def test_terms_fts5_might_tokenize_otherwise_are_left_to_it(tmp_path: Path) -> None:
     store = _store(tmp_path)
     _ranked(store, ["zebra"], 5)
