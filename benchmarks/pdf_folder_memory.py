@@ -94,13 +94,29 @@ class _Sampler:
             if rss > self.peak["rss_mb"]:
                 self.peak = {
                     "rss_mb": rss, "second": round(time.perf_counter() - self._started, 1),
-                    "file": self.file, "embedded": self.embedded,
+                    "file": self.file, "embedded": self.embedded, "threads": _doing(),
                 }  # fmt: skip
 
     def stop(self) -> dict[str, Any]:
         self._stop.set()
         self._thread.join()
         return self.peak
+
+
+def _doing() -> dict[str, str]:
+    """Each other thread's innermost citewise function (what it is doing)."""
+    names = {t.ident: t.name for t in threading.enumerate()}
+    doing: dict[str, str] = {}
+    for ident, frame in sys._current_frames().items():
+        if ident == threading.get_ident():
+            continue
+        at: Any = frame
+        while at is not None and "citewise" not in at.f_code.co_filename:
+            at = at.f_back
+        if at is not None:
+            where = at.f_code.co_filename.split("citewise/")[-1]
+            doing[names.get(ident, str(ident))] = f"{where}:{at.f_code.co_name}"
+    return doing
 
 
 class _Progress:
