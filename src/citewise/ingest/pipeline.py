@@ -204,6 +204,8 @@ def ingest_one(
         chunks = chunk_document(parsed, embedder_factory().count_tokens, job.chunking)
         if not chunks.children:
             raise NoTextError("nothing to index")
+        # the blocks are in the chunks now: freed before positions are read and stored
+        parsed = replace(parsed, blocks=(), ocr=())
         if parsed.format == "pdf":
             chunks = _with_pdf_boxes(cand.path, chunks)
     except DocumentError as exc:
