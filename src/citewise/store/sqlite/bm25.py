@@ -83,16 +83,22 @@ def ranked(
     found = [p for p in lists if p is not None and len(p[0])]
     if not found:
         return []
-    rows = np.unique(np.concatenate([p[0] for p in found]))
-    score = np.zeros(len(rows), dtype=np.float64)
+    score = np.zeros(len(state.lengths), dtype=np.float64)  # by rowid
+    touched = np.zeros(len(state.lengths), dtype=np.bool_)
     for ids, freq in found:  # phrase by phrase, as FTS5 sums them
         hits = len(ids)
         idf = math.log((state.rows - hits + 0.5) / (hits + 0.5))
         if idf <= 0.0:
             idf = 1e-6
         norm = K1 * ((1 - B) + (B * state.lengths[ids]) / state.avgdl)
-        score[np.searchsorted(rows, ids)] += idf * ((freq * (K1 + 1.0)) / (freq + norm))
-    bm25 = -1.0 * score
+        score[ids] += idf * ((freq * (K1 + 1.0)) / (freq + norm))
+        touched[ids] = True
+    rows = np.flatnonzero(touched)
+    bm25 = -1.0 * score[rows]
+    if len(rows) > depth:  # the best `depth` and every row tied with the last of them
+        cut = np.partition(bm25, depth - 1)[depth - 1]
+        near = np.flatnonzero(bm25 <= cut)
+        rows, bm25 = rows[near], bm25[near]
     order = np.lexsort((rows, bm25))[:depth]
     return [(int(rows[i]), float(bm25[i])) for i in order]
 
