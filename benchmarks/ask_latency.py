@@ -1,16 +1,16 @@
-"""`ask` latency of two commits on one store, alternated question by question in one run, so
-the machine's load falls on both alike (issue 29: "ask p50 on the dev set no worse than
+"""`ask` latency of several commits on one store, alternated question by question in one run,
+so the machine's load falls on all alike (issue 29: "ask p50 on the dev set no worse than
 today + 50 ms").
 
-    .venv/bin/python benchmarks/ask_latency.py BASE HEAD --store DIR [--rounds 2] \
+    .venv/bin/python benchmarks/ask_latency.py REF REF [REF ...] --store DIR [--rounds 2] \
         [--questions benchmarks/check_sets/dev.jsonl] [--out FILE]
 
-BASE and HEAD are commits (temporary git worktrees) or checkout folders, as for
+Each REF is a commit (a temporary git worktree) or a checkout folder, as for
 `compare_commits.py`. Each gets its own copy of the store and one long-lived process with
 its `src` first on the path, which builds an `Assistant` with the default (extractive)
 answerer, asks a warm-up question, then times `ask` (the whole flow, each question in a
 fresh session) for the questions the parent sends it one at a time. The parent sends each
-single-turn question to both, the first of the two alternating from question to question;
+single-turn question to every one, the order rotating from question to question;
 round 1 meets every question for the first time, later rounds find the embedder's kept
 vectors. Nothing is asserted.
 """
@@ -117,11 +117,8 @@ def summary(samples: list[float]) -> dict[str, float]:
 
 
 def main() -> None:
-    from compare_commits import checked_out
-
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("base", nargs="?")
-    parser.add_argument("head", nargs="?")
+    parser.add_argument("refs", nargs="*", help="commits or checkout folders")
     parser.add_argument("--store", type=Path, help="a data dir (copied per checkout)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--questions", type=Path, default=DEV)
@@ -131,14 +128,17 @@ def main() -> None:
     if args.serve:
         serve(args.serve)
         return
-    if not (args.base and args.head and args.store):
-        parser.error("BASE, HEAD and --store are needed")
+    if len(args.refs) < 2 or not args.store:
+        parser.error("two REFs or more and --store are needed")
+    from compare_commits import checked_out  # not in a checkout's process: its own code
+
     qs = questions(args.questions)
     uptime = [subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()]
     with tempfile.TemporaryDirectory(prefix="citewise-ask-latency-") as tmp, ExitStack() as stack:
         work = Path(tmp)
         timers: list[Timer] = []
-        for label, ref in (("base", args.base), ("head", args.head)):
+        for n, ref in enumerate(args.refs):
+            label = f"{n}-{Path(ref).resolve().name if Path(ref).is_dir() else ref}"
             checkout = stack.enter_context(checked_out(label, ref, work))
             copy_store(args.store, work / f"{label}-data")
             timers.append(Timer(label, checkout.path, work / f"{label}-data"))
@@ -148,13 +148,14 @@ def main() -> None:
             for t in timers:
                 samples[t.label].append([])
             for i, question in enumerate(qs):
-                order = timers if (i + r) % 2 == 0 else timers[::-1]
+                turn = (i + r) % len(timers)
+                order = timers[turn:] + timers[:turn]
                 for t in order:
                     samples[t.label][r].append(t.ask(question))
             print(f"round {r + 1} done", file=sys.stderr, flush=True)
     uptime.append(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     report = {
-        "base": args.base, "head": args.head, "store": str(args.store),
+        "refs": args.refs, "store": str(args.store),
         "questions": len(qs), "rounds": args.rounds, "uptime": uptime,
         "runs": {
             label: {
