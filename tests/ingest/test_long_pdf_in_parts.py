@@ -10,8 +10,8 @@ import pytest
 from reportlab.pdfgen import canvas
 
 from citewise.embed.hashing import HashingEmbedder
-from citewise.ingest.chunking import chunk_document
 from citewise.ingest import pdf_positions
+from citewise.ingest.chunking import chunk_document
 from citewise.ingest.parsers import parse_file
 from citewise.ingest.parsers import pdf as pdf_parser
 from citewise.ingest.pdf_positions import chunk_line_boxes

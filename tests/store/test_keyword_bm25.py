@@ -16,6 +16,11 @@ from store.documents import document_of, new_document
 WEIGHTS = search.KEYWORD_WEIGHTS
 
 
+@pytest.fixture(autouse=True)
+def _built_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bm25, "STABLE_SECONDS_PER_ROW", 0.0)
+
+
 def _store(tmp_path: Path) -> SQLiteStore:
     store = SQLiteStore(tmp_path / "s.db")
     for i in range(30):
@@ -77,6 +82,18 @@ def test_a_ranking_after_deletes_and_replacements_equals_fts5_bm25(tmp_path: Pat
     terms = ["zebra", "quokka", "words", "filler"]
     _ranked(store, terms, 40)
     assert _ranked(store, terms, 40) == _fts5(store._conn, terms, 40)
+    store.close()
+
+
+def test_an_index_seen_unchanged_only_briefly_is_ranked_by_fts5(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = _store(tmp_path)
+    monkeypatch.setattr(bm25, "STABLE_SECONDS_PER_ROW", 3600.0)
+    for _ in range(3):
+        assert _ranked(store, ["zebra"], 5) is None
+    monkeypatch.setattr(bm25, "STABLE_SECONDS_PER_ROW", 0.0)
+    assert _ranked(store, ["zebra"], 5) == _fts5(store._conn, ["zebra"], 5)
     store.close()
 
 

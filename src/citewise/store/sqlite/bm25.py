@@ -16,8 +16,9 @@ here is one token, so a phrase's instances are the term's postings in the index
 
 What is kept, per database file and state of the index (its structure and averages records,
 which every write changes): N, avgdl, each row's length, and the postings of recent terms
-(bounded). The state is built the second time a query finds the index in it, so an index
-that changes between every two queries is ranked by FTS5 alone.
+(bounded). The state is built when a query finds the index as an earlier query did, long
+enough ago (`STABLE_SECONDS_PER_ROW`) that an index changing all the time (an ingest
+running beside the queries) is ranked by FTS5 instead of being read again and again.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import math
 import re
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -38,6 +40,9 @@ K1 = 1.2
 B = 0.75
 # postings entries kept per database file (a row id and a frequency each)
 POSTINGS_BUDGET = 1_000_000
+# how long the index must have stayed unchanged before its state is built, per row of it
+# (reading the row lengths takes about a tenth of this)
+STABLE_SECONDS_PER_ROW = 5e-6
 _SIMPLE_TERM = re.compile(r"[a-z0-9]+")  # one token to FTS5's unicode61 tokenizer as is
 _VOCAB = "temp.chunks_fts_instances"
 
@@ -55,7 +60,8 @@ class _IndexState:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-_states: dict[str, tuple[bytes, _IndexState | None]] = {}
+# per database file: the index's key, its state once built, when the key was first seen
+_states: dict[str, tuple[bytes, _IndexState | None, float]] = {}
 _states_lock = threading.Lock()
 
 
@@ -118,22 +124,25 @@ def _one_state(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def _state(conn: sqlite3.Connection, database: str) -> _IndexState | None:
-    """The kept state for the index as this connection sees it; None the first time."""
+    """The kept state for the index as this connection sees it; None until it is built."""
     blocks = dict(conn.execute("SELECT id, block FROM chunks_fts_data WHERE id IN (1, 10)"))
     if 1 not in blocks or 10 not in blocks:
         return None
     key = bytes(blocks[10]) + b"|" + bytes(blocks[1])
+    now = time.monotonic()
     with _states_lock:
         known = _states.get(database)
-        if known is not None and known[0] == key:
-            if known[1] is not None:
-                return known[1]
-        else:  # seen once: built if the next query finds the index unchanged
-            _states[database] = (key, None)
+        if known is None or known[0] != key:
+            _states[database] = (key, None, now)
+            return None
+        if known[1] is not None:
+            return known[1]
+        totals = varints(bytes(blocks[1]))
+        if not len(totals) or now - known[2] < STABLE_SECONDS_PER_ROW * int(totals[0]):
             return None
     state = _build(conn, bytes(blocks[1]))
-    with _states_lock:
-        _states[database] = (key, state)
+    with _states_lock:  # a state that cannot be built is not tried again for this key
+        _states[database] = (key, state, now if state is not None else math.inf)
     return state
 
 

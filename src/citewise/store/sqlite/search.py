@@ -1,6 +1,7 @@
 """The SQLite store's searches, as functions over a connection: keyword (FTS5 BM25, the
-ranking computed from the index's postings by `bm25` when it can), the genre heading lookup, and vector search: exact over one contiguous matrix per small
-collection, HNSW for a large one, kept until the store changes (`VectorCache`)."""
+ranking computed from the index's postings by `bm25` when it can), the genre heading
+lookup, and vector search: exact over one contiguous matrix per small collection, HNSW for
+a large one, kept until the store changes (`VectorCache`)."""
 
 from __future__ import annotations
 
