@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from citewise.graph.model import (
@@ -46,23 +46,26 @@ _KIND_RANK: dict[EntityKind, int] = {"term": 0, "code": 1, "configuration": 1, "
 
 def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     chunks = list(chunks)
-    sentences = [
-        Sentence(chunk.chunk_id, text, toks, is_heading_like(text, toks))
-        for chunk in chunks
-        for text in split_sentences(chunk.text)
-        for toks in (tokenize(text),)
-    ]
     evidence = WordEvidence()
-    for sentence in sentences:
+    for sentence in _sentences(chunks):
         evidence.add(sentence)
         evidence.phrases |= inside_phrases(sentence)
-    found = [(s, sentence_mentions(s, evidence)) for s in sentences]
+    # each sentence is tokenised again rather than its tokens kept from the first pass: a
+    # long manual's (15,000 chunks) took ~100 MB
+    found = [(replace(s, tokens=()), sentence_mentions(s, evidence)) for s in _sentences(chunks)]
     aliases = _alias_map(m for _, ms in found for m in ms)
     graph = _Builder()
     for sentence, mentions in found:
         resolved = [_resolve(m, aliases) for m in mentions]
         graph.add(sentence, resolved)
     return replace(graph.build(), headings=_headings(chunks))
+
+
+def _sentences(chunks: Sequence[ChunkText]) -> Iterator[Sentence]:
+    for chunk in chunks:
+        for text in split_sentences(chunk.text):
+            tokens = tokenize(text)
+            yield Sentence(chunk.chunk_id, text, tokens, is_heading_like(text, tokens))
 
 
 _NUMBERED_HEADING = re.compile(
