@@ -183,6 +183,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--rounds", type=int, default=1, help="before/after pairs, alternating")
     ap.add_argument("--files", type=int, help="only the first N PDFs (the longest first)")
+    ap.add_argument("--smallest", type=int, help="only the N shortest PDFs (a quick A/B)")
     ap.add_argument("--side-by-side", action="store_true", help="both trees at once")
     args = ap.parse_args()
     if args.child:
@@ -192,6 +193,8 @@ def main() -> None:
     folder = work / "pdfs"
     folder.mkdir()
     chosen = choose_pdfs()[: args.files]
+    if args.smallest:
+        chosen = chosen[1 : 1 + args.smallest]
     for i, (_, path) in enumerate(chosen):
         (folder / f"{i:03d}-{path.name}").symlink_to(path)
     report: dict[str, Any] = {
