@@ -25,12 +25,12 @@ own copy of the weights (~37 MB); one session on two threads embedded as fast as
 single-threaded ones on a loaded machine (300 dev chunks, alternating runs at load 14:
 23.1 and 16.8 texts/s against 20.5 and 13.4) with the same vectors, and keeps a big PDF
 folder's ingest within its memory budget. Texts are tokenised a window at a time (64 texts
-by default, whose encodings take a few MB) and embedded one per call by default (larger
-batches hold texts of one token length: no padding). With the portable recipe int8
-activations are quantised per call, so in a batch a text's vector moved with its batch-mates
-(cosine 0.993–0.999 to the text alone), which made a store's vectors depend on how its
-chunks happened to be batched and moved dev-set figures by a question or two between ingests
-of the same corpus. Alone, a text always gets the vector its
+by default; one tokenizer, ~9 MB, both counts and encodes) and embedded one per call by
+default (larger batches hold texts of one token length: no padding). With the portable
+recipe int8 activations are quantised per call, so in a batch a text's vector moved with
+its batch-mates (cosine 0.993–0.999 to the text alone), which made a store's vectors depend
+on how its chunks happened to be batched and moved dev-set figures by a question or two
+between ingests of the same corpus. Alone, a text always gets the vector its
 query would get, and on two cores it was also faster: 150 texts/s against 125 for length-sorted
 batches of 32 (2,048 dev-corpus chunks, two runs each; batches of 4: 142).
 
@@ -61,8 +61,8 @@ DIM = 384
 SPECIALS = 2  # [CLS] and [SEP]
 READ_TOKENS = SEQ_LEN - SPECIALS  # the most count_tokens() a text may have to be read whole
 BATCH = 1  # texts per call: see "Execution" above
-# texts tokenised at a time (more when batches are larger, so buckets fill): their
-# encodings, ~30 KB each, are held until the window is embedded
+# texts tokenised at a time (more when batches are larger, so buckets fill): their token
+# ids are held until the window is embedded
 WINDOW = 64
 BUCKET_CHOICE = 8  # texts a window holds per batch slot (length buckets need choice)
 # Calls this small are query time (an answer's candidate sentences, ~20): their vectors are
@@ -123,12 +123,12 @@ class MiniLMEmbedder:
         return out
 
     def _embed_window(self, texts: list[str], out: Vectors) -> None:
-        encodings = self._runtime.tokenize(texts)
+        encoded = self._runtime.tokenize(texts)
         size = max(1, min(self._batch, -(-len(texts) // self._workers)))  # small calls: all cores
-        batches = length_buckets([len(e.ids) for e in encodings], size)
+        batches = length_buckets([len(ids) for ids in encoded], size)
 
         def run(rows: list[int]) -> None:
-            out[rows] = self._runtime.run(*self._runtime.pad([encodings[i] for i in rows]))
+            out[rows] = self._runtime.run(*self._runtime.pad([encoded[i] for i in rows]))
 
         for _ in self._pool.map(run, batches):  # re-raises the first error
             pass
