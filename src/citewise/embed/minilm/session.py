@@ -5,7 +5,6 @@ it and checks it against a reference with these sessions)."""
 from __future__ import annotations
 
 import queue
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -56,24 +55,12 @@ class MiniLMRuntime:
         self._tok.no_padding()
         self._tok.no_truncation()
         self.sessions = max(1, sessions)
-        self._onnx_path = onnx_path
-        self._per_session = max(1, threads // self.sessions)
+        per_session = max(1, threads // self.sessions)
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._loaded = False
-        self._loading = threading.Lock()
-
-    def _load(self) -> None:
-        """The sessions, made at the first run: counting tokens (ingest chunks a file before
-        anything is embedded) needs only the tokenizer, so a long file's parse is freed
-        before the weights are loaded."""
-        with self._loading:
-            if self._loaded:
-                return
-            for _ in range(self.sessions):
-                self._idle.put(_session(self._onnx_path, self._per_session))
-                # loading parses the whole graph file; the copy it leaves behind goes back
-                release_freed_memory()
-            self._loaded = True
+        for _ in range(self.sessions):
+            self._idle.put(_session(onnx_path, per_session))
+            # loading parses the whole graph file; the copy it leaves behind goes back
+            release_freed_memory()
 
     def count_tokens(self, text: str) -> int:
         return len(self._tok.encode(text, add_special_tokens=False).ids)
@@ -99,8 +86,6 @@ class MiniLMRuntime:
 
     def run(self, ids: IntArray, mask: IntArray) -> Vectors:
         """Vectors for one padded batch, on whichever session is idle (waits for one)."""
-        if not self._loaded:
-            self._load()
         session = self._idle.get()
         try:
             out = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
