@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         tag: recipe_named(name) for tag, name in (("before", args.before), ("after", args.after))
     }
     embedders = {tag: MiniLMEmbedder(recipe=r) for tag, r in recipes.items()}
-    lengths = [len(e.ids) for e in embedders["after"]._runtime.tokenize(texts)]
+    lengths = [len(ids) for ids in embedders["after"]._runtime.tokenize(texts)]
     print(
         f"{len(texts)} chunks, {statistics.mean(lengths):.0f} tokens on average "
         f"(specials included); recipes: {args.before} → {args.after}; load {load()}",

@@ -3,11 +3,13 @@ questions over a copy of a store; several source trees side by side in one run, 
 that every tree returns the same hits in the same order.
 
     .venv/bin/python benchmarks/query_path.py --store DIR [--tree before=DIR --tree after=.]
-        [--repeat 5]
+        [--repeat 5] [--rounds 3]
 
-Pass 1 embeds each question (a cold query embedding); the later passes find the question's
-vector in the embedder's query cache, as a repeated or follow-up question does. Each tree
-runs in its own process (its `src` first on the path), one after the other.
+Pass 1 embeds each question (a cold query embedding, and the first sight of its words); the
+later passes find the question's vector in the embedder's query cache, as a repeated or
+follow-up question does. Each tree runs in its own process (its `src` first on the path),
+the trees one after the other, alternating for `--rounds` rounds (a fresh process each
+time); the figures pool every round's samples.
 """
 
 from __future__ import annotations
@@ -63,14 +65,15 @@ def measure(data_dir: Path, repeat: int, k: int) -> dict[str, object]:
             hits[q] = [h.chunk_id for h in result.hits]
     assistant.close()
 
-    def summary(times: dict[str, list[float]]) -> dict[str, dict[str, float]]:
-        return {
-            s: {"p50_ms": round(statistics.median(v), 3), "p99_ms": round(pct(v, 99), 3)}
-            for s, v in times.items()
-            if v
-        }
+    return {"questions": len(qs), "cold": cold, "warm": warm, "hits": hits}
 
-    return {"questions": len(qs), "cold": summary(cold), "warm": summary(warm), "hits": hits}
+
+def summary(times: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    return {
+        s: {"p50_ms": round(statistics.median(v), 3), "p99_ms": round(pct(v, 99), 3)}
+        for s, v in times.items()
+        if v
+    }
 
 
 def copy_store(source: Path, data_dir: Path) -> None:
@@ -88,6 +91,7 @@ def main() -> None:
     parser.add_argument("--tree", action="append", default=[], help="NAME=DIR (repeatable)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=1, help="the trees alternate this often")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # one tree's run
     parser.add_argument("--out", type=Path, default=HERE / "results" / "query_path.json")
     args = parser.parse_args()
@@ -95,26 +99,40 @@ def main() -> None:
         args.measure.write_text(json.dumps(measure(args.store, args.repeat, args.k)))
         return
     trees = dict(t.split("=", 1) for t in args.tree) or {"this": str(ROOT)}
-    runs: dict[str, dict[str, object]] = {}
+    samples: dict[str, dict[str, dict[str, list[float]]]] = {
+        n: {"cold": {s: [] for s in STAGES}, "warm": {s: [] for s in STAGES}} for n in trees
+    }
+    hits: dict[str, list[object]] = {n: [] for n in trees}
+    uptime = [subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()]
     with tempfile.TemporaryDirectory(prefix="citewise-query-") as tmp:
         data_dir = Path(tmp) / "data"
         copy_store(args.store, data_dir)
-        for name, tree in trees.items():
-            out = Path(tmp) / f"{name}.json"
-            env = {**os.environ, "PYTHONPATH": str(Path(tree).resolve() / "src"),
-                   "HF_HUB_OFFLINE": "1"}  # fmt: skip
-            subprocess.run(
-                [sys.executable, __file__, "--store", str(data_dir), "--measure", str(out),
-                 "--repeat", str(args.repeat), "--k", str(args.k)], check=True, env=env,
-            )  # fmt: skip
-            runs[name] = json.loads(out.read_text())
-    names = list(runs)
-    first = runs[names[0]]["hits"]
-    same = {n: runs[n]["hits"] == first for n in names[1:]}
-    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+        for _ in range(args.rounds):
+            for name, tree in trees.items():
+                out = Path(tmp) / f"{name}.json"
+                env = {**os.environ, "PYTHONPATH": str(Path(tree).resolve() / "src"),
+                       "HF_HUB_OFFLINE": "1"}  # fmt: skip
+                subprocess.run(
+                    [sys.executable, __file__, "--store", str(data_dir), "--measure", str(out),
+                     "--repeat", str(args.repeat), "--k", str(args.k)], check=True, env=env,
+                )  # fmt: skip
+                run = json.loads(out.read_text())
+                hits[name].append(run["hits"])
+                for kind in ("cold", "warm"):
+                    for stage, values in run[kind].items():
+                        samples[name][kind][stage].extend(values)
+    uptime.append(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    names = list(trees)
+    first = hits[names[0]][0]
+    same = {n: all(h == first for h in hits[n]) for n in names}
+    runs = {
+        n: {"questions": len(first), "cold": summary(samples[n]["cold"]),
+            "warm": summary(samples[n]["warm"])}
+        for n in names
+    }  # fmt: skip
     figures = {
-        "store": str(args.store), "uptime": uptime, "same_hits_as_" + names[0]: same,
-        "runs": {n: {k: v for k, v in r.items() if k != "hits"} for n, r in runs.items()},
+        "store": str(args.store), "uptime": uptime, "rounds": args.rounds,
+        "same_hits_as_" + names[0]: same, "runs": runs,
     }  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(figures, indent=2) + "\n")

@@ -150,6 +150,30 @@ def test_a_small_call_again_is_answered_from_the_kept_vectors(
         embedder.close()
 
 
+def test_the_window_is_cut_as_the_tokenizer_cuts_it(minilm: MiniLMEmbedder) -> None:
+    from tokenizers import Tokenizer
+
+    from citewise.embed.minilm.weights import bundled_model_dir
+
+    cutting = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
+    cutting.no_padding()
+    cutting.enable_truncation(max_length=256)
+    texts = [*DOCS, " ".join(DOCS) * 6, "", "naïve café — 東京"]
+    assert minilm._runtime.tokenize(texts) == [e.ids for e in cutting.encode_batch(texts)]
+
+
+def test_one_session_and_two_give_the_same_vectors(minilm_onnx: Path) -> None:
+    one = MiniLMEmbedder(onnx_path=minilm_onnx, threads=2)
+    two = MiniLMEmbedder(onnx_path=minilm_onnx, threads=2, sessions=2)
+    try:
+        assert (one._runtime.sessions, two._runtime.sessions) == (1, 2)
+        texts = [f"{DOCS[i % 5]} ({i})" for i in range(100)]  # more than one window
+        assert np.array_equal(one.embed_documents(texts), two.embed_documents(texts))
+    finally:
+        one.close()
+        two.close()
+
+
 def test_large_inputs_are_embedded_window_by_window(minilm: MiniLMEmbedder) -> None:
     texts = [f"{DOCS[i % 4]} (variant {i})" for i in range(1030)]  # more than one window
     vectors = minilm.embed_documents(texts)

@@ -10,6 +10,7 @@ import pytest
 from reportlab.pdfgen import canvas
 
 from citewise.embed.hashing import HashingEmbedder
+from citewise.ingest import pdf_positions
 from citewise.ingest.chunking import chunk_document
 from citewise.ingest.parsers import parse_file
 from citewise.ingest.parsers import pdf as pdf_parser
@@ -83,6 +84,7 @@ def test_a_long_pdf_read_in_parts_is_stored_as_a_whole_read_would_be(
     ]
 
     monkeypatch.setattr(pdf_parser, "PAGES_PER_OPEN", 7)
+    monkeypatch.setattr(pdf_positions, "PAGES_PER_OPEN", 7)
     store_path = tmp_path / "s.db"
     job = IngestJob(paths=[tmp_path / "docs"], collection="default")
     report = run_ingest(job, lambda: SQLiteStore(store_path), lambda: embedder)

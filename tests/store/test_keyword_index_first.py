@@ -64,9 +64,8 @@ def test_index_first_answers_for_a_collection_holding_most_chunks(tmp_path: Path
     cid = search.collection_id(conn, "default")
     assert cid is not None
     where, args = search.filter_sql(SearchFilter())
-    match = search.fts5_match(TERMS)
-    assert search._index_first(conn, match, cid, where, args, 3) is not None
+    assert search._index_first(conn, TERMS, cid, where, args, 3) is not None
     other = search.collection_id(conn, "other")
     assert other is not None
-    assert search._index_first(conn, match, other, where, args, 3) is None
+    assert search._index_first(conn, TERMS, other, where, args, 3) is None
     store.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from citewise.graph.model import (
@@ -46,23 +46,32 @@ _KIND_RANK: dict[EntityKind, int] = {"term": 0, "code": 1, "configuration": 1, "
 
 def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     chunks = list(chunks)
-    sentences = [
-        Sentence(chunk.chunk_id, text, toks, is_heading_like(text, toks))
-        for chunk in chunks
-        for text in split_sentences(chunk.text)
-        for toks in (tokenize(text),)
-    ]
     evidence = WordEvidence()
-    for sentence in sentences:
+    for sentence in _sentences(chunks):
         evidence.add(sentence)
         evidence.phrases |= inside_phrases(sentence)
-    found = [(s, sentence_mentions(s, evidence)) for s in sentences]
-    aliases = _alias_map(m for _, ms in found for m in ms)
+    # each sentence is tokenised again rather than its tokens kept from the first pass, and
+    # split again for the last one rather than its text kept: a long manual's (15,000
+    # chunks) took ~100 MB and ~20 MB
+    found = [sentence_mentions(s, evidence) for s in _sentences(chunks)]
+    aliases = _alias_map(m for ms in found for m in ms)
     graph = _Builder()
-    for sentence, mentions in found:
-        resolved = [_resolve(m, aliases) for m in mentions]
-        graph.add(sentence, resolved)
+    for (chunk_id, text), mentions in zip(_texts(chunks), found, strict=True):
+        graph.add(chunk_id, text, [_resolve(m, aliases) for m in mentions])
     return replace(graph.build(), headings=_headings(chunks))
+
+
+def _texts(chunks: Sequence[ChunkText]) -> Iterator[tuple[int, str]]:
+    """Each sentence of the chunks, in order, with its chunk's id."""
+    for chunk in chunks:
+        for text in split_sentences(chunk.text):
+            yield chunk.chunk_id, text
+
+
+def _sentences(chunks: Sequence[ChunkText]) -> Iterator[Sentence]:
+    for chunk_id, text in _texts(chunks):
+        tokens = tokenize(text)
+        yield Sentence(chunk_id, text, tokens, is_heading_like(text, tokens))
 
 
 _NUMBERED_HEADING = re.compile(
@@ -145,8 +154,8 @@ class _Builder:
     )
     refs: dict[str, tuple[str, set[int]]] = field(default_factory=dict)
 
-    def add(self, sentence: Sentence, mentions: Sequence[Mention]) -> None:
-        chunk = sentence.chunk_id
+    def add(self, chunk: int, text: str, mentions: Sequence[Mention]) -> None:
+        """One sentence (`text`, of chunk `chunk`) and its mentions."""
         for m in mentions:
             parts = self.entities[m.key]
             parts.kinds[m.kind] += 1
@@ -158,15 +167,15 @@ class _Builder:
                 parts.aliases.update(m.aliases)
             else:
                 parts.names[m.name] += 1
-        typed = typed_relations(sentence.text, mentions)
+        typed = typed_relations(text, mentions)
         for source, target, kind in typed:
             self._relate(source, target, kind, chunk, 1.0)
         linked = {frozenset((s, t)) for s, t, _ in typed}
         for a, b in co_occurrences(mentions):
             if frozenset((a, b)) not in linked:
                 self._relate(a, b, "mentions_with", chunk, CO_OCCURRENCE_WEIGHT)
-        for key, text in references(sentence.text, mentions):
-            self.refs.setdefault(key, (text, set()))[1].add(chunk)
+        for key, cited in references(text, mentions):
+            self.refs.setdefault(key, (cited, set()))[1].add(chunk)
 
     def _relate(self, a: str, b: str, kind: RelationKind, chunk: int, weight: float) -> None:
         chunks, total = self.relations.get((a, b, kind), (set(), 0.0))

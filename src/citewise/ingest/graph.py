@@ -9,7 +9,8 @@ import queue
 import threading
 from collections.abc import Callable, Sequence
 
-from citewise.graph.extract import extract_records
+from citewise.graph.extract import extract
+from citewise.graph.model import ChunkText
 from citewise.store.base import GraphHolder, Store
 
 log = logging.getLogger(__name__)
@@ -23,7 +24,12 @@ def store_graphs(store: Store, doc_ids: Sequence[int]) -> int:
     stored = 0
     for doc_id in doc_ids:
         try:
-            store.replace_graph(doc_id, extract_records(store.document_chunks(doc_id)))
+            # only what extraction reads is kept: a long document's records (parent texts,
+            # line rectangles) are freed before its graph is extracted
+            chunks = [
+                ChunkText(r.chunk_id, r.text, r.section) for r in store.document_chunks(doc_id)
+            ]
+            store.replace_graph(doc_id, extract(chunks))
         except (ValueError, KeyError, IndexError, RecursionError) as exc:
             log.warning("no knowledge graph for document %d: %s", doc_id, exc)
             continue

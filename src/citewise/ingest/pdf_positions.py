@@ -28,6 +28,9 @@ from citewise.types.positions import LineBox, alnum_index
 
 log = logging.getLogger(__name__)
 WINDOW = 24  # letters and digits per lookup: long enough to be unique on a page
+# pdfium keeps what it parsed for a document (fonts, resources) until it is closed: reopened
+# after this many pages, so a long PDF's peak memory does not grow with its length
+PAGES_PER_OPEN = 100
 # pdfium ends a line hyphenated across a break with U+FFFE (or 0x02) instead of a newline
 _LINE_BREAK = re.compile("\r\n|\r|\n|\ufffe|\x02")
 # a table row names each value's column ('Net sales | 2020: $519,926'): the page has the
@@ -55,10 +58,23 @@ def chunk_line_boxes(path: Path, children: Sequence[Child]) -> list[tuple[LineBo
         return [() for _ in children]
     pages: dict[int, _Page] = {}
     warned = False
+    read = 0  # pages read since the document was opened
     out: list[tuple[LineBox, ...]] = []
     try:
         for child in children:
             _close_before(pages, child.page_start)
+            if read >= PAGES_PER_OPEN:
+                _close_before(pages, None)
+                pdf.close()
+                pdf = None
+                try:
+                    pdf = pdfium.PdfDocument(str(path))
+                except Exception as exc:  # the file went away meanwhile: no more marks
+                    log.warning("%s: no highlight positions after page %s (%s)",
+                                path, child.page_start, exc)  # fmt: skip
+                    return [*out, *(() for _ in children[len(out) :])]
+                read = 0
+            before = len(pages)
             try:
                 out.append(_boxes(pdf, pages, child))
             except Exception as exc:  # one chunk's failure costs its marks only
@@ -67,10 +83,12 @@ def chunk_line_boxes(path: Path, children: Sequence[Child]) -> list[tuple[LineBo
                     warned = True
                     log.warning("%s page %s: some passages get no highlight positions (%s: %s)",
                                 path, child.page_start, type(exc).__name__, exc)  # fmt: skip
+            read += max(0, len(pages) - before)
         return out
     finally:
         _close_before(pages, None)
-        pdf.close()
+        if pdf is not None:
+            pdf.close()
 
 
 def _close_before(pages: dict[int, _Page], first: int | None) -> None:

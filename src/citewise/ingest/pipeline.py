@@ -8,7 +8,6 @@ embeds what is missing and swaps in staged replacements.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import logging
 import threading
@@ -19,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from citewise.embed._util import release_freed_memory
 from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
@@ -126,24 +126,6 @@ def _batch_progress(
     return report
 
 
-def release_freed_memory() -> None:
-    """Hands the heap a file's parse freed back to the system (glibc keeps it otherwise,
-    and the next file's peak lands on top of it)."""
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
-
-
-def _load_libc() -> ctypes.CDLL | None:
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        return libc if hasattr(libc, "malloc_trim") else None
-    except OSError:  # not glibc (macOS, musl): nothing to trim
-        return None
-
-
-_LIBC = _load_libc()
-
-
 def once_more_if_cut(work: Callable[[], _T], what: str) -> _T:
     """Runs `work`, and once more when the store's connection was cut (a server restart
     rolls the open transaction back; every step here can be done again)."""
@@ -222,6 +204,8 @@ def ingest_one(
         chunks = chunk_document(parsed, embedder_factory().count_tokens, job.chunking)
         if not chunks.children:
             raise NoTextError("nothing to index")
+        # the blocks are in the chunks now: freed before positions are read and stored
+        parsed = replace(parsed, blocks=(), ocr=())
         if parsed.format == "pdf":
             chunks = _with_pdf_boxes(cand.path, chunks)
     except DocumentError as exc:

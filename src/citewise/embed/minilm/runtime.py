@@ -19,15 +19,18 @@ weights (per-tensor drops to cosine 0.87) reduced to 7 bits (no u8 x s8 saturati
 without VNNI: an emulated Haswell gives the same vectors to 4 decimals), with the six FFN
 output projections kept in fp32 (without that the worst chunk falls to ~0.985).
 
-Execution: one single-threaded session per core, each taking whole batches. Unloaded, one
-session with 2 intra-op threads was about as fast; under contention (and ingest always has
-some: the parser runs beside the embedder) per-core sessions degrade less, as no operator
-waits for a thread that lost its core. Texts are tokenised 1,024 at a time and embedded one
-per call by default (larger batches hold texts of one token length: no padding). With the
-portable recipe int8 activations are quantised per call, so in a batch a text's vector
-moved with its batch-mates (cosine 0.993–0.999 to the text alone), which made a store's
-vectors depend on how its chunks happened to be batched and moved dev-set figures by a
-question or two between ingests of the same corpus. Alone, a text always gets the vector its
+Execution: one session whose operators run on every core (`sessions` > 1: that many
+sessions, the cores shared among them, each taking whole batches). Each session holds its
+own copy of the weights (~37 MB); one session on two threads embedded as fast as two
+single-threaded ones on a loaded machine (300 dev chunks, alternating runs at load 14:
+23.1 and 16.8 texts/s against 20.5 and 13.4) with the same vectors, and keeps a big PDF
+folder's ingest within its memory budget. Texts are tokenised a window at a time (64 texts
+by default; one tokenizer, ~9 MB, both counts and encodes) and embedded one per call by
+default (larger batches hold texts of one token length: no padding). With the portable
+recipe int8 activations are quantised per call, so in a batch a text's vector moved with
+its batch-mates (cosine 0.993–0.999 to the text alone), which made a store's vectors depend
+on how its chunks happened to be batched and moved dev-set figures by a question or two
+between ingests of the same corpus. Alone, a text always gets the vector its
 query would get, and on two cores it was also faster: 150 texts/s against 125 for length-sorted
 batches of 32 (2,048 dev-corpus chunks, two runs each; batches of 4: 142).
 
@@ -58,7 +61,10 @@ DIM = 384
 SPECIALS = 2  # [CLS] and [SEP]
 READ_TOKENS = SEQ_LEN - SPECIALS  # the most count_tokens() a text may have to be read whole
 BATCH = 1  # texts per call: see "Execution" above
-WINDOW = 1024  # texts tokenised at a time: bounds memory on huge inputs
+# texts tokenised at a time (more when batches are larger, so buckets fill): their token
+# ids are held until the window is embedded
+WINDOW = 64
+BUCKET_CHOICE = 8  # texts a window holds per batch slot (length buckets need choice)
 # Calls this small are query time (an answer's candidate sentences, ~20): their vectors are
 # kept, since a follow-up weighs many of the same sentences again. Ingest calls are larger
 # and not kept.
@@ -92,7 +98,7 @@ class MiniLMEmbedder:
         self.variant = variant
         self.threads = threads or default_threads()
         self._batch = max(1, batch_size)
-        workers = self.threads if sessions is None else max(1, min(sessions, self.threads))
+        workers = 1 if sessions is None else max(1, min(sessions, self.threads))
         self._runtime = MiniLMRuntime(path, tokenizer, self.threads, workers)
         self._workers = workers
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="citewise-minilm")
@@ -110,18 +116,19 @@ class MiniLMEmbedder:
 
     def _embed_all(self, texts: Sequence[str]) -> Vectors:
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        for start in range(0, len(texts), WINDOW):
-            part = list(texts[start : start + WINDOW])
+        window = max(WINDOW, self._batch * self._workers * BUCKET_CHOICE)
+        for start in range(0, len(texts), window):
+            part = list(texts[start : start + window])
             self._embed_window(part, out[start : start + len(part)])
         return out
 
     def _embed_window(self, texts: list[str], out: Vectors) -> None:
-        encodings = self._runtime.tokenize(texts)
+        encoded = self._runtime.tokenize(texts)
         size = max(1, min(self._batch, -(-len(texts) // self._workers)))  # small calls: all cores
-        batches = length_buckets([len(e.ids) for e in encodings], size)
+        batches = length_buckets([len(ids) for ids in encoded], size)
 
         def run(rows: list[int]) -> None:
-            out[rows] = self._runtime.run(*self._runtime.pad([encodings[i] for i in rows]))
+            out[rows] = self._runtime.run(*self._runtime.pad([encoded[i] for i in rows]))
 
         for _ in self._pool.map(run, batches):  # re-raises the first error
             pass

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from citewise.embed._util import release_freed_memory
 from citewise.embed.base import Vectors
 from citewise.errors import EmbedderError
 
@@ -36,6 +37,11 @@ def _session(onnx_path: Path, threads: int) -> Any:
         raise EmbedderError(f"cannot load ONNX model {onnx_path}: {exc}") from exc
 
 
+def window(ids: list[int]) -> list[int]:
+    """The ids of [CLS] text [SEP] cut to SEQ_LEN, the [SEP] kept."""
+    return ids if len(ids) <= SEQ_LEN else [*ids[: SEQ_LEN - 1], ids[-1]]
+
+
 class MiniLMRuntime:
     """Tokenizer + ONNX Runtime session for a MiniLM graph that outputs sentence vectors."""
 
@@ -44,34 +50,35 @@ class MiniLMRuntime:
     ) -> None:
         from tokenizers import Tokenizer
 
+        # one tokenizer (~9 MB) counts and encodes: it does not truncate, `tokenize` does
         self._tok = Tokenizer.from_file(str(tokenizer_path))
         self._tok.no_padding()
-        self._tok.enable_truncation(max_length=SEQ_LEN)
-        self._counter = Tokenizer.from_file(str(tokenizer_path))
-        self._counter.no_padding()
-        self._counter.no_truncation()
+        self._tok.no_truncation()
         self.sessions = max(1, sessions)
         per_session = max(1, threads // self.sessions)
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
         for _ in range(self.sessions):
             self._idle.put(_session(onnx_path, per_session))
+            # loading parses the whole graph file; the copy it leaves behind goes back
+            release_freed_memory()
 
     def count_tokens(self, text: str) -> int:
-        return len(self._counter.encode(text, add_special_tokens=False).ids)
+        return len(self._tok.encode(text, add_special_tokens=False).ids)
 
-    def tokenize(self, texts: list[str]) -> list[Any]:
-        """`tokenizers` Encodings, truncated to the model window."""
-        return list(self._tok.encode_batch(texts))
+    def tokenize(self, texts: list[str]) -> list[list[int]]:
+        """Token ids with the specials, truncated to the model window as `tokenizers` does
+        ([CLS], the text's first SEQ_LEN - 2 tokens, [SEP])."""
+        return [window(e.ids) for e in self._tok.encode_batch(texts)]
 
     @staticmethod
-    def pad(encodings: Sequence[Any]) -> tuple[IntArray, IntArray]:
-        """Token ids and attention mask, right-padded to the longest encoding."""
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros((len(encodings), width), dtype=np.int64)
-        for row, enc in enumerate(encodings):
-            ids[row, : len(enc.ids)] = enc.ids
-            mask[row, : len(enc.ids)] = 1
+    def pad(encoded: Sequence[list[int]]) -> tuple[IntArray, IntArray]:
+        """Token ids and attention mask, right-padded to the longest row."""
+        width = max(len(row) for row in encoded)
+        ids = np.zeros((len(encoded), width), dtype=np.int64)
+        mask = np.zeros((len(encoded), width), dtype=np.int64)
+        for i, row in enumerate(encoded):
+            ids[i, : len(row)] = row
+            mask[i, : len(row)] = 1
         return ids, mask
 
     def encode(self, texts: list[str]) -> tuple[IntArray, IntArray]:

@@ -1,6 +1,7 @@
-"""The SQLite store's searches, as functions over a connection: keyword (FTS5 BM25), the
-genre heading lookup, and vector search: exact over one contiguous matrix per small
-collection, HNSW for a large one, kept until the store changes (`VectorCache`)."""
+"""The SQLite store's searches, as functions over a connection: keyword (FTS5 BM25, the
+ranking computed from the index's postings by `bm25` when it can), the genre heading
+lookup, and vector search: exact over one contiguous matrix per small collection, HNSW for
+a large one, kept until the store changes (`VectorCache`)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import numpy as np
 
 from citewise.errors import StoreError
 from citewise.store.sql.writes import collection_id
+from citewise.store.sqlite import bm25
 from citewise.store.sqlite.ann import AnnIndexes, active_rows, vectors_of
 from citewise.store.sqlite.writes import generation
-from citewise.store.terms import fts5_match
+from citewise.store.terms import fts5_match, search_terms
 from citewise.store.vector_index import Partition, VectorBackend
 from citewise.text.headings import heading_names, last_heading
 from citewise.types import Candidate, SearchFilter
@@ -38,6 +40,11 @@ def filter_sql(flt: SearchFilter) -> tuple[str, list[object]]:
     return sql, args
 
 
+# the columns' weights in the BM25 ranking (title, section, text: the table's order)
+KEYWORD_WEIGHTS = {"title": 4.0, "section": 2.0, "text": 1.0}
+_BM25 = f"bm25(chunks_fts, {', '.join(map(str, KEYWORD_WEIGHTS.values()))})"
+
+
 def keyword_search(
     conn: sqlite3.Connection, terms: Sequence[str], flt: SearchFilter, k: int
 ) -> list[Candidate]:
@@ -47,10 +54,10 @@ def keyword_search(
         return []
     where, args = filter_sql(flt)
     try:
-        rows = _index_first(conn, match, cid, where, args, k)
+        rows = _index_first(conn, search_terms(terms), cid, where, args, k)
         if rows is None:
             rows = conn.execute(
-                "SELECT f.rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts f"
+                f"SELECT f.rowid, {_BM25} AS score FROM chunks_fts f"
                 " JOIN chunks ch INDEXED BY chunks_scope ON ch.id = f.rowid"
                 " JOIN documents d ON d.id = ch.doc_id"
                 f" WHERE chunks_fts MATCH ? AND ch.collection_id = ?{where}"
@@ -63,20 +70,24 @@ def keyword_search(
 
 
 def _index_first(
-    conn: sqlite3.Connection, match: str, cid: int, where: str, args: list[object], k: int
+    conn: sqlite3.Connection, tokens: list[str], cid: int, where: str, args: list[object], k: int
 ) -> list[tuple[int, float]] | None:
     """The ranking from the full-text index alone, the few rows it names checked against the
     collection and filter afterwards: the same rows in the same order as the joined query
     when the checked rows hold the top `k` with no tie at the cut-off; else None. Worth it
-    only where the collection holds most of the chunks (the joined query runs then)."""
-    if k < 1 or not _mostly(conn, cid):
+    only where the collection holds most of the chunks (the joined query runs then). The
+    ranking is `bm25.ranked`'s when it can give it (the same), else FTS5's."""
+    database = _database_file(conn)
+    if k < 1 or not _mostly(conn, database, cid):
         return None
     depth = k * INDEX_FIRST_DEPTH
-    ranked = conn.execute(
-        "SELECT rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts"
-        " WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?",
-        (match, depth),
-    ).fetchall()
+    ranked = bm25.ranked(conn, database, tokens, KEYWORD_WEIGHTS, depth)
+    if ranked is None:
+        ranked = conn.execute(
+            f"SELECT rowid, {_BM25} AS score FROM chunks_fts"
+            " WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?",
+            (fts5_match(tokens), depth),
+        ).fetchall()
     if not ranked:
         return []
     ids = [int(r[0]) for r in ranked]
@@ -105,9 +116,9 @@ _shares: dict[tuple[str, int, int], bool] = {}
 _shares_lock = threading.Lock()
 
 
-def _mostly(conn: sqlite3.Connection, cid: int) -> bool:
+def _mostly(conn: sqlite3.Connection, database: str, cid: int) -> bool:
     """Whether collection `cid` holds most of the store's chunks (kept per generation)."""
-    key = (_database_file(conn), cid, generation(conn))
+    key = (database, cid, generation(conn))
     with _shares_lock:
         known = _shares.get(key)
     if known is not None:
