@@ -24,6 +24,7 @@ from citewise.graph.model import (
 )
 from citewise.graph.rules.codes import find_codes
 from citewise.graph.rules.names import (
+    capitalised_runs,
     find_acronym_definitions,
     find_acronyms,
     find_names,
@@ -36,7 +37,14 @@ from citewise.graph.rules.relations import (
     typed_relations,
 )
 from citewise.graph.rules.terms import find_terms
-from citewise.graph.rules.tokens import Mention, Sentence, WordEvidence, is_heading_like, tokenize
+from citewise.graph.rules.tokens import (
+    Mention,
+    Sentence,
+    Token,
+    WordEvidence,
+    is_heading_like,
+    tokenize,
+)
 from citewise.text.sentences import split_sentences
 from citewise.types import ChunkRecord
 from citewise.types.documents import SECTION_SEPARATOR
@@ -52,11 +60,16 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
         for text in split_sentences(chunk.text)
         for toks in (tokenize(text),)
     ]
+    # both passes read each sentence's capitalised runs: find them once
+    runs = [None if s.heading_like else capitalised_runs(s) for s in sentences]
     evidence = WordEvidence()
-    for sentence in sentences:
+    for sentence, sentence_runs in zip(sentences, runs, strict=True):
         evidence.add(sentence)
-        evidence.phrases |= inside_phrases(sentence)
-    found = [(s, sentence_mentions(s, evidence)) for s in sentences]
+        evidence.phrases |= inside_phrases(sentence, sentence_runs)
+    found = [
+        (s, sentence_mentions(s, evidence, sentence_runs))
+        for s, sentence_runs in zip(sentences, runs, strict=True)
+    ]
     aliases = _alias_map(m for _, ms in found for m in ms)
     graph = _Builder()
     for sentence, mentions in found:
@@ -91,14 +104,17 @@ def extract_records(records: Iterable[ChunkRecord]) -> DocumentGraph:
     return extract(ChunkText(r.chunk_id, r.text, r.section) for r in records)
 
 
-def sentence_mentions(sentence: Sentence, evidence: WordEvidence) -> list[Mention]:
-    """Every rule's mentions in one sentence, overlaps settled by rule priority then length."""
+def sentence_mentions(
+    sentence: Sentence, evidence: WordEvidence, runs: list[list[Token]] | None = None
+) -> list[Mention]:
+    """Every rule's mentions in one sentence, overlaps settled by rule priority then length
+    (`runs`: the sentence's `capitalised_runs`, when the caller has them already)."""
     # when two rules claim overlapping text, the more specific rule (listed first) wins
     by_rule = (
         find_terms(sentence.text),
         find_acronym_definitions(sentence),
         find_codes(sentence.text),
-        find_names(sentence, evidence),
+        find_names(sentence, evidence, runs),
         find_acronyms(sentence),
     )
     ranked = sorted(
