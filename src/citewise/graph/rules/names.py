@@ -24,6 +24,7 @@ from citewise.graph.rules.tokens import (
     gap_is_blank,
     is_stop_acronym,
     singular_acronym,
+    word_shape,
 )
 
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
@@ -170,13 +171,13 @@ def capitalised_runs(sentence: Sentence) -> list[list[Token]]:
     run: list[Token] = []
     for i, tok in enumerate(tokens):
         joins = run and gap_is_blank(text, run[-1], tok)
-        allcaps = tok.is_allcaps
-        before_title = allcaps and _before_title(text, tokens, i)
+        shape = word_shape(tok.text)
+        before_title = shape.allcaps and _before_title(text, tokens, i)
         if (
-            (tok.is_title or tok.is_camel or before_title)
-            and not (allcaps and not run and not before_title)
-            and not tok.is_compound
-            and not tok.is_identifier
+            (shape.title or shape.camel or before_title)
+            and not (shape.allcaps and not run and not before_title)
+            and not shape.compound
+            and not shape.identifier
         ):
             if not joins:
                 runs.append(run)

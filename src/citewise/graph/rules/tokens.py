@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from citewise.graph.model import EntityKind
 
@@ -73,47 +74,52 @@ class Token:
 
     @property
     def is_title(self) -> bool:
-        return _is_title(self.text)
+        return word_shape(self.text).title
 
     @property
     def is_camel(self) -> bool:
-        """An internal capital after a lower-case letter: "PostgreSQL", "iPhone", "JavaScript"."""
-        return _is_camel(self.text)
+        return word_shape(self.text).camel
 
     @property
     def is_allcaps(self) -> bool:
-        """ "TCP", "IPv6" is not; a plural "CPUs" is."""
-        return _is_allcaps(self.text)
+        return word_shape(self.text).allcaps
 
     @property
     def is_compound(self) -> bool:
-        """A hyphenated word ending in lower case ("WAL-related", "IP-address"): an adjective
-        or a common noun, not a name."""
-        return "-" in self.text and self.text.rsplit("-", 1)[1].islower()
+        return word_shape(self.text).compound
 
     @property
     def is_identifier(self) -> bool:
-        """Code: "Logger.setLevel", "os.path", "max_wal_size" (the codes rule reads these)."""
-        return "_" in self.text or ("." in self.text and bool(_DOT_INSIDE.search(self.text)))
+        return word_shape(self.text).identifier
 
 
-# a word's shape depends on its text alone, and a document repeats its words: remember them
-_SHAPES = 1 << 15
+class WordShape(NamedTuple):
+    title: bool  # a capital, then some lower case: "Debian"
+    camel: bool  # an internal capital after a lower-case letter: "PostgreSQL", "iPhone"
+    allcaps: bool  # "TCP", "IPv6" is not; a plural "CPUs" is
+    # a hyphenated word ending in lower case ("WAL-related", "IP-address"): an adjective or a
+    # common noun, not a name
+    compound: bool
+    # code: "Logger.setLevel", "os.path", "max_wal_size" (the codes rule reads these)
+    identifier: bool
+
+
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _DOT_INSIDE = re.compile(r"\w\.\w")
 
 
-@lru_cache(maxsize=_SHAPES)
-def _is_title(text: str) -> bool:
-    return text[0].isupper() and any(c.islower() for c in text)
+# a word's shape depends on its text alone, and a document repeats its words: remember them
+@lru_cache(maxsize=1 << 15)
+def word_shape(text: str) -> WordShape:
+    return WordShape(
+        title=text[0].isupper() and any(c.islower() for c in text),
+        camel=len(text) >= 4 and bool(_CAMEL.search(text)),
+        allcaps=_is_allcaps(text),
+        compound="-" in text and text.rsplit("-", 1)[1].islower(),
+        identifier="_" in text or ("." in text and bool(_DOT_INSIDE.search(text))),
+    )
 
 
-@lru_cache(maxsize=_SHAPES)
-def _is_camel(text: str) -> bool:
-    return len(text) >= 4 and bool(_CAMEL.search(text))
-
-
-@lru_cache(maxsize=_SHAPES)
 def _is_allcaps(text: str) -> bool:
     # the first letter is one of the letters that must all be capitals
     if not text[0].isupper():
@@ -168,14 +174,16 @@ class WordEvidence:
 def tokenize(text: str) -> tuple[Token, ...]:
     out: list[Token] = []
     prev_end = 0
+    after_dot = True  # the first word opens its sentence, as does a word after "etc."
     for m in _TOKEN.finditer(text):
-        start = m.start()
-        opens = not out or not _OPENERS.isdisjoint(text[prev_end:start]) or out[-1].text[-1] == "."
+        start, end = m.span()
         word = m.group()
         if word.endswith(_POSSESSIVE):  # "PostgreSQL's" names PostgreSQL
             word = word[:-2]
+        opens = after_dot or not _OPENERS.isdisjoint(text[prev_end:start])
         out.append(Token(word, start, start + len(word), opens))
-        prev_end = m.end()
+        prev_end = end
+        after_dot = word[-1] == "."
     return tuple(out)
 
 
