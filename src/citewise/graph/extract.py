@@ -24,6 +24,7 @@ from citewise.graph.model import (
 )
 from citewise.graph.rules.codes import find_codes
 from citewise.graph.rules.names import (
+    capitalised_runs,
     find_acronym_definitions,
     find_acronyms,
     find_names,
@@ -36,7 +37,14 @@ from citewise.graph.rules.relations import (
     typed_relations,
 )
 from citewise.graph.rules.terms import find_terms
-from citewise.graph.rules.tokens import Mention, Sentence, WordEvidence, is_heading_like, tokenize
+from citewise.graph.rules.tokens import (
+    Mention,
+    Sentence,
+    Token,
+    WordEvidence,
+    is_heading_like,
+    tokenize,
+)
 from citewise.text.sentences import split_sentences
 from citewise.types import ChunkRecord
 from citewise.types.documents import SECTION_SEPARATOR
@@ -49,11 +57,11 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     evidence = WordEvidence()
     for sentence in _sentences(chunks):
         evidence.add(sentence)
-        evidence.phrases |= inside_phrases(sentence)
+        evidence.phrases |= inside_phrases(sentence, _runs(sentence))
     # each sentence is tokenised again rather than its tokens kept from the first pass, and
     # split again for the last one rather than its text kept: a long manual's (15,000
     # chunks) took ~100 MB and ~20 MB
-    found = [sentence_mentions(s, evidence) for s in _sentences(chunks)]
+    found = [sentence_mentions(s, evidence, _runs(s)) for s in _sentences(chunks)]
     aliases = _alias_map(m for ms in found for m in ms)
     graph = _Builder()
     for (chunk_id, text), mentions in zip(_texts(chunks), found, strict=True):
@@ -66,6 +74,11 @@ def _texts(chunks: Sequence[ChunkText]) -> Iterator[tuple[int, str]]:
     for chunk in chunks:
         for text in split_sentences(chunk.text):
             yield chunk.chunk_id, text
+
+
+def _runs(sentence: Sentence) -> list[list[Token]] | None:
+    """The sentence's capitalised runs, found once for the rules of one pass that read them."""
+    return None if sentence.heading_like else capitalised_runs(sentence)
 
 
 def _sentences(chunks: Sequence[ChunkText]) -> Iterator[Sentence]:
@@ -100,14 +113,17 @@ def extract_records(records: Iterable[ChunkRecord]) -> DocumentGraph:
     return extract(ChunkText(r.chunk_id, r.text, r.section) for r in records)
 
 
-def sentence_mentions(sentence: Sentence, evidence: WordEvidence) -> list[Mention]:
-    """Every rule's mentions in one sentence, overlaps settled by rule priority then length."""
+def sentence_mentions(
+    sentence: Sentence, evidence: WordEvidence, runs: list[list[Token]] | None = None
+) -> list[Mention]:
+    """Every rule's mentions in one sentence, overlaps settled by rule priority then length
+    (`runs`: the sentence's `capitalised_runs`, when the caller has them already)."""
     # when two rules claim overlapping text, the more specific rule (listed first) wins
     by_rule = (
         find_terms(sentence.text),
         find_acronym_definitions(sentence),
         find_codes(sentence.text),
-        find_names(sentence, evidence),
+        find_names(sentence, evidence, runs),
         find_acronyms(sentence),
     )
     ranked = sorted(

@@ -19,6 +19,8 @@ _SECTION = re.compile(
     r"(?:\b(?P<word>Section|Sections|Chapter|Appendix|Annex|Clause)\s+|§\s*)"
     r"(?P<num>[A-Z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[A-Z]\b)"
 )
+_SECTION_WORDS = ("Section", "Chapter", "Appendix", "Annex", "Clause", "§")
+_DIGIT = re.compile(r"\d")
 _FILE = re.compile(
     r"\b[\w][\w.-]*\.(?:pdf|html?|txt|md|rst|docx?|odt|xlsx?|csv|conf|cfg|ini|ya?ml|json|xml"
     r"|toml)\b",
@@ -41,24 +43,34 @@ _NOT_MODULES = word_set(
 
 
 def find_codes(text: str) -> list[Mention]:
+    # each pattern needs a character or word most sentences lack: test that before scanning
     found: list[Mention] = []
-    for m in _STANDARD.finditer(text):
-        found.append(_mention(_normal_standard(m.group()), "code", m.start(), m.end()))
-    for m in _CODE.finditer(text):
-        found.append(_mention(m.group(), "code", m.start(), m.end()))
-    for m in _SECTION.finditer(text):
-        word = (m.group("word") or "Section").rstrip("s")
-        found.append(_mention(f"{word} {m.group('num')}", "section", m.start(), m.end()))
-    for m in _FILE.finditer(text):
-        found.append(_mention(m.group(), "code", m.start(), m.end()))
-    for m in _SNAKE.finditer(text):
-        found.append(_mention(m.group(), "configuration", m.start(), m.end()))
-    for m in _MODULE.finditer(text):
-        if len(m.group("name")) >= 3 and m.group("name") not in _NOT_MODULES:
-            found.append(_mention(m.group("name"), "code", m.start("name"), m.end("name")))
-    for m in _DOTTED.finditer(text):
-        if not _NOT_DOTTED.match(m.group()):
+    digits = _DIGIT.search(text) is not None
+    dots = "." in text
+    if digits:
+        for m in _STANDARD.finditer(text):
+            found.append(_mention(_normal_standard(m.group()), "code", m.start(), m.end()))
+        if "-" in text:
+            for m in _CODE.finditer(text):
+                found.append(_mention(m.group(), "code", m.start(), m.end()))
+    if any(word in text for word in _SECTION_WORDS):
+        for m in _SECTION.finditer(text):
+            word = (m.group("word") or "Section").rstrip("s")
+            found.append(_mention(f"{word} {m.group('num')}", "section", m.start(), m.end()))
+    if dots:
+        for m in _FILE.finditer(text):
             found.append(_mention(m.group(), "code", m.start(), m.end()))
+    if "_" in text:
+        for m in _SNAKE.finditer(text):
+            found.append(_mention(m.group(), "configuration", m.start(), m.end()))
+    if "module" in text:
+        for m in _MODULE.finditer(text):
+            if len(m.group("name")) >= 3 and m.group("name") not in _NOT_MODULES:
+                found.append(_mention(m.group("name"), "code", m.start("name"), m.end("name")))
+    if dots:
+        for m in _DOTTED.finditer(text):
+            if not _NOT_DOTTED.match(m.group()):
+                found.append(_mention(m.group(), "code", m.start(), m.end()))
     return found
 
 

@@ -24,30 +24,35 @@ from citewise.graph.rules.tokens import (
     gap_is_blank,
     is_stop_acronym,
     singular_acronym,
+    word_shape,
 )
 
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9&]{1,9}$")
+_PARENTHESISED = re.compile(r"\(\s*([^()]{2,80}?)\s*\)")
 
 
-def find_names(sentence: Sentence, evidence: WordEvidence) -> list[Mention]:
+def find_names(
+    sentence: Sentence, evidence: WordEvidence, runs: list[list[Token]] | None = None
+) -> list[Mention]:
+    """`runs`: the sentence's `capitalised_runs`, when the caller has them already."""
     if sentence.heading_like:
         return []
     found: list[Mention] = []
-    for run in _capitalised_runs(sentence):
+    for run in capitalised_runs(sentence) if runs is None else runs:
         mention = _name_of(run, sentence, evidence)
         if mention:
             found.append(mention)
     return found
 
 
-def inside_phrases(sentence: Sentence) -> set[str]:
+def inside_phrases(sentence: Sentence, runs: list[list[Token]] | None = None) -> set[str]:
     """Keys of the multi-word capitalised runs a sentence writes where no capital is forced."""
     if sentence.heading_like:
         return set()
     return {
         entity_key(sentence.text[run[0].start : run[-1].end])
-        for run in _capitalised_runs(sentence)
+        for run in (capitalised_runs(sentence) if runs is None else runs)
         if len(run) > 1 and not run[0].opens
     }
 
@@ -60,7 +65,8 @@ def find_acronyms(sentence: Sentence) -> list[Mention]:
     found: list[Mention] = []
     i = 0
     while i < len(tokens):
-        if not _is_acronym_token(tokens[i]):
+        # an acronym opens with a capital: most words are ruled out without the full test
+        if not tokens[i].text[0].isupper() or not _is_acronym_token(tokens[i]):
             i += 1
             continue
         j = i + 1
@@ -80,7 +86,9 @@ def find_acronym_definitions(sentence: Sentence) -> list[Mention]:
     """ "Foo Bar Baz (FBB)" and "FBB (Foo Bar Baz)": the expansion, with the acronym as alias."""
     text = sentence.text
     found: list[Mention] = []
-    for m in re.finditer(r"\(\s*([^()]{2,80}?)\s*\)", text):
+    if "(" not in text:
+        return found
+    for m in _PARENTHESISED.finditer(text):
         inside = m.group(1)
         before = [t for t in sentence.tokens if t.end <= m.start()]
         if _ACRONYM.match(inside) and sum(c.isupper() for c in inside) >= 2:
@@ -155,16 +163,21 @@ def _is_acronym_token(tok: Token) -> bool:
     )
 
 
-def _capitalised_runs(sentence: Sentence) -> list[list[Token]]:
+def capitalised_runs(sentence: Sentence) -> list[list[Token]]:
+    """Runs of capitalised words (with joiners such as "of" inside), each trimmed."""
+    tokens = sentence.tokens
+    text = sentence.text
     runs: list[list[Token]] = []
     run: list[Token] = []
-    for tok in sentence.tokens:
-        joins = run and gap_is_blank(sentence.text, run[-1], tok)
+    for i, tok in enumerate(tokens):
+        joins = run and gap_is_blank(text, run[-1], tok)
+        shape = word_shape(tok.text)
+        before_title = shape.allcaps and _before_title(text, tokens, i)
         if (
-            (tok.is_title or tok.is_camel or (tok.is_allcaps and _before_title(sentence, tok)))
-            and not (tok.is_allcaps and not run and not _before_title(sentence, tok))
-            and not tok.is_compound
-            and not tok.is_identifier
+            (shape.title or shape.camel or before_title)
+            and not (shape.allcaps and not run and not before_title)
+            and not shape.compound
+            and not shape.identifier
         ):
             if not joins:
                 runs.append(run)
@@ -179,14 +192,14 @@ def _capitalised_runs(sentence: Sentence) -> list[list[Token]]:
     return [_trim(r) for r in runs if r]
 
 
-def _before_title(sentence: Sentence, tok: Token) -> bool:
+def _before_title(text: str, tokens: tuple[Token, ...], i: int) -> bool:
     """An acronym that opens a longer name: "GNU Project", "GNU General Public License"."""
-    later = [t for t in sentence.tokens if t.start >= tok.end]
+    # tokens come in order without overlapping: the next one is the first word after this one
     return (
-        bool(later)
-        and later[0].is_title
-        and gap_is_blank(sentence.text, tok, later[0])
-        and not is_stop_acronym(tok.text)
+        i + 1 < len(tokens)
+        and tokens[i + 1].is_title
+        and gap_is_blank(text, tokens[i], tokens[i + 1])
+        and not is_stop_acronym(tokens[i].text)
     )
 
 

@@ -14,6 +14,8 @@ _MEANS = re.compile(
     rf"[{_Q_OPEN}](?P<term>[^{_Q_CLOSE}\n]{{2,60}})[{_Q_CLOSE}]\s*,?\s+(?:means|refers\s+to"
     r"|is\s+defined\s+as|shall\s+mean|denotes|stands\s+for)\b"
 )
+# a word in each of _MEANS's verbs ("shall mean" has "mean")
+_MEANS_WORDS = ("mean", "refers", "defined", "denotes", "stands")
 _THE_TERM = re.compile(rf"\bthe\s+term\s+[{_Q_OPEN}](?P<term>[^{_Q_CLOSE}\n]{{2,60}})[{_Q_CLOSE}]")
 _SHORT_FORM = re.compile(
     r"(?P<name>[A-Z][\w&-]*(?:\s+(?:(?:of|for|and|the|de)\s+)?[A-Z][\w&-]*){0,7})\s+"
@@ -23,13 +25,24 @@ _SHORT_FORM = re.compile(
 
 
 def find_terms(text: str) -> list[Mention]:
+    # each pattern needs a quotation mark and a word most sentences lack: test those first
     found: list[Mention] = []
-    for pattern in (_MEANS, _THE_TERM):
-        for m in pattern.finditer(text):
-            term = m.group("term").strip()
-            found.append(Mention(entity_key(term), term, "term", m.start("term"), m.end("term")))
+    if not any(q in text for q in _Q_OPEN):
+        return found
+    if any(word in text for word in _MEANS_WORDS):
+        _add_terms(found, _MEANS, text)
+    if "term" in text:
+        _add_terms(found, _THE_TERM, text)
+    if "(" not in text:
+        return found
     for m in _SHORT_FORM.finditer(text):
         name, short = m.group("name").strip(), m.group("short").strip()
         if entity_key(name) and entity_key(short) and entity_key(name) != entity_key(short):
             found.append(Mention(entity_key(name), name, "term", m.start(), m.end(), (short,)))
     return found
+
+
+def _add_terms(found: list[Mention], pattern: re.Pattern[str], text: str) -> None:
+    for m in pattern.finditer(text):
+        term = m.group("term").strip()
+        found.append(Mention(entity_key(term), term, "term", m.start("term"), m.end("term")))

@@ -8,6 +8,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
 
 from citewise.graph.model import EntityKind
 
@@ -17,7 +19,7 @@ def word_set(text: str) -> frozenset[str]:
 
 
 _TOKEN = re.compile(r"[^\W_](?:[\w'’&+.-]*[^\W_])?")
-_POSSESSIVE = re.compile(r"['’]s$")
+_POSSESSIVE = ("'s", "’s")
 # a word after one of these opens a clause: its capital says nothing about it being a name
 _OPENERS = frozenset(":;(\"'“‘—•*[")
 
@@ -72,30 +74,59 @@ class Token:
 
     @property
     def is_title(self) -> bool:
-        return self.text[0].isupper() and any(c.islower() for c in self.text)
+        return word_shape(self.text).title
 
     @property
     def is_camel(self) -> bool:
-        """An internal capital after a lower-case letter: "PostgreSQL", "iPhone", "JavaScript"."""
-        return bool(re.search(r"[a-z][A-Z]", self.text)) and len(self.text) >= 4
+        return word_shape(self.text).camel
 
     @property
     def is_allcaps(self) -> bool:
-        """ "TCP", "IPv6" is not; a plural "CPUs" is."""
-        word = singular_acronym(self.text)
-        letters = [c for c in word if c.isalpha()]
-        return word[0].isalpha() and len(letters) >= 2 and all(c.isupper() for c in letters)
+        return word_shape(self.text).allcaps
 
     @property
     def is_compound(self) -> bool:
-        """A hyphenated word ending in lower case ("WAL-related", "IP-address"): an adjective
-        or a common noun, not a name."""
-        return "-" in self.text and self.text.rsplit("-", 1)[1].islower()
+        return word_shape(self.text).compound
 
     @property
     def is_identifier(self) -> bool:
-        """Code: "Logger.setLevel", "os.path", "max_wal_size" (the codes rule reads these)."""
-        return "_" in self.text or bool(re.search(r"\w\.\w", self.text))
+        return word_shape(self.text).identifier
+
+
+class WordShape(NamedTuple):
+    title: bool  # a capital, then some lower case: "Debian"
+    camel: bool  # an internal capital after a lower-case letter: "PostgreSQL", "iPhone"
+    allcaps: bool  # "TCP", "IPv6" is not; a plural "CPUs" is
+    # a hyphenated word ending in lower case ("WAL-related", "IP-address"): an adjective or a
+    # common noun, not a name
+    compound: bool
+    # code: "Logger.setLevel", "os.path", "max_wal_size" (the codes rule reads these)
+    identifier: bool
+
+
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_DOT_INSIDE = re.compile(r"\w\.\w")
+
+
+# a word's shape depends on its text alone, and a document repeats its words: remember them
+@lru_cache(maxsize=1 << 15)
+def word_shape(text: str) -> WordShape:
+    return WordShape(
+        title=text[0].isupper() and any(c.islower() for c in text),
+        camel=len(text) >= 4 and bool(_CAMEL.search(text)),
+        allcaps=_is_allcaps(text),
+        compound="-" in text and text.rsplit("-", 1)[1].islower(),
+        identifier="_" in text or ("." in text and bool(_DOT_INSIDE.search(text))),
+    )
+
+
+def _is_allcaps(text: str) -> bool:
+    # the first letter is one of the letters that must all be capitals
+    if not text[0].isupper():
+        return False
+    word = singular_acronym(text)
+    letters = [c for c in word if c.isalpha()]
+    return word[0].isalpha() and len(letters) >= 2 and all(c.isupper() for c in letters)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,12 +174,16 @@ class WordEvidence:
 def tokenize(text: str) -> tuple[Token, ...]:
     out: list[Token] = []
     prev_end = 0
+    after_dot = True  # the first word opens its sentence, as does a word after "etc."
     for m in _TOKEN.finditer(text):
-        gap = text[prev_end : m.start()]
-        opens = not out or any(c in _OPENERS for c in gap) or out[-1].text.endswith(".")
-        word = _POSSESSIVE.sub("", m.group())  # "PostgreSQL's" names PostgreSQL
-        out.append(Token(word, m.start(), m.start() + len(word), opens))
-        prev_end = m.end()
+        start, end = m.span()
+        word = m.group()
+        if word.endswith(_POSSESSIVE):  # "PostgreSQL's" names PostgreSQL
+            word = word[:-2]
+        opens = after_dot or not _OPENERS.isdisjoint(text[prev_end:start])
+        out.append(Token(word, start, start + len(word), opens))
+        prev_end = end
+        after_dot = word[-1] == "."
     return tuple(out)
 
 
@@ -174,4 +209,6 @@ def gap_is_blank(text: str, a: Token, b: Token) -> bool:
 
 def singular_acronym(word: str) -> str:
     """ "CPUs" → "CPU"; any other word as it is."""
+    if not word.endswith(("s", "s\n")) or not word[0].isupper():
+        return word
     return _PLURAL_ACRONYM.sub(r"\1", word)
