@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from answer_factories import passage
 from citewise.extractive.compose import ScoredSentence
-from citewise.extractive.outcome import WINDOW_CHARS
-from citewise.extractive.window import asked_terms, centre, coverage, window_of
+from citewise.extractive.outcome import WINDOW_CHARS, window_of
+from citewise.extractive.window import asked_terms, centre, coverage
 from citewise.question.analysis import analyse
 from citewise.text.sentences import split_sentences
 

@@ -159,17 +159,7 @@ def closest_passage(
     mine = [x for x in scored if x.passage.n == within] or list(scored)
     best = max(mine, key=lambda x: x.score - x.prior)
     sentences = list(split[best.passage.n])
-    lo = hi = best.index
-    size = len(sentences[best.index])
-    while True:
-        grown = False
-        for j in (hi + 1, lo - 1):
-            if 0 <= j < len(sentences) and size + len(sentences[j]) <= WINDOW_CHARS:
-                size += len(sentences[j])
-                lo, hi = min(lo, j), max(hi, j)
-                grown = True
-        if not grown:
-            break
+    lo, hi = window_of(sentences, best.index)
     window = join_marked(sentences[lo : hi + 1], best.passage.n)
     return ExtractiveResult(
         text=window,  # the flow labels it (`CLOSEST_PASSAGE`) after the grounding check
@@ -180,6 +170,22 @@ def closest_passage(
         best_score=best_score,
         kind="passage",
     )
+
+
+def window_of(sentences: Sequence[str], i: int) -> tuple[int, int]:
+    """The first and last sentence of the window around sentence `i`: its neighbours, one
+    after and one before in turn, while the window stays within `WINDOW_CHARS`."""
+    lo = hi = i
+    size = len(sentences[i])
+    grown = True
+    while grown:
+        grown = False
+        for j in (hi + 1, lo - 1):
+            if 0 <= j < len(sentences) and size + len(sentences[j]) <= WINDOW_CHARS:
+                size += len(sentences[j])
+                lo, hi = min(lo, j), max(hi, j)
+                grown = True
+    return lo, hi
 
 
 def unsure(

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from citewise.extractive.candidates import stems_of
 from citewise.extractive.compose import ScoredSentence
-from citewise.extractive.outcome import WINDOW_CHARS
+from citewise.extractive.outcome import window_of
 from citewise.extractive.scoring import type_fit
 from citewise.extractive.units import is_code_line, lead_in_end
 from citewise.question.analysis import Analysis
@@ -67,22 +67,6 @@ def readable(sentences: Sequence[str]) -> list[int]:
 def unit_of(sentences: Sequence[str], i: int) -> str:
     """Sentence `i` with what it introduces (`units.lead_in_end`)."""
     return " ".join(sentences[i : lead_in_end(sentences, i)])
-
-
-def window_of(sentences: Sequence[str], i: int) -> tuple[int, int]:
-    """The first and last sentence of the window around sentence `i`: its neighbours, one
-    after and one before in turn, while the window stays within `WINDOW_CHARS`."""
-    lo = hi = i
-    size = len(sentences[i])
-    grown = True
-    while grown:
-        grown = False
-        for j in (hi + 1, lo - 1):
-            if 0 <= j < len(sentences) and size + len(sentences[j]) <= WINDOW_CHARS:
-                size += len(sentences[j])
-                lo, hi = min(lo, j), max(hi, j)
-                grown = True
-    return lo, hi
 
 
 def centre(
