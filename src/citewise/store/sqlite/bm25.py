@@ -29,12 +29,13 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
+
+from citewise.store.sqlite.reads import one_state
 
 K1 = 1.2
 B = 0.75
@@ -79,7 +80,7 @@ def ranked(
         return None
     if any(w != int(w) for w in weights.values()):
         return None  # integer weights sum exactly in any order
-    with _one_state(conn):
+    with one_state(conn):
         state = _state(conn, database)
         if state is None:
             return None
@@ -107,20 +108,6 @@ def ranked(
         rows, bm25 = rows[near], bm25[near]
     order = np.lexsort((rows, bm25))[:depth]
     return [(int(rows[i]), float(bm25[i])) for i in order]
-
-
-@contextmanager
-def _one_state(conn: sqlite3.Connection) -> Iterator[None]:
-    """The reads inside see one state of the file (the caller's transaction, else one)."""
-    if conn.in_transaction:
-        yield
-        return
-    conn.execute("BEGIN")
-    try:
-        yield
-    finally:
-        if conn.in_transaction:
-            conn.execute("COMMIT")
 
 
 def _state(conn: sqlite3.Connection, database: str) -> _IndexState | None:

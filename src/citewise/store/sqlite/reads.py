@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 
 class SQLiteReads:
@@ -26,3 +27,18 @@ class SQLiteReads:
 
     def tags_of(self, value: object) -> tuple[str, ...]:
         return tuple(json.loads(str(value) or "[]"))
+
+
+@contextmanager
+def one_state(conn: sqlite3.Connection) -> Iterator[None]:
+    """Reads inside see one state of the file (a WAL read transaction: the caller's, else
+    one of their own), so a write committed meanwhile cannot change what they read."""
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")

@@ -22,7 +22,7 @@ from citewise.store.sql.connection import ReadConn, WriteConn
 from citewise.store.sql.store import SqlStore
 from citewise.store.sqlite import search
 from citewise.store.sqlite import vectors as vector_writes
-from citewise.store.sqlite.reads import SQLiteReads
+from citewise.store.sqlite.reads import SQLiteReads, one_state
 from citewise.store.sqlite.schema import apply_schema
 from citewise.store.sqlite.shared import shared_state
 from citewise.store.sqlite.writes import SQLiteWrites
@@ -87,16 +87,8 @@ class SQLiteStore(SqlStore):
     def snapshot(self) -> Iterator[None]:
         """Reads inside see one state of the store (a WAL read transaction), so a replace
         committed meanwhile cannot remove chunks a ranking already named."""
-        conn = self._conn
-        if conn.in_transaction:
+        with one_state(self._conn):
             yield
-            return
-        conn.execute("BEGIN")
-        try:
-            yield
-        finally:
-            if conn.in_transaction:
-                conn.execute("COMMIT")
 
     # -- the knowledge graph (`GraphHolder`) --------------------------------------------
 
