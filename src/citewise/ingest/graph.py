@@ -24,11 +24,9 @@ def store_graphs(store: Store, doc_ids: Sequence[int]) -> int:
     stored = 0
     for doc_id in doc_ids:
         try:
-            # only what extraction reads is kept: a long document's records (parent texts,
-            # line rectangles) are freed before its graph is extracted
-            chunks = [
-                ChunkText(r.chunk_id, r.text, r.section) for r in store.document_chunks(doc_id)
-            ]
+            # only what extraction reads: a long document's parent texts and line boxes
+            # would add to ingest's peak memory
+            chunks = [ChunkText(*row) for row in store.document_texts(doc_id)]
             store.replace_graph(doc_id, extract(chunks))
         except (ValueError, KeyError, IndexError, RecursionError) as exc:
             log.warning("no knowledge graph for document %d: %s", doc_id, exc)

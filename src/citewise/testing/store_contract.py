@@ -150,6 +150,15 @@ class StoreContractTests:
         assert all(c.text in c.parent_text for c in chunks)
         assert store.document_chunks(doc_id + 999) == []
 
+    def test_document_texts_are_the_chunks_ids_texts_and_sections_in_reading_order(
+        self, store: Store
+    ) -> None:
+        words = " ".join(f"word{i}" for i in range(900))
+        doc_id = store.add_document(new_document("long.txt", words))
+        chunks = store.document_chunks(doc_id)
+        assert store.document_texts(doc_id) == [(c.chunk_id, c.text, c.section) for c in chunks]
+        assert store.document_texts(doc_id + 999) == []
+
     def test_preceding_chunks_are_the_chunks_just_before_in_reading_order(
         self, store: Store
     ) -> None:

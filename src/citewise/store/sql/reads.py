@@ -133,6 +133,13 @@ def document_chunks(conn: ReadConn, doc_id: int) -> list[ChunkRecord]:
     return [_record(r) for r in rows]
 
 
+def document_texts(conn: ReadConn, doc_id: int) -> list[tuple[int, str, str]]:
+    rows = conn.execute(
+        "SELECT id, text, section FROM chunks WHERE doc_id = ? ORDER BY ordinal", (doc_id,)
+    ).fetchall()
+    return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
 def preceding_chunks(conn: ReadConn, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
     if not chunk_ids:
         return {}

@@ -119,6 +119,10 @@ class SqlStore:
         with self._read() as conn:
             return reads.document_chunks(conn, doc_id)
 
+    def document_texts(self, doc_id: int) -> list[tuple[int, str, str]]:
+        with self._read() as conn:
+            return reads.document_texts(conn, doc_id)
+
     def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
         if not chunk_ids:
             return {}
