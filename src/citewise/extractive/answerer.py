@@ -23,7 +23,6 @@ import numpy as np
 from citewise.embed.base import Embedder
 from citewise.extractive.candidates import (
     Candidate,
-    document_share,
     embedded_text,
     lexical,
     read_on,
@@ -48,30 +47,26 @@ from citewise.extractive.outcome import (
     unsure,
 )
 from citewise.extractive.parts import PartPicks
-from citewise.extractive.polarity import polarity
-from citewise.extractive.rules.definitions import defines
 from citewise.extractive.rules.entry_headings import (
     Framing,
     entry_openings,
     framed_by_subject,
     framed_text,
-    with_entry_words,
 )
 from citewise.extractive.rules.option_items import prefer_option_items, same_option_item
 from citewise.extractive.rules.places import prefer_places
-from citewise.extractive.rules.version_notes import is_version_note
 from citewise.extractive.runners_up import adds, runners_up
 from citewise.extractive.scoring import is_table_row, is_title, type_fit
 from citewise.extractive.sentence_fit import (
     MUST_STATE,
     anchored,
     answering_neighbour,
-    documents_named,
     names_row,
     speaks_of_unseen_code,
     stating_neighbour,
     unseen_words,
 )
+from citewise.extractive.sentence_scores import score_sentences
 from citewise.extractive.terse import in_context as terse_in_context
 from citewise.extractive.terse import names_before
 from citewise.extractive.units import (
@@ -83,9 +78,7 @@ from citewise.extractive.units import (
 from citewise.extractive.window import centre as window_centre
 from citewise.extractive.window import readable, unit_of
 from citewise.question.analysis import Analysis, analyse
-from citewise.question.subject import without_setting
-from citewise.question.terms import clauses, headed_by, mentions, stating_what_is_asked
-from citewise.text.release_notes import is_release_notes
+from citewise.question.terms import clauses, mentions, stating_what_is_asked
 from citewise.text.sentences import split_labelled
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
@@ -348,58 +341,10 @@ class ExtractiveAnswerer(PartPicks):
     ) -> list[ScoredSentence]:
         """Candidates scored against the question `a`; `framing`: how its subject frames them,
         if the caller embedded that already."""
-        opts = self.options
-        subject = a.subject
-        key = list(a.key_terms)
-        framed: dict[int, str] = {}
-        entries = opts.rules.entry_headings
-        if subject and entries:
-            framing = framing or self._framing(subject, cands)
-            framed = framing.headings
-            cands, vectors = framing.applied(cands, vectors)
-        elif key and entries:
-            cands = with_entry_words(key, cands)
-        weights = term_weights(without_setting(a.question) if subject else a.question, cands)
-        cos = np.asarray(vectors @ qv, dtype=np.float64)
-        kind = a.answer_type
-        notes_count = a.asks_change or not opts.rules.version_notes
-        history = a.asks_history or not opts.rules.version_notes
-        share = document_share(cands)
-        named = documents_named(a.names, [c.passage for c in cands])
+        if a.subject and self.options.rules.entry_headings:
+            framing = framing or self._framing(a.subject, cands)
         late = self._late[1] if self._late[0] == a.question else {}  # not a part's facets
-        out = []
-        for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
-            lex = lexical(weights, c)
-            total = opts.cosine_weight * cosine + opts.lexical_weight * lex
-            position = opts.rank_weight * c.rank_bonus
-            total += position
-            if not notes_count and is_version_note(c.text):
-                total -= opts.version_note_penalty
-            if not history and is_release_notes(c.passage.hit):
-                total -= opts.release_notes_penalty
-            if opts.said_mode == "prefer" and said_before(c.text, opts.already_said):
-                total += opts.said_bonus
-            if opts.said_mode == "exclude" and c.continues:
-                total += opts.said_bonus  # "tell me more" reads on where the answer stopped
-            extra_words = len(c.text.split()) - opts.short_words
-            if opts.length_penalty and extra_words > 0:
-                total -= opts.length_penalty * extra_words
-            if subject and defines(subject, c.text, i in framed, c.passage.hit.section):
-                total += opts.definition_weight
-            if any(headed_by(c.passage, t) for t in key):
-                total += opts.heading_weight
-            prior = opts.document_weight * share[c.passage.hit.source]
-            prior += opts.type_weight * type_fit(kind, c.text)
-            prior += opts.name_weight * named.get(c.passage.n, 0.0)
-            prior += opts.polarity_weight * polarity(a.question, c.text)
-            prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
-            out.append(
-                ScoredSentence(
-                    c.passage, c.index, c.text, c.stems, cosine, lex, total + prior, prior, position
-                )
-            )
-        out.sort(key=lambda x: x.score, reverse=True)
-        return out
+        return score_sentences(a, cands, vectors, qv, self.options, framing=framing, late=late)
 
     def _framing(self, subject: tuple[str, ...], cands: Sequence[Candidate]) -> Framing:
         """The candidates `subject` frames, embedded as "subject: sentence" (one small batch)."""

@@ -1,0 +1,93 @@
+"""How well each candidate sentence answers the question: its cosine to the question and its
+weighted word overlap, the passage's retrieval rank, rule-pack adjustments (version notes,
+release notes, definitions, entry headings), and priors that choose between sentences without
+moving the abstention thresholds (document share, answer type, named documents, polarity,
+late interaction)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from citewise.extractive.candidates import Candidate, document_share, lexical, term_weights
+from citewise.extractive.compose import ScoredSentence
+from citewise.extractive.options import ExtractiveOptions
+from citewise.extractive.polarity import polarity
+from citewise.extractive.rules.definitions import defines
+from citewise.extractive.rules.entry_headings import Framing, with_entry_words
+from citewise.extractive.rules.version_notes import is_version_note
+from citewise.extractive.scoring import type_fit
+from citewise.extractive.sentence_fit import documents_named
+from citewise.extractive.units import said_before
+from citewise.question.analysis import Analysis
+from citewise.question.subject import without_setting
+from citewise.question.terms import headed_by
+from citewise.text.release_notes import is_release_notes
+from citewise.types.vectors import Vectors
+
+
+def score_sentences(
+    a: Analysis,
+    cands: Sequence[Candidate],
+    vectors: Vectors,
+    qv: Vectors,
+    opts: ExtractiveOptions,
+    *,
+    framing: Framing | None = None,
+    late: Mapping[tuple[int, int], float] | None = None,
+) -> list[ScoredSentence]:
+    """The candidates scored against the question `a`, best first; `framing`: how the
+    question's subject frames them (when it has one and entry headings are on); `late`: late
+    interaction scores by (passage, sentence)."""
+    subject = a.subject
+    key = list(a.key_terms)
+    framed: dict[int, str] = {}
+    entries = opts.rules.entry_headings
+    if subject and entries:
+        if framing is not None:  # the answerer embeds it whenever there is a subject
+            framed = framing.headings
+            cands, vectors = framing.applied(cands, vectors)
+    elif key and entries:
+        cands = with_entry_words(key, cands)
+    late = late or {}
+    weights = term_weights(without_setting(a.question) if subject else a.question, cands)
+    cos = np.asarray(vectors @ qv, dtype=np.float64)
+    kind = a.answer_type
+    notes_count = a.asks_change or not opts.rules.version_notes
+    history = a.asks_history or not opts.rules.version_notes
+    share = document_share(cands)
+    named = documents_named(a.names, [c.passage for c in cands])
+    out = []
+    for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
+        lex = lexical(weights, c)
+        total = opts.cosine_weight * cosine + opts.lexical_weight * lex
+        position = opts.rank_weight * c.rank_bonus
+        total += position
+        if not notes_count and is_version_note(c.text):
+            total -= opts.version_note_penalty
+        if not history and is_release_notes(c.passage.hit):
+            total -= opts.release_notes_penalty
+        if opts.said_mode == "prefer" and said_before(c.text, opts.already_said):
+            total += opts.said_bonus
+        if opts.said_mode == "exclude" and c.continues:
+            total += opts.said_bonus  # "tell me more" reads on where the answer stopped
+        extra_words = len(c.text.split()) - opts.short_words
+        if opts.length_penalty and extra_words > 0:
+            total -= opts.length_penalty * extra_words
+        if subject and defines(subject, c.text, i in framed, c.passage.hit.section):
+            total += opts.definition_weight
+        if any(headed_by(c.passage, t) for t in key):
+            total += opts.heading_weight
+        prior = opts.document_weight * share[c.passage.hit.source]
+        prior += opts.type_weight * type_fit(kind, c.text)
+        prior += opts.name_weight * named.get(c.passage.n, 0.0)
+        prior += opts.polarity_weight * polarity(a.question, c.text)
+        prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
+        out.append(
+            ScoredSentence(
+                c.passage, c.index, c.text, c.stems, cosine, lex, total + prior, prior, position
+            )
+        )
+    out.sort(key=lambda x: x.score, reverse=True)
+    return out
