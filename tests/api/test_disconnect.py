@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -54,29 +54,18 @@ def test_closing_the_stream_closes_the_answer_flow(tmp_path: Path) -> None:
 def test_a_quiet_stream_sends_keepalive_comments(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from api.slow_assistant import SlowAssistant
     from citewise.api import create_app, sse
-    from citewise.assistant import Assistant
     from citewise.config import load_settings
 
     monkeypatch.setattr(sse, "PING_SECONDS", 0.1)
 
-    class QuietAssistant(Assistant):
-        def stream(
-            self,
-            question: str,
-            *,
-            session_id: str | None = None,
-            collection: str | None = None,
-            collections: Sequence[str] = (),
-        ) -> Iterator[Event]:
-            def flow() -> Iterator[Event]:
-                time.sleep(0.8)  # a slow first token, as from a loaded LLM
-                yield Token("late")
-
-            return flow()
+    def flow(question: str) -> Iterator[Event]:
+        time.sleep(0.8)  # a slow first token, as from a loaded LLM
+        yield Token("late")
 
     settings = load_settings(data_dir=tmp_path / "data", embedder="hashing")
-    assistant = QuietAssistant(settings=settings)
+    assistant = SlowAssistant(settings, flow)
     with running(create_app(settings, assistant=assistant)) as url:
         r = httpx.post(f"{url}/chat/stream", json={"message": "tell me"}, timeout=30)
     lines = r.text.splitlines()
