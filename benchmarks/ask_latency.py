@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,8 @@ import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any
+
+from query_path import copy_store
 
 HERE = Path(__file__).resolve().parent
 DEV = HERE / "check_sets" / "dev.jsonl"
@@ -57,15 +58,6 @@ def serve(data_dir: Path) -> None:
 def questions(path: Path) -> list[str]:
     items = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [i["question"] for i in items if not i.get("turns") and i.get("question", "").strip()]
-
-
-def copy_store(source: Path, data_dir: Path) -> None:
-    data_dir.mkdir(parents=True, exist_ok=True)
-    src = sqlite3.connect(f"file:{source / 'citewise.db'}?mode=ro", uri=True)
-    dst = sqlite3.connect(data_dir / "citewise.db")
-    src.backup(dst)
-    dst.close()
-    src.close()
 
 
 class Timer:
