@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from answer_factories import passage
-from citewise.answer.citations import parse_references
+from citewise.answer.citations import build_citations, parse_references
 from citewise.extractive.clauses import as_span
 from fake_embedder import answerer
 
@@ -24,8 +24,9 @@ RMTREE = "shutil.rmtree() removes an entire directory tree"
 
 
 def test_without_clauses_the_long_sentence_loses_to_a_shorter_weaker_one() -> None:
-    a, _ = answerer(max_sentences=1)
+    a, emb = answerer(max_sentences=1)
     assert "glob patterns" in a.answer(QUESTION, [LONG, SHORT]).text
+    assert emb.batches[0] == 2  # by default no clause is embedded
 
 
 def test_a_sentence_scored_by_its_best_clause_wins() -> None:
@@ -48,6 +49,8 @@ def test_the_answer_may_show_the_clause_alone_with_its_citation() -> None:
     r = a.answer(QUESTION, [LONG, SHORT])
     assert r.text == f"{RMTREE} [1]."
     assert {ref.n for ref in parse_references(r.text)} == {1}
+    (citation,) = build_citations(r.text, [LONG, SHORT])
+    assert citation.quote == LONG.context  # the citation quotes the whole sentence
 
 
 def test_a_clause_shown_alone_drops_its_joining_word_and_closes_with_a_full_stop() -> None:

@@ -120,7 +120,8 @@ class ExtractiveOptions:
     # a candidate joining several clauses (`extractive.clauses`: ";", ": ", ", and …",
     # ", which …", a dash, a long aside, a lead-in's items) is also matched by its best clause:
     # its cosine gains `clause_share` × (the best clause's cosine − its own, when higher);
-    # 1: the better of the two. 0: off (no clause is embedded)
+    # 1: the better of the two. 0: off (no clause is embedded). Off, like the two below: no
+    # setting helped most tuning halves (docs/check-sets.md, clauses inside a sentence)
     clause_share: float = 0.0
     # … the gain as a prior (like `type_weight`: it picks between sentences and does not count
     # toward the abstention threshold) rather than part of the sentence's match
