@@ -29,6 +29,7 @@ from citewise.extractive.candidates import (
     stems_of,
     term_weights,
 )
+from citewise.extractive.clauses import Clauses, by_key, candidate_clauses
 from citewise.extractive.compose import (
     ExtractiveResult,
     ScoredSentence,
@@ -93,6 +94,8 @@ class ExtractiveAnswerer(PartPicks):
         self.options = options or ExtractiveOptions()
         # the question's token-level evidence, by (passage n, sentence index)
         self._late: tuple[str, dict[tuple[int, int], float]] = ("", {})
+        # the embedded clauses of candidates joining several, by (passage n, sentence index)
+        self._clauses: dict[tuple[int, int], Clauses] = {}
 
     def answer(
         self,
@@ -132,9 +135,13 @@ class ExtractiveAnswerer(PartPicks):
         framed = framed_by_subject(subject, cands) if subject and entries else {}
         texts = [embedded_text(c, opts.anaphor_heading) for c in cands]
         texts += [framed_text(cands[i], h) for i, h in framed.items()]
+        parts = candidate_clauses(cands, split) if opts.clause_share else {}
+        texts += [t for found in parts.values() for t in found]
         batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
         vectors = batch[: len(cands)]
-        framing = Framing(framed, dict(zip(framed, batch[len(cands) :], strict=True)))
+        end = len(cands) + len(framed)
+        framing = Framing(framed, dict(zip(framed, batch[len(cands) : end], strict=True)))
+        self._clauses = by_key(parts, batch[end:])
         qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
         first = self._decide(a, passages, cands, split, plain, vectors, qv, framing,
                              reading_on)  # fmt: skip
@@ -283,7 +290,7 @@ class ExtractiveAnswerer(PartPicks):
                 return answers(x) and self._adds(x, adds)
 
             picks = anchored(picks, scored, passages[0], anchors, opts.max_sentences)
-        return compose(picks, split, plain, evidence)
+        return compose(picks, split, plain, evidence, spans=opts.clause_answer)
 
     def _candidates(
         self, a: Analysis, passages: Sequence[Passage], split: dict[int, list[str]]
@@ -344,7 +351,9 @@ class ExtractiveAnswerer(PartPicks):
         if a.subject and self.options.rules.entry_headings:
             framing = framing or self._framing(a.subject, cands)
         late = self._late[1] if self._late[0] == a.question else {}  # not a part's facets
-        return score_sentences(a, cands, vectors, qv, self.options, framing=framing, late=late)
+        return score_sentences(
+            a, cands, vectors, qv, self.options, framing=framing, late=late, clauses=self._clauses
+        )
 
     def _framing(self, subject: tuple[str, ...], cands: Sequence[Candidate]) -> Framing:
         """The candidates `subject` frames, embedded as "subject: sentence" (one small batch)."""

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from citewise.extractive.clauses import as_span
 from citewise.extractive.rules.definitions import is_preamble
 from citewise.extractive.units import join_marked, lead_in_end, with_subject
 from citewise.types import NOT_FOUND, Passage
@@ -24,6 +25,7 @@ class ScoredSentence:
     score: float
     prior: float = 0.0  # the part of `score` that says where the sentence is, not what
     position: float = 0.0  # the part of `score` its passage's rank gave
+    clause: str = ""  # its clause that matches the question better than it does, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +55,25 @@ def compose(
     split: dict[int, list[str]],
     plain: dict[int, list[str]],
     best: float,
+    *,
+    spans: bool = False,
 ) -> ExtractiveResult:
     """Passages in order of their best pick; sentences in reading order within a passage.
-    `split` and `plain`: each passage's sentences with and without options' names."""
+    `split` and `plain`: each passage's sentences with and without options' names; `spans`:
+    a pick's clause that matches better than the whole (`ScoredSentence.clause`) is shown
+    in its place."""
     chosen: dict[int, dict[int, str]] = {}
     used: dict[int, Passage] = {}
+    spanned: set[tuple[int, int]] = set()
     for pick in picks:
         sentences = split[pick.passage.n]
         end = lead_in_end(sentences, pick.index)
+        span = _span(pick, sentences, end) if spans else None
+        if span is not None:
+            chosen.setdefault(pick.passage.n, {})[span[0]] = span[1]
+            spanned.add((pick.passage.n, span[0]))
+            used[pick.passage.n] = pick.passage
+            continue
         idx = set(range(pick.index, end))
         if (
             ANAPHOR.match(pick.text)
@@ -76,7 +89,7 @@ def compose(
         # an option's name leads a sentence of its list item only where the item is not
         # already being quoted ("- maxBuffer {number} Largest … If exceeded, …")
         for i in sorted(by):
-            if i - 1 in by:
+            if i - 1 in by and (n, i) not in spanned:
                 by[i] = plain[n][i]
         first = min(by)
         by[first] = with_subject(by[first], used[n].hit.section)
@@ -88,6 +101,13 @@ def compose(
         abstained=False,
         best_score=best,
     )
+
+
+def _span(pick: ScoredSentence, sentences: Sequence[str], end: int) -> tuple[int, str] | None:
+    """The sentence of `pick`'s unit holding its clause, and the clause as shown alone."""
+    shown = as_span(pick.clause) if pick.clause else None
+    at = [i for i in range(pick.index, end) if pick.clause in sentences[i]]
+    return (at[0], shown) if shown and at else None
 
 
 def abstain(reason: str, best: float = 0.0) -> ExtractiveResult:

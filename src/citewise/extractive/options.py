@@ -117,5 +117,17 @@ class ExtractiveOptions:
     # the abstention threshold
     late_interaction: LateInteraction | None = None
     late_weight: float = 0.0
+    # a candidate joining several clauses (`extractive.clauses`: ";", ": ", ", and …",
+    # ", which …", a dash, a long aside, a lead-in's items) is also matched by its best clause:
+    # its cosine gains `clause_share` × (the best clause's cosine − its own, when higher);
+    # 1: the better of the two. 0: off (no clause is embedded). Off, like the two below: no
+    # setting helped most tuning halves (docs/check-sets.md, clauses inside a sentence)
+    clause_share: float = 0.0
+    # … the gain as a prior (like `type_weight`: it picks between sentences and does not count
+    # toward the abstention threshold) rather than part of the sentence's match
+    clause_prior: bool = False
+    # a pick whose clause matches better than the whole sentence shows that clause alone
+    # (`clauses.as_span`); the citation still quotes the sentence
+    clause_answer: bool = False
     # the genre rules in use (`citewise.extractive.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))

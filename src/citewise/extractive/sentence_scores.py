@@ -7,10 +7,12 @@ late interaction)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from citewise.extractive.candidates import Candidate, document_share, lexical, term_weights
+from citewise.extractive.clauses import Clauses
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.polarity import polarity
@@ -27,6 +29,25 @@ from citewise.text.release_notes import is_release_notes
 from citewise.types.vectors import Vectors
 
 
+def clause_gains(
+    cands: Sequence[Candidate],
+    cos: np.ndarray[Any, np.dtype[np.float64]],
+    clauses: Mapping[tuple[int, int], Clauses],
+    qv: Vectors,
+    share: float,
+) -> dict[int, tuple[float, str]]:
+    """By candidate index, for those whose best clause's cosine exceeds their own: `share` ×
+    the excess, and that clause."""
+    out: dict[int, tuple[float, str]] = {}
+    for i, c in enumerate(cands):
+        found = clauses.get((c.passage.n, c.index)) if share else None
+        if found is not None:
+            best, clause = found.best(qv)
+            if best > cos[i]:
+                out[i] = (share * (best - float(cos[i])), clause)
+    return out
+
+
 def score_sentences(
     a: Analysis,
     cands: Sequence[Candidate],
@@ -36,10 +57,12 @@ def score_sentences(
     *,
     framing: Framing | None = None,
     late: Mapping[tuple[int, int], float] | None = None,
+    clauses: Mapping[tuple[int, int], Clauses] | None = None,
 ) -> list[ScoredSentence]:
     """The candidates scored against the question `a`, best first; `framing`: how the
     question's subject frames them (when it has one and entry headings are on); `late`: late
-    interaction scores by (passage, sentence)."""
+    interaction scores by (passage, sentence); `clauses`: the embedded clauses of candidates
+    joining several, by (passage, sentence)."""
     subject = a.subject
     key = list(a.key_terms)
     framed: dict[int, str] = {}
@@ -53,6 +76,7 @@ def score_sentences(
     late = late or {}
     weights = term_weights(without_setting(a.question) if subject else a.question, cands)
     cos = np.asarray(vectors @ qv, dtype=np.float64)
+    gains = clause_gains(cands, cos, clauses or {}, qv, opts.clause_share)
     kind = a.answer_type
     notes_count = a.asks_change or not opts.rules.version_notes
     history = a.asks_history or not opts.rules.version_notes
@@ -60,6 +84,8 @@ def score_sentences(
     named = documents_named(a.names, [c.passage for c in cands])
     out = []
     for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
+        gain, clause = gains.get(i, (0.0, ""))
+        cosine += 0.0 if opts.clause_prior else gain
         lex = lexical(weights, c)
         total = opts.cosine_weight * cosine + opts.lexical_weight * lex
         position = opts.rank_weight * c.rank_bonus
@@ -84,9 +110,19 @@ def score_sentences(
         prior += opts.name_weight * named.get(c.passage.n, 0.0)
         prior += opts.polarity_weight * polarity(a.question, c.text)
         prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
+        prior += opts.cosine_weight * gain if opts.clause_prior else 0.0
         out.append(
             ScoredSentence(
-                c.passage, c.index, c.text, c.stems, cosine, lex, total + prior, prior, position
+                c.passage,
+                c.index,
+                c.text,
+                c.stems,
+                cosine,
+                lex,
+                total + prior,
+                prior,
+                position,
+                clause,
             )
         )
     out.sort(key=lambda x: x.score, reverse=True)
