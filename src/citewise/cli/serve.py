@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,18 @@ import typer
 from citewise.cli.common import Collection, DataDir, open_assistant, run_command, settings_for
 
 app = typer.Typer()
+
+# read by the BLAS library when numpy loads; a value the user set is kept
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def single_threaded_blas() -> None:
+    """One BLAS thread per call: the server already answers on several worker threads at
+    once, and a BLAS thread pool under each call only makes them wait on one another
+    (docs/serving.md). Effective only before numpy is first imported."""
+    for name in BLAS_THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+
 
 Watch = Annotated[
     Path | None, typer.Option("--watch", help="Keep the collection in step with this folder.")
@@ -30,6 +43,7 @@ def serve(
 ) -> None:
     """Serve the HTTP API and web UI (OpenAPI at /docs, OpenAI-compatible at /v1, MCP at
     /mcp)."""
+    single_threaded_blas()
     import uvicorn
 
     from citewise.api import create_app
