@@ -1,5 +1,6 @@
-"""`citewise serve` asks numpy's BLAS for one thread per call before numpy loads (the
-answers already run on several worker threads); a value the user set is kept."""
+"""`citewise serve` loads numpy with one BLAS thread per call (the answers already run on
+several worker threads), unless the user chose a number; the setting does not stay in the
+environment the server's child processes inherit."""
 
 from __future__ import annotations
 
@@ -9,33 +10,33 @@ import sys
 
 import pytest
 
-from citewise.cli.serve import BLAS_THREAD_VARIABLES, single_threaded_blas
+from citewise.cli.serve import BLAS_THREADS_VARIABLE
+
+PROBE = """
+import os, sys
+import citewise.cli, citewise.cli.serve
+assert 'numpy' not in sys.modules, 'the CLI imported numpy before serve ran'
+citewise.cli.serve.single_threaded_blas()
+import numpy, threadpoolctl
+blas = [p['num_threads'] for p in threadpoolctl.threadpool_info() if p['user_api'] == 'blas']
+print(max(blas), os.environ.get('OPENBLAS_NUM_THREADS', '-'))
+"""
 
 
-def test_one_blas_thread_unless_the_user_chose(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in BLAS_THREAD_VARIABLES:  # set first, so the test's end restores them
-        monkeypatch.setenv(name, "x")
-        monkeypatch.delenv(name)
-    monkeypatch.setenv("MKL_NUM_THREADS", "3")
-    single_threaded_blas()
-    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
-    assert os.environ["MKL_NUM_THREADS"] == "3"
-
-
-def test_numpy_loads_after_the_cli_so_its_blas_gets_one_thread() -> None:
+def _probe(**env: str) -> str:
     pytest.importorskip("threadpoolctl")
-    code = (
-        "import sys\n"
-        "import citewise.cli, citewise.cli.serve\n"
-        "assert 'numpy' not in sys.modules, 'the CLI imported numpy before serve ran'\n"
-        "citewise.cli.serve.single_threaded_blas()\n"
-        "import numpy, threadpoolctl\n"
-        "print(max(p['num_threads'] for p in threadpoolctl.threadpool_info()"
-        " if p['user_api'] == 'blas'))\n"
-    )
-    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_VARIABLES}
+    base = {k: v for k, v in os.environ.items() if k != BLAS_THREADS_VARIABLE}
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
-    )
+        [sys.executable, "-c", PROBE], env={**base, **env}, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "1"
+    return out.stdout.strip()
+
+
+def test_numpy_loads_with_one_blas_thread_and_the_environment_is_left_as_it_was() -> None:
+    assert _probe() == "1 -"
+
+
+def test_a_number_the_user_chose_is_kept() -> None:
+    assert _probe(OPENBLAS_NUM_THREADS="2") == "2 2"

@@ -13,16 +13,23 @@ from citewise.cli.common import Collection, DataDir, open_assistant, run_command
 
 app = typer.Typer()
 
-# read by the BLAS library when numpy loads; a value the user set is kept
-BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+# numpy's OpenBLAS sizes its thread pool from this when it loads; a value the user set is kept
+BLAS_THREADS_VARIABLE = "OPENBLAS_NUM_THREADS"
 
 
 def single_threaded_blas() -> None:
     """One BLAS thread per call: the server already answers on several worker threads at
     once, and a BLAS thread pool under each call only makes them wait on one another
-    (docs/serving.md). Effective only before numpy is first imported."""
-    for name in BLAS_THREAD_VARIABLES:
-        os.environ.setdefault(name, "1")
+    (docs/serving.md). Loads numpy with the setting, then takes it out of the environment
+    again, so processes the server starts (a llama.cpp server) keep their own threads. No
+    effect once numpy is loaded."""
+    if BLAS_THREADS_VARIABLE in os.environ:
+        return
+    os.environ[BLAS_THREADS_VARIABLE] = "1"
+    try:
+        import numpy  # noqa: F401
+    finally:
+        del os.environ[BLAS_THREADS_VARIABLE]
 
 
 Watch = Annotated[
