@@ -91,6 +91,13 @@ def cli_ask(data_dir: Path, qs: list[str], env: dict[str, str]) -> dict[str, flo
     }
 
 
+def server_cpu_seconds(proc: psutil.Process) -> float:
+    """The server's CPU time (all its threads): per answer, a cost other jobs' load on the
+    machine changes far less than they change latency."""
+    times = proc.cpu_times()
+    return float(times.user + times.system)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -140,9 +147,9 @@ async def load(
 
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=url, timeout=300, limits=limits) as http:
-        started = time.monotonic()
+        started, cpu_before = time.monotonic(), server_cpu_seconds(proc)
         await asyncio.gather(sample(), *(client(i, http) for i in range(clients)))
-        elapsed = time.monotonic() - started
+        elapsed, cpu = time.monotonic() - started, server_cpu_seconds(proc) - cpu_before
     return {
         "clients": clients, "seconds": round(elapsed, 1), "requests": len(latencies),
         "errors": len(errors), "first_errors": errors[:3], "refused_429": len(refused),
@@ -151,6 +158,7 @@ async def load(
         "p99_ms": round(pct(latencies, 99), 1) if latencies else None,
         "max_ms": round(max(latencies), 1) if latencies else None,
         "server_rss_peak_mb": round(max(rss) / 2**20, 1) if rss else None,
+        "server_cpu_ms_per_answer": round(cpu * 1000 / len(latencies), 1) if latencies else None,
     }  # fmt: skip
 
 
@@ -203,14 +211,15 @@ def serve_levels(
 
 
 def table(runs: dict[str, dict[str, object]]) -> str:
-    lines = ["| tree | clients | s | requests | errors | 429 | rps | p50 ms | p99 ms | load |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
+    head = "| tree | clients | s | requests | errors | 429 | rps | p50 ms | p99 ms | CPU ms/ans |"
+    lines = [f"{head} load |", "| --- |" + " ---: |" * 10]
     for name, run in runs.items():
         for lv in run["levels"]:  # type: ignore[attr-defined]
             lines.append(
                 f"| {name} | {lv['clients']} | {lv['seconds']} | {lv['requests']} | "
                 f"{lv['errors']} | {lv['refused_429']} | {lv['throughput_rps']} | "
-                f"{lv['p50_ms']} | {lv['p99_ms']} | {lv['load_avg_1m']} |"
+                f"{lv['p50_ms']} | {lv['p99_ms']} | {lv['server_cpu_ms_per_answer']} | "
+                f"{lv['load_avg_1m']} |"
             )
     return "\n".join(lines)
 

@@ -1,6 +1,8 @@
 """Dependencies as types: routers declare `assistant: AssistantDep`, `principal: Reader`
 (or `Writer`, `Admin`, from `api.security`) and get the process's one `Assistant` and the
-caller."""
+caller.
+The request-scoped ones are coroutines: a plain function would cost every request a thread
+hop (FastAPI runs sync dependencies on its thread pool) for an attribute read."""
 
 from __future__ import annotations
 
@@ -20,17 +22,17 @@ __all__ = ["chat_collection"]
 from citewise.text.names import valid_collection_name
 
 
-def get_assistant(request: Request) -> Assistant:
+async def get_assistant(request: Request) -> Assistant:
     assistant: Assistant = request.app.state.assistant
     return assistant
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_jobs(request: Request) -> JobQueue:
+async def get_jobs(request: Request) -> JobQueue:
     jobs: JobQueue = request.app.state.jobs
     return jobs
 

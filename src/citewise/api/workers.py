@@ -116,6 +116,6 @@ class Ticket:
         self.release()
 
 
-def get_pool(request: Request) -> AnswerPool:
+async def get_pool(request: Request) -> AnswerPool:
     pool: AnswerPool = request.app.state.answer_pool
     return pool

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,25 @@ import typer
 from citewise.cli.common import Collection, DataDir, open_assistant, run_command, settings_for
 
 app = typer.Typer()
+
+# numpy's OpenBLAS sizes its thread pool from this when it loads; a value the user set is kept
+BLAS_THREADS_VARIABLE = "OPENBLAS_NUM_THREADS"
+
+
+def single_threaded_blas() -> None:
+    """One BLAS thread per call: the server already answers on several worker threads at
+    once, and a BLAS thread pool under each call only makes them wait on one another
+    (docs/serving.md). Loads numpy with the setting, then takes it out of the environment
+    again, so processes the server starts (a llama.cpp server) keep their own threads. No
+    effect once numpy is loaded."""
+    if BLAS_THREADS_VARIABLE in os.environ:
+        return
+    os.environ[BLAS_THREADS_VARIABLE] = "1"
+    try:
+        import numpy  # noqa: F401
+    finally:
+        del os.environ[BLAS_THREADS_VARIABLE]
+
 
 Watch = Annotated[
     Path | None, typer.Option("--watch", help="Keep the collection in step with this folder.")
@@ -30,6 +50,7 @@ def serve(
 ) -> None:
     """Serve the HTTP API and web UI (OpenAPI at /docs, OpenAI-compatible at /v1, MCP at
     /mcp)."""
+    single_threaded_blas()
     import uvicorn
 
     from citewise.api import create_app

@@ -32,3 +32,15 @@ def test_create_memory_rejects_unknown_urls_listing_the_valid_ones(
 ) -> None:
     with pytest.raises(ConfigError, match=r"valid: sqlite.*redis://"):
         create_memory(url, tmp_path, 60)
+
+
+def test_sqlite_memory_commits_a_turn_without_syncing_the_disk(tmp_path: Path) -> None:
+    memory = SQLiteMemory(tmp_path / "memory.db")
+    memory.append(turn("s1", 1))
+    with memory._db.connection() as conn:  # WAL with synchronous=NORMAL (1)
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1
+    memory.close()
+    reopened = SQLiteMemory(tmp_path / "memory.db")
+    assert [t.question for t in reopened.turns("s1")] == ["question 1?"]
+    reopened.close()

@@ -70,7 +70,7 @@ class Passage(BaseModel):
     after: list[str]
 
 
-def _store(request: Request) -> Store:
+async def _store(request: Request) -> Store:
     store: Store = request.app.state.assistant.store
     return store
 

@@ -3,6 +3,9 @@
 Tables are prefixed `memory_` so the file may be shared with the document store. Every
 session row carries `expires_at`; expired sessions are purged lazily on the next call, and
 until then no query sees them. One connection, shared across threads behind a lock.
+Commits are not synced to disk one by one (`synchronous=NORMAL`, as the document store):
+every answer appends a turn, and a sync per turn, made behind the one lock, would line the
+answers up behind the disk.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ class _SQLiteMemoryDb:
         self._lock = threading.RLock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = connect(path, timeout=10.0)
+            self._db = connect(path, timeout=10.0, synchronous="NORMAL")
             self._db.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise MemoryBackendError(f"cannot open conversation memory {url}: {exc}") from exc
