@@ -1,5 +1,5 @@
-"""Repairs of an LLM's sentence before it is dropped: re-cited to a pair of passages that
-support it together, and a clause stating what no passage shown holds cut."""
+"""Repairs of an LLM's sentence before it is dropped: re-cited to the passage that supports
+it, and a clause stating what no passage shown holds cut."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ CHUBBY = passage(
     "overloaded master may use higher values to reduce the number of KeepAlive calls.",
 )
 UNRELATED = passage(2, "Uploads larger than 25 MB are rejected with status 413.")
-TIMEIT = passage(3, "python -m timeit [-n N] [-r N] [-s S] statement: -n sets the executions.")
 REPEAT = passage(4, "-r N, --repeat=N: how many times to repeat the timer (default 5).")
 
 
@@ -61,15 +60,7 @@ def test_clauses_are_cut_at_semicolons_colons_and_asides_only() -> None:
     assert without_foreign_clauses("The default extension, 70s, is 12s.", known) is None
 
 
-def test_a_sentence_resting_on_two_passages_is_recited_to_both() -> None:
-    text = "Run python -m timeit with -n for the executions; --repeat defaults to 5 [2]."
-    report = check_answer(text, [UNRELATED, TIMEIT, REPEAT], Judge(True), terms=True, repair=True)
-    s = report.sentences[0]
-    assert s.verdict == "supported" and s.recited and s.cited == (3, 4), s
-    assert report.supported_text.endswith("[3, 4].")
-
-
-def test_a_pair_is_not_tried_when_one_passage_supports_the_sentence_clearly() -> None:
+def test_a_wrong_citation_goes_to_the_one_passage_that_supports_the_sentence() -> None:
     text = "The default extension is 12s, but an overloaded master may use higher values [2]."
     s = check_answer(text, [UNRELATED, CHUBBY, REPEAT], terms=True, repair=True).sentences[0]
     assert s.cited == (1,) and s.verdict == "supported"

@@ -1,8 +1,7 @@
 """Repairs before a drop, over the real wire format against the stand-in: a faithful answer
 with a clause the passages do not hold keeps the rest (the sentence as streamed is retracted,
-saying what was cut), an
-invented value goes with its clause, and a sentence resting on two passages that the model
-cited wrongly is re-cited to both."""
+saying what was cut), an invented value goes with its clause, and a wrongly cited sentence
+with such a clause is cut and re-cited."""
 
 from __future__ import annotations
 
@@ -23,7 +22,6 @@ from testing.standin_support import passages
 pytestmark = pytest.mark.integration
 
 LEASE_Q = "By how much does the master extend a session lease unless it is overloaded?"
-REPEAT_Q = "How do I time a statement with timeit, and how often does it repeat by default?"
 RECORDS = [
     {
         "id": "r-l01", "type": "lookup", "question": LEASE_Q,
@@ -33,28 +31,13 @@ RECORDS = [
         "gold": [{"file": "chubby.pdf", "quote": "The default extension is 12s, but an "
                   "overloaded master may use higher values"}],
     },
-    {
-        "id": "r-m01", "type": "multi", "question": REPEAT_Q,
-        "answer": "Run python -m timeit with the statement; --repeat defaults to 5.",
-        "must_contain": ["5"],
-        "gold": [
-            {"file": "timeit.html", "quote": "python -m timeit [-n N] [-r N] [-s S] statement"},
-            {"file": "timeit-options.html", "quote": "how many times to repeat the timer "
-             "(default 5)"},
-        ],
-    },
 ]  # fmt: skip
 CHUBBY = (
     "The master may extend the timeout by any amount. The default extension is 12s, but an "
     "overloaded master may use higher values to reduce the number of KeepAlive calls."
 )
 UNRELATED = "Uploads larger than 25 MB are rejected with status 413."
-TIMEIT = "Command-line interface: python -m timeit [-n N] [-r N] [-s S] statement"
-OPTIONS = "-r N, --repeat=N: how many times to repeat the timer (default 5)."
 LEASE = passages(("uploads.html", UNRELATED), ("chubby.pdf", CHUBBY))
-REPEAT = passages(
-    ("uploads.html", UNRELATED), ("timeit.html", TIMEIT), ("timeit-options.html", OPTIONS)
-)
 
 
 @pytest.fixture
@@ -93,12 +76,12 @@ def test_an_invented_value_goes_with_its_clause(knowledge: Knowledge) -> None:
     assert invented not in made.text and "60s" not in made.text
 
 
-def test_a_wrong_citation_resting_on_two_passages_is_recited_to_both(
+def test_a_wrongly_cited_sentence_with_a_foreign_clause_is_cut_and_recited(
     knowledge: Knowledge,
 ) -> None:
-    _, made, server = ask(knowledge, "wrong-citation", REPEAT_Q, REPEAT)
+    _, made, server = ask(knowledge, "wrong-citation", LEASE_Q, LEASE)
     assert server.model.records[0]["wrong_citation"]
-    assert made.fallback is None and "defaults to 5" in made.text
-    assert made.text.endswith("[2, 3].")
-    cited = {n for s in made.report.sentences for n in s.cited}
-    assert cited == {2, 3}
+    assert made.fallback is None
+    assert made.text == (
+        "The default extension is 12s; an overloaded master may use higher values [2]."
+    )

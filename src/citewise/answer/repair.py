@@ -1,12 +1,13 @@
 """Repairs of an LLM's sentence that its cited passages do not support, tried before it is
-dropped: re-cite it to the passage (or the pair of passages) shown that supports it, and cut
-a clause that states what no passage shown holds.
+dropped: re-cite it to the passage shown that supports it, and cut a clause that states what
+no passage shown holds.
 
 Re-citing: a sentence its own passages may support (uncertain) goes to the judge there first;
 otherwise the other passage that supports it clearly wins (the strongest lexical support; on
-a tie the earlier-ranked), else — when no passage alone holds all its values and names — a
-pair of the closest passages that together do (a comparison resting on two sources), else the
-first of the closest few the judge confirms (`RECITE_JUDGED` judge calls at most).
+a tie the earlier-ranked), else the first of the closest few the judge confirms
+(`RECITE_JUDGED` judge calls at most). A sentence is not re-cited to a pair of passages: two
+that hold its values together are often a passage stating them that is not their source
+(docs/llm.md).
 
 Cutting: a clause (after `;` or `:`, or in parentheses) that states a value or name found in
 no passage shown — something the model added from elsewhere — is cut, and what is left is
@@ -19,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from itertools import combinations
 
 from citewise.answer.lexical import (
     Evidence,
@@ -32,7 +32,6 @@ from citewise.text.sentences import attach_marker, content_words, strip_citation
 from citewise.types import Passage
 
 RECITE_JUDGED = 3  # other passages the judge may be asked about for a wrongly cited sentence
-PAIRED_FROM = 4  # the passages whose pairs may support a sentence together
 
 # a clause boundary: "; ", ": ", or a parenthesised aside
 _BOUNDARY = re.compile(r";\s+|:\s+")
@@ -110,28 +109,19 @@ def recite_candidates(
     passages: Sequence[Passage],
     known: Evidence | None = None,
 ) -> list[Support]:
-    """The sentence citing each other passage shown that may support it, best first: clearly
-    supported before uncertain, one passage before two, then by lexical score (ties keep
-    retrieval's order). Pairs are tried only when no passage alone holds every value and
-    name of the sentence (its facts come from two places)."""
+    """The sentence citing each other passage shown that may support it, best first (clearly
+    supported before uncertain, then by lexical score; ties keep retrieval's order)."""
     claim = strip_citation_marks(sentence)
     if not content_words(claim):
         return []
-    alone = [(p, lexical_verdict(claim, [p], known)) for p in passages]
-    found = [
-        _recited_to(claim, s) for p, s in alone if p not in cited and s.verdict != "unsupported"
-    ]
-    if all(s.missing for _, s in alone):
-        # the passages holding the most of its values, then the closest in words
-        closest = sorted(alone, key=lambda ps: (len(ps[1].missing), -ps[1].score))[:PAIRED_FROM]
-        pool = sorted((p for p, _ in closest), key=passages.index)
-        for a, b in combinations(pool, 2):
-            if a in cited and b in cited:
-                continue
-            both = lexical_verdict(claim, [a, b], known)
-            if both.verdict != "unsupported":
-                found.append(_recited_to(claim, both))
-    found.sort(key=lambda s: (s.verdict == "supported", -len(s.cited), s.score), reverse=True)
+    found: list[Support] = []
+    for p in passages:
+        if p in cited:
+            continue
+        alone = lexical_verdict(claim, [p], known)
+        if alone.verdict != "unsupported":
+            found.append(_recited_to(claim, alone))
+    found.sort(key=lambda s: (s.verdict == "supported", s.score), reverse=True)
     return found
 
 
