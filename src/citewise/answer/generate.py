@@ -255,8 +255,7 @@ class SentenceWatch:
         self.checked = max(self.checked, len(done))
 
     def dropped(self, report: GroundingReport) -> Iterator[Retraction]:
-        """Retractions for the sentences the whole check dropped, or kept with a clause cut
-        (the final text has them without it), that were not retracted."""
+        """Retractions for sentences the check dropped or cut a clause from, not yet retracted."""
         for s in report.sentences:
             if s.trimmed and s.written not in self.retracted:
                 yield self._retract(replace(s, sentence=s.written))
@@ -265,11 +264,9 @@ class SentenceWatch:
 
     def _retract(self, s: Support) -> Retraction:
         self.retracted.add(s.sentence)
-        why = (
-            f"not in the cited passage: {', '.join(s.missing)}"
-            if s.missing
-            else ("its cited passages do not support it")
-        )
+        why = "its cited passages do not support it"
+        if s.missing:
+            why = f"not in the cited passage: {', '.join(s.missing)}"
         return Retraction(s.sentence, why)
 
 
