@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citewise.answer.citations import parse_references
 from citewise.evaluation.answers import AnswerResult, contains_all, score_answer
 from citewise.evaluation.dataset import EvalItem, Gold, load_items
 from citewise.evaluation.harness import eval_data_dir
@@ -276,7 +277,8 @@ def _item_row(m: Measured) -> dict[str, object]:
         "gold_ctx": m.gold_in_context, "quote@10": m.quote10, "prefill": m.prefill_tokens,
         "model_right": m.model_right, "model_declined": m.model_declined,
         "invented": list(m.invented), "reached": m.reached, "wrong_citation": m.wrong_citation,
-        "cites_gold": m.cites_gold, "fallback": m.fallback, "mismatched": m.mismatched,
+        "cites_gold": m.cites_gold, "wrong_shown": m.wrong_shown, "fallback": m.fallback,
+        "mismatched": m.mismatched,
         "answer": r.answer,
     }  # fmt: skip
 
@@ -314,18 +316,27 @@ def _holds_gold(passages: Sequence[Passage], gold: Sequence[Gold], *, every: boo
 
 
 def _kept_citing_elsewhere(reply: str, shown: str, gold_cited: dict[int, bool]) -> bool:
-    """A sentence of the model's reply reached the user citing a passage without gold."""
-    said = {normalised(strip_citation_marks(s)) for s in split_sentences(reply)}
+    """A sentence of the model's reply reached the user citing a passage without gold (its
+    citation markers as citewise parses them: `heap[0]` is code, not a citation). The
+    sentence may reach the user shortened (a clause cut): its words in order within one of
+    the reply's sentences count as that sentence."""
+    said = [normalised(strip_citation_marks(s)).split() for s in split_sentences(reply)]
     for sentence in split_sentences(shown):
-        if normalised(strip_citation_marks(sentence)) not in said:
+        words = normalised(strip_citation_marks(sentence)).split()
+        if not any(words == whole or _shortened(words, whole) for whole in said):
             continue
-        marks = [int(n) for n in re.findall(r"\d+", " ".join(_MARKS.findall(sentence)))]
+        marks = [r.n for r in parse_references(sentence) if r.n is not None]
         if any(not gold_cited.get(n, False) for n in marks):
             return True
     return False
 
 
-_MARKS = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+def _shortened(part: list[str], whole: list[str]) -> bool:
+    """`part` is `whole` with words left out (at least three words kept, in order)."""
+    if len(part) < 3:
+        return False
+    rest = iter(whole)
+    return all(w in rest for w in part)
 
 
 def _cited_passages(

@@ -66,3 +66,30 @@ def test_a_size_in_words_is_the_same_value_as_in_digits() -> None:
     ev = Evidence.of(["The default value is four megabytes. It defaults to 64 megabytes."])
     assert missing_values("The defaults are 4MB and 64 MB [1].", ev) == []
     assert missing_values("The default is 8MB [1].", ev) == ["8mb"]
+
+
+def test_a_thousands_separator_before_a_unit_is_the_same_number() -> None:
+    ev = Evidence.of(["FDS, 2012 256 1,033 1,470GB 59.4 s"])
+    assert missing_values("1,470 GB in 59.4 s on 256 computers with 1,033 disks.", ev) == []
+    assert missing_values("1,570 GB in 59.4 s.", ev) == ["1570gb"]
+
+
+def test_a_plural_unit_is_the_value_of_its_singular() -> None:
+    ev = Evidence.of(["There is a 240 hour limit on the hours you can carry over."])
+    assert missing_values("Only 240 hours can carry over.", ev) == []
+    assert numbers("240 hours, 3 days, 5 s") == ["240hour", "3day", "5s"]
+
+
+def test_a_number_whose_unit_word_comes_later_in_its_sentence_is_held() -> None:
+    ev = Evidence.of(["You can carry over a maximum of 240 annual leave hours. Days are 8."])
+    assert missing_values("At most 240 hours carry over.", ev) == []
+    assert missing_values("At most 250 hours carry over.", ev) == ["250hour"]
+    assert missing_values("At most 8 hours a day.", ev) == ["8hour"]  # another sentence
+    counted = Evidence.of(["You may work 12 weeks in a row; hours are logged."])
+    assert missing_values("You may work 12 hours.", counted) == ["12hour"]  # 12 counts weeks
+
+
+def test_an_iso_dates_month_and_day_are_numbers_without_their_zero() -> None:
+    ev = Evidence.of(["minutes/tsc-2026-01-07.md"])
+    assert missing_values("On 7 January 2026 they met.", ev) == []
+    assert missing_values("On 8 January 2026 they met.", ev) == ["8"]

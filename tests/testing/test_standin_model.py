@@ -230,3 +230,24 @@ def test_a_passage_with_the_quotes_words_but_not_its_value_does_not_show_the_fac
     assert compose(asked, [lookalike], "faithful").declined
     made = compose(asked, [lookalike, stating], "faithful")
     assert made.cited == (2,) and made.text.endswith("[2].")
+
+
+def test_a_quotes_value_counts_only_where_the_passage_would_say_the_quote() -> None:
+    asked = Asked(
+        "t-pg2", "lookup", "How often does the launcher wake up?", "Every minute (1min).",
+        ("1min",), (Gold(file="conf.html", quote="The default is one minute"),),
+    )  # fmt: skip
+    elsewhere = SetPassage(1, "conf.html", "", "Workers at any one time. The default is three.")
+    stating = SetPassage(2, "conf.html", "", "Seconds between runs. The default is one minute.")
+    assert compose(asked, [elsewhere], "faithful").declined
+    assert compose(asked, [elsewhere, stating], "faithful").cited == (2,)
+
+
+def test_invented_value_changes_a_number_written_against_its_unit() -> None:
+    asked = Asked(
+        "t-ch", "lookup", "How long is the lease extended?", "The default extension is 12s.",
+        ("12s",), (Gold(file="chubby.pdf", quote="The default extension is 12s"),),
+    )  # fmt: skip
+    shown = [SetPassage(1, "chubby.pdf", "", "The default extension is 12s, or more.")]
+    made = compose(asked, shown, "invented-value")
+    assert made.replaced == ("12",) and "12s" not in made.text and made.invented

@@ -24,7 +24,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.answer.context import render_context
 from citewise.answer.grounding import (
@@ -35,7 +35,6 @@ from citewise.answer.grounding import (
     known_to_model,
     lexical_verdict,
     passages_cited,
-    recite,
 )
 from citewise.answer.prompts import (
     UNVERIFIED,
@@ -45,6 +44,7 @@ from citewise.answer.prompts import (
     retry_prompt,
     system_prompt,
 )
+from citewise.answer.repair import recite
 from citewise.llm.base import LLM, LLMError, Message
 from citewise.text.sentences import (
     attach_marker,
@@ -255,18 +255,18 @@ class SentenceWatch:
         self.checked = max(self.checked, len(done))
 
     def dropped(self, report: GroundingReport) -> Iterator[Retraction]:
-        """Retractions for the sentences the whole check dropped that were not retracted."""
+        """Retractions for sentences the check dropped or cut a clause from, not yet retracted."""
         for s in report.sentences:
-            if s.verdict == "unsupported" and s.sentence not in self.retracted:
+            if s.trimmed and s.written not in self.retracted:
+                yield self._retract(replace(s, sentence=s.written))
+            elif s.verdict == "unsupported" and s.sentence not in self.retracted:
                 yield self._retract(s)
 
     def _retract(self, s: Support) -> Retraction:
         self.retracted.add(s.sentence)
-        why = (
-            f"not in the cited passage: {', '.join(s.missing)}"
-            if s.missing
-            else ("its cited passages do not support it")
-        )
+        why = "its cited passages do not support it"
+        if s.missing:
+            why = f"not in the cited passage: {', '.join(s.missing)}"
         return Retraction(s.sentence, why)
 
 

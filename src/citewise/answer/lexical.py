@@ -26,9 +26,16 @@ _UNITS = r"%|[kmgt]i?b|bytes?|bits?|ms|µs|ns|s|sec|seconds?|minutes?|hours?|day
 _NUMBER = re.compile(
     rf"(?<![\w.])[-+]?\d+(?:\.\d+)*(?:e[-+]?\d+)?(?:(?:{_UNITS})(?![a-z]))?", re.IGNORECASE
 )
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # "1,470GB" as well as "1,470 GB"
 _UNIT_SPACE = re.compile(rf"(?<=\d)\s+(?=(?:{_UNITS})(?![a-z]))", re.IGNORECASE)
 _LIST_MARK = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
+# a plural unit counts as its singular: "240 hours" is the value of "a 240 hour limit"
+_PLURAL_UNIT = re.compile(r"(?<=\d)(hour|day|minute|second|byte|bit|sec)s$")
+# a value and its unit word: "240hour" (after `normalise`)
+_VALUE_AND_UNIT = re.compile(r"^([-+]?\d+(?:\.\d+)*)([a-z]{3,})$")
+# an ISO date's zero-padded month and day are also the numbers "7" of "7 January"
+_ISO_DATE = re.compile(r"(?<!\d)\d{4}-(\d{2})-(\d{2})(?!\d)")
+_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)|\n")
 _TERM = re.compile(r"[^\W\d_][^\W_]*(?:['’-][^\W_]+)*", re.UNICODE)
 MIN_TERM_CHARS = 4  # shorter words are too often ordinary paraphrase to be suspicious
 _NUMBER_WORDS = {
@@ -53,7 +60,7 @@ def normalise(text: str) -> str:
 def numbers(text: str) -> list[str]:
     """Normalised numbers, versions and sizes stated in `text` (list markers excluded)."""
     body = normalise(_LIST_MARK.sub("", strip_citation_marks(text)))
-    return [m.group(0).lstrip("+") for m in _NUMBER.finditer(body)]
+    return [_PLURAL_UNIT.sub(r"\1", m.group(0).lstrip("+")) for m in _NUMBER.finditer(body)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +84,9 @@ class Evidence:
             f"{_NUMBER_WORDS.get(n, n)}{prefix[0]}b"
             for n, prefix in _SIZE_IN_WORDS.findall(text.lower())
         ]
-        if number_words or sizes:
-            normalised = f"{normalised}\n{' '.join(number_words + sizes)}"
+        dates = [str(int(part)) for m in _ISO_DATE.finditer(text) for part in m.groups()]
+        if number_words or sizes or dates:
+            normalised = f"{normalised}\n{' '.join(number_words + sizes + dates)}"
         return cls(
             text=text,
             normalised=normalised,
@@ -89,8 +97,29 @@ class Evidence:
         )
 
     def has_number(self, value: str) -> bool:
+        """The value as written, or its number with the unit word later in the same sentence
+        ("240 hours" in "240 annual leave hours", "12 hours" in "the maximum number of hours
+        ... is 12"), unless another unit follows the number there ("12 days")."""
         pattern = rf"(?<![\w.]){re.escape(value)}(?![\d])"
-        return re.search(pattern, self.normalised) is not None
+        if re.search(pattern, self.normalised) is not None:
+            return True
+        split = _VALUE_AND_UNIT.match(value)
+        return split is not None and self._number_with_unit_nearby(split[1], split[2])
+
+    def _number_with_unit_nearby(self, number: str, unit: str) -> bool:
+        bare = re.compile(rf"(?<![\w.]){re.escape(number)}(?![\w]|\.\d)")
+        unit_word = re.compile(rf"\b{unit}s?\b")
+        for m in bare.finditer(self.normalised):
+            start = max((b.end() for b in _SENTENCE_BREAK.finditer(self.normalised, 0, m.start())),
+                        default=0)  # fmt: skip
+            end_at = _SENTENCE_BREAK.search(self.normalised, m.end())
+            end = end_at.start() if end_at else len(self.normalised)
+            after = _NUMBER_AFTER.match(self.normalised, m.end())
+            if after is not None and not unit_word.fullmatch(after[1]):
+                continue  # "12 days": the number counts something else here
+            if unit_word.search(self.normalised, start, end):
+                return True
+        return False
 
     def has_identifier(self, name: str) -> bool:
         """Exact (case-insensitive) or, for a dotted name, its last part as a word."""
@@ -102,6 +131,10 @@ class Evidence:
 
     def has_literal(self, literal: str) -> bool:
         return " ".join(literal.lower().split()) in " ".join(self.normalised.split())
+
+
+# the unit word right after a bare number ("12 days"), if any
+_NUMBER_AFTER = re.compile(rf"\s+((?:{_UNITS})s?|weeks?|months?|years?)\b")
 
 
 def missing_values(claim: str, evidence: Evidence) -> list[str]:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
-from citewise.testing.standin_llm.gold import Asked, Passage, holders, overlap
+from citewise.testing.standin_llm.gold import Asked, Passage, holders, overlap, quote_window
 from citewise.text.sentences import attach_marker, split_sentences
 
 Mode = Literal["faithful", "invented-value", "invented-name", "wrong-citation", "abstain"]
@@ -34,8 +34,12 @@ _NUMBER_WORDS = [
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
     "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "hundred",
 ]  # fmt: skip
-_VALUE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)*|" + "|".join(_NUMBER_WORDS) + r")(?![\w])", re.I)
-_DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
+# a value ends at a non-word character or at a unit written against it ("12s", "1min", "4MB")
+_END = r"(?=(?:ms|s|min|h|[kmgt]b|%)?(?!\w))"
+_VALUE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)*" + _END + "|(?:" + "|".join(_NUMBER_WORDS) + r")(?!\w))", re.I
+)
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)*" + _END, re.I)
 _CAPITALISED = re.compile(r"(?<=[\w,;:(] )([A-Z][A-Za-z]{2,}(?: [A-Z][A-Za-z]+)*)")
 _SYLLABLES = [
     "vor", "lan", "qui", "dex", "zar", "mel", "tov", "rin", "gas", "pho", "ulm", "ket", "bru",
@@ -92,11 +96,16 @@ def compose(
 
 def _states(passages: Sequence[Passage], n: int, quote: str) -> bool:
     """Whether passage `n`, which holds `quote` (or most of its words in a run), states its
-    values too: a passage sharing "The default value is" with the quote but not its "four
-    megabytes" does not state the fact, and a capable model would not say it from there."""
-    text = next(p.text for p in passages if p.n == n).lower()
-    values = [m.group(0) for m in _VALUE.finditer(quote)]
-    return all(_appears(v.lower(), text) for v in values)
+    values too, where the quote would say them: a passage sharing "The default value is" with
+    the quote but not its "four megabytes" does not state the fact, nor one whose "one" is
+    elsewhere ("… at any one time. The default is three." for "The default is one minute"),
+    and a capable model would not say it from there."""
+    text = next(p.text for p in passages if p.n == n)
+    values = [m.group(0).lower() for m in _VALUE.finditer(quote)]
+    if not values:
+        return True
+    where = quote_window(text, quote).lower()
+    return all(_appears(v, where) for v in values)
 
 
 def _wrong_passages(
@@ -138,7 +147,7 @@ def _invent(
         return sentences, done
     shown = " ".join(p.text for p in passages).lower() + " " + " ".join(sentences).lower()
     new = make(key, shown)
-    pattern = re.compile(rf"(?<![\w.]){re.escape(key)}(?![\w])", re.I)
+    pattern = re.compile(rf"(?<![\w.]){re.escape(key)}{_END}", re.I)
     changed = [pattern.sub(lambda m: _same_case(m.group(0), new), s) for s in sentences]
     return changed, replace(done, invented=(new,), replaced=(key,))
 
@@ -147,7 +156,7 @@ def _key_value(sentences: Sequence[str], asked: Asked) -> str | None:
     text = " ".join(sentences)
     for must in asked.must_contain:
         for m in _VALUE.finditer(must):
-            if re.search(rf"(?<![\w.]){re.escape(m.group(0))}(?![\w])", text, re.I):
+            if re.search(rf"(?<![\w.]){re.escape(m.group(0))}{_END}", text, re.I):
                 return m.group(0)
     first = _DIGITS.search(text)  # a number word outside must_contain is rarely the value
     return first.group(0) if first else None
@@ -199,7 +208,7 @@ def _made_up(key: str, shown: str) -> str:
 
 
 def _appears(value: str, text: str) -> bool:
-    return bool(re.search(rf"(?<![\w.]){re.escape(value.lower())}(?![\w])", text))
+    return bool(re.search(rf"(?<![\w.]){re.escape(value.lower())}{_END}", text))
 
 
 def _same_case(original: str, new: str) -> str:

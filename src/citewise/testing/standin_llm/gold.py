@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from citewise.errors import InputError
@@ -16,6 +17,7 @@ from citewise.text.sentences import content_words
 
 # below this share of a known question's words in the asked text, the question is not known
 MIN_COVERAGE = 0.75
+_TOKEN = re.compile(r"\w+|[^\w\s]")  # as the retrieval metrics' quote test tokenises
 _WORD = re.compile(r"[a-z0-9_]+(?:[.'][a-z0-9_]+)*")
 _FOLLOW_UP_KINDS = {"pronoun": "followup", "simplify": "simplify", "tell_me_more": "deepen"}
 
@@ -133,6 +135,25 @@ def holds(passage: Passage, gold: Gold) -> bool:
     source = passage.source
     same_file = not gold.file or not source or source == gold.file or source.endswith(gold.file)
     return same_file and bool(gold.quote) and contains_quote(passage.text, gold.quote)
+
+
+def quote_window(text: str, quote: str, slack: int = 2) -> str:
+    """The part of `text` where it says `quote`: the verbatim match, else the longest run of
+    the quote's tokens extended by as many tokens as the quote has before and after that run
+    (plus `slack`)."""
+    spans = [m.span() for m in _TOKEN.finditer(text.lower())]
+    t = [text[i:j].lower() for i, j in spans]
+    q = _TOKEN.findall(quote.lower())
+    if not q or not t:
+        return ""
+    matcher = SequenceMatcher(None, q, t, autojunk=False)
+    a, b, size = matcher.find_longest_match(0, len(q), 0, len(t))
+    if size == 0:
+        return ""
+    extra = 0 if size == len(q) else slack
+    start = max(0, b - a - extra)
+    end = min(len(t), b + len(q) - a + extra)
+    return text[spans[start][0] : spans[end - 1][1]]
 
 
 def holders(passages: Sequence[Passage], gold: Gold) -> list[int]:

@@ -1,0 +1,125 @@
+"""The verdict on one sentence against the passages it cites (`lexical_verdict`, and
+`check_sentence` with the judge for uncertain ones): see `grounding` for the whole check.
+
+Per sentence, a lexical score = 0.6 × content-word overlap + 0.4 × word-trigram overlap
+(the Axiom weights) against the cited passages decides clearly supported / clearly not /
+uncertain. A sentence that states a value (number, size, version, identifier, quoted literal)
+absent from its cited passages is unsupported whatever its score. With `known` (what the model
+was shown) its words are also held to that: a capitalised name found nowhere there is
+invented (unsupported); another word found nowhere there makes the sentence uncertain; a
+table row supports a claim whose label and value sit in different cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from citewise.answer.lexical import (
+    Evidence,
+    missing_spelled_numbers,
+    missing_values,
+    row_support,
+    trigram_overlap,
+    unknown_terms,
+    word_overlap,
+)
+from citewise.text.sentences import content_words, strip_citation_marks
+from citewise.types import Passage
+
+Verdict = Literal["supported", "unsupported", "uncertain"]
+
+# Lexical score per sentence: near-verbatim is supported, no more overlap than an unrelated
+# passage is not, in between is the judge's job (measured: docs/measurements.md).
+SUPPORTED_AT = 0.75
+UNSUPPORTED_BELOW = 0.2
+WORD_WEIGHT = 0.6
+TRIGRAM_WEIGHT = 0.4
+# An uncertain sentence without a judge still counts, at this strength, for confidence.
+WEAK_SUPPORT = 0.5
+
+
+class LLMJudge(Protocol):
+    def judge(self, sentence: str, evidence: str) -> bool | None:
+        """True: supported; False: not supported; None: could not decide."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    sentence: str
+    verdict: Verdict
+    score: float
+    cited: tuple[int, ...] = ()
+    missing: tuple[str, ...] = ()
+    judged: bool = False
+    recited: bool = False  # its citation was changed to the passages that support it
+    trimmed: bool = False  # a clause its passages do not hold was cut from it
+    written: str = ""  # trimmed: the sentence as written, and `missing` what was cut for
+
+    @property
+    def strength(self) -> float:
+        """Score used for confidence: the lexical score, or the judge's verdict."""
+        if self.verdict == "unsupported":
+            return 0.0
+        if self.verdict == "uncertain":
+            return min(self.score, WEAK_SUPPORT)
+        return 1.0 if self.judged else self.score
+
+
+def check_sentence(
+    sentence: str,
+    passages_cited: Sequence[Passage],
+    judge: LLMJudge | None = None,
+    known: Evidence | None = None,
+) -> Support:
+    """The verdict on one sentence against the passages it cites; `known` (what the model
+    was shown) adds the check of its words (see the module docstring)."""
+    lexical = lexical_verdict(sentence, passages_cited, known)
+    if lexical.verdict != "uncertain" or judge is None or not passages_cited:
+        return lexical
+    claim = strip_citation_marks(sentence)
+    decided = judge.judge(claim, Evidence.of(p.context for p in passages_cited).text)
+    if decided is None:
+        return lexical
+    verdict: Verdict = "supported" if decided else "unsupported"
+    return Support(sentence, verdict, lexical.score, lexical.cited, lexical.missing, judged=True)
+
+
+def lexical_verdict(
+    sentence: str, passages_cited: Sequence[Passage], known: Evidence | None = None
+) -> Support:
+    """`check_sentence` without the judge."""
+    claim = strip_citation_marks(sentence)
+    cited = tuple(p.n for p in passages_cited)
+    if not content_words(claim):
+        return Support(sentence, "supported", 1.0, cited)  # connective text: no claim
+    if not passages_cited:
+        return Support(sentence, "unsupported", 0.0, cited)
+    ev = Evidence.of(p.context for p in passages_cited)
+    header = Evidence.of(f"{p.hit.title} {p.hit.section} {p.hit.source}" for p in passages_cited)
+    # a value named only in a cited passage's title or section heading still counts as there
+    not_in_header = set(missing_values(claim, header))
+    missing = tuple(v for v in missing_values(claim, ev) if v in not_in_header)
+    score = WORD_WEIGHT * word_overlap(claim, ev) + TRIGRAM_WEIGHT * trigram_overlap(claim, ev)
+    unknown = unknown_terms(claim, known) if known is not None else None
+    if unknown is not None and unknown.names:
+        missing = tuple(dict.fromkeys(missing + unknown.names))
+    if known is not None:
+        missing = tuple(dict.fromkeys(missing + tuple(missing_spelled_numbers(claim, ev))))
+        score = max(score, row_support(claim, ev.text))
+    if missing:
+        return Support(sentence, "unsupported", score, cited, missing)
+    if score < UNSUPPORTED_BELOW:
+        return Support(sentence, "unsupported", score, cited)
+    if score >= SUPPORTED_AT and not (unknown is not None and unknown.words):
+        return Support(sentence, "supported", score, cited)
+    return Support(sentence, "uncertain", score, cited)
+
+
+def known_to_model(passages: Sequence[Passage], question: str) -> Evidence:
+    """Everything the model was shown: the passages, their headings and the question."""
+    texts = [p.context for p in passages]
+    texts += [f"{p.hit.title} {p.hit.section} {p.hit.source}" for p in passages]
+    return Evidence.of([*texts, question])
