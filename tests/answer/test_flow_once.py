@@ -34,6 +34,11 @@ class CountingEmbedder(HashingEmbedder):
     def __init__(self) -> None:
         super().__init__(dim=64)
         self.queries: list[str] = []
+        self.counted: list[str] = []
+
+    def count_tokens(self, text: str) -> int:
+        self.counted.append(text)
+        return super().count_tokens(text)
 
     def embed_query(self, text: str) -> Vectors:
         self.queries.append(text)
@@ -163,3 +168,15 @@ def test_ask_through_the_facade_embeds_a_plain_question_once(
     answer = assistant.ask(QUESTION)
     assert answer.intent == "question" and answer.citations
     assert embedder.queries == [QUESTION]
+
+
+def test_a_repeated_question_counts_no_passage_s_tokens_again(
+    assistant: Assistant, embedder: CountingEmbedder
+) -> None:
+    answerer = _answerer(assistant)
+    req = AnswerRequest(QUESTION, SearchFilter())
+    first = _answered(answerer.stream(req))
+    embedder.counted.clear()
+    again = _answered(answerer.stream(req))
+    assert again.answer.answer == first.answer.answer
+    assert embedder.counted == []

@@ -6,6 +6,7 @@ Reads top to bottom like the diagram in DESIGN.md. Every step reports its time i
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -50,6 +51,7 @@ from citewise.types import (
 from citewise.types.vectors import Vectors
 
 CANDIDATES = 20  # fused candidates handed to the reranker
+TOKEN_COUNTS_KEPT = 2048  # passages' token counts kept across questions
 # Passage tokens an LLM reads: room for the prompt and a 600-token answer in an 8k context.
 LLM_CONTEXT_TOKENS = 3000
 
@@ -118,6 +120,8 @@ class DocumentAnswerer:
         self.extractor = extractor or Extractor(embedder_factory, abstain_threshold, self.rules)
         # related documents come from the knowledge graph when the store keeps one
         self.graph = store.graph_store() if isinstance(store, GraphHolder) else None
+        # the passages of repeated and related questions recur: their token counts are kept
+        self._count_tokens = functools.lru_cache(maxsize=TOKEN_COUNTS_KEPT)(self._tokens_in)
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         trace = req.trace
@@ -258,13 +262,16 @@ class DocumentAnswerer:
         docs = pages_about(subject, titled)[:2]
         return with_openings(hits, [self.store.document_chunks(d.doc_id)[:2] for d in docs])
 
+    def _tokens_in(self, text: str) -> int:
+        return self.embedder_factory().count_tokens(text)
+
     def _passages(self, hits: Sequence[Hit], kind: str, *, llm: bool = False) -> list[Passage]:
         """The numbered passages of `hits`: the kind's count within `context_tokens`, or for
         the LLM every hit within `llm_context_tokens` (`context.assemble_within_budget`)."""
         ids = [h.chunk_id for h in hits]
         records = self.store.get_chunks(ids, with_parents=True)
         parents = {r.parent_id: r.parent_text for r in records}
-        counter = self.embedder_factory().count_tokens
+        counter = self._count_tokens
         preceding = self.store.preceding_chunks(ids)
         before_parents = self.store.chunks_before_parents(list(parents))
         if llm:
