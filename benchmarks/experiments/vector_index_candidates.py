@@ -76,6 +76,19 @@ def _queries(collections: int) -> int:
     return max(5, QUERIES_TOTAL // collections)
 
 
+@functools.lru_cache(maxsize=2)
+def _stored_rows(path: Path, cid: int, per: int) -> np.ndarray:
+    """Which rows of collection `cid` the store still holds (an earlier run deleted some)."""
+    conn = sqlite3.connect(path)
+    ids = [
+        r[0] for r in conn.execute("SELECT chunk_id FROM vectors WHERE collection_id = ?", (cid,))
+    ]
+    conn.close()
+    alive = np.zeros(per, dtype=bool)
+    alive[np.asarray(ids, dtype=np.int64) - (cid - 1) * per - 1] = True
+    return alive
+
+
 def build_db(path: Path, vectors: int, collections: int, docs: int) -> dict[str, Any]:
     SQLiteStore(path).close()  # the schema
     conn = sqlite3.connect(path)
@@ -152,7 +165,8 @@ def run_backend(
         hits = store.vector_search(q, SearchFilter(collection=f"c{c}"), K)
         times.append((time.perf_counter() - t) * 1000)
         first_id = (c - 1) * per + 1
-        truth = set((np.argpartition(-(matrix @ q), K)[:K] + first_id).tolist())
+        scores = np.where(_stored_rows(path, c, per), matrix @ q, -np.inf)
+        truth = set((np.argpartition(-scores, K)[:K] + first_id).tolist())
         recalls.append(len(truth & {h.chunk_id for h in hits}) / K)
     folder = index_folder(path)
     files_mb = (
