@@ -19,6 +19,8 @@ from citewise.store.ann.hnsw import HnswIndex, HnswParams
 log = logging.getLogger(__name__)
 MANIFEST = "manifest.json"
 FORMAT = 1
+# the parameters the saved graph depends on; the others only tune searches
+GRAPH_PARAMS = ("connectivity", "expansion_add", "dtype")
 
 
 def save(index: HnswIndex, folder: Path) -> None:
@@ -58,7 +60,7 @@ def load(folder: Path, dim: int, params: HnswParams, *, view: bool = True) -> Hn
         if (
             manifest["format"] != FORMAT
             or manifest["dim"] != dim
-            or manifest["params"] != asdict(params)
+            or not _same_graph(manifest["params"], params)
             or _crc(graph_path) != manifest["graph_crc"]
             or _crc(rows_path) != manifest["rows_crc"]
         ):
@@ -78,6 +80,12 @@ def load(folder: Path, dim: int, params: HnswParams, *, view: bool = True) -> Hn
     index.ids = np.ascontiguousarray(rows[:, 0], dtype=np.int64)
     index.sigs = np.ascontiguousarray(rows[:, 1], dtype=np.int64)
     return index
+
+
+def _same_graph(saved: dict[str, object], params: HnswParams) -> bool:
+    """Whether a graph saved with `saved` parameters is the graph `params` build (the
+    search-time ones may differ)."""
+    return all(saved.get(name) == getattr(params, name) for name in GRAPH_PARAMS)
 
 
 def _crc(path: Path) -> int:

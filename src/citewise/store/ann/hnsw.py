@@ -24,6 +24,9 @@ class HnswParams:
     connectivity: int = 16
     expansion_add: int = 128
     expansion_search: int = 512
+    # and at least one candidate explored per this many vectors: a search over clustered
+    # vectors explores too little of a large cluster and can end stuck in another one
+    vectors_per_expansion: int = 500
     dtype: str = "i8"
     # candidates taken from the graph per result wanted, then ranked by the exact vectors
     oversample: int = 4
@@ -82,8 +85,15 @@ class HnswIndex:
             keep = ~np.isin(self.ids, ids)
             self.ids, self.sigs = self.ids[keep], self.sigs[keep]
 
+    def expansion(self) -> int:
+        """How many candidates a search explores: more as the index grows."""
+        p = self.params
+        return max(p.expansion_search, len(self) // max(p.vectors_per_expansion, 1))
+
     def candidates(self, query: Vectors, count: int) -> IdArray:
         with self.lock:
+            # usearch declares this setter apart from its getter, which mypy does not follow
+            self.graph.expansion_search = self.expansion()  # type: ignore[misc]
             found = self.graph.search(np.ascontiguousarray(query, dtype=np.float32), count)
         return np.asarray(found.keys, dtype=np.int64)
 
