@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from citewise.evaluation.bench import synthetic_vectors
+from citewise.store.ann.hnsw import GraphLost, HnswIndex
 from citewise.store.sqlite.shared import index_folder, shared_state
 from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import SearchFilter
@@ -194,3 +195,25 @@ def test_a_writer_killed_mid_insert_never_leaves_search_wrong(tmp_path: Path, se
     for q in QUERIES:  # in step with the database after the kill
         assert _found(store, q, 10) == _exact(store, q, 10)
     store.close()
+
+
+def test_an_index_whose_file_vanishes_while_read_in_is_rebuilt_from_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a" / "s.db"
+    path.parent.mkdir()
+    store = _store(path)
+    docs = _add(store, 0, 80)
+    _found(store, QUERIES[0], 10)  # builds and saves the index
+    store.close()
+    reopened = _store(_copy(path, tmp_path / "b"))  # the index opens as a mapped view
+    _found(reopened, QUERIES[0], 10)
+
+    def vanished(self: HnswIndex) -> None:
+        raise GraphLost("the file went away")
+
+    monkeypatch.setattr(HnswIndex, "read_in", vanished)
+    reopened.delete_document(docs[0])  # the next search changes the view: it is read in
+    for q in QUERIES:
+        assert _found(reopened, q, 10) == _exact(reopened, q, 10)
+    reopened.close()

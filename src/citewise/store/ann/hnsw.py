@@ -3,6 +3,7 @@ holds, so it can be compared with the store and brought up to date without a reb
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,10 @@ from citewise.types.vectors import Vectors
 VectorsOf = Callable[[IdArray], tuple[IdArray, Vectors]]
 # a filter this small is ranked exactly from the stored vectors instead of over-fetching
 EXACT_FILTER_BELOW = 20_000
+
+
+class GraphLost(Exception):
+    """The graph's file vanished while it was read into memory: rebuild it from the store."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +65,29 @@ class HnswIndex:
     def __len__(self) -> int:
         return int(self.ids.shape[0])
 
+    def lost(self) -> bool:
+        """Whether the graph lost its rows (its file vanished while it was being read in)."""
+        return len(self.graph) != len(self)
+
+    def read_in(self) -> None:
+        """Reads a mapped view into memory (it is changed next); raises `GraphLost`."""
+        with self.lock:
+            self._writable()
+
     def _writable(self) -> None:
-        if self.view_of is not None:
-            self.graph, self.view_of = self.graph.copy(), None
+        """A mapped view is read into memory before it changes: unmapped first, so the graph
+        is resident once (a copy of the view only when its file was replaced meanwhile)."""
+        if self.view_of is None:
+            return
+        path, self.view_of = self.view_of, None
+        if not os.path.exists(path):
+            self.graph = self.graph.copy()
+            return
+        self.graph.reset()  # type: ignore[no-untyped-call]
+        try:
+            self.graph.load(path)
+        except (OSError, RuntimeError) as exc:
+            raise GraphLost(f"the vector index file {path} could not be read in: {exc}") from exc
 
     def add(self, ids: IdArray, sigs: IdArray, vectors: Vectors) -> None:
         if ids.shape[0] == 0:
@@ -123,6 +148,8 @@ class BoundHnsw:
             allowed = index.ids[np.isin(index.ids, allowed)]
             if allowed.shape[0] <= EXACT_FILTER_BELOW:
                 return self._ranked(query, allowed, k)
+        if index.lost():  # a search begun before its rebuild: exact, slow but right
+            return self._ranked(query, index.ids if allowed is None else allowed, k)
         p = index.params
         want = max(k * p.oversample, p.min_candidates)
         while True:

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from citewise.store.ann import files
-from citewise.store.ann.hnsw import HnswIndex, HnswParams
+from citewise.store.ann.hnsw import GraphLost, HnswIndex, HnswParams
 from citewise.store.vector_index import EXACT_BELOW, IdArray
 from citewise.types.vectors import Vectors
 
@@ -130,6 +130,12 @@ class AnnIndexes:
         missing = ~_rows_in(ids, sigs, index.ids, index.sigs)
         changes = int(stale.sum() + missing.sum())
         if changes:
+            try:
+                index.read_in()
+            except GraphLost as exc:
+                log.warning("%s; rebuilding it from the store", exc)
+                index = HnswIndex(dim, self.params)
+                stale, missing = stale[:0], np.ones(ids.shape[0], dtype=bool)
             index.remove(index.ids[stale])
             for batch_ids, vectors in _blobs(conn, cid, ids[missing]):
                 index.add(batch_ids, sigs[np.searchsorted(ids, batch_ids)], vectors)
