@@ -117,15 +117,21 @@ def _copy(src: Path, dst: Path) -> Path:
     return dst / src.name
 
 
-@pytest.mark.parametrize("damage", ["stale", "corrupt", "missing"])
-def test_an_index_file_behind_or_broken_is_brought_back_in_step(
-    tmp_path: Path, damage: str
-) -> None:
+def _indexed(tmp_path: Path) -> tuple[Path, SQLiteStore, list[int]]:
+    """A store of 80 documents whose index was built and saved by a first search."""
     path = tmp_path / "a" / "s.db"
     path.parent.mkdir()
     store = _store(path)
     docs = _add(store, 0, 80)
-    _found(store, QUERIES[0], 10)  # builds and saves the index
+    _found(store, QUERIES[0], 10)
+    return path, store, docs
+
+
+@pytest.mark.parametrize("damage", ["stale", "corrupt", "missing"])
+def test_an_index_file_behind_or_broken_is_brought_back_in_step(
+    tmp_path: Path, damage: str
+) -> None:
+    path, store, docs = _indexed(tmp_path)
     shared_state(path).ann.save_after = 10**9
     if damage == "stale":  # the database moves on; the file keeps the older index
         for doc_id in docs[:20]:
@@ -200,11 +206,7 @@ def test_a_writer_killed_mid_insert_never_leaves_search_wrong(tmp_path: Path, se
 def test_an_index_whose_file_vanishes_while_read_in_is_rebuilt_from_the_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "a" / "s.db"
-    path.parent.mkdir()
-    store = _store(path)
-    docs = _add(store, 0, 80)
-    _found(store, QUERIES[0], 10)  # builds and saves the index
+    path, store, docs = _indexed(tmp_path)
     store.close()
     reopened = _store(_copy(path, tmp_path / "b"))  # the index opens as a mapped view
     _found(reopened, QUERIES[0], 10)
