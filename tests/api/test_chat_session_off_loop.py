@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from citewise.chat.memory.sqlite import SQLiteMemory
 
 
-def _on_event_loop() -> bool:
+def on_event_loop() -> bool:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -30,11 +30,11 @@ class LoopNotingMemory(SQLiteMemory):
         self.on_loop: list[bool] = []
 
     def exists(self, session_id: str) -> bool:
-        self.on_loop.append(_on_event_loop())
+        self.on_loop.append(on_event_loop())
         return super().exists(session_id)
 
     def delete(self, session_id: str) -> None:
-        self.on_loop.append(_on_event_loop())
+        self.on_loop.append(on_event_loop())
         super().delete(session_id)
 
 

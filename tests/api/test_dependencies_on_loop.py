@@ -5,7 +5,6 @@ still runs on a worker thread."""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from api.test_chat_session_off_loop import on_event_loop
 from citewise.auth.models import Principal
 
 ANSWER_ROUTES = {
@@ -40,14 +40,6 @@ def _is_coroutine(call: Callable[..., Any]) -> bool:
     return inspect.iscoroutinefunction(call) or inspect.iscoroutinefunction(
         getattr(call, "__call__", None)  # noqa: B004
     )
-
-
-def _on_event_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
 
 
 def _app(tmp_path: Path, **overrides: Any) -> FastAPI:
@@ -86,7 +78,7 @@ def noted_auth(tmp_path: Path) -> Iterator[tuple[TestClient, list[tuple[str | No
     noted: list[tuple[str | None, bool]] = []
 
     def authenticate(credential: str | None) -> Principal:
-        noted.append((credential, _on_event_loop()))
+        noted.append((credential, on_event_loop()))
         return original(credential)
 
     auth.authenticate = authenticate
