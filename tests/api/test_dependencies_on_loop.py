@@ -57,7 +57,7 @@ def test_answer_routes_resolve_their_dependencies_without_a_thread() -> None:
     for route in (route for module in ROUTERS for route in module.router.routes):
         if not isinstance(route, APIRoute):
             continue
-        for method in route.methods & {"POST"}:
+        for method in (route.methods or set()) & {"POST"}:
             if (method, route.path) not in ANSWER_ROUTES:
                 continue
             checked.add((method, route.path))
@@ -79,7 +79,8 @@ def noted_auth(tmp_path: Path) -> Iterator[tuple[TestClient, list[tuple[str | No
 
     def authenticate(credential: str | None) -> Principal:
         noted.append((credential, on_event_loop()))
-        return original(credential)
+        principal: Principal = original(credential)
+        return principal
 
     auth.authenticate = authenticate
     with TestClient(app) as client:
