@@ -50,6 +50,7 @@ def test_a_view_read_in_no_longer_needs_its_file(tmp_path: Path) -> None:
     assert index.view_of is None and len(index.graph) == len(index)
     os.unlink(_graph_file(tmp_path))  # nothing is mapped from it any more
     index.remove(IDS[:1])
+    assert not index.lost()  # a delete leaves graph and rows in step: searches stay on the graph
     for q in MATRIX[10:20]:
         assert _found(index, q) == [i for i in _truth(q, 11) if i != 1][:10]
 

@@ -81,6 +81,7 @@ def test_hnsw_delete_removes_ids_without_a_rebuild() -> None:
     gone = IDS[:1000]
     index.remove(gone)
     assert index.graph is graph and len(index) == N - 1000
+    assert not index.lost()  # searches go through the graph, not the exact fallback
     backend = index.bound(_stored)
     for q in MATRIX[:50]:
         assert not {i for i, _ in backend.search(q, 10)} & set(gone.tolist())
