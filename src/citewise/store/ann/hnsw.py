@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from usearch.index import Index
 
+from citewise.errors import StoreError
 from citewise.store.vector_index import IdArray
 from citewise.types.vectors import Vectors
 
@@ -20,7 +21,7 @@ VectorsOf = Callable[[IdArray], tuple[IdArray, Vectors]]
 EXACT_FILTER_BELOW = 20_000
 
 
-class GraphLost(Exception):
+class GraphLost(StoreError):
     """The graph's file vanished while it was read into memory: rebuild it from the store."""
 
 
