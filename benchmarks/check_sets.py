@@ -13,7 +13,7 @@ stated value, and citation quotes holding the fact (citewise.evaluation.outcomes
 
 Sets: dev (benchmarks/check_sets/dev.jsonl over the Python 3.11 docs), the check sets in
 benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing,
-workplace's from the repository snapshots that builder names;
+workplace's, papers' and contracts' from the repository snapshots those builders name;
 pg_manual reads the PostgreSQL 15 manual of package postgresql-doc-15 as installed) and
 the older answer-only sets in benchmarks/questions/ ({"q", "must"} lines, no gold: their
 citation precision is blank). `financebench` (SEC filings, CC BY-NC: docs/check-sets.md) is
@@ -140,6 +140,7 @@ SETS: tuple[CheckSet, ...] = (
     CheckSet("pg_manual", HERE / "check_sets/pg_manual.jsonl", _fixed(PG_DOCS)),
     CheckSet("workplace", HERE / "check_sets/workplace.jsonl", _built("workplace")),
     CheckSet("papers", HERE / "check_sets/papers.jsonl", _built("papers")),
+    CheckSet("contracts", HERE / "check_sets/contracts.jsonl", _built("contracts")),
     CheckSet("python_a", LEGACY / "python_lookups_a.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet("python_b", LEGACY / "python_lookups_b.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet(
