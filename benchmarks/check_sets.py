@@ -13,7 +13,8 @@ stated value, and citation quotes holding the fact (citewise.evaluation.outcomes
 
 Sets: dev (benchmarks/check_sets/dev.jsonl over the Python 3.11 docs), the check sets in
 benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing,
-workplace's, papers' and contracts' from the repository snapshots those builders name;
+workplace's, papers', contracts' and decks' from the repository snapshots those builders
+name;
 pg_manual reads the PostgreSQL 15 manual of package postgresql-doc-15 as installed) and
 the older answer-only sets in benchmarks/questions/ ({"q", "must"} lines, no gold: their
 citation precision is blank). `financebench` (SEC filings, CC BY-NC: docs/check-sets.md) is
@@ -141,6 +142,7 @@ SETS: tuple[CheckSet, ...] = (
     CheckSet("workplace", HERE / "check_sets/workplace.jsonl", _built("workplace")),
     CheckSet("papers", HERE / "check_sets/papers.jsonl", _built("papers")),
     CheckSet("contracts", HERE / "check_sets/contracts.jsonl", _built("contracts")),
+    CheckSet("decks", HERE / "check_sets/decks.jsonl", _built("decks")),
     CheckSet("python_a", LEGACY / "python_lookups_a.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet("python_b", LEGACY / "python_lookups_b.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet(

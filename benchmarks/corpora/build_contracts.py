@@ -30,10 +30,10 @@ import hashlib
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 from _writers import Item, default_root, squash, write_docx, write_html, write_markdown, write_pdf
+from build_papers import read_source
 
 MIRROR = Path("/work/.mirror")
 EMP = "agreements/employment/"
@@ -176,18 +176,9 @@ def _item(lines: list[str]) -> Item:
     return ("p", text)
 
 
-def read_bytes(root: Path, path: str) -> bytes:
-    if (root / path).is_file():
-        return (root / path).read_bytes()
-    done = subprocess.run(
-        ["git", "-C", str(root), "show", f"HEAD:{path}"], capture_output=True, check=True
-    )
-    return done.stdout
-
-
 def build(out: Path, sources: dict[str, Path]) -> None:
     for name, (repo, path, sha256, title) in AGREEMENTS.items():
-        data = read_bytes(sources[repo], path)
+        data = read_source(sources[repo], path)
         found = hashlib.sha256(data).hexdigest()
         if found != sha256:
             raise SystemExit(f"{path}: SHA-256 {found}, expected {sha256}")
