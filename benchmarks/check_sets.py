@@ -13,7 +13,8 @@ stated value, and citation quotes holding the fact (citewise.evaluation.outcomes
 
 Sets: dev (benchmarks/check_sets/dev.jsonl over the Python 3.11 docs), the check sets in
 benchmarks/check_sets/ (corpora built by benchmarks/corpora/build_<set>.py when missing,
-workplace's from the repository snapshots that builder names;
+workplace's, papers', contracts' and decks' from the repository snapshots those builders
+name;
 pg_manual reads the PostgreSQL 15 manual of package postgresql-doc-15 as installed) and
 the older answer-only sets in benchmarks/questions/ ({"q", "must"} lines, no gold: their
 citation precision is blank). `financebench` (SEC filings, CC BY-NC: docs/check-sets.md) is
@@ -140,6 +141,8 @@ SETS: tuple[CheckSet, ...] = (
     CheckSet("pg_manual", HERE / "check_sets/pg_manual.jsonl", _fixed(PG_DOCS)),
     CheckSet("workplace", HERE / "check_sets/workplace.jsonl", _built("workplace")),
     CheckSet("papers", HERE / "check_sets/papers.jsonl", _built("papers")),
+    CheckSet("contracts", HERE / "check_sets/contracts.jsonl", _built("contracts")),
+    CheckSet("decks", HERE / "check_sets/decks.jsonl", _built("decks")),
     CheckSet("python_a", LEGACY / "python_lookups_a.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet("python_b", LEGACY / "python_lookups_b.jsonl", _fixed(PYTHON_DOCS), True),
     CheckSet(
@@ -181,6 +184,7 @@ def legacy_items(name: str, path: Path) -> list[EvalItem]:
     return items
 
 
+CHITCHAT = "greeting/garbage/off_topic"
 GROUPS = (
     ("answerable", ("lookup", "multi", "compare")),
     ("lookup", ("lookup",)),
@@ -189,6 +193,7 @@ GROUPS = (
     ("conversation", ("conversation",)),
     ("summary", ("summary",)),
     ("unanswerable", ("unanswerable",)),
+    ("chit-chat", (CHITCHAT,)),
 )
 
 
@@ -211,7 +216,9 @@ def table_rows(
         cited = sum(r.cited for r in with_gold)
         out[group] = {
             "n": len(rows),
-            "must": None if unanswerable else _mean([r.must_contain for r in rows]),
+            "must": None
+            if unanswerable or group == "chit-chat"
+            else _mean([r.must_contain for r in rows]),
             "pass@1": _mean([float(r.first_passage) for r in rows if r.first_passage is not None]),
             "pass@3": _mean([float(r.first_three) for r in rows if r.first_three is not None]),
             "cite_prec": (sum(r.cited_gold for r in with_gold) / cited) if cited else None,
@@ -220,6 +227,10 @@ def table_rows(
             "chars": _mean([float(r.answer_chars) for r in rows if not r.abstained]),
             **outcome_figures(rows),
         }
+        if group == "chit-chat":
+            # the intent recognised, and nothing cited (benchmarks/check_sets/README.md)
+            ok = [r.intent_ok and not r.cited for r in rows if r.intent_ok is not None]
+            out[group]["intents"] = _mean([float(v) for v in ok])
     return out
 
 
@@ -264,13 +275,15 @@ def _item(r: AnswerResult) -> dict[str, object]:
         "id": r.id, "type": r.type, "must": r.must_contain, "pass@1": r.first_passage,
         "pass@3": r.first_three, "abstained": r.abstained, "states_value": r.states_value,
         "cited": r.cited, "cited_gold": r.cited_gold, "answer": r.answer, "kind": r.kind,
-        "quotes_hold": r.quotes_hold, "ms": round(r.latency_ms, 1),
+        "quotes_hold": r.quotes_hold, "ms": round(r.latency_ms, 1), "intent": r.intent,
+        "intent_ok": r.intent_ok,
     }  # fmt: skip
 
 
 COLUMNS = (
     "n", "must", "pass@1", "pass@3", "cite_prec", "abstained", "invented", "chars",
     "answers", "passages", "none", "fact@1", "false_none", "handled", "stated", "quote_ok",
+    "intents",
 )  # fmt: skip
 COUNTS = ("n", "invented", "chars", "answers", "passages", "none", "fact@1", "false_none", "stated")
 
