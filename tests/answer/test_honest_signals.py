@@ -1,0 +1,87 @@
+"""The answer flow's signals agree with each other: a labelled closest passage is not a
+grounded answer, and the citation numbers the reader saw streamed are those of the citation
+events and of the final answer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import pytest
+
+from citewise.answer.flow import DocumentAnswerer, Extracted
+from citewise.answer.request import AnswerRequest
+from citewise.assistant import Assistant
+from citewise.embed.hashing import HashingEmbedder
+from citewise.text.sentences import split_sentences
+from citewise.types import CitationEvent, Done, Event, Passage, SearchFilter, Token
+from support import write_corpus
+
+_MARK = re.compile(r"\[(\d+)\]")
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    text: str
+    kind: str = "answer"
+    abstained: bool = False
+    support: Sequence[float] = (0.9,)
+
+
+class _Picks:
+    """An extractor answering with the first sentence of the `pick`-th passage shown, cited by
+    that passage's number (a later passage cited first is what renumbering is about)."""
+
+    def __init__(self, pick: int, kind: str = "answer") -> None:
+        self.pick = pick
+        self.kind = kind
+        self.cited = 0
+
+    def extract(self, question: str, passages: Sequence[Passage], **_: object) -> Extracted:
+        p = passages[min(self.pick, len(passages) - 1)]
+        self.cited = p.n
+        return _Outcome(f"{split_sentences(p.context)[0]} [{p.n}]", self.kind)
+
+
+@pytest.fixture(scope="module")
+def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
+    root = tmp_path_factory.mktemp("signals")
+    with Assistant(data_dir=root / "data", embedder=HashingEmbedder(dim=64)) as a:
+        a.ingest([write_corpus(root / "docs")])
+        yield a
+
+
+def _events(assistant: Assistant, extractor: _Picks, question: str) -> list[Event]:
+    answerer: DocumentAnswerer = assistant.parts.conversation.get().answerer
+    kept = answerer.extractor
+    answerer.extractor = extractor
+    try:
+        return list(answerer.stream(AnswerRequest(question, SearchFilter())))
+    finally:
+        answerer.extractor = kept
+
+
+def test_the_closest_passage_is_not_a_grounded_answer(assistant: Assistant) -> None:
+    events = _events(assistant, _Picks(0, kind="passage"), "How are log files rotated?")
+    done = next(e for e in events if isinstance(e, Done)).answer
+    assert done.answer_kind == "passage" and done.citations
+    assert done.grounded is False and done.confidence == "low"
+
+
+def test_not_in_the_documents_is_not_grounded(assistant: Assistant) -> None:
+    done = assistant.ask("What colour is the office cat?")
+    assert done.answer_kind == "none" and done.grounded is False
+
+
+def test_streamed_citation_numbers_are_those_of_the_citation_events_and_the_answer(
+    assistant: Assistant,
+) -> None:
+    picks = _Picks(2)
+    events = _events(assistant, picks, "What is the default level, timeout or snapshot time?")
+    assert picks.cited > 1  # the model's number is not the reader's [1]
+    streamed = "".join(e.text for e in events if isinstance(e, Token))
+    cited = [e.citation.n for e in events if isinstance(e, CitationEvent)]
+    done = next(e for e in events if isinstance(e, Done)).answer
+    assert cited and [c.n for c in done.citations] == cited
+    assert _MARK.findall(streamed) == _MARK.findall(done.answer) == [str(n) for n in cited]
