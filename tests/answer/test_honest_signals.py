@@ -5,43 +5,19 @@ events and of the final answer."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 import pytest
 
-from citewise.answer.flow import DocumentAnswerer, Extracted
+from citewise.answer.flow import DocumentAnswerer
 from citewise.answer.request import AnswerRequest
 from citewise.assistant import Assistant
 from citewise.embed.hashing import HashingEmbedder
-from citewise.text.sentences import split_sentences
-from citewise.types import CitationEvent, Done, Event, Passage, SearchFilter, Token
+from citewise.types import CitationEvent, Done, Event, SearchFilter, Token
+from picking import PickingExtractor
 from support import write_corpus
 
 _MARK = re.compile(r"\[(\d+)\]")
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    text: str
-    kind: str = "answer"
-    abstained: bool = False
-    support: Sequence[float] = (0.9,)
-
-
-class _Picks:
-    """An extractor answering with the first sentence of the `pick`-th passage shown, cited by
-    that passage's number (a later passage cited first is what renumbering is about)."""
-
-    def __init__(self, pick: int, kind: str = "answer") -> None:
-        self.pick = pick
-        self.kind = kind
-        self.cited = 0
-
-    def extract(self, question: str, passages: Sequence[Passage], **_: object) -> Extracted:
-        p = passages[min(self.pick, len(passages) - 1)]
-        self.cited = p.n
-        return _Outcome(f"{split_sentences(p.context)[0]} [{p.n}]", self.kind)
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +28,7 @@ def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
         yield a
 
 
-def _events(assistant: Assistant, extractor: _Picks, question: str) -> list[Event]:
+def _events(assistant: Assistant, extractor: PickingExtractor, question: str) -> list[Event]:
     answerer: DocumentAnswerer = assistant.parts.conversation.get().answerer
     kept = answerer.extractor
     answerer.extractor = extractor
@@ -63,7 +39,7 @@ def _events(assistant: Assistant, extractor: _Picks, question: str) -> list[Even
 
 
 def test_the_closest_passage_is_not_a_grounded_answer(assistant: Assistant) -> None:
-    events = _events(assistant, _Picks(0, kind="passage"), "How are log files rotated?")
+    events = _events(assistant, PickingExtractor(0, kind="passage"), "How are log files rotated?")
     done = next(e for e in events if isinstance(e, Done)).answer
     assert done.answer_kind == "passage" and done.citations
     assert done.grounded is False and done.confidence == "low"
@@ -77,7 +53,7 @@ def test_not_in_the_documents_is_not_grounded(assistant: Assistant) -> None:
 def test_streamed_citation_numbers_are_those_of_the_citation_events_and_the_answer(
     assistant: Assistant,
 ) -> None:
-    picks = _Picks(2)
+    picks = PickingExtractor(2)
     events = _events(assistant, picks, "What is the default level, timeout or snapshot time?")
     assert picks.cited > 1  # the model's number is not the reader's [1]
     streamed = "".join(e.text for e in events if isinstance(e, Token))
