@@ -5,7 +5,8 @@ events and of the final answer."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,9 @@ from citewise.answer.flow import DocumentAnswerer
 from citewise.answer.request import AnswerRequest
 from citewise.assistant import Assistant
 from citewise.embed.hashing import HashingEmbedder
+from citewise.llm.base import Message
+from citewise.testing.fakes import FakeLLM
+from citewise.text.sentences import split_sentences
 from citewise.types import CitationEvent, Done, Event, SearchFilter, Token
 from picking import PickingExtractor
 from support import write_corpus
@@ -61,3 +65,33 @@ def test_streamed_citation_numbers_are_those_of_the_citation_events_and_the_answ
     done = next(e for e in events if isinstance(e, Done)).answer
     assert cited and [c.n for c in done.citations] == cited
     assert _MARK.findall(streamed) == _MARK.findall(done.answer) == [str(n) for n in cited]
+
+
+class _CitesTheLastPassage(FakeLLM):
+    """A model that answers with the first sentence of the last passage it was shown, cited by
+    that passage's number, streamed three characters at a time."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+        self.cited = 0
+
+    def stream(self, messages: Sequence[Message], **_: object) -> Iterator[str]:
+        blocks = re.findall(r"^\[(\d+)\] [^\n]*\n([^\n]+)", messages[-1].content, re.M)
+        n, text = blocks[-1]
+        self.cited = int(n)
+        reply = f"{split_sentences(text)[0]} [{n}]"
+        for i in range(0, len(reply), 3):
+            yield reply[i : i + 3]
+
+
+def test_an_llms_streamed_numbers_are_those_of_its_citations_and_answer(tmp_path: Path) -> None:
+    llm = _CitesTheLastPassage()
+    with Assistant(data_dir=tmp_path / "data", embedder=HashingEmbedder(dim=64), llm=llm) as a:
+        a.ingest([write_corpus(tmp_path / "docs")])
+        events = list(a.stream("What is the default level, timeout or snapshot time?"))
+    assert llm.cited > 1  # the model's number is not the reader's [1]
+    streamed = "".join(e.text for e in events if isinstance(e, Token))
+    cited = [e.citation.n for e in events if isinstance(e, CitationEvent)]
+    done = next(e for e in events if isinstance(e, Done)).answer
+    assert done.fallback is None and cited == [1]
+    assert _MARK.findall(streamed) == _MARK.findall(done.answer) == ["1"]
