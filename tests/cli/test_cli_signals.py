@@ -95,6 +95,8 @@ def test_a_long_pdf_shows_its_pages_while_it_parses(tmp_path: Path) -> None:
     assert progress.details[0] == "survey.pdf"  # shown before the parse, not after it
     assert "survey.pdf page 1/12" in progress.details
     assert "survey.pdf page 12/12" in progress.details
+    # then the highlights' lines are read, page by page too
+    assert any(d.startswith("survey.pdf positions, page ") for d in progress.details)
     assert progress.embedding[0][0] == 0  # the embedding bar shows before the first batch
 
 

@@ -135,13 +135,15 @@ def _batch_progress(
     return report
 
 
-def _page_progress(
-    progress: IngestProgress, done: int, total: int, source: str
-) -> Callable[[int, int], None]:
-    """Per page of a paged file as it is parsed: a 300-page PDF shows its pages go by."""
+OnPage = Callable[[str, int, int], None]  # (step, page, pages) of a long file's reading
 
-    def report(read: int, pages: int) -> None:
-        progress.files(done, total, f"{source} page {read}/{pages}")
+
+def _page_progress(progress: IngestProgress, done: int, total: int, source: str) -> OnPage:
+    """Per page of a paged file as it is parsed, then as its positions are read: a 300-page
+    PDF shows its pages go by."""
+
+    def report(step: str, page: int, pages: int) -> None:
+        progress.files(done, total, f"{source} {step} {page}/{pages}")
 
     return report
 
@@ -176,7 +178,7 @@ def ingest_one(
     parse_file: Callable[..., object],
     *,
     on_batch: OnBatch | None = None,
-    on_page: Callable[[int, int], None] | None = None,
+    on_page: OnPage | None = None,
 ) -> tuple[FileOutcome, int, int | None]:
     """Stores one file (keyword-searchable at once; vectors come later): its outcome, its
     pages and the id of the version it stored, if any."""
@@ -220,7 +222,7 @@ def ingest_one(
             max_bytes=job.max_file_bytes,
             max_inflated_bytes=job.max_inflated_bytes,
             ocr=job.ocr,
-            **({"on_page": on_page} if on_page is not None else {}),
+            **({"on_page": partial(on_page, "page")} if on_page is not None else {}),
         )
         from citewise.types import ParsedDocument
 
@@ -231,7 +233,8 @@ def ingest_one(
         # the blocks are in the chunks now: freed before positions are read and stored
         parsed = replace(parsed, blocks=(), ocr=())
         if parsed.format == "pdf":
-            chunks = _with_pdf_boxes(cand.path, chunks)
+            positions = partial(on_page, "positions, page") if on_page is not None else None
+            chunks = _with_pdf_boxes(cand.path, chunks, positions)
     except DocumentError as exc:
         reason = failure_reason(exc)
         if current is not None and same_bytes and isinstance(exc, NoTextError):
@@ -287,11 +290,13 @@ def _prune(store: Store, collection: str, seen: set[str]) -> list[FileOutcome]:
     return pruned
 
 
-def _with_pdf_boxes(path: Path, chunks: ChunkedDocument) -> ChunkedDocument:
+def _with_pdf_boxes(
+    path: Path, chunks: ChunkedDocument, on_page: Callable[[int, int], None] | None = None
+) -> ChunkedDocument:
     """The chunks with their line rectangles on the PDF's pages (citation highlights)."""
     from citewise.ingest.pdf_positions import chunk_line_boxes
 
-    boxes = chunk_line_boxes(path, chunks.children)
+    boxes = chunk_line_boxes(path, chunks.children, on_page)
     children = tuple(replace(c, boxes=b) for c, b in zip(chunks.children, boxes, strict=True))
     return replace(chunks, children=children)
 
