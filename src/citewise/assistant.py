@@ -204,6 +204,16 @@ class Assistant:
             forget_original(self.settings.originals_dir, doc.content_hash)
         return doc
 
+    def require_collection(self, name: str) -> str:
+        """`name`, when documents were ingested into it or it was created (`POST
+        /collections`); else `NotFoundError`: a mistyped collection is the same error on every
+        door, never an empty answer nor one from another collection."""
+        if name in self.store.collections() or any(
+            c.name == name for c in self.users.list_collections()
+        ):
+            return name
+        raise NotFoundError(f"no collection '{name}': ingest documents into it first")
+
     # -- search ----------------------------------------------------------------------
 
     def search(

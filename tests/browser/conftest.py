@@ -134,12 +134,19 @@ def page(browser: object, server: Server, request: pytest.FixtureRequest) -> Ite
     pg.on("pageerror", lambda e: errors.append(str(e)))
     foreign: list[str] = []
     pg.on("request", lambda r: foreign.append(r.url) if _foreign(r.url, server.url) else None)
+    refused: list[str] = []  # the security headers' policy blocked something the UI needs
+    pg.on("console", lambda m: refused.append(m.text) if _csp_report(m.text) else None)
     yield pg
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=False)
     context.close()
     assert not errors, f"uncaught errors in the page: {errors}"
     assert not foreign, f"requests to other origins: {foreign}"
+    assert not refused, f"refused by the Content-Security-Policy: {refused}"
+
+
+def _csp_report(text: str) -> bool:
+    return "Content Security Policy" in text or "Content-Security-Policy" in text
 
 
 def _foreign(url: str, origin: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from citewise.answer.quotes import claims_quote
@@ -155,33 +155,44 @@ def build_citations(answer_text: str, passages: Sequence[Passage]) -> tuple[Cita
     return tuple(out)
 
 
-def renumber(answer_text: str, citations: Sequence[Citation]) -> tuple[str, tuple[Citation, ...]]:
-    """Renumbers `[n]` markers and citations to 1..N in order of first use in the text.
-    Markers pointing at no citation are removed."""
+def renumber(
+    answer_text: str, citations: Sequence[Citation], first: Sequence[int] = ()
+) -> tuple[str, tuple[Citation, ...]]:
+    """Renumbers `[n]` markers and citations to 1..N: the passage numbers of `first` (the
+    order a streamed draft cited them, `numbering.DraftNumbers.order`) that are still cited,
+    then in order of first use in the text. Markers pointing at no citation are removed."""
     known = {c.n for c in citations}
     mapping: dict[int, int] = {}
+    for n in first:
+        if n in known and n not in mapping:
+            mapping[n] = len(mapping) + 1
     for ref in parse_references(answer_text):
         if ref.n is not None and ref.n in known and ref.n not in mapping:
             mapping[ref.n] = len(mapping) + 1
     for c in citations:  # cited but somehow unmarked: keep, after the marked ones
         mapping.setdefault(c.n, len(mapping) + 1)
+    text = rewrite_markers(answer_text, mapping.get)
+    renumbered = sorted((replace(c, n=mapping[c.n]) for c in citations), key=lambda c: c.n)
+    return text, tuple(renumbered)
 
+
+def rewrite_markers(text: str, display: Callable[[int], int | None]) -> str:
+    """`text` with each number of each `[n]` marker replaced by `display(n)`; numbers it
+    maps to None are dropped, and a marker left empty is removed with its leading space."""
     out: list[str] = []
     pos = 0
-    for m in _BRACKET.finditer(answer_text):
+    for m in _BRACKET.finditer(text):
         if not _NUMBERS.match(m.group(1)):
             continue
-        nums = [mapping[n] for n in _expand_numbers(m.group(1)) if n in mapping]
-        before = answer_text[pos : m.start()]
+        nums = [d for n in _expand_numbers(m.group(1)) if (d := display(n)) is not None]
+        before = text[pos : m.start()]
         if nums:
             out.append(before + "[" + ", ".join(str(n) for n in dict.fromkeys(nums)) + "]")
         else:
             out.append(before.rstrip(" "))
         pos = m.end()
-    out.append(answer_text[pos:])
-    text = "".join(out)
-    renumbered = sorted((replace(c, n=mapping[c.n]) for c in citations), key=lambda c: c.n)
-    return text, tuple(renumbered)
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def related_docs(

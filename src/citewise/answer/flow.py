@@ -18,11 +18,10 @@ from citewise.answer.grounding import check_answer
 from citewise.answer.policy import policy_for
 from citewise.answer.prompts import NOTHING_MORE, styled_question
 from citewise.answer.request import AnswerRequest
-from citewise.answer.settle import make_answer, not_found, settle
+from citewise.answer.settle import closest_passage, make_answer, not_found, settle
 from citewise.answer.summary_flow import summarize_document
 from citewise.embed.base import Embedder
 from citewise.extractive.extractor import Extractor
-from citewise.extractive.outcome import CLOSEST_PASSAGE
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.extractive.rules.definitions import pages_about, promote_definitions
 from citewise.extractive.rules.openings import with_openings
@@ -190,24 +189,24 @@ class DocumentAnswerer:
             record_generation(trace, made)
             text, report, fallback = made.text, made.report, made.fallback
             relevance: Sequence[float] = [gate.score]
+            streamed = made.draft.cited_order if made.draft else ()
         else:
             extracted = extract()
             trace.add_since("relevance", started)
             if extracted.abstained:
                 yield from self._nothing_found(req, ranked)
                 return
-            text = extracted.text
             outcome_kind = getattr(extracted, "kind", None)
-            if outcome_kind == "passage":
-                yield Token(f"{CLOSEST_PASSAGE} ")
-            yield Token(text)
-            report = check_answer(text, passages)
+            report = check_answer(extracted.text, passages)
             text = report.supported_text
             relevance = extracted.support
+            streamed = ()
         trace.add_since("generate", started)
-        settled = settle(text, shown, report.strengths, relevance, report.grounded)
+        settled = settle(text, shown, report.strengths, relevance, report.grounded, streamed)
         if outcome_kind == "passage" and settled.citations:
-            settled = replace(settled, text=f"{CLOSEST_PASSAGE} {settled.text}", confidence="low")
+            settled = closest_passage(settled)
+        if self.llm is None:  # written at once: streamed as settled, numbers and all
+            yield Token(settled.text)
         for c in settled.citations:
             yield CitationEvent(c)
         answer = make_answer(req, settled, ranked, threshold, self.graph)

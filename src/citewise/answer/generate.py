@@ -36,6 +36,7 @@ from citewise.answer.grounding import (
     lexical_verdict,
     passages_cited,
 )
+from citewise.answer.numbering import DraftNumbers
 from citewise.answer.prompts import (
     UNVERIFIED,
     answer_prompt,
@@ -90,6 +91,8 @@ class Draft:
     retried: int = 0
     dropped: int = 0
     stopped: str = ""
+    # passage numbers in the order the streamed draft cited them (its `[1]`, `[2]`…)
+    cited_order: tuple[int, ...] = ()
 
     @property
     def kept(self) -> int:
@@ -168,6 +171,7 @@ def generate_verified(
     started = clock()
     context = render_context(passages)
     stream_check = SentenceWatch(passages, question)
+    numbers = DraftNumbers(p.n for p in passages)  # the reader sees [1] for the first cited
     judge = LLMSentenceJudge(llm, deadline=started + budget_s, clock=clock)
     prompt = answer_prompt(question, context)
     report: GroundingReport | None = None
@@ -181,8 +185,10 @@ def generate_verified(
             deltas = llm.stream(messages, max_tokens=MAX_ANSWER_TOKENS)
             for delta in deltas:
                 parts.append(delta)
-                yield Token(delta)
-                yield from stream_check.finished("".join(parts))
+                if shown := numbers.feed(delta):
+                    yield Token(shown)
+                for r in stream_check.finished("".join(parts)):
+                    yield Retraction(numbers.apply(r.sentence), r.reason)
                 if clock() - started >= budget_s:
                     close = getattr(deltas, "close", None)
                     if close is not None:
@@ -190,6 +196,8 @@ def generate_verified(
                     stopped = "budget"
                     yield Status("verify", "the time budget ran out: keeping the sentences written")
                     break
+            if rest := numbers.flush():
+                yield Token(rest)
             text = "".join(parts).strip()
             text = finished_sentences(text) if stopped else text
         else:
@@ -204,7 +212,8 @@ def generate_verified(
         yield Status("verify", "checking every sentence against its passage")
         report = check_answer(text, passages, judge, question=question, terms=True, repair=True)
         if attempt == 0:
-            yield from stream_check.dropped(report)
+            for r in stream_check.dropped(report):
+                yield Retraction(numbers.apply(r.sentence), r.reason)
         failing = report.unsupported
         if not failing or attempt >= max_retries or stopped:
             break
@@ -224,7 +233,10 @@ def generate_verified(
         prompt = retry_prompt(question, context, failing)
         attempt += 1
     dropped = len(report.unsupported)
-    return Draft(report.supported_text, report, attempt + 1, False, retried, dropped, stopped)
+    order = tuple(numbers.order)
+    return Draft(
+        report.supported_text, report, attempt + 1, False, retried, dropped, stopped, order
+    )
 
 
 class SentenceWatch:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.answer.citations import build_citations, related_docs, renumber
 from citewise.answer.confidence import confidence
 from citewise.answer.prompts import NO_ANSWER_REPLIES
 from citewise.answer.request import AnswerRequest
+from citewise.extractive.outcome import CLOSEST_PASSAGE
 from citewise.graph.store import GraphStore
 from citewise.types import NOT_FOUND, Answer, Citation, Confidence, Hit, Passage
 
@@ -40,7 +41,7 @@ def make_answer(
         intent=req.intent,
         citations=s.citations,
         sources=sources,
-        grounded=s.grounded,
+        grounded=s.grounded and bool(s.citations),  # nothing cited: nothing grounded
         confidence=s.confidence,
         session_id=req.session_id,
         timings_ms=req.trace.timings_ms(),
@@ -56,16 +57,25 @@ def settle(
     support: Sequence[float],
     relevance: Sequence[float],
     grounded: bool,
+    first: Sequence[int] = (),
 ) -> Settled:
-    """Citations for the verified text, renumbered 1..N in order of use, and its confidence.
-    An answer left with no cited claim is no answer: it becomes the not-found reply (or stays
-    the no-answer reply it already is, e.g. "could not verify")."""
+    """Citations for the verified text, renumbered 1..N (`first`: the passage numbers in the
+    order a streamed draft cited them, so the final numbers are the ones streamed; then in
+    order of use), and its confidence. An answer left with no cited claim is no answer: it
+    becomes the not-found reply (or stays the no-answer reply it already is, e.g. "could not
+    verify")."""
     citations = build_citations(text, passages)
     if not text.strip() or not citations:
         return not_found(text.strip() if text.strip() in NO_ANSWER_REPLIES else NOT_FOUND)
-    text, citations = renumber(text, citations)
+    text, citations = renumber(text, citations, first)
     level = confidence(support, relevance, grounded)
     return Settled(text, citations, grounded, level)
+
+
+def closest_passage(s: Settled) -> Settled:
+    """The closest passage, labelled as such: it does not state the answer, so it is not a
+    grounded answer, whatever its sentences' support."""
+    return replace(s, text=f"{CLOSEST_PASSAGE} {s.text}", grounded=False, confidence="low")
 
 
 def not_found(text: str = NOT_FOUND) -> Settled:

@@ -54,11 +54,11 @@ def summarize_document(
         else:
             text = summarize_extractive(passages)
     report = check_answer(text, passages)
-    yield Token(report.supported_text)
     strengths = report.strengths
     # a document named outright is surely the one meant; one found by search less so
     relevance = [1.0, 1.0] if named else [0.6]
     settled = settle(report.supported_text, passages, strengths, relevance, report.grounded)
+    yield Token(settled.text)  # as settled: the numbers the citations carry
     for c in settled.citations:
         yield CitationEvent(c)
     yield Done(make_answer(req, settled, hits))

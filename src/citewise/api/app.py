@@ -17,6 +17,7 @@ from prometheus_client import make_asgi_app
 from starlette.routing import Route
 
 from citewise import __version__
+from citewise.api.headers import SecurityHeaders, content_security_policy, security_headers
 from citewise.api.observability import RequestContext, record_answer, tracer_provider
 from citewise.api.routers import (
     admin,
@@ -93,6 +94,8 @@ def create_app(
     app.state.auth = served.auth
     app.state.answer_pool = AnswerPool.from_settings(settings)
     app.add_middleware(RequestContext)
+    policy = content_security_policy(ui.WEB / "index.html")
+    app.add_middleware(SecurityHeaders, headers=security_headers(policy))  # outermost: all
     app.add_exception_handler(CitewiseError, _citewise_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     mcp = McpEndpoint(served, served.auth, settings.host)  # MCP over Streamable HTTP

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from anyio import to_thread
 from fastapi import Depends, Request
 
 from citewise.api.security import current_principal
@@ -44,13 +45,49 @@ PrincipalDep = Annotated[Principal, Depends(current_principal)]
 
 
 def readable(
-    principal: Principal, requested: str | None, *, chat_id: str | None = None
+    principal: Principal,
+    requested: str | None,
+    assistant: Assistant,
+    *,
+    chat_id: str | None = None,
 ) -> list[str]:
-    """The collections a question of `principal` searches, in order (never empty)."""
+    """The collections a question of `principal` searches, in order (never empty). A
+    collection named that does not exist is a 404, never a silent answer from another one."""
+    names = _readable(principal, requested, chat_id)
+    if _unsure(principal, requested):
+        assistant.require_collection(str(requested))
+    return names
+
+
+async def readable_async(
+    principal: Principal,
+    requested: str | None,
+    assistant: Assistant,
+    *,
+    chat_id: str | None = None,
+) -> list[str]:
+    """`readable` for a coroutine route: the store is read on a worker thread, and only when
+    a collection is named."""
+    names = _readable(principal, requested, chat_id)
+    if _unsure(principal, requested):
+        await to_thread.run_sync(assistant.require_collection, str(requested))
+    return names
+
+
+def _readable(principal: Principal, requested: str | None, chat_id: str | None) -> list[str]:
     names = readable_collections(principal, checked_collection(requested), chat_id=chat_id)
     if not names:
         raise ForbiddenError("no readable collection")
     return names
+
+
+def _unsure(principal: Principal, requested: str | None) -> bool:
+    """Whether a named collection must be looked up: the caller's own and the global one
+    are theirs to read before anything is ingested into them."""
+    return requested is not None and requested not in (
+        principal.global_collection,
+        principal.home_collection,
+    )
 
 
 def checked_collection(name: str | None) -> str | None:

@@ -102,15 +102,20 @@ class AuthService:
         return self.principal(user, scopes, via="api_key", key_id=info.key_id)
 
     def authenticate(self, credential: str | None) -> Principal:
-        """A bearer token or API key; none → the local admin when auth is not required."""
+        """A bearer token or API key; none, or one shaped like neither a citewise key nor a
+        token, → the local admin when auth is not required."""
         if not credential:
             if self.required:
                 raise AuthError("not authenticated: send a bearer token or an API key")
             return self.local_principal()
         if api_keys.looks_like_key(credential):
             principal = self.from_api_key(credential)
-        else:
+        elif self.required or _looks_like_token(credential):
             principal = self.from_token(credential)
+        else:
+            # no login needed: an OpenAI SDK's placeholder key ("sk-…", "EMPTY") is no claim
+            # to be anyone; a citewise key or token still has to be right
+            return self.local_principal()
         self.limits.hit(f"key:{principal.key_id}" if principal.key_id else principal.user_id)
         return principal
 
@@ -162,3 +167,11 @@ class AuthService:
     def require(self, principal: Principal, scope: str) -> None:
         if scope not in principal.scopes:
             raise ForbiddenError(f"this credential lacks the '{scope}' scope")
+
+
+def _looks_like_token(credential: str) -> bool:
+    """A JWT's shape: three base64url parts joined by dots."""
+    parts = credential.split(".")
+    return len(parts) == 3 and all(
+        p and p.replace("-", "").replace("_", "").isalnum() for p in parts
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Annotated
 
 import typer
 
@@ -28,6 +29,26 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # click's plain help: no type tags such as <bool> beside flags
 )
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from citewise import __version__
+
+        typer.echo(f"citewise {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Answers questions only from your documents, with citations."""
+
+
 # commands first, then the groups, as `citewise --help` lists them
 for commands in (
     ingest.app,

@@ -37,6 +37,19 @@ def open_assistant(data_dir: Path | None, collection: str | None) -> Assistant:
     return Assistant(settings=settings_for(data_dir, collection))
 
 
+def open_existing(data_dir: Path | None, collection: str | None) -> Assistant:
+    """`open_assistant` for commands that read: a collection named that does not exist is
+    `NotFoundError` (exit 4), as on the HTTP API (404)."""
+    assistant = open_assistant(data_dir, collection)
+    if collection is not None:
+        try:
+            assistant.require_collection(collection)
+        except BaseException:
+            assistant.close()
+            raise
+    return assistant
+
+
 def run_command(as_json: bool, action: Callable[[], T]) -> T:
     """Maps the error tree to exit codes and clear messages (no tracebacks)."""
     from citewise.cli.render.tables import err_console, print_json

@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
+from citewise.cli.common import (
+    Collection,
+    DataDir,
+    JsonFlag,
+    open_assistant,
+    open_existing,
+    run_command,
+)
 
 if TYPE_CHECKING:
     from citewise.assistant import Assistant
@@ -35,7 +42,7 @@ def ask(
     from citewise.cli.render.tables import out_console, print_json
 
     def action() -> None:
-        with open_assistant(data_dir, collection) as assistant:
+        with open_existing(data_dir, collection) as assistant:
             if as_json:
                 print_json(assistant.ask(question, session_id=session).to_json())
             else:
@@ -59,7 +66,7 @@ def chat(
 
     def action() -> None:
         sid = session or uuid.uuid4().hex[:12]
-        with open_assistant(data_dir, collection) as assistant:
+        with open_existing(data_dir, collection) as assistant:
             out_console.print(f"[dim]session {sid} — ask about your documents; 'exit' leaves[/]")
             while True:
                 try:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
+from citewise.cli.common import Collection, DataDir, JsonFlag, open_existing, run_command
 
 app = typer.Typer(help="List or remove ingested documents.", no_args_is_help=True)
 
@@ -19,7 +19,7 @@ def docs_ls(
     from citewise.cli.render.tables import out_console, print_json, render_documents
 
     def action() -> None:
-        with open_assistant(data_dir, collection) as assistant:
+        with open_existing(data_dir, collection) as assistant:
             docs = assistant.documents()
         if as_json:
             print_json({"documents": [d.to_json() for d in docs]})
@@ -40,7 +40,7 @@ def docs_rm(
     from citewise.cli.render.tables import err_console, print_json
 
     def action() -> None:
-        with open_assistant(data_dir, collection) as assistant:
+        with open_existing(data_dir, collection) as assistant:
             removed = [assistant.delete(s).source for s in sources]
         if as_json:
             print_json({"removed": removed})

@@ -39,6 +39,9 @@ def ingest(
             report = assistant.ingest(paths, prune=prune, progress=progress)
         if as_json:
             print_json(report.to_json())
+        if not report.outcomes:  # an empty folder is a mistake a script should notice
+            err_console.print(no_files_hint(paths), highlight=False)
+            raise typer.Exit(1)
         render_ingest_report(report, err_console)
         if nothing_ingested(report):
             raise typer.Exit(1)
@@ -51,3 +54,17 @@ def nothing_ingested(report: IngestReport) -> bool:
     so a script notices); a folder of unchanged files is a success."""
     usable = ("ingested", "replaced", "unchanged", "pruned")
     return bool(report.outcomes) and not any(o.status in usable for o in report.outcomes)
+
+
+def no_files_hint(paths: list[Path]) -> str:
+    """What to do when the paths hold no file at all."""
+    from rich.markup import escape
+
+    from citewise.ingest.parsers import SUPPORTED_EXTENSIONS
+
+    named = escape(", ".join(str(p) for p in paths))
+    kinds = " ".join(sorted(SUPPORTED_EXTENSIONS))
+    return (
+        f"[yellow]nothing to ingest:[/yellow] no files in {named} (hidden files are skipped). "
+        f"citewise reads {kinds}"
+    )

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
+from citewise.cli.common import Collection, DataDir, JsonFlag, open_existing, run_command
 
 if TYPE_CHECKING:
     from citewise.types import SearchMode
@@ -34,7 +34,7 @@ def search(
     def action() -> None:
         if mode not in MODES:
             raise InputError(f"unknown mode '{mode}': use hybrid, keyword or vector")
-        with open_assistant(data_dir, collection) as assistant:
+        with open_existing(data_dir, collection) as assistant:
             result = assistant.search(
                 query,
                 k=k,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,9 +48,12 @@ class _Page:
     lines: list[tuple[int, int]]  # text index ranges of the page's lines
 
 
-def chunk_line_boxes(path: Path, children: Sequence[Child]) -> list[tuple[LineBox, ...]]:
+def chunk_line_boxes(
+    path: Path, children: Sequence[Child], on_page: Callable[[int, int], None] | None = None
+) -> list[tuple[LineBox, ...]]:
     """For each child, its lines' rectangles (empty when its text is not found or its
-    boxes cannot be placed); never raises."""
+    boxes cannot be placed); never raises. `on_page(page, pages)` as each child's first page
+    is reached (ingest progress)."""
     try:
         pdf = pdfium.PdfDocument(str(path))
     except Exception as exc:  # highlights are optional, the text is not
@@ -75,6 +78,8 @@ def chunk_line_boxes(path: Path, children: Sequence[Child]) -> list[tuple[LineBo
                     return [*out, *(() for _ in children[len(out) :])]
                 read = 0
             before = len(pages)
+            if on_page is not None and child.page_start is not None:
+                on_page(child.page_start, len(pdf))
             try:
                 out.append(_boxes(pdf, pages, child))
             except Exception as exc:  # one chunk's failure costs its marks only

@@ -30,7 +30,13 @@ from citewise.ingest.graph import GraphBuilder
 from citewise.ingest.originals import keep_original
 from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
-from citewise.types import ChunkedDocument, FileOutcome, IngestReport, NewDocument
+from citewise.types import (
+    ChunkedDocument,
+    DocumentInfo,
+    FileOutcome,
+    IngestReport,
+    NewDocument,
+)
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -87,10 +93,13 @@ def run_ingest(
     pages = 0
     try:
         for i, cand in enumerate(candidates):
+            progress.files(i, len(candidates), cand.source)  # shown while a long file parses
             on_batch = _batch_progress(progress, worker, i, len(candidates), cand.source)
+            on_page = _page_progress(progress, i, len(candidates), cand.source)
             one = partial(
-                ingest_one, store, cand, job, key, embedder_factory, parse_file, on_batch=on_batch
-            )
+                ingest_one, store, cand, job, key, embedder_factory, parse_file,
+                on_batch=on_batch, on_page=on_page,
+            )  # fmt: skip
             outcome, doc_pages, _ = once_more_if_cut(one, cand.source)
             release_freed_memory()
             outcomes.append(outcome)
@@ -126,6 +135,19 @@ def _batch_progress(
     return report
 
 
+OnPage = Callable[[str, int, int], None]  # (step, page, pages) of a long file's reading
+
+
+def _page_progress(progress: IngestProgress, done: int, total: int, source: str) -> OnPage:
+    """Per page of a paged file as it is parsed, then as its positions are read: a 300-page
+    PDF shows its pages go by."""
+
+    def report(step: str, page: int, pages: int) -> None:
+        progress.files(done, total, f"{source} {step} {page}/{pages}")
+
+    return report
+
+
 def once_more_if_cut(work: Callable[[], _T], what: str) -> _T:
     """Runs `work`, and once more when the store's connection was cut (a server restart
     rolls the open transaction back; every step here can be done again)."""
@@ -156,6 +178,7 @@ def ingest_one(
     parse_file: Callable[..., object],
     *,
     on_batch: OnBatch | None = None,
+    on_page: OnPage | None = None,
 ) -> tuple[FileOutcome, int, int | None]:
     """Stores one file (keyword-searchable at once; vectors come later): its outcome, its
     pages and the id of the version it stored, if any."""
@@ -168,12 +191,14 @@ def ingest_one(
     staged = store.find_staged(job.collection, cand.source)
     if staged is not None:
         if staged.content_hash == data_hash and staged.pipeline == key:
-            return FileOutcome(cand.source, "unchanged", "resuming", staged.chunk_count), 0, None
+            return _finishing(cand, staged), 0, None
         store.delete_document(staged.doc_id)
     same_bytes = current is not None and current.content_hash == data_hash
     if current is not None and same_bytes and current.pipeline == key:
         if current.fields is None:  # stored before documents were described
             describe_stored(store, current)
+        if current.status != "ready":
+            return _finishing(cand, current), 0, None
         return FileOutcome(cand.source, "unchanged", chunks=current.chunk_count), 0, None
     try:
         streamed = streams(cand.path, stat.st_size, job.streaming, store, job.max_file_bytes)
@@ -197,6 +222,7 @@ def ingest_one(
             max_bytes=job.max_file_bytes,
             max_inflated_bytes=job.max_inflated_bytes,
             ocr=job.ocr,
+            **({"on_page": partial(on_page, "page")} if on_page is not None else {}),
         )
         from citewise.types import ParsedDocument
 
@@ -207,7 +233,8 @@ def ingest_one(
         # the blocks are in the chunks now: freed before positions are read and stored
         parsed = replace(parsed, blocks=(), ocr=())
         if parsed.format == "pdf":
-            chunks = _with_pdf_boxes(cand.path, chunks)
+            positions = partial(on_page, "positions, page") if on_page is not None else None
+            chunks = _with_pdf_boxes(cand.path, chunks, positions)
     except DocumentError as exc:
         reason = failure_reason(exc)
         if current is not None and same_bytes and isinstance(exc, NoTextError):
@@ -248,6 +275,12 @@ def ingest_one(
     return outcome, parsed.page_count or 1, doc_id
 
 
+def _finishing(cand: Candidate, stored: DocumentInfo) -> FileOutcome:
+    """A version an interrupted run stored and did not embed: this run finishes it."""
+    reason = "completed an interrupted attempt"
+    return FileOutcome(cand.source, "ingested", reason, stored.chunk_count)
+
+
 def _prune(store: Store, collection: str, seen: set[str]) -> list[FileOutcome]:
     pruned: list[FileOutcome] = []
     for doc in store.list_documents(collection):
@@ -257,11 +290,13 @@ def _prune(store: Store, collection: str, seen: set[str]) -> list[FileOutcome]:
     return pruned
 
 
-def _with_pdf_boxes(path: Path, chunks: ChunkedDocument) -> ChunkedDocument:
+def _with_pdf_boxes(
+    path: Path, chunks: ChunkedDocument, on_page: Callable[[int, int], None] | None = None
+) -> ChunkedDocument:
     """The chunks with their line rectangles on the PDF's pages (citation highlights)."""
     from citewise.ingest.pdf_positions import chunk_line_boxes
 
-    boxes = chunk_line_boxes(path, chunks.children)
+    boxes = chunk_line_boxes(path, chunks.children, on_page)
     children = tuple(replace(c, boxes=b) for c, b in zip(chunks.children, boxes, strict=True))
     return replace(chunks, children=children)
 
@@ -333,12 +368,15 @@ class _EmbedWorker(threading.Thread):
                 self._wake.clear()
                 if not self._done.is_set() and len(batch) < EMBED_BATCH // 4:
                     continue
-            embedder = embedder or self._embedder_factory()
-            ids = [cid for cid, _ in batch]
-            texts = [text for _, text in batch]
-            vectors = embedder.embed_documents(texts)
-            store.put_vectors(ids, vectors, embedder.name, texts=texts)
-            self._ready(store.finalize())
-            self.embedded += len(ids)
             total = self.embedded + store.count_missing_vectors()
-            self._progress.embedded(self.embedded, total)
+            self._progress.embedded(self.embedded, total)  # the bar shows before the first batch
+            embedder = embedder or self._embedder_factory()
+            for start in range(0, len(batch), EMBED_BATCH):  # progress every EMBED_BATCH chunks
+                part = batch[start : start + EMBED_BATCH]
+                ids = [cid for cid, _ in part]
+                texts = [text for _, text in part]
+                vectors = embedder.embed_documents(texts)
+                store.put_vectors(ids, vectors, embedder.name, texts=texts)
+                self.embedded += len(ids)
+                self._progress.embedded(self.embedded, total)
+            self._ready(store.finalize())

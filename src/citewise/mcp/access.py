@@ -28,6 +28,11 @@ class CallerAccess:
         names = readable_collections(self.principal, requested)
         if not names:
             raise ForbiddenError("no readable collection")
+        if requested is not None and requested not in (
+            self.principal.global_collection,
+            self.principal.home_collection,
+        ):  # a mistyped collection: the HTTP API's 404, not another collection's answer
+            self.assistant.require_collection(requested)
         return names
 
     def documents(self, requested: str | None = None) -> list[DocumentInfo]:

@@ -16,7 +16,7 @@ from citewise.api.deps import (
     AssistantDep,
     check_chat_id,
     public_session,
-    readable,
+    readable_async,
     session_key,
 )
 from citewise.api.schemas import AnswerModel, ChatRequest, HistoryResponse
@@ -74,7 +74,7 @@ async def chat(
 ) -> AnswerModel:
     """One complete answer (`citewise ask --json`)."""
     public, key = await _session(principal, assistant, body.session_id, create=body.create_session)
-    collections = readable(principal, body.collection)
+    collections = await readable_async(principal, body.collection, assistant)
     with pool.admit() as ticket:
         ask = partial(assistant.ask, body.message, session_id=key, collections=collections)
         answer = await ticket.run(ask)
@@ -88,7 +88,7 @@ async def chat_stream(
     """Server-sent events: `status`, `token` (deltas), `sources`, `citation`, `done`
     (the whole answer, as `POST /chat/`), or `error`."""
     public, key = await _session(principal, assistant, body.session_id, create=body.create_session)
-    collections = readable(principal, body.collection)
+    collections = await readable_async(principal, body.collection, assistant)
     stream = partial(assistant.stream, body.message, session_id=key, collections=collections)
     return await _event_stream(pool, stream, public)
 
@@ -104,7 +104,7 @@ async def chat_scoped_stream(
         principal, assistant, body.session_id or chat_id,
         create=body.create_session or body.session_id is None,
     )  # fmt: skip
-    collections = readable(principal, body.collection, chat_id=chat_id)
+    collections = await readable_async(principal, body.collection, assistant, chat_id=chat_id)
     stream = partial(assistant.stream, body.message, session_id=key, collections=collections)
     return await _event_stream(pool, stream, public)
 

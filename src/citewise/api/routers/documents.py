@@ -96,7 +96,7 @@ def _job_response(status: JobStatus, response: Response) -> dict[str, object]:
 def list_documents(
     principal: Reader, assistant: AssistantDep, collection: str | None = None
 ) -> DocumentList:
-    name = readable(principal, collection)[0]
+    name = readable(principal, collection, assistant)[0]
     return DocumentList(
         collection=name,
         documents=[DocumentModel.of(d) for d in assistant.documents(collection=name)],
@@ -123,7 +123,7 @@ def get_document(
     source: str, principal: Reader, assistant: AssistantDep, collection: str | None = None
 ) -> DocumentModel:
     return DocumentModel.of(
-        assistant.document(source, collection=readable(principal, collection)[0])
+        assistant.document(source, collection=readable(principal, collection, assistant)[0])
     )
 
 

@@ -47,7 +47,7 @@ def get_entity(
     """An entity: its aliases, relations with the passages behind them, its documents."""
     graph = graph_of(assistant)
     return first_found(
-        readable(principal, collection),
+        readable(principal, collection, assistant),
         lambda c: entity_view(assistant.store, graph, c, name),
     )
 
@@ -59,7 +59,7 @@ def get_related(
     """Documents linked to `source`, each with the reason and strength of the link."""
     graph = graph_of(assistant)
     return first_found(
-        readable(principal, collection),
+        readable(principal, collection, assistant),
         lambda c: related_view(assistant.store, graph, c, source),
     )
 
@@ -72,6 +72,6 @@ def export_graph(
     format: Literal["graphml", "json"] = "json",
 ) -> Response:
     """A readable collection's whole graph (the requested one, else the first readable)."""
-    name = readable(principal, collection)[0]
+    name = readable(principal, collection, assistant)[0]
     body = export(graph_of(assistant).snapshot(name), format)
     return Response(body, media_type=MEDIA_TYPES[format])

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends
 from fastapi.sse import EventSourceResponse
 from pydantic import BaseModel
 
-from citewise.api.deps import AssistantDep, readable, session_key
+from citewise.api.deps import AssistantDep, readable_async, session_key
 from citewise.api.security import Reader
 from citewise.api.sse import STREAM_HEADERS, citations_json, openai_chunks
 from citewise.api.workers import AnswerPool, Ticket, get_pool
@@ -64,14 +64,14 @@ def _model_names(principal: Principal, assistant: Assistant) -> list[str]:
     return first + sorted(n for n in others if n not in first and not n.startswith("chat-"))
 
 
-def _collections(principal: Principal, assistant: Assistant, model: str) -> list[str]:
+async def _collections(principal: Principal, assistant: Assistant, model: str) -> list[str]:
     """A model is `citewise` or one of `/v1/models`, whoever asks (an admin too: a
     mistyped model is an error, not a new, empty collection)."""
     if model == DEFAULT_MODEL:
-        return readable(principal, None)
+        return await readable_async(principal, None, assistant)
     if model not in _model_names(principal, assistant):
         raise NotFoundError(f"no model {model!r}: GET /v1/models lists the collections")
-    return readable(principal, model)
+    return await readable_async(principal, model, assistant)
 
 
 def _conversation(assistant: Assistant, key: str, messages: list[ChatMessage]) -> str:
@@ -130,7 +130,7 @@ def _run_to_end(assistant: Assistant, key: str, flow: Iterator[Event]) -> Answer
 async def chat_completions(
     body: CompletionRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
 ) -> dict[str, object] | EventSourceResponse:
-    collections = _collections(principal, assistant, body.model)
+    collections = await _collections(principal, assistant, body.model)
     key = session_key(principal, f"v1-{uuid.uuid4().hex[:16]}")
     assert key is not None
     ticket = pool.admit()

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel
 
-from citewise.api.deps import AssistantDep, readable, session_key
+from citewise.api.deps import AssistantDep, readable, readable_async, session_key
 from citewise.api.schemas import Question, SearchResponse
 from citewise.api.security import Reader
 from citewise.api.workers import AnswerPool, get_pool
@@ -131,7 +131,7 @@ async def api_query(
     import uuid
 
     key = session_key(principal, f"query-{uuid.uuid4().hex[:12]}")
-    collections = readable(principal, body.collection)
+    collections = await readable_async(principal, body.collection, assistant)
     with pool.admit() as ticket:
         answer = await ticket.run(partial(_ask_once, assistant, body.query, key, collections))
     return node_response(answer, assistant.llm_name)
@@ -151,5 +151,7 @@ def search(
     collection: str | None = None,
 ) -> SearchResponse:  # fmt: skip
     """`citewise search --json`: ranked passages, no answer."""
-    result = assistant.search(q, k=min(max(k, 1), 50), collections=readable(principal, collection))
+    result = assistant.search(
+        q, k=min(max(k, 1), 50), collections=readable(principal, collection, assistant)
+    )
     return SearchResponse.model_validate(result.to_json())

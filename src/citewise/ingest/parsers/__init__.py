@@ -8,8 +8,9 @@ format name to its parser; each backend module is imported only when first used.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from citewise.errors import (
     ConfigError,
@@ -54,11 +55,11 @@ PARSER_VERSION = 8
 
 
 class Parser(Protocol):
-    def __call__(self, data: bytes, name: str, **options: str) -> ParsedDocument: ...
+    def __call__(self, data: bytes, name: str, **options: Any) -> ParsedDocument: ...
 
 
 def _lazy(module: str, function: str) -> Parser:
-    def parse(data: bytes, name: str, **options: str) -> ParsedDocument:
+    def parse(data: bytes, name: str, **options: Any) -> ParsedDocument:
         backend = importlib.import_module(f"citewise.ingest.parsers.{module}")
         return cast(Parser, getattr(backend, function))(data, name, **options)
 
@@ -94,6 +95,9 @@ SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(FORMAT_BY_EXTENSION)
 _OFFICE_NAMES = {"docx": "Word document", "pptx": "PowerPoint presentation"}
 # formats whose parser takes the `ocr` option: pages or images without a text layer
 OCR_FORMATS = frozenset({"pdf", "docx", "image"})
+PAGED_FORMATS = frozenset({"pdf"})  # parsers that report each page read (`on_page`)
+# (pages read, pages in the file): a long PDF's progress while it is parsed
+OnPage = Callable[[int, int], None]
 DEFAULT_OCR = "tesseract"
 _NOT_A_DOCUMENT = {
     "zip": "a ZIP archive that is not a Word or PowerPoint document",
@@ -166,6 +170,7 @@ def parse_bytes(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_inflated_bytes: int = DEFAULT_MAX_INFLATED,
     ocr: str = DEFAULT_OCR,
+    on_page: OnPage | None = None,
 ) -> ParsedDocument:
     """Parses an in-memory file (an upload); `name` gives the extension and fallback title.
     ZIP-based documents are inflated as a stream and counted before their parser opens them.
@@ -177,7 +182,9 @@ def parse_bytes(
     fmt = choose_parser(data, name)
     if fmt in _OFFICE_NAMES:
         check_archive(data, ArchiveLimits(max_inflated=max_inflated_bytes))
-    options = {"ocr": ocr} if fmt in OCR_FORMATS else {}
+    options: dict[str, Any] = {"ocr": ocr} if fmt in OCR_FORMATS else {}
+    if on_page is not None and fmt in PAGED_FORMATS:
+        options["on_page"] = on_page
     return get_parser(fmt)(data, name, **options)
 
 
@@ -187,6 +194,7 @@ def parse_file(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_inflated_bytes: int = DEFAULT_MAX_INFLATED,
     ocr: str = DEFAULT_OCR,
+    on_page: OnPage | None = None,
 ) -> ParsedDocument:
     """Reads and parses one file. Raises a DocumentError subclass with a readable message
     when the file is too large, empty, corrupt, encrypted, unsupported or has no text."""
@@ -198,5 +206,6 @@ def parse_file(
     except OSError as exc:
         raise DocumentError(f"cannot read the file: {exc.strerror or exc}") from exc
     return parse_bytes(
-        data, path.name, max_bytes=max_bytes, max_inflated_bytes=max_inflated_bytes, ocr=ocr
-    )
+        data, path.name, max_bytes=max_bytes, max_inflated_bytes=max_inflated_bytes, ocr=ocr,
+        on_page=on_page,
+    )  # fmt: skip

@@ -4,7 +4,7 @@ headers/footers dropped, paragraphs re-joined and de-hyphenated."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pypdfium2 as pdfium
@@ -83,7 +83,9 @@ def _outline(pdf: Any) -> list[OutlineEntry]:
     return entries
 
 
-def _read(data: bytes, ocr: str) -> tuple[list[list[Line]], list[float], list[OcrPage]]:
+def _read(
+    data: bytes, ocr: str, on_page: Callable[[int, int], None] | None = None
+) -> tuple[list[list[Line]], list[float], list[OcrPage]]:
     """Each page's lines from its text layer; a page without one (but with something drawn
     on it) is rendered and read by the `ocr` engine instead (made when first needed). Page
     by page, each closed after use, and the document reopened every `PAGES_PER_OPEN` pages:
@@ -103,6 +105,8 @@ def _read(data: bytes, ocr: str) -> tuple[list[list[Line]], list[float], list[Oc
             heights.append(height)
             if record is not None:
                 scanned.append(record)
+            if on_page is not None:
+                on_page(i + 1, count)
     finally:
         pdf.close()
     return pages, heights, scanned
@@ -259,8 +263,11 @@ def _title(meta: dict[str, str], blocks: Sequence[Block], name: str) -> str:
     return firsts[0] if firsts else stem(name)
 
 
-def parse_pdf(data: bytes, name: str, ocr: str = "none") -> ParsedDocument:
-    raw_pages, heights, scanned = _read(data, ocr)
+def parse_pdf(
+    data: bytes, name: str, ocr: str = "none", on_page: Callable[[int, int], None] | None = None
+) -> ParsedDocument:
+    """`on_page(read, count)` after each page is read (ingest progress)."""
+    raw_pages, heights, scanned = _read(data, ocr, on_page)
     pdf = _open(data)
     try:
         outline = _outline(pdf)
