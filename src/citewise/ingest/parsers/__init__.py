@@ -22,6 +22,7 @@ from citewise.errors import (
 )
 from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
 from citewise.ingest.parsers._sniff import describe, is_encrypted_ole, sniff
+from citewise.ingest.parsers.plugins import PluginFormats
 from citewise.registry import Registry
 from citewise.text.sizes import human_size
 from citewise.types import ParsedDocument
@@ -81,6 +82,9 @@ PARSERS = Registry[Parser](
     unknown=_unknown_parser,
 )
 
+# formats installed packages add (the `citewise.parsers` entry points), loaded at first use
+PLUGIN_FORMATS = PluginFormats(PARSERS)
+
 FORMAT_BY_EXTENSION: dict[str, str] = {
     ".pdf": "pdf",
     ".docx": "docx",
@@ -108,7 +112,8 @@ def get_parser(name: str) -> Parser:
 
 def is_supported(path: Path) -> bool:
     """Whether a folder walk should pick this file up (by extension)."""
-    return path.suffix.lower() in SUPPORTED_EXTENSIONS
+    ext = path.suffix.lower()
+    return ext in SUPPORTED_EXTENSIONS or PLUGIN_FORMATS.format_for(ext) is not None
 
 
 def _ext_label(ext: str) -> str:
@@ -120,6 +125,8 @@ def choose_parser(data: bytes, name: str) -> str:
     Raises when the content contradicts the extension or is not a document at all."""
     ext = Path(name).suffix.lower()
     expected = FORMAT_BY_EXTENSION.get(ext)
+    if expected is None and (plugin := PLUGIN_FORMATS.format_for(ext)) is not None:
+        return plugin
     kind = sniff(data)
     if kind in ("pdf", "docx", "pptx", "image"):
         return kind
