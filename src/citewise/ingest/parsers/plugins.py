@@ -16,13 +16,10 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from citewise.registry import Plugin, Registry
+from citewise.registry import Plugin
 from citewise.types import ParsedDocument
-
-if TYPE_CHECKING:
-    from citewise.ingest.parsers import Parser
 
 __all__ = ["GROUP", "ParserPlugin", "PluginFormats"]
 
@@ -54,11 +51,19 @@ class ParserPlugin:
         return found + [f"bad MIME type {m!r}" for m in self.mime_types if not _MIME.fullmatch(m)]
 
 
+class _ParserRegistry(Protocol):
+    """What `PluginFormats` needs of the parser registry (`PARSERS`)."""
+
+    def accept_plugins(self, group: str, adapt: Callable[[Plugin], ParserPlugin]) -> None: ...
+
+    def names(self) -> list[str]: ...
+
+
 class PluginFormats:
     """Extension → format name for the parsers plugins add to `registry`. Built-in
     extensions are checked first by the caller, so they never reach this map."""
 
-    def __init__(self, registry: Registry[Parser], group: str = GROUP) -> None:
+    def __init__(self, registry: _ParserRegistry, group: str = GROUP) -> None:
         self._registry = registry
         self._by_extension: dict[str, str] = {}
         registry.accept_plugins(group, self._adapt)
@@ -72,7 +77,7 @@ class PluginFormats:
         self._registry.names()
         return frozenset(self._by_extension)
 
-    def _adapt(self, plugin: Plugin) -> Parser:
+    def _adapt(self, plugin: Plugin) -> ParserPlugin:
         spec = plugin.load()
         if not isinstance(spec, ParserPlugin):
             raise plugin.error(f"is not a ParserPlugin: {plugin.value} is a {type(spec)}")
