@@ -214,8 +214,7 @@ class Registry(Generic[T]):
                 continue
             try:
                 self._entries[plugin.name] = self._adapt(plugin)
-            except PluginError as exc:
-                log.error("%s", exc)
+            except PluginError as exc:  # raised at every lookup, see _load_plugins
                 failure = failure or exc
                 continue
             self._plugins[plugin.name] = plugin
