@@ -95,3 +95,24 @@ def test_built_in_extensions_stay_with_the_built_in_parsers(tmp_path: Path) -> N
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["markdown fake", "True False", "fake"]
+
+
+def test_ingest_names_a_broken_parser_plugin(tmp_path: Path) -> None:
+    write_dist(tmp_path / "site", "citewise-org-broken", {"citewise.parsers": {"org": "ob:P"}},
+               {"ob.py": "import orgparse_not_installed\n"}, "0.3")  # fmt: skip
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.md").write_text("# Notes\n\nSome text.\n")
+    env = {
+        "PYTHONPATH": f"{tmp_path / 'site'}:{SRC}",
+        "PATH": "/usr/bin:/bin",
+        "CITEWISE_DATA_DIR": str(tmp_path / "data"),
+        "CITEWISE_EMBEDDER": "hashing",
+    }
+    done = subprocess.run(
+        [Path(sys.executable).with_name("citewise"), "ingest", tmp_path / "docs"],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    out = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 2, out
+    assert "the parser plugin 'org'" in out and "fix or uninstall citewise-org-broken" in out
+    assert "No module named 'orgparse_not_installed'" in out and "Traceback" not in out

@@ -113,7 +113,8 @@ def get_parser(name: str) -> Parser:
 def is_supported(path: Path) -> bool:
     """Whether a folder walk should pick this file up (by extension)."""
     ext = path.suffix.lower()
-    return ext in SUPPORTED_EXTENSIONS or PLUGIN_FORMATS.format_for(ext) is not None
+    plugin = PLUGIN_FORMATS.format_for(ext)  # first: a broken plugin stops the walk at once
+    return ext in SUPPORTED_EXTENSIONS or plugin is not None
 
 
 def _ext_label(ext: str) -> str:
