@@ -70,6 +70,16 @@ def test_a_built_in_name_wins(
     assert "'square' from shapes-plugin 1.2 is ignored: a built-in has that name" in caplog.text
 
 
+def test_of_two_plugins_with_one_name_the_first_distribution_wins(
+    install: Callable[..., None], caplog: pytest.LogCaptureFixture
+) -> None:
+    install("shapes-b", {"tri": "shapes_h:square"}, {"shapes_h.py": SHAPES})
+    install("shapes-a", {"tri": "shapes_h:triangle"})
+    with caplog.at_level(logging.WARNING, "citewise.plugins"):
+        assert _shapes().create("tri", 1) == "△"
+    assert "'tri' from shapes-b 1.2 is ignored: the plugin from shapes-a 1.2" in caplog.text
+
+
 def test_a_plugin_that_fails_to_import_names_its_distribution(
     install: Callable[..., None],
 ) -> None:
