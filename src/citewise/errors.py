@@ -24,6 +24,17 @@ class ConfigError(CitewiseError):
     http_status = 500
 
 
+class PluginError(ConfigError):
+    """An installed plugin (a package's entry point) cannot be loaded or is not what its group
+    expects; the message names the distribution to fix or uninstall."""
+
+    def __init__(self, message: str, *, distribution: str, group: str, name: str) -> None:
+        super().__init__(message)
+        self.distribution = distribution
+        self.group = group
+        self.name = name
+
+
 class DocumentError(CitewiseError):
     """A document cannot be ingested. `reason` is a short phrase for summary tables."""
 

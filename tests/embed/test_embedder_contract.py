@@ -10,39 +10,39 @@ from __future__ import annotations
 import pytest
 
 from citewise.embed import Embedder, create_embedder
-from citewise.testing.embedder_contract import EmbedderContractTests
+from citewise.testing.embedder_contract import EmbedderContractTests, SymmetricEmbedderTests
 from citewise.testing.fakes import CountingEmbedder
 from embed.fake_server import FakeServer
 
 
-class TestHashingEmbedder(EmbedderContractTests):
+class TestHashingEmbedder(EmbedderContractTests, SymmetricEmbedderTests):
     @pytest.fixture
     def embedder(self) -> Embedder:
         return create_embedder("hashing")
 
 
 @pytest.mark.slow
-class TestMiniLMEmbedder(EmbedderContractTests):
+class TestMiniLMEmbedder(EmbedderContractTests, SymmetricEmbedderTests):
     @pytest.fixture(scope="class")
     def embedder(self) -> Embedder:
         return create_embedder("minilm")
 
 
 @pytest.mark.integration
-class TestOllamaEmbedder(EmbedderContractTests):
+class TestOllamaEmbedder(EmbedderContractTests, SymmetricEmbedderTests):
     @pytest.fixture
     def embedder(self, embed_server: FakeServer) -> Embedder:
         return create_embedder("ollama:test-model", base_url=embed_server.url, batch_size=4)
 
 
 @pytest.mark.integration
-class TestOpenAIEmbedder(EmbedderContractTests):
+class TestOpenAIEmbedder(EmbedderContractTests, SymmetricEmbedderTests):
     @pytest.fixture
     def embedder(self, embed_server: FakeServer) -> Embedder:
         return create_embedder("openai:test-model", base_url=embed_server.url, batch_size=4)
 
 
-class TestCountingEmbedder(EmbedderContractTests):
+class TestCountingEmbedder(EmbedderContractTests, SymmetricEmbedderTests):
     @pytest.fixture
     def embedder(self) -> CountingEmbedder:
         return CountingEmbedder()

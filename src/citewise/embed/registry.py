@@ -99,6 +99,7 @@ EMBEDDERS = FactoryRegistry[[str, str, dict[str, Any]], Embedder](
         ("openai", _openai),
     ],
 )
+EMBEDDERS.accept_plugins("citewise.embedders")  # factory(spec, value after ':', options)
 
 
 def create_embedder(spec: str = "minilm", **options: Any) -> Embedder:

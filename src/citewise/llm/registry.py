@@ -49,6 +49,7 @@ def _openai(
 LLMS = FactoryRegistry[
     [str, str | None, str | None, Timeouts | float | None, RetryPolicy | None], LLM
 ]("LLM", [("ollama", _ollama), ("openai", _openai)])
+LLMS.accept_plugins("citewise.llms")  # factory(model, base_url, api_key, timeout, retry)
 
 
 def create_llm(

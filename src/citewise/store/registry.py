@@ -47,6 +47,7 @@ def _unknown(url: str, schemes: list[str]) -> CitewiseError:
 STORES = FactoryRegistry[[str, int], Store](
     "store", [("sqlite", _sqlite), ("postgresql", _postgres), ("postgres", _postgres)]
 )
+STORES.accept_plugins("citewise.stores")  # factory(url, pool_size), by the URL's scheme
 
 
 def open_store(url: str, *, pool_size: int = 4) -> Store:

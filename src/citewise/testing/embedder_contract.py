@@ -1,7 +1,9 @@
-"""The `Embedder` contract as a pytest mixin: a backend's test class subclasses
-`EmbedderContractTests` and provides an `embedder` fixture returning the backend under test.
+"""The `Embedder` contract as pytest mixins, cut by capability: every backend's test class
+subclasses `EmbedderContractTests` and provides an `embedder` fixture returning the backend
+under test; a backend whose queries and documents share one embedding (no query prefix or
+second tower) adds `SymmetricEmbedderTests`.
 
-    class TestMyEmbedder(EmbedderContractTests):
+    class TestMyEmbedder(EmbedderContractTests, SymmetricEmbedderTests):
         @pytest.fixture
         def embedder(self) -> Embedder:
             return MyEmbedder()
@@ -93,15 +95,11 @@ class EmbedderContractTests:
     def test_order_is_preserved_across_length_sorted_batches(self, embedder: Embedder) -> None:
         texts = _mixed_length_texts(36)
         together = embedder.embed_documents(texts)
-        alone = np.stack([embedder.embed_query(t) for t in texts])
+        alone = np.concatenate([embedder.embed_documents([t]) for t in texts])
         sims = together @ alone.T
         assert (np.argmax(sims, axis=1) == np.arange(len(texts))).all()
         # int8 activations are quantised per batch, so batch-mates move a vector very slightly
         assert float(np.min(np.diag(sims))) > 0.98
-
-    def test_query_matches_its_document_embedding(self, embedder: Embedder) -> None:
-        text = "Tokens expire after 12 hours."
-        assert _cos(embedder.embed_query(text), embedder.embed_documents([text])[0]) > 0.999
 
     def test_count_tokens_grows_with_text(self, embedder: Embedder) -> None:
         short = embedder.count_tokens("logging levels")
@@ -132,3 +130,11 @@ class EmbedderContractTests:
         assert len(results) == 2
         for got in results.values():
             np.testing.assert_allclose(got, expected, atol=1e-5)
+
+
+class SymmetricEmbedderTests:
+    """For a backend that embeds a query as it embeds a document (needs `embedder`)."""
+
+    def test_query_matches_its_document_embedding(self, embedder: Embedder) -> None:
+        text = "Tokens expire after 12 hours."
+        assert _cos(embedder.embed_query(text), embedder.embed_documents([text])[0]) > 0.999

@@ -23,6 +23,7 @@ from citewise.errors import (
 )
 from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
 from citewise.ingest.parsers._sniff import describe, is_encrypted_ole, sniff
+from citewise.ingest.parsers.plugins import PluginFormats
 from citewise.registry import Registry
 from citewise.text.sizes import human_size
 from citewise.types import ParsedDocument
@@ -82,6 +83,9 @@ PARSERS = Registry[Parser](
     unknown=_unknown_parser,
 )
 
+# formats installed packages add (the `citewise.parsers` entry points), loaded at first use
+PLUGIN_FORMATS = PluginFormats(PARSERS)
+
 FORMAT_BY_EXTENSION: dict[str, str] = {
     ".pdf": "pdf",
     ".docx": "docx",
@@ -112,7 +116,9 @@ def get_parser(name: str) -> Parser:
 
 def is_supported(path: Path) -> bool:
     """Whether a folder walk should pick this file up (by extension)."""
-    return path.suffix.lower() in SUPPORTED_EXTENSIONS
+    ext = path.suffix.lower()
+    plugin = PLUGIN_FORMATS.format_for(ext)  # first: a broken plugin stops the walk at once
+    return ext in SUPPORTED_EXTENSIONS or plugin is not None
 
 
 def _ext_label(ext: str) -> str:
@@ -124,6 +130,8 @@ def choose_parser(data: bytes, name: str) -> str:
     Raises when the content contradicts the extension or is not a document at all."""
     ext = Path(name).suffix.lower()
     expected = FORMAT_BY_EXTENSION.get(ext)
+    if expected is None and (plugin := PLUGIN_FORMATS.format_for(ext)) is not None:
+        return plugin
     kind = sniff(data)
     if kind in ("pdf", "docx", "pptx", "image"):
         return kind

@@ -104,6 +104,7 @@ RERANKERS = FactoryRegistry[[RerankerParts], Reranker](
     "reranker",
     [("none", _none), ("rescore", _rescore), ("cross-encoder", _cross_encoder), ("llm", _llm)],
 )
+RERANKERS.accept_plugins("citewise.rerankers")  # factory(RerankerParts)
 
 
 def create_reranker(
