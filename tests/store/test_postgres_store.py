@@ -119,3 +119,11 @@ def test_a_chunk_deleted_while_its_vector_is_stored_drops_the_vector(postgres_ur
         assert store.get_vectors([cid]) == {}
     finally:
         store.close()
+
+
+def test_a_database_written_by_a_newer_release_is_refused(postgres_url: str) -> None:
+    PostgresStore(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO citewise_migrations(name) VALUES ('0999_from_the_future')")
+    with pytest.raises(StoreError, match="newer citewise"):
+        PostgresStore(postgres_url)

@@ -33,6 +33,15 @@ def ensure_collection(conn: WriteConn, name: str) -> int:
     return found
 
 
+def record_root(conn: WriteConn, collection: str, root: str) -> str:
+    """Records `root` as the folder the collection's sources are relative to, unless one is
+    recorded already; returns the recorded one (the first ingest's folder stays)."""
+    cid = ensure_collection(conn, collection)
+    conn.execute("UPDATE collections SET root = ? WHERE id = ? AND root IS NULL", (root, cid))
+    row = conn.execute("SELECT root FROM collections WHERE id = ?", (cid,)).fetchone()
+    return str(row[0])
+
+
 def settle(
     conn: WriteConn, cid: int, new: NewDocument, replaces: int | None
 ) -> tuple[int | None, int]:
