@@ -147,8 +147,11 @@ class Assistant:
         collection: str | None = None,
         prune: bool = False,
         progress: IngestProgress | None = None,
+        uploads: bool = False,
     ) -> IngestReport:
-        """One ingest at a time per assistant: runs share the embedder's threads."""
+        """One ingest at a time per assistant: runs share the embedder's threads. Sources
+        are paths from the collection's root (docs/identity.md); with `uploads`, each
+        file's own name (an upload comes from no folder)."""
         s = self.settings
         job = IngestJob(
             paths=[Path(p).expanduser() for p in paths],
@@ -167,6 +170,7 @@ class Assistant:
             streaming=StreamLimits(
                 above_bytes=s.stream_text_above_bytes, max_bytes=s.max_text_file_bytes
             ),
+            uploads=uploads,
         )
         with self._ingest_lock:
             return run_ingest(job, self.open_store, self.embedder, progress)

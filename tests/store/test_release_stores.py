@@ -56,3 +56,20 @@ def test_its_conversations_users_and_keys_are_kept(release: tuple[Path, dict]) -
         principal = a.auth.authenticate(str(manifest["api_key"]))
         assert principal.username == manifest["user"]
         assert [d.source for d in a.documents()] == ["guide/install.md", "notes.txt", "ops/logs.md"]
+
+
+def test_its_folder_ingested_again_finds_every_document_unchanged(
+    release: tuple[Path, dict], tmp_path: Path
+) -> None:
+    """Its sources are kept: the first folder ingested after the upgrade becomes the
+    collection's root, so the same files are recognised, not added beside themselves."""
+    data, manifest = release
+    corpus = tmp_path / "docs-moved-since"
+    with Assistant(data_dir=data, embedder=str(manifest["embedder"])) as a:
+        for doc in a.documents():  # the files as they were, from the kept originals
+            (corpus / doc.source).parent.mkdir(parents=True, exist_ok=True)
+            original = data / "originals" / doc.content_hash[:2] / doc.content_hash
+            (corpus / doc.source).write_bytes(original.read_bytes())
+        report = a.ingest([corpus])
+        assert {o.status for o in report.outcomes} == {"unchanged"}
+        assert len(a.documents()) == 3

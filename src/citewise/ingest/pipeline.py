@@ -22,7 +22,14 @@ from citewise.embed._util import release_freed_memory
 from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
-from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
+from citewise.ingest.discovery import (
+    Candidate,
+    absolute,
+    category_for,
+    default_root,
+    discover,
+    tags_for,
+)
 from citewise.ingest.document_fields import describe, describe_stored, first_page_text
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
@@ -65,6 +72,8 @@ class IngestJob:
     enrichers: Sequence[Enricher] = ()
     originals_dir: Path | None = None  # keep each ingested file here by hash (web UI viewer)
     streaming: StreamLimits = field(default_factory=StreamLimits)  # large plain text
+    # uploads come from no folder: each file is named by its own name (the API picks it)
+    uploads: bool = False
 
 
 def run_ingest(
@@ -77,9 +86,13 @@ def run_ingest(
 
     progress = progress or _Silent()
     started = time.perf_counter()
-    candidates, outcomes = discover(job.paths, is_supported)
     key = pipeline_key(job.chunking)
     store = open_store()
+    try:
+        candidates, outcomes = discover_sources(store, job, is_supported)
+    except BaseException:
+        store.close()
+        raise
     graphs = GraphBuilder(open_store)
     graphs.start()
     worker = _EmbedWorker(open_store, embedder_factory, progress, graphs.add)
@@ -98,7 +111,7 @@ def run_ingest(
             progress.files(i + 1, len(candidates), cand.source)
             worker.wake()
         if job.prune:
-            outcomes.extend(_prune(store, job.collection, {c.source for c in candidates}))
+            outcomes.extend(_prune(store, job, {c.source for c in candidates}))
     finally:
         worker.finish()
         graphs.finish()
@@ -225,7 +238,7 @@ def ingest_one(
         source=cand.source,
         title=title,
         format=parsed.format,
-        category=category_for(cand.source, parsed.metadata.get("category")),
+        category=category_for(cand.within or cand.source, parsed.metadata.get("category")),
         tags=tags_for(parsed.metadata.get("tags")),
         content_hash=data_hash,
         mtime=stat.st_mtime,
@@ -248,10 +261,35 @@ def ingest_one(
     return outcome, parsed.page_count or 1, doc_id
 
 
-def _prune(store: Store, collection: str, seen: set[str]) -> list[FileOutcome]:
+def discover_sources(
+    store: Store, job: IngestJob, is_supported: Callable[[Path], bool]
+) -> tuple[list[Candidate], list[FileOutcome]]:
+    """The files of `job.paths` named by their source in the collection: their path from
+    the root it records, which its first ingest that finds a file records (docs/identity.md)."""
+    if job.uploads:
+        return discover(job.paths, is_supported)
+    recorded = store.collection_root(job.collection)
+    root = Path(recorded) if recorded is not None else default_root(job.paths)
+    candidates, outcomes = discover(job.paths, is_supported, root)
+    if recorded is None and root is not None and candidates:
+        kept = store.record_root(job.collection, root.as_posix())
+        if kept != root.as_posix():  # another ingest recorded its root first
+            candidates, outcomes = discover(job.paths, is_supported, Path(kept))
+    return candidates, outcomes
+
+
+def _prune(store: Store, job: IngestJob, seen: set[str]) -> list[FileOutcome]:
+    """Removes the documents under the folders of `job.paths` whose files were not seen:
+    documents from other folders stay."""
+    recorded = store.collection_root(job.collection)
+    root = Path(recorded) if recorded is not None else None
+    folders = [absolute(p) for p in job.paths if p.expanduser().is_dir()]
     pruned: list[FileOutcome] = []
-    for doc in store.list_documents(collection):
-        if doc.source not in seen:
+    for doc in store.list_documents(job.collection):
+        if doc.source in seen:
+            continue
+        where = absolute(root / doc.source) if root is not None else Path(doc.source)
+        if any(where.is_relative_to(folder) for folder in folders):
             store.delete_document(doc.doc_id)
             pruned.append(FileOutcome(doc.source, "pruned", "file no longer present"))
     return pruned
