@@ -278,6 +278,16 @@ def discover_sources(
     return candidates, outcomes
 
 
+def collection_root(store: Store, collection: str, paths: Sequence[Path]) -> Path | None:
+    """The root the collection records, recorded now from `paths` when it has none (for a
+    sender that names files for other processes, as `citewise enqueue`)."""
+    recorded = store.collection_root(collection)
+    if recorded is None:
+        first = default_root(paths)
+        recorded = None if first is None else store.record_root(collection, first.as_posix())
+    return None if recorded is None else Path(recorded)
+
+
 def _prune(store: Store, job: IngestJob, seen: set[str]) -> list[FileOutcome]:
     """Removes the documents under the folders of `job.paths` whose files were not seen:
     documents from other folders stay."""
