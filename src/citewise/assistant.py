@@ -37,6 +37,7 @@ from citewise.types import (
 if TYPE_CHECKING:
     from citewise.auth.service import AuthService
     from citewise.auth.store import AuthStore
+    from citewise.db.backup import BackupReport
 
 
 def final_answer(flow: Iterable[Event]) -> Answer:
@@ -207,6 +208,18 @@ class Assistant:
         ):  # a deleted document's kept copy goes too, unless another document has its bytes
             forget_original(self.settings.originals_dir, doc.content_hash)
         return doc
+
+    def backup(self, out: Path) -> BackupReport:
+        """A consistent copy of the data directory in one file, taken while other threads
+        and processes keep answering and ingesting (`citewise restore` reads it). A
+        PostgreSQL store's database is not in it: back it up with pg_dump (docs/backup.md)."""
+        from citewise import __version__
+        from citewise.db.backup import snapshot
+
+        version, _ = self.store.schema_version()
+        about = {"citewise": __version__, "schema_version": version,
+                 "store": "sqlite" if self.settings.store is None else "external"}  # fmt: skip
+        return snapshot(self.settings.data_dir, out, about=about)
 
     # -- search ----------------------------------------------------------------------
 

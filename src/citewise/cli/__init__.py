@@ -9,6 +9,7 @@ import os
 import typer
 
 from citewise.cli import (
+    backup,
     conversation,
     docs,
     evaluate,
@@ -37,6 +38,7 @@ for commands in (
     serve.app,
     mcp.app,
     worker.app,
+    backup.app,
 ):
     app.add_typer(commands)
 app.add_typer(docs.app, name="docs")
