@@ -83,8 +83,9 @@ def test_a_backup_taken_during_an_ingest_is_consistent(tmp_path: Path) -> None:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         db.close()
         with Assistant(data_dir=tmp_path / f"r{i}", embedder="hashing") as b:
+            kept = b.settings.originals_dir
             for doc in b.documents():  # every document's original came along
-                assert (b.settings.originals_dir / doc.content_hash[:2] / doc.content_hash).is_file()
+                assert (kept / doc.content_hash[:2] / doc.content_hash).is_file()
 
 
 def test_the_cli_backs_up_and_restores(tmp_path: Path, corpus: Path) -> None:
