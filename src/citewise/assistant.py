@@ -5,8 +5,10 @@ the parts behind it."""
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -153,10 +155,46 @@ class Assistant:
         """One ingest at a time per assistant: runs share the embedder's threads. Sources
         are paths from the collection's root (docs/identity.md); with `uploads`, each
         file's own name (an upload comes from no folder)."""
+        job = self._ingest_job(paths, collection or self.collection, prune, uploads)
+        with self._ingest_lock:
+            return run_ingest(job, self.open_store, self.embedder, progress)
+
+    def reindex(
+        self, *, collection: str | None = None, progress: IngestProgress | None = None
+    ) -> IngestReport:
+        """Re-parses the documents stored by other parsing or chunking (all collections,
+        or `collection`), embeds every chunk without a vector and clears the store's note
+        that a reindex is needed. Resumable: run it again after an interruption."""
+        from citewise.ingest.pipeline import pipeline_key
+        from citewise.ingest.reindex import reindex_candidates
+
+        names = [collection] if collection else self.store.collections()
+        reports: list[IngestReport] = []
+        with self._ingest_lock, tempfile.TemporaryDirectory(prefix="citewise-reindex-") as tmp:
+            for i, name in enumerate(names or [self.collection]):
+                job = self._ingest_job([], name, False, False)
+                found = partial(reindex_candidates, collection=name,
+                                key=pipeline_key(job.chunking), originals=job.originals_dir,
+                                work=Path(tmp) / str(i))  # fmt: skip
+                reports.append(
+                    run_ingest(job, self.open_store, self.embedder, progress, found=found)
+                )
+        if not collection:
+            self.store.clear_reindex()
+        return IngestReport(
+            outcomes=tuple(o for r in reports for o in r.outcomes),
+            seconds=sum(r.seconds for r in reports),
+            chunks_embedded=sum(r.chunks_embedded for r in reports),
+            pages=sum(r.pages for r in reports),
+        )
+
+    def _ingest_job(
+        self, paths: Sequence[str | Path], collection: str, prune: bool, uploads: bool
+    ) -> IngestJob:
         s = self.settings
-        job = IngestJob(
+        return IngestJob(
             paths=[Path(p).expanduser() for p in paths],
-            collection=collection or self.collection,
+            collection=collection,
             prune=prune,
             max_file_bytes=s.max_file_bytes,
             max_inflated_bytes=s.max_inflated_bytes,
@@ -173,8 +211,6 @@ class Assistant:
             ),
             uploads=uploads,
         )
-        with self._ingest_lock:
-            return run_ingest(job, self.open_store, self.embedder, progress)
 
     def documents(self, *, collection: str | None = None) -> list[DocumentInfo]:
         return self.store.list_documents(collection or self.collection)

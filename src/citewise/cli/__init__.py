@@ -16,6 +16,7 @@ from citewise.cli import (
     graph,
     ingest,
     mcp,
+    reindex,
     search,
     serve,
     users,
@@ -39,6 +40,7 @@ for commands in (
     mcp.app,
     worker.app,
     backup.app,
+    reindex.app,
 ):
     app.add_typer(commands)
 app.add_typer(docs.app, name="docs")

@@ -57,7 +57,7 @@ def enqueue(
     """Send one ingestion job per file to the workers (paths as every worker sees them)."""
     from citewise.assistant import Assistant
     from citewise.cli.render.tables import err_console, print_json
-    from citewise.ingest.pipeline import collection_root
+    from citewise.ingest.identity import collection_root
     from citewise.workers.queue import IngestQueue
 
     def action() -> None:

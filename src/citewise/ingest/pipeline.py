@@ -22,18 +22,12 @@ from citewise.embed._util import release_freed_memory
 from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
-from citewise.ingest.discovery import (
-    Candidate,
-    absolute,
-    category_for,
-    default_root,
-    discover,
-    tags_for,
-)
+from citewise.ingest.discovery import Candidate, category_for, tags_for
 from citewise.ingest.document_fields import describe, describe_stored, first_page_text
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
 from citewise.ingest.graph import GraphBuilder
+from citewise.ingest.identity import discover_sources, prune
 from citewise.ingest.originals import keep_original
 from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
@@ -81,7 +75,11 @@ def run_ingest(
     open_store: Callable[[], Store],
     embedder_factory: Callable[[], Embedder],
     progress: IngestProgress | None = None,
+    *,
+    found: Callable[[Store], tuple[list[Candidate], list[FileOutcome]]] | None = None,
 ) -> IngestReport:
+    """Stores the files of `job.paths` (or those `found` names: `ingest.reindex`), embeds
+    every chunk that lacks a vector and finalizes."""
     from citewise.ingest.parsers import is_supported, parse_file
 
     progress = progress or _Silent()
@@ -89,7 +87,10 @@ def run_ingest(
     key = pipeline_key(job.chunking)
     store = open_store()
     try:
-        candidates, outcomes = discover_sources(store, job, is_supported)
+        if found is not None:
+            candidates, outcomes = found(store)
+        else:
+            candidates, outcomes = discover_sources(store, job, is_supported)
     except BaseException:
         store.close()
         raise
@@ -111,7 +112,7 @@ def run_ingest(
             progress.files(i + 1, len(candidates), cand.source)
             worker.wake()
         if job.prune:
-            outcomes.extend(_prune(store, job, {c.source for c in candidates}))
+            outcomes.extend(prune(store, job, {c.source for c in candidates}))
     finally:
         worker.finish()
         graphs.finish()
@@ -259,50 +260,6 @@ def ingest_one(
         chunks=len(chunks.children),
     )
     return outcome, parsed.page_count or 1, doc_id
-
-
-def discover_sources(
-    store: Store, job: IngestJob, is_supported: Callable[[Path], bool]
-) -> tuple[list[Candidate], list[FileOutcome]]:
-    """The files of `job.paths` named by their source in the collection: their path from
-    the root it records, which its first ingest that finds a file records (docs/identity.md)."""
-    if job.uploads:
-        return discover(job.paths, is_supported)
-    recorded = store.collection_root(job.collection)
-    root = Path(recorded) if recorded is not None else default_root(job.paths)
-    candidates, outcomes = discover(job.paths, is_supported, root)
-    if recorded is None and root is not None and candidates:
-        kept = store.record_root(job.collection, root.as_posix())
-        if kept != root.as_posix():  # another ingest recorded its root first
-            candidates, outcomes = discover(job.paths, is_supported, Path(kept))
-    return candidates, outcomes
-
-
-def collection_root(store: Store, collection: str, paths: Sequence[Path]) -> Path | None:
-    """The root the collection records, recorded now from `paths` when it has none (for a
-    sender that names files for other processes, as `citewise enqueue`)."""
-    recorded = store.collection_root(collection)
-    if recorded is None:
-        first = default_root(paths)
-        recorded = None if first is None else store.record_root(collection, first.as_posix())
-    return None if recorded is None else Path(recorded)
-
-
-def _prune(store: Store, job: IngestJob, seen: set[str]) -> list[FileOutcome]:
-    """Removes the documents under the folders of `job.paths` whose files were not seen:
-    documents from other folders stay."""
-    recorded = store.collection_root(job.collection)
-    root = Path(recorded) if recorded is not None else None
-    folders = [absolute(p) for p in job.paths if p.expanduser().is_dir()]
-    pruned: list[FileOutcome] = []
-    for doc in store.list_documents(job.collection):
-        if doc.source in seen:
-            continue
-        where = absolute(root / doc.source) if root is not None else Path(doc.source)
-        if any(where.is_relative_to(folder) for folder in folders):
-            store.delete_document(doc.doc_id)
-            pruned.append(FileOutcome(doc.source, "pruned", "file no longer present"))
-    return pruned
 
 
 def _with_pdf_boxes(path: Path, chunks: ChunkedDocument) -> ChunkedDocument:
