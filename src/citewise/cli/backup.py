@@ -55,8 +55,12 @@ def restore(archive: Archive, data_dir: DataDir = None, as_json: JsonFlag = Fals
         with open_assistant(target, None) as assistant:
             documents = sum(len(assistant.documents(collection=c))
                             for c in assistant.store.collections())  # fmt: skip
+            missing = assistant.store.count_missing_vectors()
         if as_json:
-            print_json({"data_dir": str(target), "documents": documents, "manifest": manifest})
+            print_json({"data_dir": str(target), "documents": documents,
+                        "chunks_without_vectors": missing, "manifest": manifest})  # fmt: skip
         err_console.print(f"restored {documents} documents into {target}", highlight=False)
+        if missing:  # taken while an ingest was embedding
+            err_console.print(f"{missing} chunks have no vector yet: run `citewise reindex`")
 
     run_command(as_json, action)
