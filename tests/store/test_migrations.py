@@ -87,3 +87,25 @@ def test_a_migration_that_makes_vectors_stale_says_so_at_open(
         assert reopened.reindex_reason() is None
     finally:
         reopened.close()
+
+
+def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path: Path) -> None:
+    import threading
+
+    errors: list[BaseException] = []
+
+    def open_it() -> None:
+        try:
+            conn = sqlite3.connect(tmp_path / "s.db", isolation_level=None, timeout=30)
+            migrate(conn, MIGRATIONS)
+            conn.close()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_it) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert schema_version(_conn(tmp_path / "s.db")) == SCHEMA_VERSION
