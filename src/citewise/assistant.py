@@ -249,11 +249,12 @@ class Assistant:
         """A consistent copy of the data directory in one file, taken while other threads
         and processes keep answering and ingesting (`citewise restore` reads it). A
         PostgreSQL store's database is not in it: back it up with pg_dump (docs/backup.md)."""
-        from citewise import __version__
+        from importlib.metadata import version as release
+
         from citewise.db.backup import snapshot
 
         version, _ = self.store.schema_version()
-        about = {"citewise": __version__, "schema_version": version,
+        about = {"citewise": release("citewise"), "schema_version": version,
                  "store": "sqlite" if self.settings.store is None else "external"}  # fmt: skip
         return snapshot(self.settings.data_dir, out, about=about)
 

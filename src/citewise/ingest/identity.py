@@ -6,30 +6,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from citewise.ingest.discovery import Candidate, absolute, default_root, discover
 from citewise.store.base import Store
 from citewise.types import FileOutcome
 
-if TYPE_CHECKING:
-    from citewise.ingest.pipeline import IngestJob
-
 
 def discover_sources(
-    store: Store, job: IngestJob, is_supported: Callable[[Path], bool]
+    store: Store,
+    collection: str,
+    paths: Sequence[Path],
+    is_supported: Callable[[Path], bool],
+    *,
+    uploads: bool = False,
 ) -> tuple[list[Candidate], list[FileOutcome]]:
     """The files of `job.paths` named by their source in the collection: their path from
     the root it records, which its first ingest that finds a file records (docs/identity.md)."""
-    if job.uploads:
-        return discover(job.paths, is_supported)
-    recorded = store.collection_root(job.collection)
-    root = Path(recorded) if recorded is not None else default_root(job.paths)
-    candidates, outcomes = discover(job.paths, is_supported, root)
+    if uploads:
+        return discover(paths, is_supported)
+    recorded = store.collection_root(collection)
+    root = Path(recorded) if recorded is not None else default_root(paths)
+    candidates, outcomes = discover(paths, is_supported, root)
     if recorded is None and root is not None and candidates:
-        kept = store.record_root(job.collection, root.as_posix())
+        kept = store.record_root(collection, root.as_posix())
         if kept != root.as_posix():  # another ingest recorded its root first
-            candidates, outcomes = discover(job.paths, is_supported, Path(kept))
+            candidates, outcomes = discover(paths, is_supported, Path(kept))
     return candidates, outcomes
 
 
@@ -43,14 +44,16 @@ def collection_root(store: Store, collection: str, paths: Sequence[Path]) -> Pat
     return None if recorded is None else Path(recorded)
 
 
-def prune(store: Store, job: IngestJob, seen: set[str]) -> list[FileOutcome]:
-    """Removes the documents under the folders of `job.paths` whose files were not seen:
+def prune(
+    store: Store, collection: str, paths: Sequence[Path], seen: set[str]
+) -> list[FileOutcome]:
+    """Removes the documents under the folders of `paths` whose files were not seen:
     documents from other folders stay."""
-    recorded = store.collection_root(job.collection)
+    recorded = store.collection_root(collection)
     root = Path(recorded) if recorded is not None else None
-    folders = [absolute(p) for p in job.paths if p.expanduser().is_dir()]
+    folders = [absolute(p) for p in paths if p.expanduser().is_dir()]
     pruned: list[FileOutcome] = []
-    for doc in store.list_documents(job.collection):
+    for doc in store.list_documents(collection):
         if doc.source in seen:
             continue
         where = absolute(root / doc.source) if root is not None else Path(doc.source)

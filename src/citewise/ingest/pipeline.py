@@ -90,7 +90,9 @@ def run_ingest(
         if found is not None:
             candidates, outcomes = found(store)
         else:
-            candidates, outcomes = discover_sources(store, job, is_supported)
+            candidates, outcomes = discover_sources(
+                store, job.collection, job.paths, is_supported, uploads=job.uploads
+            )
     except BaseException:
         store.close()
         raise
@@ -112,7 +114,7 @@ def run_ingest(
             progress.files(i + 1, len(candidates), cand.source)
             worker.wake()
         if job.prune:
-            outcomes.extend(prune(store, job, {c.source for c in candidates}))
+            outcomes.extend(prune(store, job.collection, job.paths, {c.source for c in candidates}))
     finally:
         worker.finish()
         graphs.finish()
