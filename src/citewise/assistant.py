@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from citewise.chat.memory import Memory, SessionInfo, Turn
 from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
-from citewise.errors import NotFoundError
+from citewise.errors import InputError, NotFoundError
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
@@ -160,13 +160,27 @@ class Assistant:
             return run_ingest(job, self.open_store, self.embedder, progress)
 
     def reindex(
-        self, *, collection: str | None = None, progress: IngestProgress | None = None
+        self,
+        *,
+        collection: str | None = None,
+        progress: IngestProgress | None = None,
+        new_embedder: bool = False,
     ) -> IngestReport:
         """Re-parses the documents stored by other parsing or chunking (all collections,
         or `collection`), embeds every chunk without a vector and clears the store's note
-        that a reindex is needed. Resumable: run it again after an interruption."""
+        that a reindex is needed. Vectors of another embedder than the configured one are
+        made anew only with `new_embedder` (else InputError). Resumable: run it again."""
         from citewise.ingest.pipeline import pipeline_key
         from citewise.ingest.reindex import reindex_candidates
+
+        made_by, name = self.store.vectors_embedder(), self.embedder().name
+        if made_by is not None and made_by != name:
+            if not new_embedder:
+                raise InputError(
+                    f"the stored vectors were made by embedder '{made_by}', not '{name}':"
+                    " configure that one, or pass --new-embedder to embed every chunk again"
+                )
+            self.store.forget_vectors()
 
         names = [collection] if collection else self.store.collections()
         reports: list[IngestReport] = []

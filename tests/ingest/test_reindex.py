@@ -105,3 +105,19 @@ def test_the_cli_reindexes(data: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "re-parsed 4 documents" in " ".join(result.output.split())
+
+
+def test_another_embedder_makes_every_vector_anew_only_when_asked(data: Path) -> None:
+    from citewise.embed.hashing import HashingEmbedder
+    from citewise.errors import InputError
+
+    with Assistant(data_dir=data, embedder=HashingEmbedder(dim=64)) as a:
+        with pytest.raises(InputError, match="--new-embedder"):
+            a.reindex()
+        assert a.store.vectors_embedder() == "hashing-384"
+        chunks = a.store.stats()["chunks"]
+        assert a.reindex(new_embedder=True).chunks_embedded == chunks
+        assert a.store.vectors_embedder() == "hashing-64"
+        assert {d.status for d in a.documents()} == {"ready"}
+        assert a.search("logrotate", mode="vector", k=3).hits
+        assert a.reindex(new_embedder=True).chunks_embedded == 0  # nothing left: resumable

@@ -62,6 +62,15 @@ class Store(Protocol):
 
     def clear_reindex(self) -> None: ...
 
+    def vectors_embedder(self) -> str | None:
+        """The embedder the stored vectors were made by (None: none stored yet)."""
+        ...
+
+    def forget_vectors(self) -> None:
+        """Drops every vector in one transaction, so another embedder can make them anew
+        (`citewise reindex --new-embedder`); documents are found by keyword meanwhile."""
+        ...
+
     def find_document(self, collection: str, source: str) -> DocumentInfo | None:
         """The visible (indexing or ready) version of `source`, if any."""
         ...

@@ -8,8 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from citewise.store.base import Store
-from citewise.testing.store_documents import embed_all, keyword_sources, new_document
+from citewise.testing.store_documents import (
+    embed_all,
+    keyword_sources,
+    new_document,
+    unit_vector,
+)
+from citewise.types import SearchFilter
 
 Reopen = Callable[[], Store]
 
@@ -34,6 +42,25 @@ class SchemaContractTests:
 
     def test_nothing_waits_for_a_reindex_in_a_new_store(self, store: Store) -> None:
         assert store.reindex_reason() is None
+
+    def test_forgotten_vectors_are_made_anew_by_another_embedder(self, store: Store) -> None:
+        store.add_document(new_document("a.txt", "Wombats dig burrows at night."))
+        embed_all(store)
+        assert store.vectors_embedder() == "test-embedder"
+        store.forget_vectors()
+        assert store.vectors_embedder() is None
+        assert store.find_document("default", "a.txt").status == "indexing"  # type: ignore[union-attr]
+        assert keyword_sources(store, "wombats") == ["a.txt"]  # found by keyword meanwhile
+        assert store.vector_search(unit_vector(0), SearchFilter(), 5) == []
+        missing = store.chunks_missing_vectors(100)
+        assert len(missing) == store.count_missing_vectors() > 0
+        other = np.eye(4, dtype=np.float32)[: len(missing)]  # another dimension, too
+        store.put_vectors([cid for cid, _ in missing], other, "other-embedder")
+        store.finalize()
+        assert store.vectors_embedder() == "other-embedder"
+        assert store.find_document("default", "a.txt").status == "ready"  # type: ignore[union-attr]
+        hits = store.vector_search(other[0], SearchFilter(), 1)
+        assert [h.chunk_id for h in hits] == [missing[0][0]]
 
 
 class SourceIdentityContractTests:

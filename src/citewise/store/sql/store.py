@@ -45,6 +45,14 @@ class SqlStore:
         with self._read() as conn:
             return reads.meta(conn, "reindex")
 
+    def vectors_embedder(self) -> str | None:
+        with self._read() as conn:
+            return reads.meta(conn, "embedder")
+
+    def forget_vectors(self) -> None:
+        with self._write() as conn:
+            writes.forget_vectors(conn)
+
     def clear_reindex(self) -> None:
         with self._write() as conn:
             conn.execute("DELETE FROM meta WHERE key = 'reindex'")

@@ -154,6 +154,15 @@ def describe_document(conn: SqlConn, doc_id: int, fields: DocumentFields) -> Non
     conn.execute("UPDATE documents SET fields = ? WHERE id = ?", (fields.to_json(), doc_id))
 
 
+def forget_vectors(conn: WriteConn) -> None:
+    """Every chunk loses its vector (its document is found by keyword until embedded again,
+    then `finalize` makes it ready); the next embedder to store vectors is recorded."""
+    conn.forget_vectors()
+    conn.execute("UPDATE chunks SET has_vector = FALSE")
+    conn.execute("UPDATE documents SET status = 'indexing' WHERE status = 'ready'")
+    conn.changed()
+
+
 def finalize(conn: WriteConn) -> list[int]:
     # a document another process is finalizing is left to it
     done = conn.execute(
