@@ -20,7 +20,7 @@ def discover_sources(
     *,
     uploads: bool = False,
 ) -> tuple[list[Candidate], list[FileOutcome]]:
-    """The files of `job.paths` named by their source in the collection: their path from
+    """The files of `paths` named by their source in the collection: their path from
     the root it records, which its first ingest that finds a file records (docs/identity.md)."""
     if uploads:
         return discover(paths, is_supported)
