@@ -1,12 +1,12 @@
 """Schema of the embedded SQLite store (one file, WAL): the tables, and the numbered
-migrations (`store.migrations`) that bring any earlier store to them."""
+migrations (`db.migrations`) that bring any earlier store to them."""
 
 from __future__ import annotations
 
 import sqlite3
 
+from citewise.db.migrations import Migration, add_column, migrate, run_script
 from citewise.graph import sqlite as graph_tables
-from citewise.store.migrations import Migration, add_column, migrate, run_script
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -13,12 +13,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from citewise.db.migrations import schema_version
 from citewise.db.sqlite import ThreadConnections, connect
 from citewise.errors import StoreError
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import check_batch, warn_if_reindex_needed
-from citewise.store.migrations import schema_version
 from citewise.store.sql.connection import ReadConn, WriteConn
 from citewise.store.sql.store import SqlStore
 from citewise.store.sqlite import search

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from citewise.db.migrations import Migration, migrate, run_script, schema_version
 from citewise.errors import StoreError
-from citewise.store.migrations import Migration, migrate, run_script, schema_version
 from citewise.store.sqlite.schema import MIGRATIONS, SCHEMA_VERSION
 from citewise.store.sqlite.store import SQLiteStore
 from store.documents import new_document
@@ -109,3 +109,26 @@ def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path: Path) -
         t.join()
     assert errors == []
     assert schema_version(_conn(tmp_path / "s.db")) == SCHEMA_VERSION
+
+
+def test_users_and_memory_keep_their_own_versions_beside_the_stores(tmp_path: Path) -> None:
+    from citewise.assistant import Assistant
+
+    with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
+        a.documents(), a.users.list_users(), a.memory.sessions()  # each opened once
+    store = _conn(tmp_path / "data" / "citewise.db")
+    assert schema_version(store) == SCHEMA_VERSION
+    assert schema_version(store, "auth_schema_version") == 1
+    assert schema_version(_conn(tmp_path / "data" / "memory.db"), "memory_schema_version") == 1
+
+
+def test_a_memory_written_by_a_newer_release_is_refused(tmp_path: Path) -> None:
+    from citewise.chat.memory import SQLiteMemory
+    from citewise.errors import MemoryBackendError
+
+    SQLiteMemory(tmp_path / "memory.db").close()
+    _conn(tmp_path / "memory.db").execute(
+        "UPDATE meta SET value = '99' WHERE key = 'memory_schema_version'"
+    )
+    with pytest.raises(MemoryBackendError, match="newer citewise"):
+        SQLiteMemory(tmp_path / "memory.db")

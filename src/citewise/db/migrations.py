@@ -1,7 +1,9 @@
 """Numbered schema migrations of an embedded (SQLite) database: each runs once, in order, in
-one transaction of its own that also records the new version in `meta.schema_version`, so a
-store is at one version or the next, never between. Several processes may open a store at
-once: each takes the write lock and looks at the version again before it migrates.
+one transaction of its own that also records the new version in `meta` (the document store
+under `schema_version`, users under `auth_schema_version`, conversation memory under
+`memory_schema_version`: the families may share a file), so a database is at one version or
+the next, never between. Several processes may open one at once: each takes the write lock
+and looks at the version again before it migrates.
 
 A change that makes stored data stale says so in its own SQL, in the data itself: documents
 to re-parse get `pipeline = ''`, vectors to remake are deleted (their chunks lose
@@ -65,18 +67,24 @@ def add_column(table: str, column: str, decl: str) -> Callable[[sqlite3.Connecti
     return apply
 
 
-def schema_version(conn: sqlite3.Connection) -> int:
-    """The version recorded in the store (0: a new, empty file)."""
+STORE = "schema_version"
+_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+
+
+def schema_version(conn: sqlite3.Connection, key: str = STORE) -> int:
+    """The version recorded under `key` (0: none yet, e.g. a new, empty file)."""
     try:
-        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     except sqlite3.OperationalError:  # no meta table yet
         return 0
     return int(row[0]) if row is not None else 0
 
 
-def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> list[int]:
-    """Applies the migrations the store lacks, each in its own transaction; returns their
-    numbers. A store written by a newer release (a version past the last migration) is
+def migrate(
+    conn: sqlite3.Connection, migrations: Sequence[Migration], *, key: str = STORE
+) -> list[int]:
+    """Applies the migrations the database lacks, each in its own transaction; returns their
+    numbers. A database written by a newer release (a version past the last migration) is
     refused rather than misread."""
     numbers = [m.number for m in migrations]
     if numbers != list(range(1, len(numbers) + 1)):
@@ -84,27 +92,28 @@ def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> list[i
     latest = len(migrations)
     applied: list[int] = []
     for migration in migrations:
-        if schema_version(conn) >= migration.number:  # read again under the lock below
+        if schema_version(conn, key) >= migration.number:  # read again under the lock below
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if schema_version(conn) < migration.number:
+            if schema_version(conn, key) < migration.number:
                 migration.apply(conn)
+                conn.execute(_META)
                 conn.execute(
-                    "INSERT INTO meta(key, value) VALUES ('schema_version', ?)"
+                    "INSERT INTO meta(key, value) VALUES (?, ?)"
                     " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    (str(migration.number),),
+                    (key, str(migration.number)),
                 )
                 applied.append(migration.number)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
-        log.info("store migrated to schema version %d (%s)", migration.number, migration.name)
-    found = schema_version(conn)
+        log.info("%s: migrated to %d (%s)", key, migration.number, migration.name)
+    found = schema_version(conn, key)
     if found > latest:
         raise StoreError(
-            f"this store has schema version {found}, written by a newer citewise than this one"
+            f"this database has {key} {found}, written by a newer citewise than this one"
             f" (which knows versions up to {latest}): upgrade citewise to open it"
         )
     return applied
