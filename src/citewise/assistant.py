@@ -5,15 +5,17 @@ the parts behind it."""
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citewise.chat.memory import Memory, SessionInfo, Turn
 from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
-from citewise.errors import NotFoundError
+from citewise.errors import InputError, NotFoundError
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
@@ -37,6 +39,7 @@ from citewise.types import (
 if TYPE_CHECKING:
     from citewise.auth.service import AuthService
     from citewise.auth.store import AuthStore
+    from citewise.db.backup import BackupReport
 
 
 def final_answer(flow: Iterable[Event]) -> Answer:
@@ -147,12 +150,65 @@ class Assistant:
         collection: str | None = None,
         prune: bool = False,
         progress: IngestProgress | None = None,
+        uploads: bool = False,
     ) -> IngestReport:
-        """One ingest at a time per assistant: runs share the embedder's threads."""
+        """One ingest at a time per assistant: runs share the embedder's threads. Sources
+        are paths from the collection's root (docs/identity.md); with `uploads`, each
+        file's own name (an upload comes from no folder)."""
+        job = self._ingest_job(paths, collection or self.collection, prune, uploads)
+        with self._ingest_lock:
+            return run_ingest(job, self.open_store, self.embedder, progress)
+
+    def reindex(
+        self,
+        *,
+        collection: str | None = None,
+        progress: IngestProgress | None = None,
+        new_embedder: bool = False,
+    ) -> IngestReport:
+        """Re-parses the documents stored by other parsing or chunking (all collections,
+        or `collection`), embeds every chunk without a vector and clears the store's note
+        that a reindex is needed. Vectors of another embedder than the configured one are
+        made anew only with `new_embedder` (else InputError). Resumable: run it again."""
+        from citewise.ingest.pipeline import pipeline_key
+        from citewise.ingest.reindex import reindex_candidates
+
+        made_by, name = self.store.vectors_embedder(), self.embedder().name
+        if made_by is not None and made_by != name:
+            if not new_embedder:
+                raise InputError(
+                    f"the stored vectors were made by embedder '{made_by}', not '{name}':"
+                    " configure that one, or pass --new-embedder to embed every chunk again"
+                )
+            self.store.forget_vectors()
+
+        names = [collection] if collection else self.store.collections()
+        reports: list[IngestReport] = []
+        with self._ingest_lock, tempfile.TemporaryDirectory(prefix="citewise-reindex-") as tmp:
+            for i, name in enumerate(names or [self.collection]):
+                job = self._ingest_job([], name, False, False)
+                found = partial(reindex_candidates, collection=name,
+                                key=pipeline_key(job.chunking), originals=job.originals_dir,
+                                work=Path(tmp) / str(i))  # fmt: skip
+                reports.append(
+                    run_ingest(job, self.open_store, self.embedder, progress, found=found)
+                )
+        if not collection:
+            self.store.clear_reindex()
+        return IngestReport(
+            outcomes=tuple(o for r in reports for o in r.outcomes),
+            seconds=sum(r.seconds for r in reports),
+            chunks_embedded=sum(r.chunks_embedded for r in reports),
+            pages=sum(r.pages for r in reports),
+        )
+
+    def _ingest_job(
+        self, paths: Sequence[str | Path], collection: str, prune: bool, uploads: bool
+    ) -> IngestJob:
         s = self.settings
-        job = IngestJob(
+        return IngestJob(
             paths=[Path(p).expanduser() for p in paths],
-            collection=collection or self.collection,
+            collection=collection,
             prune=prune,
             max_file_bytes=s.max_file_bytes,
             max_inflated_bytes=s.max_inflated_bytes,
@@ -167,9 +223,8 @@ class Assistant:
             streaming=StreamLimits(
                 above_bytes=s.stream_text_above_bytes, max_bytes=s.max_text_file_bytes
             ),
+            uploads=uploads,
         )
-        with self._ingest_lock:
-            return run_ingest(job, self.open_store, self.embedder, progress)
 
     def documents(self, *, collection: str | None = None) -> list[DocumentInfo]:
         return self.store.list_documents(collection or self.collection)
@@ -213,6 +268,19 @@ class Assistant:
         ):
             return name
         raise NotFoundError(f"no collection '{name}': ingest documents into it first")
+
+    def backup(self, out: Path) -> BackupReport:
+        """A consistent copy of the data directory in one file, taken while other threads
+        and processes keep answering and ingesting (`citewise restore` reads it). A
+        PostgreSQL store's database is not in it: back it up with pg_dump (docs/backup.md)."""
+        from importlib.metadata import version as release
+
+        from citewise.db.backup import snapshot
+
+        version, _ = self.store.schema_version()
+        about = {"citewise": release("citewise"), "schema_version": version,
+                 "store": "sqlite" if self.settings.store is None else "external"}  # fmt: skip
+        return snapshot(self.settings.data_dir, out, about=about)
 
     # -- search ----------------------------------------------------------------------
 

@@ -220,3 +220,31 @@ def test_an_uploaded_pdf_is_cited_at_its_page(client: httpx.Client) -> None:
     body = client.post("/chat/", json={"message": "When does the rooftop garden close?"}).json()
     assert body["citations"][0]["source"] == "handbook.pdf"
     assert body["citations"][0]["page"] == 2
+
+
+def test_an_upload_named_as_a_document_goes_beside_it(client: httpx.Client) -> None:
+    first = b"# Standup\n\nThe platform team holds its standup at 09:15.\n"
+    second = b"# Standup\n\nThe data team holds its standup at 10:40.\n"
+    assert wait_for(client, upload(client, "standup.md", first).json()["job_id"])["state"] == "done"
+    r = upload(client, "standup.md", second)
+    assert [f["name"] for f in r.json()["files"]] == ["standup (2).md"]
+    assert wait_for(client, r.json()["job_id"])["state"] == "done"
+    sources = [d["source"] for d in client.get("/documents").json()["documents"]]
+    assert "standup.md" in sources and "standup (2).md" in sources
+    assert (
+        client.get("/documents/standup.md").json()["content_hash"]
+        != (client.get("/documents/standup (2).md").json()["content_hash"])
+    )
+
+
+def test_an_upload_replaces_its_namesake_when_asked(client: httpx.Client) -> None:
+    first = b"# Parking\n\nVisitors park on level minus two.\n"
+    second = b"# Parking\n\nVisitors now park on level minus three.\n"
+    assert wait_for(client, upload(client, "parking.md", first).json()["job_id"])["state"] == "done"
+    r = upload(client, "parking.md", second, replace="true")
+    assert [f["name"] for f in r.json()["files"]] == ["parking.md"]
+    assert wait_for(client, r.json()["job_id"])["state"] == "done"
+    sources = [d["source"] for d in client.get("/documents").json()["documents"]]
+    assert "parking.md" in sources and "parking (2).md" not in sources
+    answer = client.post("/chat/", json={"message": "Where do visitors park?"}).json()["answer"]
+    assert "three" in answer

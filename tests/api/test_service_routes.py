@@ -54,6 +54,7 @@ def test_sessions_list_the_conversations(client: httpx.Client) -> None:
 def test_health_metrics_and_docs(client: httpx.Client) -> None:
     health = client.get("/health").json()
     assert health["status"] == "ok" and health["store"] == "sqlite" and health["jobs"] == "thread"
+    assert health["schema_version"] >= 3 and health["reindex"] is None
     client.post("/chat/", json={"message": "When do tokens expire?"})
     metrics = client.get("/metrics/").text
     assert "citewise_http_requests_total" in metrics

@@ -73,7 +73,7 @@ def tagged(method, step):
 {store}.add_document = tagged({store}.add_document, "insert")
 {store}.put_vectors = tagged({store}.put_vectors, "embed")
 {store}.finalize = tagged({store}.finalize, "finalize")
-pipeline._prune = tagged(pipeline._prune, "prune")
+pipeline.prune = tagged(pipeline.prune, "prune")
 
 with Assistant(data_dir=data, embedder="hashing") as a:
     a.ingest([corpus], prune=True)

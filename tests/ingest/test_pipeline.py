@@ -181,4 +181,4 @@ def test_build_and_cache_folders_are_not_entered_but_reported(
     by = _statuses(assistant.ingest([root]))
     assert by == {"index.html": "ingested", "_sources/": "skipped", "node_modules/": "skipped"}
     named = _statuses(assistant.ingest([root / "_sources"]))
-    assert named == {"index.rst.txt": "ingested"}
+    assert named == {"_sources/index.rst.txt": "ingested"}  # named from the collection's root

@@ -129,6 +129,8 @@ def test_a_store_from_before_the_pipeline_column_is_migrated_and_reparsed(
         db_path = a.settings.db_path
     db = sqlite3.connect(db_path)
     db.execute("ALTER TABLE documents DROP COLUMN pipeline")
+    db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")  # as such stores were
+    db.commit()
     db.close()
     with _open(tmp_path / "data") as old:
         report = old.ingest([corpus])

@@ -119,3 +119,28 @@ def test_a_chunk_deleted_while_its_vector_is_stored_drops_the_vector(postgres_ur
         assert store.get_vectors([cid]) == {}
     finally:
         store.close()
+
+
+def test_a_database_written_by_a_newer_release_is_refused(postgres_url: str) -> None:
+    PostgresStore(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO citewise_migrations(name) VALUES ('0999_from_the_future')")
+    with pytest.raises(StoreError, match="newer citewise"):
+        PostgresStore(postgres_url)
+
+
+def test_a_database_of_an_earlier_release_gets_the_migrations_it_lacks(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url)
+    store.add_document(new_document("kept.txt", "Kept across the upgrade."))
+    store.close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as release 2f6bcc7 left it
+        conn.execute("ALTER TABLE collections DROP COLUMN root")
+        conn.execute("DELETE FROM citewise_migrations WHERE name = '0007_source_roots'")
+    upgraded = PostgresStore(postgres_url)
+    try:
+        version, latest = upgraded.schema_version()
+        assert version == latest
+        assert upgraded.find_document("default", "kept.txt") is not None
+        assert upgraded.record_root("default", "/docs") == "/docs"
+    finally:
+        upgraded.close()

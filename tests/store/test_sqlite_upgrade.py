@@ -16,6 +16,7 @@ def test_a_store_from_before_the_keyword_scope_index_gets_it_on_open(tmp_path: P
     store.close()
     db = sqlite3.connect(path)
     db.execute("DROP INDEX chunks_scope")  # as a store made before the index existed
+    db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")  # (version 1)
     db.commit()
     db.close()
 

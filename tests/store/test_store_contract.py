@@ -1,7 +1,7 @@
 """Every store backend runs the store contract kit (`citewise.testing.store_contract`): a
 subclass per backend gives it an empty store of that backend."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -9,6 +9,7 @@ import pytest
 from citewise.store.base import Store
 from citewise.store.sqlite.store import SQLiteStore
 from citewise.testing.graph_contract import GraphHolderContractTests
+from citewise.testing.schema_contract import SchemaContractTests, SourceIdentityContractTests
 from citewise.testing.store_contract import StoreContractTests, StreamingStoreContractTests
 from citewise.testing.store_documents import new_document
 
@@ -25,19 +26,25 @@ class ChunkRecordTests:
 
 
 class TestSQLiteStore(
-    StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests, ChunkRecordTests
-):
+    StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests, ChunkRecordTests,
+    SchemaContractTests, SourceIdentityContractTests,
+):  # fmt: skip
     @pytest.fixture
     def store(self, tmp_path: Path) -> Iterator[Store]:
         made = SQLiteStore(tmp_path / "store.db")
         yield made
         made.close()
 
+    @pytest.fixture
+    def reopen(self, tmp_path: Path) -> Callable[[], Store]:
+        return lambda: SQLiteStore(tmp_path / "store.db")
+
 
 @pytest.mark.integration
 class TestPostgresStore(
-    StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests, ChunkRecordTests
-):
+    StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests, ChunkRecordTests,
+    SchemaContractTests, SourceIdentityContractTests,
+):  # fmt: skip
     @pytest.fixture
     def store(self, postgres_url: str) -> Iterator[Store]:
         """A fresh, empty database on the session's server (`tests/pg_server.py`)."""
@@ -46,3 +53,9 @@ class TestPostgresStore(
         made = PostgresStore(postgres_url)
         yield made
         made.close()
+
+    @pytest.fixture
+    def reopen(self, postgres_url: str) -> Callable[[], Store]:
+        from citewise.store.postgres.store import PostgresStore
+
+        return lambda: PostgresStore(postgres_url, pool_size=1)

@@ -22,6 +22,7 @@ from citewise.api.observability import RequestContext, record_answer, tracer_pro
 from citewise.api.routers import (
     admin,
     auth,
+    backup,
     chat,
     collections,
     docs,
@@ -44,7 +45,8 @@ from citewise.mcp.http import McpEndpoint
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (auth, admin, collections, health, chat, query, documents, graph, jobs, openai, ui, docs)
+ROUTERS = (auth, admin, backup, collections, health, chat, query, documents, graph, jobs, openai,
+           ui, docs)  # fmt: skip
 
 
 def create_app(

@@ -146,6 +146,9 @@ class HealthResponse(BaseModel):
     llm: str
     embedder: str
     jobs: str
+    schema_version: int
+    # why the store waits for `citewise reindex` (docs/upgrades.md); None: it does not
+    reindex: str | None = None
 
 
 class ErrorResponse(BaseModel):

@@ -10,12 +10,14 @@ from typing import Annotated
 import typer
 
 from citewise.cli import (
+    backup,
     conversation,
     docs,
     evaluate,
     graph,
     ingest,
     mcp,
+    reindex,
     search,
     serve,
     users,
@@ -58,6 +60,8 @@ for commands in (
     serve.app,
     mcp.app,
     worker.app,
+    backup.app,
+    reindex.app,
 ):
     app.add_typer(commands)
 app.add_typer(docs.app, name="docs")

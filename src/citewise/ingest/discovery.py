@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,27 +26,57 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 @dataclass(frozen=True, slots=True)
 class Candidate:
     path: Path
-    source: str  # relative to the directory argument; the file name for a file argument
+    # its identity in the collection: the path from the collection's root, or the absolute
+    # path for a file outside it (`source_for`)
+    source: str
+    within: str = ""  # the path from the folder named on the command line (its category)
+
+
+def absolute(path: Path) -> Path:
+    """`path` made absolute without following symlinks (a link inside the folder stays
+    inside it)."""
+    return Path(os.path.abspath(path.expanduser()))
+
+
+def source_for(path: Path, root: Path | None) -> str:
+    """A file's source: its path from `root` when under it, else its absolute path; two
+    folders holding the same file names so never name the same source."""
+    full = absolute(path)
+    if root is not None and full.is_relative_to(root):
+        return full.relative_to(root).as_posix()
+    return full.as_posix()
+
+
+def default_root(paths: Sequence[Path]) -> Path | None:
+    """The root a collection records at its first ingest: the first folder named (a file's
+    own folder); None for no paths."""
+    if not paths:
+        return None
+    first = absolute(paths[0])
+    return first if first.is_dir() else first.parent
 
 
 def discover(
-    paths: Iterable[Path], is_supported: SupportCheck
+    paths: Iterable[Path], is_supported: SupportCheck, root: Path | None = None
 ) -> tuple[list[Candidate], list[FileOutcome]]:
-    """Walks directories recursively. Hidden files/dirs are ignored silently, `IGNORED_DIRS`
-    with one note each; unsupported extensions are reported as skipped so the user sees
-    what was left out."""
+    """Walks directories recursively and names each file by `source_for(path, root)`
+    (without a root, by its path from the folder named, as before roots were kept). Hidden
+    files/dirs are ignored silently, `IGNORED_DIRS` with one note each; unsupported
+    extensions are reported as skipped so the user sees what was left out."""
     found: list[Candidate] = []
     skipped: list[FileOutcome] = []
-    for root in paths:
-        root = root.expanduser()
-        if not root.exists():
-            raise InputError(f"no such file or directory: {root}")
-        if root.is_file():
-            _consider(root, root.name, is_supported, found, skipped, explicit=True)
+    for top in paths:
+        top = top.expanduser()
+        if not top.exists():
+            raise InputError(f"no such file or directory: {top}")
+        if top.is_file():
+            source = top.name if root is None else source_for(top, root)
+            _consider(top, source, top.name, is_supported, found, skipped, explicit=True)
             continue
-        for path in _walk(root, skipped):
-            rel = path.relative_to(root).as_posix()
-            _consider(path, rel, is_supported, found, skipped, explicit=False)
+        for path in _walk(top, skipped):
+            rel = path.relative_to(top).as_posix()
+            source = rel if root is None else source_for(path, root)
+            _consider(path, source, rel, is_supported, found, skipped, explicit=False)
     return found, skipped
 
 
@@ -80,6 +110,7 @@ def printable(name: str) -> str:
 def _consider(
     path: Path,
     source: str,
+    within: str,
     is_supported: SupportCheck,
     found: list[Candidate],
     skipped: list[FileOutcome],
@@ -93,7 +124,7 @@ def _consider(
         return
     # A file named explicitly is always tried, so a wrong extension gets a real reason.
     if explicit or is_supported(path):
-        found.append(Candidate(path, source))
+        found.append(Candidate(path, source, within))
     else:
         suffix = path.suffix or "(no extension)"
         skipped.append(FileOutcome(source, "skipped", f"unsupported file type {suffix}"))

@@ -22,11 +22,12 @@ from citewise.embed._util import release_freed_memory
 from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
-from citewise.ingest.discovery import Candidate, category_for, discover, tags_for
+from citewise.ingest.discovery import Candidate, category_for, tags_for
 from citewise.ingest.document_fields import describe, describe_stored, first_page_text
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
 from citewise.ingest.graph import GraphBuilder
+from citewise.ingest.identity import discover_sources, prune
 from citewise.ingest.originals import keep_original
 from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
@@ -71,6 +72,8 @@ class IngestJob:
     enrichers: Sequence[Enricher] = ()
     originals_dir: Path | None = None  # keep each ingested file here by hash (web UI viewer)
     streaming: StreamLimits = field(default_factory=StreamLimits)  # large plain text
+    # uploads come from no folder: each file is named by its own name (the API picks it)
+    uploads: bool = False
 
 
 def run_ingest(
@@ -78,14 +81,27 @@ def run_ingest(
     open_store: Callable[[], Store],
     embedder_factory: Callable[[], Embedder],
     progress: IngestProgress | None = None,
+    *,
+    found: Callable[[Store], tuple[list[Candidate], list[FileOutcome]]] | None = None,
 ) -> IngestReport:
+    """Stores the files of `job.paths` (or those `found` names: `ingest.reindex`), embeds
+    every chunk that lacks a vector and finalizes."""
     from citewise.ingest.parsers import is_supported, parse_file
 
     progress = progress or _Silent()
     started = time.perf_counter()
-    candidates, outcomes = discover(job.paths, is_supported)
     key = pipeline_key(job.chunking)
     store = open_store()
+    try:
+        if found is not None:
+            candidates, outcomes = found(store)
+        else:
+            candidates, outcomes = discover_sources(
+                store, job.collection, job.paths, is_supported, uploads=job.uploads
+            )
+    except BaseException:
+        store.close()
+        raise
     graphs = GraphBuilder(open_store)
     graphs.start()
     worker = _EmbedWorker(open_store, embedder_factory, progress, graphs.add)
@@ -107,7 +123,7 @@ def run_ingest(
             progress.files(i + 1, len(candidates), cand.source)
             worker.wake()
         if job.prune:
-            outcomes.extend(_prune(store, job.collection, {c.source for c in candidates}))
+            outcomes.extend(prune(store, job.collection, job.paths, {c.source for c in candidates}))
     finally:
         worker.finish()
         graphs.finish()
@@ -252,7 +268,7 @@ def ingest_one(
         source=cand.source,
         title=title,
         format=parsed.format,
-        category=category_for(cand.source, parsed.metadata.get("category")),
+        category=category_for(cand.within or cand.source, parsed.metadata.get("category")),
         tags=tags_for(parsed.metadata.get("tags")),
         content_hash=data_hash,
         mtime=stat.st_mtime,
@@ -279,15 +295,6 @@ def _finishing(cand: Candidate, stored: DocumentInfo) -> FileOutcome:
     """A version an interrupted run stored and did not embed: this run finishes it."""
     reason = "completed an interrupted attempt"
     return FileOutcome(cand.source, "ingested", reason, stored.chunk_count)
-
-
-def _prune(store: Store, collection: str, seen: set[str]) -> list[FileOutcome]:
-    pruned: list[FileOutcome] = []
-    for doc in store.list_documents(collection):
-        if doc.source not in seen:
-            store.delete_document(doc.doc_id)
-            pruned.append(FileOutcome(doc.source, "pruned", "file no longer present"))
-    return pruned
 
 
 def _with_pdf_boxes(

@@ -93,7 +93,8 @@ def ingest_streamed(
             return FileOutcome(source, "failed", failure_reason(exc)), None
         header = NewDocument(
             collection=collection, source=source, title=stream.title, format="text",
-            category=category_for(source, None), tags=(), content_hash=file.content_hash,
+            category=category_for(file.cand.within or source, None), tags=(),
+            content_hash=file.content_hash,
             mtime=file.mtime, size=file.size, page_count=None,
             chunks=ChunkedDocument((), ()), pipeline=file.pipeline,
         )  # fmt: skip

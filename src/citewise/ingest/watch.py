@@ -13,9 +13,9 @@ from typing import Protocol
 
 from watchfiles import Change, DefaultFilter, watch
 
-from citewise.errors import CitewiseError, InputError, NotFoundError
+from citewise.errors import CitewiseError, InputError
 from citewise.ingest.parsers import is_supported
-from citewise.types import DocumentInfo, FileOutcome, IngestReport
+from citewise.types import FileOutcome, IngestReport
 
 log = logging.getLogger(__name__)
 DEBOUNCE_MS = 800
@@ -25,10 +25,8 @@ class Ingests(Protocol):
     """What a watch needs of the assistant (the facade sits above ingest)."""
 
     def ingest(
-        self, paths: Sequence[str | Path], *, collection: str | None = None
+        self, paths: Sequence[str | Path], *, collection: str | None = None, prune: bool = False
     ) -> IngestReport: ...
-
-    def delete(self, source: str, *, collection: str | None = None) -> DocumentInfo: ...
 
 
 class FolderWatch:
@@ -69,20 +67,11 @@ class FolderWatch:
                 log.error("watch %s: %s", self.folder, exc)
 
     def sync(self, deleted: set[Path] | None = None) -> list[FileOutcome]:
-        """Removes the documents of deleted files, then ingests the folder."""
-        outcomes: list[FileOutcome] = []
-        for path in sorted(deleted or ()):
-            if path.exists() or not is_supported(path):
-                continue
-            source = path.relative_to(self.folder).as_posix()
-            try:
-                self.assistant.delete(source, collection=self.collection)
-            except NotFoundError:
-                continue
-            outcomes.append(FileOutcome(source, "pruned", "file deleted"))
-        report = self.assistant.ingest([self.folder], collection=self.collection)
-        outcomes.extend(o for o in report.outcomes if o.status != "unchanged")
-        return outcomes
+        """Ingests the folder; after deletions, its documents whose files are gone go
+        (a source is named by the collection's root, so the ingest prunes: docs/identity.md)."""
+        gone = any(not p.exists() and is_supported(p) for p in deleted or ())
+        report = self.assistant.ingest([self.folder], collection=self.collection, prune=gone)
+        return [o for o in report.outcomes if o.status != "unchanged"]
 
     def _report(self, outcomes: list[FileOutcome]) -> None:
         for o in outcomes:

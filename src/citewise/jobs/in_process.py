@@ -104,8 +104,9 @@ def run_upload(job: UploadJob, assistant: Assistant, report: Report) -> None:
             path = folder / name
             try:
                 outcome = assistant.ingest(
-                    [path], collection=job.collection, progress=_FileProgress(name, report)
-                ).outcomes[0]
+                    [path], collection=job.collection, progress=_FileProgress(name, report),
+                    uploads=True,
+                ).outcomes[0]  # fmt: skip
             except Exception as exc:  # one file's failure is its status, not the job's end
                 log.exception("upload %s: ingest of %s failed", job.job_id, name)
                 outcome = None

@@ -14,6 +14,7 @@ vector search fused in one round trip), `GraphHolder` (the knowledge graph besid
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -33,11 +34,42 @@ from citewise.types import (
 )
 from citewise.types.vectors import Vectors
 
+log = logging.getLogger(__name__)
+
 
 class Store(Protocol):
     def close(self) -> None: ...
 
     def collections(self) -> list[str]: ...
+
+    def collection_root(self, collection: str) -> str | None:
+        """The folder the collection's sources are relative to (None: none recorded yet);
+        a source outside it is an absolute path (docs/identity.md)."""
+        ...
+
+    def record_root(self, collection: str, root: str) -> str:
+        """Records `root` unless the collection has one (which stays); the recorded root."""
+        ...
+
+    def schema_version(self) -> tuple[int, int]:
+        """(the store's schema version, the latest this release knows); equal once open."""
+        ...
+
+    def reindex_reason(self) -> str | None:
+        """Why stored documents must be re-parsed or re-embedded (`citewise reindex`), as a
+        migration recorded it; None when nothing waits."""
+        ...
+
+    def clear_reindex(self) -> None: ...
+
+    def vectors_embedder(self) -> str | None:
+        """The embedder the stored vectors were made by (None: none stored yet)."""
+        ...
+
+    def forget_vectors(self) -> None:
+        """Drops every vector in one transaction, so another embedder can make them anew
+        (`citewise reindex --new-embedder`); documents are found by keyword meanwhile."""
+        ...
 
     def find_document(self, collection: str, source: str) -> DocumentInfo | None:
         """The visible (indexing or ready) version of `source`, if any."""
@@ -210,6 +242,15 @@ class GraphHolder(Protocol):
     def graph_store(self) -> GraphStore:
         """The collection-scoped reads of every stored graph."""
         ...
+
+
+def warn_if_reindex_needed(store: Store, where: str) -> None:
+    """Says, at open, that a migration left work for `citewise reindex` (answers meanwhile
+    come from what is still valid: re-parsed documents keep their old version, documents
+    without vectors are found by keyword only)."""
+    reason = store.reindex_reason()
+    if reason:
+        log.warning("the store at %s needs `citewise reindex`: %s", where, reason)
 
 
 def check_batch(chunk_ids: Sequence[int], vectors: Vectors, texts: Sequence[str] | None) -> None:

@@ -151,13 +151,14 @@ class IngestQueue:
     def close(self) -> None:
         self.broker.close()
 
-    def submit(self, paths: Sequence[Path], collection: str) -> Batch:
+    def submit(self, paths: Sequence[Path], collection: str, root: Path | None = None) -> Batch:
         """One job per supported file under `paths` (sources as `citewise ingest` names
-        them); the files must be readable at the same path by every worker."""
+        them from the collection's `root`); the files must be readable at the same path by
+        every worker."""
         from citewise.ingest.discovery import discover
         from citewise.ingest.parsers import is_supported
 
-        candidates, outcomes = discover(list(paths), is_supported)
+        candidates, outcomes = discover(list(paths), is_supported, root)
         if not candidates and not outcomes:
             raise InputError("nothing to ingest: no files found")
         batch = uuid.uuid4().hex

@@ -3,8 +3,9 @@ re-ingest; and the same for the documents of one chat."""
 
 from __future__ import annotations
 
+import glob
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from fastapi import APIRouter, Request, Response
 from starlette.datastructures import UploadFile
@@ -47,11 +48,42 @@ def forget_upload(assistant: Assistant, collection: str, source: str) -> None:
         kept.unlink(missing_ok=True)
 
 
+def beside(assistant: Assistant, collection: str, staged: StagedFile) -> StagedFile:
+    """The upload under a name no document of the collection (nor a kept or staged upload)
+    has: `notes.md`, else `notes (2).md`, `notes (3).md`…; renamed in its staging folder."""
+    store, keep = assistant.store, uploads_dir(assistant, collection)
+
+    def taken(name: str) -> bool:
+        return (
+            store.find_document(collection, name) is not None
+            or store.find_staged(collection, name) is not None
+            or (keep / name).exists()
+            or any(p != staged.path for p in keep.glob(f".staging/*/{glob.escape(name)}"))
+        )
+
+    name, n = staged.name, 1
+    stem, suffix = PurePosixPath(name).stem, PurePosixPath(name).suffix
+    while taken(name):
+        n += 1
+        name = f"{stem} ({n}){suffix}"
+    if name == staged.name:
+        return staged
+    path = staged.path.rename(staged.path.with_name(name))
+    return StagedFile(name, path, staged.size, staged.content_hash)
+
+
 async def accept_upload(
-    request: Request, principal: Principal, assistant: Assistant, jobs: JobQueue, collection: str
+    request: Request,
+    principal: Principal,
+    assistant: Assistant,
+    jobs: JobQueue,
+    collection: str,
+    *,
+    replace: bool = False,
 ) -> JobStatus:
     """Stages every file of a multipart body (field `files`, or any file field), skips
-    those whose content the collection already holds, queues the rest."""
+    those whose content the collection already holds, queues the rest: a name the
+    collection has is kept beside it under a free name, unless `replace`."""
     limit = assistant.settings.max_upload_bytes
     body = limited_request(request, limit)
     job_id = new_job_id()
@@ -76,6 +108,7 @@ async def accept_upload(
             statuses.append(FileStatus(f.name, "duplicate", reason, same.chunk_count, size=f.size))
             f.path.unlink()
         else:
+            f = f if replace else beside(assistant, collection, f)
             statuses.append(FileStatus(f.name, size=f.size))
             to_ingest.append((f.name, f.content_hash))
     state: JobState = "queued" if to_ingest else "done"
@@ -111,10 +144,13 @@ async def upload_documents(
     assistant: AssistantDep,
     jobs: JobsDep,
     collection: str | None = None,
+    replace: bool = False,
 ) -> dict[str, object]:
-    """Multipart upload; answers 202 with the job (`GET /jobs/{id}` follows it)."""
+    """Multipart upload; answers 202 with the job (`GET /jobs/{id}` follows it). A file
+    named as a document of the collection goes beside it (`notes (2).md`); `replace=true`
+    replaces that document instead."""
     target = writable(principal, collection)
-    status = await accept_upload(request, principal, assistant, jobs, target)
+    status = await accept_upload(request, principal, assistant, jobs, target, replace=replace)
     return _job_response(status, response)
 
 
@@ -176,10 +212,10 @@ async def upload_chat_documents(
     principal: Writer,
     assistant: AssistantDep,
     jobs: JobsDep,
+    replace: bool = False,
 ) -> dict[str, object]:
-    status = await accept_upload(
-        request, principal, assistant, jobs, chat_collection(principal, check_chat_id(chat_id))
-    )
+    chat = chat_collection(principal, check_chat_id(chat_id))
+    status = await accept_upload(request, principal, assistant, jobs, chat, replace=replace)
     return _job_response(status, response)
 
 

@@ -15,11 +15,12 @@ router = APIRouter(tags=["service"])
 
 @router.get("/health", response_model=HealthResponse)
 def health(assistant: AssistantDep, jobs: JobsDep) -> HealthResponse:
-    assistant.store.collections()  # the store answers
-    s = assistant.settings
+    store, s = assistant.store, assistant.settings
+    store.collections()  # the store answers
     return HealthResponse(
         status="ok", version=__version__, store=scheme(s.store_url),
         llm=assistant.llm_name, embedder=s.embedder, jobs=jobs.name,
+        schema_version=store.schema_version()[0], reindex=store.reindex_reason(),
     )  # fmt: skip
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from citewise.db.migrations import Migration, add_column, migrate, run_script
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS auth_users (
     user_id TEXT PRIMARY KEY,
@@ -55,12 +57,17 @@ CREATE UNIQUE INDEX IF NOT EXISTS auth_grants_unique
 """
 
 
+def _first(conn: sqlite3.Connection) -> None:
+    run_script(SCHEMA)(conn)
+    # a store made before the column (release 2f6bcc7 added it in place)
+    add_column("auth_users", "tokens_after", "REAL NOT NULL DEFAULT 0")(conn)
+
+
+# Append only, numbered on (docs/upgrades.md); their version is `auth_schema_version`
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "users, groups, keys, collections and grants", _first),
+)
+
+
 def apply_schema(conn: sqlite3.Connection) -> None:
-    conn.executescript(f"BEGIN IMMEDIATE;{SCHEMA}COMMIT;")
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(auth_users)")}
-    if "tokens_after" not in columns:  # a store made before the column
-        try:
-            conn.execute("ALTER TABLE auth_users ADD COLUMN tokens_after REAL NOT NULL DEFAULT 0")
-        except sqlite3.OperationalError as exc:  # another process added it meanwhile
-            if "duplicate column" not in str(exc):
-                raise
+    migrate(conn, MIGRATIONS, key="auth_schema_version")

@@ -19,9 +19,10 @@ from pathlib import Path
 
 from citewise.chat.memory.base import DEFAULT_TTL_SECONDS
 from citewise.chat.memory.sql import SqlMemory
+from citewise.db.migrations import Migration, migrate, run_script
 from citewise.db.sql import SqlConn
 from citewise.db.sqlite import connect
-from citewise.errors import InputError, MemoryBackendError
+from citewise.errors import InputError, MemoryBackendError, StoreError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS memory_sessions (
@@ -40,6 +41,8 @@ CREATE TABLE IF NOT EXISTS memory_turns (
 );
 CREATE INDEX IF NOT EXISTS memory_turns_session ON memory_turns(session_id, turn_id);
 """
+# Append only, numbered on (docs/upgrades.md); their version is `memory_schema_version`
+MIGRATIONS: tuple[Migration, ...] = (Migration(1, "sessions and turns", run_script(_SCHEMA)),)
 
 
 class SQLiteMemory(SqlMemory):
@@ -69,8 +72,8 @@ class _SQLiteMemoryDb:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = connect(path, timeout=10.0, synchronous="NORMAL")
-            self._db.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
+            migrate(self._db, MIGRATIONS, key="memory_schema_version")
+        except (OSError, sqlite3.Error, StoreError) as exc:
             raise MemoryBackendError(f"cannot open conversation memory {url}: {exc}") from exc
 
     @contextmanager

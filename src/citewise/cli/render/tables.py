@@ -128,7 +128,10 @@ def render_search(result: SearchResult, console: Console) -> None:
 
 def render_documents(docs: list[DocumentInfo], console: Console) -> None:
     table = Table(show_edge=False)
-    for col in ("source", "title", "format", "pages", "chunks", "status"):
+    # whole, on one line, so it can be pasted into `docs rm`: the other columns give way
+    widest = max((len(d.source) for d in docs), default=6)
+    table.add_column("source", no_wrap=True, min_width=widest)
+    for col in ("title", "format", "pages", "chunks", "status"):
         table.add_column(col)
     for d in docs:
         table.add_row(

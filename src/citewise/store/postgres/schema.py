@@ -1,8 +1,13 @@
 """Schema of the PostgreSQL store as named migrations (`db.postgres.migrate` applies them
-once each, in order, under an advisory lock: several processes may start at once)."""
+once each, in order, each in one transaction, under an advisory lock: several processes may
+start at once). The store's schema version is how many of them ran."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
+from citewise.errors import StoreError
 from citewise.graph.postgres_schema import MIGRATIONS as GRAPH_MIGRATIONS
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
@@ -109,8 +114,28 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ),
     # JSON `DocumentFields`; NULL: stored before documents were described
     ("0006_document_fields", "ALTER TABLE documents ADD COLUMN fields text"),
-    *GRAPH_MIGRATIONS,
+    # Never edit a released entry; add the next number (as the SQLite store's `MIGRATIONS`).
+    # The folder a collection's sources are relative to (NULL: none recorded yet)
+    ("0007_source_roots", "ALTER TABLE collections ADD COLUMN root text"),
+    *GRAPH_MIGRATIONS,  # 0101: the graph's, named apart
 )
+# the store's migrations are named NNNN_…; the users' and memory's have their own prefixes
+STORE_MIGRATION = re.compile(r"\d{4}_")
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(applied: Iterable[str]) -> int:
+    """The store's version from the names of the migrations applied to its database: how
+    many of `MIGRATIONS` ran. A store migration this release does not know means a newer
+    release wrote the database: StoreError."""
+    names = {name for name in applied if STORE_MIGRATION.match(name)}
+    unknown = sorted(names - {name for name, _ in MIGRATIONS})
+    if unknown:
+        raise StoreError(
+            f"this database has store migrations this citewise does not know"
+            f" ({', '.join(unknown)}): a newer citewise wrote it; upgrade citewise to open it"
+        )
+    return len(names)
 
 
 def partition_sql(collection_id: int) -> str:

@@ -24,11 +24,11 @@ from citewise.errors import StoreConnectionError, StoreError
 from citewise.graph.pooled import CheckoutGraphStore
 from citewise.graph.postgres import PostgresGraphStore
 from citewise.graph.store import GraphStore
-from citewise.store.base import HybridQuery, HybridRanking, check_batch
+from citewise.store.base import HybridQuery, HybridRanking, check_batch, warn_if_reindex_needed
 from citewise.store.postgres import hybrid, reads, search
 from citewise.store.postgres import vectors as vector_writes
 from citewise.store.postgres.reads import PostgresReads
-from citewise.store.postgres.schema import MIGRATIONS
+from citewise.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, schema_version
 from citewise.store.postgres.search import EF_SEARCH, configure_search
 from citewise.store.postgres.writes import PostgresWrites
 from citewise.store.sql.connection import ReadConn, WriteConn
@@ -55,9 +55,20 @@ class PostgresStore(SqlStore):
             )
         except psycopg.Error as exc:
             raise StoreError(f"cannot open the PostgreSQL store {redact_url(url)}: {exc}") from exc
+        try:
+            self.schema_version()
+        except StoreError:
+            self._pool.close()
+            raise
+        warn_if_reindex_needed(self, redact_url(url))
 
     def close(self) -> None:
         self._pool.close()
+
+    def schema_version(self) -> tuple[int, int]:
+        with self._conn() as conn:
+            names = [r[0] for r in conn.execute("SELECT name FROM citewise_migrations")]
+        return schema_version(names), SCHEMA_VERSION
 
     @contextmanager
     def _conn(self) -> Iterator[Conn]:

@@ -73,5 +73,5 @@ def _check_embedder(conn: Conn, embedder: str, dim: int) -> None:
     if row[0] != embedder:
         raise StoreError(
             f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
-            " Use the same embedder, or another database to re-index with another."
+            " Use the same embedder, or `citewise reindex --new-embedder` to embed again."
         )

@@ -38,6 +38,15 @@ class PostgresWrites(PostgresReads):
     def locked(self, sql: str, *, skip_locked: bool = False) -> str:
         return sql + (" FOR UPDATE SKIP LOCKED" if skip_locked else " FOR UPDATE")
 
+    def forget_vectors(self) -> None:
+        for sql in (
+            "DROP INDEX IF EXISTS vectors_hnsw",
+            "DELETE FROM vectors",
+            "ALTER TABLE vectors ALTER COLUMN embedding TYPE vector",
+            "DELETE FROM meta WHERE key IN ('embedder', 'dimension')",
+        ):
+            self.execute(sql)
+
     def lock_source(self, collection_id: int, source: str) -> None:
         self.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", (collection_id, source))
 

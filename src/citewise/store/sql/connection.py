@@ -77,6 +77,11 @@ class WriteConn(ReadConn, Protocol):
         """The knowledge graph's tables, written on this connection."""
         ...
 
+    def forget_vectors(self) -> None:
+        """Deletes every vector and the embedder they were made by (and, where the
+        database fixes one, their dimension): the next embedder to store vectors is free."""
+        ...
+
     def changed(self) -> None:
         """Records that searches must see a change (a deletion, a promotion)."""
         ...

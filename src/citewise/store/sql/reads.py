@@ -33,6 +33,16 @@ def collections(conn: ReadConn) -> list[str]:
     return [r[0] for r in conn.execute("SELECT name FROM collections ORDER BY name").fetchall()]
 
 
+def collection_root(conn: ReadConn, collection: str) -> str | None:
+    row = conn.execute("SELECT root FROM collections WHERE name = ?", (collection,)).fetchone()
+    return None if row is None or row[0] is None else str(row[0])
+
+
+def meta(conn: ReadConn, key: str) -> str | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
 def _find(conn: ReadConn, collection: str, source: str, where: str) -> DocumentInfo | None:
     row = conn.execute(
         f"SELECT {DOC_COLUMNS} {_FROM_DOCUMENTS} WHERE c.name = ? AND d.source = ? AND {where}"

@@ -33,6 +33,30 @@ class SqlStore:
         with self._read() as conn:
             return reads.collections(conn)
 
+    def collection_root(self, collection: str) -> str | None:
+        with self._read() as conn:
+            return reads.collection_root(conn, collection)
+
+    def record_root(self, collection: str, root: str) -> str:
+        with self._write() as conn:
+            return writes.record_root(conn, collection, root)
+
+    def reindex_reason(self) -> str | None:
+        with self._read() as conn:
+            return reads.meta(conn, "reindex")
+
+    def vectors_embedder(self) -> str | None:
+        with self._read() as conn:
+            return reads.meta(conn, "embedder")
+
+    def forget_vectors(self) -> None:
+        with self._write() as conn:
+            writes.forget_vectors(conn)
+
+    def clear_reindex(self) -> None:
+        with self._write() as conn:
+            conn.execute("DELETE FROM meta WHERE key = 'reindex'")
+
     def find_document(self, collection: str, source: str) -> DocumentInfo | None:
         with self._read() as conn:
             return reads.find_document(conn, collection, source)

@@ -33,6 +33,15 @@ def ensure_collection(conn: WriteConn, name: str) -> int:
     return found
 
 
+def record_root(conn: WriteConn, collection: str, root: str) -> str:
+    """Records `root` as the folder the collection's sources are relative to, unless one is
+    recorded already; returns the recorded one (the first ingest's folder stays)."""
+    cid = ensure_collection(conn, collection)
+    conn.execute("UPDATE collections SET root = ? WHERE id = ? AND root IS NULL", (root, cid))
+    row = conn.execute("SELECT root FROM collections WHERE id = ?", (cid,)).fetchone()
+    return str(row[0])
+
+
 def settle(
     conn: WriteConn, cid: int, new: NewDocument, replaces: int | None
 ) -> tuple[int | None, int]:
@@ -143,6 +152,15 @@ def delete_document(conn: WriteConn, doc_id: int) -> None:
 
 def describe_document(conn: SqlConn, doc_id: int, fields: DocumentFields) -> None:
     conn.execute("UPDATE documents SET fields = ? WHERE id = ?", (fields.to_json(), doc_id))
+
+
+def forget_vectors(conn: WriteConn) -> None:
+    """Every chunk loses its vector (its document is found by keyword until embedded again,
+    then `finalize` makes it ready); the next embedder to store vectors is recorded."""
+    conn.forget_vectors()
+    conn.execute("UPDATE chunks SET has_vector = FALSE")
+    conn.execute("UPDATE documents SET status = 'indexing' WHERE status = 'ready'")
+    conn.changed()
 
 
 def finalize(conn: WriteConn) -> list[int]:

@@ -1,12 +1,12 @@
-"""Schema of the embedded SQLite store (one file, WAL)."""
+"""Schema of the embedded SQLite store (one file, WAL): the tables, and the numbered
+migrations (`db.migrations`) that bring any earlier store to them."""
 
 from __future__ import annotations
 
 import sqlite3
 
+from citewise.db.migrations import Migration, add_column, migrate, run_script
 from citewise.graph import sqlite as graph_tables
-
-SCHEMA_VERSION = "1"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -81,27 +81,33 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 """
 
 
-def apply_schema(conn: sqlite3.Connection) -> None:
-    conn.executescript(f"BEGIN IMMEDIATE;{SCHEMA}COMMIT;")
+def _columns_added_in_place(conn: sqlite3.Connection) -> None:
+    # a store of version 1 was changed in place by later releases: what it may lack
+    run_script(SCHEMA)(conn)
     # stores made before a column get it; their documents are re-parsed on next ingest
-    _add_column(conn, "documents", "pipeline", "TEXT NOT NULL DEFAULT ''")
-    _add_column(conn, "chunks", "boxes", "TEXT")  # JSON line rectangles (positions.py)
+    add_column("documents", "pipeline", "TEXT NOT NULL DEFAULT ''")(conn)
+    add_column("chunks", "boxes", "TEXT")(conn)  # JSON line rectangles (positions.py)
     # 1 while a streamed document's chunks are still being appended (it stays staged)
-    _add_column(conn, "documents", "loading", "INTEGER NOT NULL DEFAULT 0")
+    add_column("documents", "loading", "INTEGER NOT NULL DEFAULT 0")(conn)
     # JSON `DocumentFields`; NULL: stored before documents were described
-    _add_column(conn, "documents", "fields", "TEXT")
-    conn.execute(
-        "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
-    )
+    add_column("documents", "fields", "TEXT")(conn)
     conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
     graph_tables.apply_schema(conn)
 
 
-def _add_column(conn: sqlite3.Connection, table: str, column: str, decl: str) -> None:
-    if column in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
-        return
-    try:
-        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
-    except sqlite3.OperationalError as exc:  # another process added it meanwhile
-        if "duplicate column" not in str(exc):
-            raise
+# Append only: a released migration is never edited (a store that ran it will not run it
+# again). A new column is one more entry, e.g.
+#     Migration(4, "chunk labels", add_column("chunks", "label", "TEXT")),
+# and the PostgreSQL list (`store.postgres.schema`) gets the same change (docs/upgrades.md).
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "documents, chunks, vectors and the keyword index", run_script(SCHEMA)),
+    Migration(2, "what release 2f6bcc7 added in place", _columns_added_in_place),
+    # the folder a collection's sources are relative to (NULL: none recorded yet)
+    Migration(3, "source roots", add_column("collections", "root", "TEXT")),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def apply_schema(conn: sqlite3.Connection) -> list[int]:
+    """Brings the store to `SCHEMA_VERSION`; returns the migrations it applied."""
+    return migrate(conn, MIGRATIONS)

@@ -13,17 +13,18 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from citewise.db.migrations import schema_version
 from citewise.db.sqlite import ThreadConnections, connect
 from citewise.errors import StoreError
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.store import GraphStore
-from citewise.store.base import check_batch
+from citewise.store.base import check_batch, warn_if_reindex_needed
 from citewise.store.sql.connection import ReadConn, WriteConn
 from citewise.store.sql.store import SqlStore
 from citewise.store.sqlite import search
 from citewise.store.sqlite import vectors as vector_writes
 from citewise.store.sqlite.reads import SQLiteReads, one_state
-from citewise.store.sqlite.schema import apply_schema
+from citewise.store.sqlite.schema import SCHEMA_VERSION, apply_schema
 from citewise.store.sqlite.shared import shared_state
 from citewise.store.sqlite.writes import SQLiteWrites
 from citewise.types import Candidate, SearchFilter
@@ -44,6 +45,10 @@ class SQLiteStore(SqlStore):
         except sqlite3.DatabaseError as exc:
             self._connections.close_all()
             raise StoreError(f"cannot open the store at {path}: {exc}") from exc
+        except StoreError:
+            self._connections.close_all()
+            raise
+        warn_if_reindex_needed(self, str(path))
         shared = shared_state(path)
         self._vectors = search.VectorCache(shared.partitions, shared.cache_lock, shared.ann)
         self._write_lock = shared.write_lock
@@ -60,6 +65,9 @@ class SQLiteStore(SqlStore):
 
     def close(self) -> None:
         self._connections.close_all()
+
+    def schema_version(self) -> tuple[int, int]:
+        return schema_version(self._conn), SCHEMA_VERSION
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:

@@ -45,5 +45,5 @@ def _check_embedder(conn: sqlite3.Connection, embedder: str, *, record: bool) ->
     if row[0] != embedder:
         raise StoreError(
             f"this store's vectors were made with embedder '{row[0]}', not '{embedder}'."
-            " Use the same embedder, or a new --data-dir to re-index with another."
+            " Use the same embedder, or `citewise reindex --new-embedder` to embed again."
         )

@@ -81,5 +81,9 @@ class SQLiteWrites(SQLiteReads):
     def graph(self) -> SQLiteGraphStore:
         return SQLiteGraphStore.over(self._conn)
 
+    def forget_vectors(self) -> None:
+        self._conn.execute("DELETE FROM vectors")
+        self._conn.execute("DELETE FROM meta WHERE key = 'embedder'")
+
     def changed(self) -> None:
         bump_generation(self._conn)
