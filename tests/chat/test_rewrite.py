@@ -178,3 +178,31 @@ def test_references_to_the_previous_turn_are_found(text: str, kind: str) -> None
 )
 def test_self_contained_questions_do_not_refer_back(text: str) -> None:
     assert find_reference(text) is None
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        (
+            "What are the most serious breaches that allow termination?",
+            "What about the least serious ones?",
+            "What are the least serious breaches that allow termination?",
+        ),
+        (
+            "Which breaches are the most serious?",
+            "What about the least serious ones?",
+            "Which breaches are the least serious?",
+        ),
+        ("What are the blue cars for?", "What about the red ones?", "What are the red cars for?"),
+        (
+            "What insurance must the Distributor carry?",
+            "What about the Supplier?",
+            "What insurance must the Supplier carry?",
+        ),
+    ],
+)
+def test_what_about_follow_ups_are_rewritten_against_the_previous_ask(
+    previous: str, question: str, expected: str
+) -> None:
+    result = rewrite(question, turns(previous))
+    assert (result.query, result.method) == (expected, "heuristic")

@@ -133,8 +133,7 @@ def resolve(question: str, ref: Reference | None, topic: str, previous: str) -> 
     if ref is None:
         return _append(q, topic)
     if ref.kind == "about" and ref.subject:
-        swapped = re.sub(re.escape(topic), ref.subject, previous, count=1, flags=re.I)
-        return swapped if swapped != previous else f"{ref.subject}: {previous}"
+        return about(ref.subject, topic, previous)
     if ref.kind == "ellipsis":
         return _ellipsis(q, previous)
     if ref.kind == "continuation":
@@ -153,6 +152,51 @@ def resolve(question: str, ref: Reference | None, topic: str, previous: str) -> 
         return _append(q, topic)
     out = q[: ref.start] + replacement + q[ref.end :]
     return _capitalise(re.sub(r"^(?:and|but|also|so|then|or|plus)\b[,\s]*", "", out, flags=re.I))
+
+
+def about(subject: str, topic: str, previous: str) -> str:
+    """The previous ask with "what about `subject`?" put in its place: "the least serious
+    ones" after "What are the most serious breaches?" asks for the least serious breaches;
+    another name takes the previous topic's place."""
+    words = _ARTICLE.sub("", subject.strip()).split()
+    if len(words) > 1 and _ONES.fullmatch(words[-1]):
+        swapped = _swap_modifiers(words[:-1], previous)
+        if swapped is not None:
+            return swapped
+        head = topic.split()[-1]
+        subject = " ".join([*words[:-1], head])  # "the red ones" of "blue cars": "red cars"
+    swapped = re.sub(re.escape(topic), subject, previous, count=1, flags=re.I)
+    if swapped == previous and (subject[:1].isupper() or _ARTICLE.match(subject)):
+        # a name for a name: "What about the Supplier?" after "… must the Distributor carry?"
+        name = _ARTICLE.sub("", subject)
+        if name[:1].isupper():
+            swapped = _NAME.sub(lambda m: name, previous, count=1)
+    return swapped if swapped != previous else f"{subject}: {previous}"
+
+
+# a name inside a sentence (not its first word): capitalised words, one after another
+_NAME = re.compile(r"(?<=\s)[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*")
+_ONES = re.compile(r"ones?", re.I)
+_DETERMINER = frozenset({"the", "a", "an", "my", "our", "your", "their", "its", "his", "her"})
+
+
+def _swap_modifiers(modifiers: Sequence[str], previous: str) -> str | None:
+    """`previous` with the words before a modifier it shares replaced by `modifiers`' own
+    ("most serious" → "least serious"); None when it shares none."""
+    tokens = previous.split()
+    bare = [t.strip(",;:?.!").lower() for t in tokens]
+    for k in range(len(modifiers) - 1, -1, -1):
+        anchor = modifiers[k].lower()
+        if anchor not in bare or anchor in _DETERMINER:
+            continue
+        at = bare.index(anchor)
+        start = at
+        while start > 0 and at - start < k and bare[start - 1] not in _DETERMINER:
+            start -= 1  # the previous ask's own modifiers before the anchor give way
+        # the anchor keeps its punctuation ("serious?")
+        new = [*modifiers[:k], tokens[at]]
+        return " ".join([*tokens[:start], *new, *tokens[at + 1 :]])
+    return None
 
 
 def topic_of(question: str) -> str | None:
