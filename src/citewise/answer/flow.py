@@ -168,6 +168,7 @@ class DocumentAnswerer:
         started = time.perf_counter()
         fallback = None
         outcome_kind = None  # the extractive outcome kind (`passage`: the closest passage)
+        label = CLOSEST_PASSAGE  # a passage's label (a blank or redacted value has its own)
 
         def extract() -> Extracted:
             return self.extractor.extract(
@@ -198,8 +199,9 @@ class DocumentAnswerer:
                 return
             text = extracted.text
             outcome_kind = getattr(extracted, "kind", None)
+            label = getattr(extracted, "label", "") or CLOSEST_PASSAGE
             if outcome_kind == "passage":
-                yield Token(f"{CLOSEST_PASSAGE} ")
+                yield Token(f"{label} ")
             yield Token(text)
             report = check_answer(text, passages)
             text = report.supported_text
@@ -207,7 +209,7 @@ class DocumentAnswerer:
         trace.add_since("generate", started)
         settled = settle(text, shown, report.strengths, relevance, report.grounded)
         if outcome_kind == "passage" and settled.citations:
-            settled = replace(settled, text=f"{CLOSEST_PASSAGE} {settled.text}", confidence="low")
+            settled = replace(settled, text=f"{label} {settled.text}", confidence="low")
         for c in settled.citations:
             yield CitationEvent(c)
         answer = make_answer(req, settled, ranked, threshold, self.graph)

@@ -48,6 +48,7 @@ from citewise.extractive.outcome import (
     unsure,
 )
 from citewise.extractive.parts import PartPicks
+from citewise.extractive.placeholders import blanked
 from citewise.extractive.rules.entry_headings import (
     Framing,
     entry_openings,
@@ -147,9 +148,13 @@ class ExtractiveAnswerer(PartPicks):
                              reading_on)  # fmt: skip
         first = self._outcome(first, a, passages, cands, split, vectors, qv, framing)
         if first.abstained or first.kind == "passage" or not opts.terse_context_share:
-            return unsure(
-                first, a, self.embedder.name, doubt=opts.doubt_answers and not opts.already_said
-            )
+            return blanked(
+                unsure(
+                    first, a, self.embedder.name,
+                    doubt=opts.doubt_answers and not opts.already_said,
+                ),
+                a,
+            )  # fmt: skip
         # terse sentences read in context may change which sentences answer, never whether
         read = terse_in_context(
             cands, split, vectors, qv, self.embedder, share=opts.terse_context_share,
@@ -158,9 +163,8 @@ class ExtractiveAnswerer(PartPicks):
         second = self._decide(a, passages, cands, split, plain, read, qv, framing,
                               reading_on, in_context=True)  # fmt: skip
         chosen = first if second.abstained else replace(second, evidence=first.evidence)
-        return unsure(
-            chosen, a, self.embedder.name, doubt=opts.doubt_answers and not opts.already_said
-        )
+        doubt = opts.doubt_answers and not opts.already_said
+        return blanked(unsure(chosen, a, self.embedder.name, doubt=doubt), a)
 
     def _outcome(
         self,

@@ -40,6 +40,7 @@ class ExtractiveResult:
     # `none`: not in the documents (`outcome.py` decides between the last two)
     kind: Literal["answer", "passage", "none"] = "answer"
     evidence: tuple[tuple[str, float], ...] = ()  # the outcome features, when scored
+    label: str = ""  # a `passage`'s own label, when not the closest passage's (placeholders)
 
 
 # a sentence that says how to do what the one before it names: "A common use case for readline
