@@ -4,7 +4,7 @@ text: passages in order of their best pick, sentences in reading order, each wit
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -66,7 +66,9 @@ def compose(
     chosen: dict[int, dict[int, str]] = {}
     used: dict[int, Passage] = {}
     spanned: set[tuple[int, int]] = set()
+    opening: dict[int, int] = {}  # by passage: where its best pick's unit starts
     for pick in picks:
+        opening.setdefault(pick.passage.n, pick.index)
         sentences = split[pick.passage.n]
         end = lead_in_end(sentences, pick.index)
         span = _span(pick, sentences, end) if spans else None
@@ -82,6 +84,8 @@ def compose(
             and not is_preamble(sentences[pick.index - 1])
         ):
             idx.add(pick.index - 1)  # "This module provides …" after "Source code: …" stands alone
+            if opening[pick.passage.n] == pick.index:
+                opening[pick.passage.n] = pick.index - 1
         if end < len(sentences) and _DOES_SO.match(sentences[end]):
             idx.update(range(end, lead_in_end(sentences, end)))  # "… The easiest way to do so …"
         chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
@@ -94,7 +98,10 @@ def compose(
                 by[i] = plain[n][i]
         first = min(by)
         by[first] = with_subject(by[first], used[n].hit.section)
-    parts = [join_marked([by[i] for i in sorted(by)], n) for n, by in chosen.items()]
+    parts = [
+        " ".join(join_marked([by[i] for i in run], n) for run in leading(by, opening[n]))
+        for n, by in chosen.items()
+    ]
     return ExtractiveResult(
         text=" ".join(parts),
         used_passages=tuple(used.values()),
@@ -102,6 +109,21 @@ def compose(
         abstained=False,
         best_score=best,
     )
+
+
+def leading(chosen: Mapping[int, str], start: int) -> list[list[int]]:
+    """The chosen sentences of a passage in runs of neighbours, reading order, except that
+    the run holding its best pick (starting at `start`) comes first: the answer starts with
+    the sentence that answers, not with a runner-up that stands before it in the text."""
+    runs: list[list[int]] = []
+    for i in sorted(chosen):
+        lead_in = chosen.get(i - 1, "").rstrip().endswith(":")  # it introduces sentence i
+        if runs and runs[-1][-1] == i - 1 and (i != start or lead_in):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    first = next((r for r in runs if start in r), None)
+    return runs if first is None else [first, *(r for r in runs if r is not first)]
 
 
 def _span(pick: ScoredSentence, sentences: Sequence[str], end: int) -> tuple[int, str] | None:
