@@ -21,6 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from citewise.embed.base import Embedder
+from citewise.extractive.bullets import is_short_line, titled_unit
 from citewise.extractive.candidates import (
     Candidate,
     embedded_text,
@@ -311,6 +312,7 @@ class ExtractiveAnswerer(PartPicks):
         openings = (
             entry_openings(a.subject, passages) if self.options.rules.entry_headings else set()
         )
+        asked = stems_of(question)
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             sentences = split[p.n]
@@ -327,6 +329,10 @@ class ExtractiveAnswerer(PartPicks):
                 prose = prose and not speaks_of_unseen_code(sentences, i)
                 prose = prose and (not is_table_row(s) or names_row(question, s))
                 prose = prose and not is_title(s)
+                if not prose and not dropped and is_short_line(unit):
+                    # a bullet or a cell with its title: "Election timeout: 150–300 ms"
+                    framed = titled_unit(unit, p.hit.section, asked, min_words)
+                    prose, unit = (True, framed) if framed else (False, unit)
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION
                     stems = frozenset(stems_of(unit))

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from citewise.extractive.bullets import titled
 from citewise.extractive.clauses import as_span
 from citewise.extractive.rules.definitions import is_preamble
 from citewise.extractive.units import join_marked, lead_in_end, with_subject
@@ -88,7 +89,12 @@ def compose(
                 opening[pick.passage.n] = pick.index - 1
         if end < len(sentences) and _DOES_SO.match(sentences[end]):
             idx.update(range(end, lead_in_end(sentences, end)))  # "… The easiest way to do so …"
-        chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
+        shown = {i: sentences[i] for i in idx}
+        if end == pick.index + 1 and titled(sentences[pick.index], pick.passage.hit.section) == (
+            pick.text
+        ):
+            shown[pick.index] = pick.text  # a bullet answers with its title
+        chosen.setdefault(pick.passage.n, {}).update(shown)
         used[pick.passage.n] = pick.passage
     for n, by in chosen.items():
         # an option's name leads a sentence of its list item only where the item is not

@@ -1,0 +1,50 @@
+"""Bullets, cells and short lines that answer with their title: a slide's "Election timeout"
+over "- 150–300 ms, chosen at random" says what a sentence would, and so does a table cell
+under its heading. Alone such a line is too short to count as prose; read after its title it
+is a candidate like a sentence, and it is shown with the title (pure)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+
+from citewise.extractive.candidates import stems_of
+from citewise.extractive.units import is_caption, is_code_line, is_navigation, is_prose
+from citewise.text.headings import last_heading
+
+_LIST_MARK = re.compile(r"^\s*(?:[-*•▪◦‣–]|\d+[.)])\s+")
+MAX_TITLE_WORDS = 12  # a longer "title" is a heading path of prose, not a slide's title
+SHORT_LINE_WORDS = 6  # a line this short is a bullet or a cell, not a sentence left out
+
+
+def is_short_line(line: str) -> bool:
+    """A bullet, a cell or a short line: too short to be prose, and not code or a caption
+    (a longer line that is not prose was left out for what it is: a pointer, code, a question)."""
+    words = _LIST_MARK.sub("", line).split()
+    return (
+        0 < len(words) <= SHORT_LINE_WORDS
+        and not is_code_line(line)
+        and not is_caption(line)
+        and not line.rstrip().endswith("?")
+    )
+
+
+def titled(line: str, section: str) -> str | None:
+    """`line` read after the last heading of `section` ("Election timeout: 150–300 ms"), or
+    None when there is no heading or the line already starts with it."""
+    heading = last_heading(section).strip()
+    if not heading or len(heading.split()) > MAX_TITLE_WORDS or is_navigation(heading):
+        return None
+    body = _LIST_MARK.sub("", line).strip()
+    if not body or body.lower().startswith(heading.lower()):
+        return None
+    return f"{heading}: {body}"
+
+
+def titled_unit(unit: str, section: str, asked: Set[str], min_words: int) -> str | None:
+    """The line `unit` with its title, when that reads as prose and the pair speaks of what
+    is asked (`asked`: the question's stems): the line names it, or its title does."""
+    framed = titled(unit, section)
+    if framed is None or not is_prose(framed, min_words):
+        return None
+    return framed if stems_of(framed) & asked else None

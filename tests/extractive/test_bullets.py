@@ -1,0 +1,38 @@
+"""A bullet or a cell answers with its title, like a sentence (slide decks)."""
+
+from __future__ import annotations
+
+from answer_factories import passage
+from citewise.extractive.bullets import is_short_line, titled, titled_unit
+from fake_embedder import answerer
+
+SLIDE = passage(
+    1,
+    "- 150–300 ms, chosen at random\n- restarts on every heartbeat",
+    source="raft-talk.pptx",
+    section="Raft > Election timeout",
+)
+
+
+def test_a_bullet_reads_after_its_title() -> None:
+    assert titled("- 150–300 ms, chosen at random", "Raft > Election timeout") == (
+        "Election timeout: 150–300 ms, chosen at random"
+    )
+    assert titled("Election timeout is random", "Raft > Election timeout") is None
+    assert titled("- 3 replicas", "") is None
+
+
+def test_only_short_lines_that_speak_of_the_ask_are_framed() -> None:
+    assert is_short_line("- 3 replicas") and not is_short_line("How many replicas?")
+    assert not is_short_line("See the reference for the default level and the events tracked.")
+    asked = {"election", "timeout"}
+    framed = titled_unit("- 150–300 ms, chosen at random", "Raft > Election timeout", asked, 4)
+    assert framed == "Election timeout: 150–300 ms, chosen at random"
+    assert titled_unit("- 150–300 ms", "Raft > Log compaction", asked, 4) is None
+
+
+def test_a_bullet_under_its_title_is_the_answer_shown_with_the_title() -> None:
+    a, _ = answerer(max_sentences=1)
+    r = a.answer("What is the election timeout in Raft?", [SLIDE])
+    assert not r.abstained
+    assert r.text.startswith("Election timeout: 150–300 ms, chosen at random")
