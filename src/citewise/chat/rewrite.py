@@ -49,7 +49,27 @@ _NOUN_PHRASE = (
     re.compile(
         r"^(?:summari[sz]e|give\s+me\s+an?\s+(?:overview|summary)\s+of)\s+(?P<np>.+)$", re.I
     ),
+    # "What was said about marking sqlite as a release candidate …?"
+    re.compile(
+        r"^what\s+(?:is|are|was|were)\s+(?:said|decided|agreed|discussed|stated|written)\s+"
+        r"(?:about|on|regarding)\s+(?P<np>.+)$",
+        re.I,
+    ),
     re.compile(r"^(?:what|who)\s+(?:is|are|was|were)\s+(?P<np>.+)$", re.I),
+    # "Who appoints the delegates in the Debian project?"
+    re.compile(r"^who\s+(?!(?:is|are|was|were|do|does|did)\b)\w+\s+(?P<np>.+)$", re.I),
+    # "What chunk size did the Google File System choose?", "What lock does it need?"
+    re.compile(
+        r"^(?:what|which)\s+(?!" + _AUX + r"\b)(?P<np>\w+(?:[\s-]+\w+){0,2}?)\s+" + _AUX + r"\b",
+        re.I,
+    ),
+    # "Where does the server keep its write-ahead log?"
+    re.compile(
+        r"^(?:where|when|why|how)\s+"
+        + _AUX
+        + r"\s+(?:the\s+)?\w+\s+\w+\s+(?:its|their)\s+(?P<np>.+)$",
+        re.I,
+    ),
     re.compile(r"^what\s+(?:does|do|did)\s+(?P<np>.+?)\s+(?:do|mean|return|contain|say)\b", re.I),
     re.compile(
         r"^how\s+(?:do|does|can|should|would|could)\s+(?:i|you|we|one)\s+\w+\s+(?P<np>.+)$", re.I
@@ -123,12 +143,15 @@ def rewrite(
         note = result.note
     if topic is None or (ref is None and intent != "followup"):
         return Rewrite(question, False, "none", topic, note)
-    query = resolve(question, ref, topic, previous)
+    query = resolve(question, ref, topic, previous, answer=window[-1].answer)
     return Rewrite(query, query != question, "heuristic", topic, note)
 
 
-def resolve(question: str, ref: Reference | None, topic: str, previous: str) -> str:
-    """`question` with its reference to the previous turn spelled out (no LLM)."""
+def resolve(
+    question: str, ref: Reference | None, topic: str, previous: str, *, answer: str = ""
+) -> str:
+    """`question` with its reference to the previous turn spelled out (no LLM); `answer`:
+    the previous answer, where "those files" may find what files they are."""
     q = question.strip()
     if ref is None:
         return _append(q, topic)
@@ -139,6 +162,17 @@ def resolve(question: str, ref: Reference | None, topic: str, previous: str) -> 
     if ref.kind == "continuation":
         rest = _capitalise(q[ref.end - ref.start :].strip())
         return rest if _self_contained(rest) else _append(rest, topic)
+    words = ref.words.lower()
+    end = ref.end
+    if ref.kind == "demonstrative" and " " not in words:
+        noun = re.match(r"\s+([a-z][\w-]*)", q[end:])  # "Is that directory required?"
+        if noun and content_words(noun.group(1)):
+            words, end = f"{words} {noun.group(1)}", end + noun.end()
+    named = _named_before(words, previous, answer) if ref.kind == "demonstrative" else None
+    if named is not None:
+        # "those files" after "… as a set of segment files": "the segment files"
+        out = f"{q[: ref.start]}the {named}{q[end:]}"
+        return _append(_capitalise(out), topic)
     words = ref.words.lower()
     if ref.kind == "possessive":
         replacement = f"{topic}'" if topic.endswith("s") else f"{topic}'s"
@@ -157,7 +191,8 @@ def resolve(question: str, ref: Reference | None, topic: str, previous: str) -> 
 def about(subject: str, topic: str, previous: str) -> str:
     """The previous ask with "what about `subject`?" put in its place: "the least serious
     ones" after "What are the most serious breaches?" asks for the least serious breaches;
-    another name takes the previous topic's place."""
+    a name takes the place of the name asked about before, a code name that of the topic,
+    a plain noun that of the noun the previous ask ended on ("… for hardware?")."""
     words = _ARTICLE.sub("", subject.strip()).split()
     if len(words) > 1 and _ONES.fullmatch(words[-1]):
         swapped = _swap_modifiers(words[:-1], previous)
@@ -165,13 +200,35 @@ def about(subject: str, topic: str, previous: str) -> str:
             return swapped
         head = topic.split()[-1]
         subject = " ".join([*words[:-1], head])  # "the red ones" of "blue cars": "red cars"
-    swapped = re.sub(re.escape(topic), subject, previous, count=1, flags=re.I)
-    if swapped == previous and (subject[:1].isupper() or _ARTICLE.match(subject)):
+        swapped = re.sub(re.escape(topic), subject, previous, count=1, flags=re.I)
+        if swapped != previous:
+            return swapped
+    name = _ARTICLE.sub("", subject)
+    swapped = previous
+    if name[:1].isupper() and not identifiers(name):
         # a name for a name: "What about the Supplier?" after "… must the Distributor carry?"
-        name = _ARTICLE.sub("", subject)
-        if name[:1].isupper():
-            swapped = _NAME.sub(lambda m: name, previous, count=1)
+        swapped = _NAME.sub(lambda m: name, previous, count=1)
+    if swapped == previous and (identifiers(subject) or not subject[:1].islower()):
+        swapped = re.sub(re.escape(topic), subject, previous, count=1, flags=re.I)
+    if swapped == previous:
+        swapped = _swap_last_noun(previous, subject)
     return swapped if swapped != previous else f"{subject}: {previous}"
+
+
+def _swap_last_noun(previous: str, noun: str) -> str:
+    """`previous` with the plain words it ends on ("… for hardware?", "… source code?")
+    replaced by `noun`."""
+    body = previous.rstrip()
+    end = len(body.rstrip("?.!"))
+    tokens = body[:end].split()
+    k = len(tokens)
+    while k > 0 and len(tokens) - k < 3 and re.fullmatch(r"[a-z][a-z-]*", tokens[k - 1]):
+        if not content_words(tokens[k - 1]):
+            break
+        k -= 1
+    if k == len(tokens) or k == 0:
+        return previous
+    return " ".join([*tokens[:k], noun]) + body[end:]
 
 
 # a name inside a sentence (not its first word): capitalised words, one after another
@@ -199,12 +256,46 @@ def _swap_modifiers(modifiers: Sequence[str], previous: str) -> str | None:
     return None
 
 
+def _named_before(words: str, previous: str, answer: str) -> str | None:
+    """For "those files" / "that directory": the noun with the words the previous question
+    (else its answer) put before it ("segment files", "home directory"), or None."""
+    parts = words.split()
+    if len(parts) != 2 or parts[1] in ("one", "ones"):
+        return None
+    noun = parts[1]
+    base = re.sub(r"(?:ies|es|s|y)$", "", noun) or noun  # "directory" finds "directories"
+    pattern = re.compile(rf"((?:[\w'-]+\s+){{1,2}}){re.escape(base)}\w*\b", re.I)
+    for text in (previous, answer):
+        for m in pattern.finditer(text):
+            modifiers = [w for w in m.group(1).split() if content_words(w)]
+            kept: list[str] = []
+            for w in reversed(m.group(1).split()):
+                if not content_words(w) or w.lower().endswith(("'s", "'", "’s", "’")):
+                    break
+                kept.insert(0, w)
+            if kept and modifiers:
+                return " ".join([*kept, noun])
+    return None
+
+
 def topic_of(question: str) -> str | None:
     """What a question is about: code names, else the noun phrase it asks about, else its
     key words."""
     names = _code_names(question)
-    if names:
+    # a bare acronym ("TSC", "FHS") names the document more often than what is asked about
+    if names and not all(_ACRONYM.fullmatch(n) for n in names):
         return " and ".join(names)
+    phrase = _asked_phrase(question)
+    if names and phrase is None:
+        return " and ".join(names)
+    return phrase or _key_words(question)
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
+
+
+def _asked_phrase(question: str) -> str | None:
+    """The noun phrase a question asks about, else its key words."""
     bare = " ".join(question.strip().rstrip("?.!").split())
     pair = _BETWEEN.search(bare)
     if pair:
@@ -217,7 +308,11 @@ def topic_of(question: str) -> str | None:
             phrase = _noun_phrase(_PARTICIPLE.sub("", m.group("np")))
             if phrase:
                 return phrase
-    words = content_words(bare)
+    return None
+
+
+def _key_words(question: str) -> str | None:
+    words = content_words(question)
     return " ".join(words[:4]) or None
 
 
