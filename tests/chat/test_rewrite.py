@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from citewise.chat.references import find_reference
-from citewise.chat.rewrite import WINDOW, PriorTurn, rewrite, topic_of
+from citewise.chat.rewrite import WINDOW, PriorTurn, rewrite
+from citewise.chat.topics import topic_of
 from citewise.llm.base import LLMConnectionError
 from citewise.testing.fakes import FakeLLM
 

@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from citewise.chat.ellipsis import about, named_before
 from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import Reference, find_reference
+from citewise.chat.topics import topic_of
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
-from citewise.text.identifiers import identifiers, quoted
+from citewise.text.identifiers import identifiers
 from citewise.text.sentences import content_words
 
 RewriteMethod = Literal["none", "heuristic", "llm", "previous"]
@@ -35,61 +37,6 @@ _STAND_IN = re.compile(
     r"|tool|command|option|feature|approach|thing|one)s?$",
     re.I,
 )
-_GENERIC_HEAD = frozenset(
-    {"purpose", "difference", "default", "meaning", "use", "role", "value", "point", "kind"}
-    | {"type", "advantage", "benefit", "goal", "idea", "definition", "name"}
-)
-_NP_STOP = (
-    r"(?:in|of|for|with|on|at|by|from|to|when|if|that|which|and|or|used|work|works|do|does|mean"
-    r"|handle|affect|compare|differ|relate|behave|get|run|return|store|support|change|decide"
-    r"|interact|help|happen|need|look|fit)"
-)
-_AUX = r"(?:is|are|was|were|do|does|did|can|will|should|must)"
-_NOUN_PHRASE = (
-    re.compile(
-        r"^(?:summari[sz]e|give\s+me\s+an?\s+(?:overview|summary)\s+of)\s+(?P<np>.+)$", re.I
-    ),
-    # "What was said about marking sqlite as a release candidate …?"
-    re.compile(
-        r"^what\s+(?:is|are|was|were)\s+(?:said|decided|agreed|discussed|stated|written)\s+"
-        r"(?:about|on|regarding)\s+(?P<np>.+)$",
-        re.I,
-    ),
-    re.compile(r"^(?:what|who)\s+(?:is|are|was|were)\s+(?P<np>.+)$", re.I),
-    # "Who appoints the delegates in the Debian project?"
-    re.compile(r"^who\s+(?!(?:is|are|was|were|do|does|did)\b)\w+\s+(?P<np>.+)$", re.I),
-    # "What chunk size did the Google File System choose?", "What lock does it need?"
-    re.compile(
-        r"^(?:what|which)\s+(?!" + _AUX + r"\b)(?P<np>\w+(?:[\s-]+\w+){0,2}?)\s+" + _AUX + r"\b",
-        re.I,
-    ),
-    # "Where does the server keep its write-ahead log?"
-    re.compile(
-        r"^(?:where|when|why|how)\s+"
-        + _AUX
-        + r"\s+(?:the\s+)?\w+\s+\w+\s+(?:its|their)\s+(?P<np>.+)$",
-        re.I,
-    ),
-    re.compile(r"^what\s+(?:does|do|did)\s+(?P<np>.+?)\s+(?:do|mean|return|contain|say)\b", re.I),
-    re.compile(
-        r"^how\s+(?:do|does|can|should|would|could)\s+(?:i|you|we|one)\s+\w+\s+(?P<np>.+)$", re.I
-    ),
-    re.compile(r"^how\s+(?:many|much)\s+(?P<np>.+?)\s+" + _AUX + r"\b", re.I),
-    re.compile(
-        r"^how\s+(?:long|often|soon|far|fast|big|large|old|frequently)\s+"
-        + _AUX
-        + r"\s+(?P<np>.+)$",
-        re.I,
-    ),
-    re.compile(r"^(?:how|why)\s+(?:do|does|did|is|are|can)\s+(?P<np>.+)$", re.I),
-)
-# "How long are backups kept?": the phrase ends before the participle
-_PARTICIPLE = re.compile(
-    r"\s+(?:\w+ed|kept|made|done|given|taken|built|run|sent|set|held|found|written|shown|known)$",
-    re.I,
-)
-_BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+)$", re.I)
-_ARTICLE = re.compile(r"^(?:a|an|the|my|your|our|python's)\s+", re.I)
 _LABEL = re.compile(
     r"^(?:standalone\s+)?(?:rewritten\s+)?(?:search\s+)?(?:query|question)\s*:\s*", re.I
 )
@@ -168,7 +115,7 @@ def resolve(
         noun = re.match(r"\s+([a-z][\w-]*)", q[end:])  # "Is that directory required?"
         if noun and content_words(noun.group(1)):
             words, end = f"{words} {noun.group(1)}", end + noun.end()
-    named = _named_before(words, previous, answer) if ref.kind == "demonstrative" else None
+    named = named_before(words, previous, answer) if ref.kind == "demonstrative" else None
     if named is not None:
         # "those files" after "… as a set of segment files": "the segment files"
         out = f"{q[: ref.start]}the {named}{q[end:]}"
@@ -186,164 +133,6 @@ def resolve(
         return _append(q, topic)
     out = q[: ref.start] + replacement + q[ref.end :]
     return _capitalise(re.sub(r"^(?:and|but|also|so|then|or|plus)\b[,\s]*", "", out, flags=re.I))
-
-
-def about(subject: str, topic: str, previous: str) -> str:
-    """The previous ask with "what about `subject`?" put in its place: "the least serious
-    ones" after "What are the most serious breaches?" asks for the least serious breaches;
-    a name takes the place of the name asked about before, a code name that of the topic,
-    a plain noun that of the noun the previous ask ended on ("… for hardware?")."""
-    words = _ARTICLE.sub("", subject.strip()).split()
-    if len(words) > 1 and _ONES.fullmatch(words[-1]):
-        swapped = _swap_modifiers(words[:-1], previous)
-        if swapped is not None:
-            return swapped
-        head = topic.split()[-1]
-        subject = " ".join([*words[:-1], head])  # "the red ones" of "blue cars": "red cars"
-        swapped = re.sub(re.escape(topic), subject, previous, count=1, flags=re.I)
-        if swapped != previous:
-            return swapped
-    name = _ARTICLE.sub("", subject)
-    swapped = previous
-    if name[:1].isupper() and not identifiers(name):
-        # a name for a name: "What about the Supplier?" after "… must the Distributor carry?"
-        swapped = _NAME.sub(lambda m: name, previous, count=1)
-    if swapped == previous and (identifiers(subject) or not subject[:1].islower()):
-        swapped = re.sub(re.escape(topic), subject, previous, count=1, flags=re.I)
-    if swapped == previous:
-        swapped = _swap_last_noun(previous, subject)
-    return swapped if swapped != previous else f"{subject}: {previous}"
-
-
-def _swap_last_noun(previous: str, noun: str) -> str:
-    """`previous` with the plain words it ends on ("… for hardware?", "… source code?")
-    replaced by `noun`."""
-    body = previous.rstrip()
-    end = len(body.rstrip("?.!"))
-    tokens = body[:end].split()
-    k = len(tokens)
-    while k > 0 and len(tokens) - k < 3 and re.fullmatch(r"[a-z][a-z-]*", tokens[k - 1]):
-        if not content_words(tokens[k - 1]):
-            break
-        k -= 1
-    if k == len(tokens) or k == 0:
-        return previous
-    return " ".join([*tokens[:k], noun]) + body[end:]
-
-
-# a name inside a sentence (not its first word): capitalised words, one after another
-_NAME = re.compile(r"(?<=\s)[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*")
-_ONES = re.compile(r"ones?", re.I)
-_DETERMINER = frozenset({"the", "a", "an", "my", "our", "your", "their", "its", "his", "her"})
-
-
-def _swap_modifiers(modifiers: Sequence[str], previous: str) -> str | None:
-    """`previous` with the words before a modifier it shares replaced by `modifiers`' own
-    ("most serious" → "least serious"); None when it shares none."""
-    tokens = previous.split()
-    bare = [t.strip(",;:?.!").lower() for t in tokens]
-    for k in range(len(modifiers) - 1, -1, -1):
-        anchor = modifiers[k].lower()
-        if anchor not in bare or anchor in _DETERMINER:
-            continue
-        at = bare.index(anchor)
-        start = at
-        while start > 0 and at - start < k and bare[start - 1] not in _DETERMINER:
-            start -= 1  # the previous ask's own modifiers before the anchor give way
-        # the anchor keeps its punctuation ("serious?")
-        new = [*modifiers[:k], tokens[at]]
-        return " ".join([*tokens[:start], *new, *tokens[at + 1 :]])
-    return None
-
-
-def _named_before(words: str, previous: str, answer: str) -> str | None:
-    """For "those files" / "that directory": the noun with the words the previous question
-    (else its answer) put before it ("segment files", "home directory"), or None."""
-    parts = words.split()
-    if len(parts) != 2 or parts[1] in ("one", "ones"):
-        return None
-    noun = parts[1]
-    base = re.sub(r"(?:ies|es|s|y)$", "", noun) or noun  # "directory" finds "directories"
-    pattern = re.compile(rf"((?:[\w'-]+\s+){{1,2}}){re.escape(base)}\w*\b", re.I)
-    for text in (previous, answer):
-        for m in pattern.finditer(text):
-            modifiers = [w for w in m.group(1).split() if content_words(w)]
-            kept: list[str] = []
-            for w in reversed(m.group(1).split()):
-                if not content_words(w) or w.lower().endswith(("'s", "'", "’s", "’")):
-                    break
-                kept.insert(0, w)
-            if kept and modifiers:
-                return " ".join([*kept, noun])
-    return None
-
-
-def topic_of(question: str) -> str | None:
-    """What a question is about: code names, else the noun phrase it asks about, else its
-    key words."""
-    names = _code_names(question)
-    # a bare acronym ("TSC", "FHS") names the document more often than what is asked about
-    if names and not all(_ACRONYM.fullmatch(n) for n in names):
-        return " and ".join(names)
-    phrase = _asked_phrase(question)
-    if names and phrase is None:
-        return " and ".join(names)
-    return phrase or _key_words(question)
-
-
-_ACRONYM = re.compile(r"[A-Z]{2,5}")
-
-
-def _asked_phrase(question: str) -> str | None:
-    """The noun phrase a question asks about, else its key words."""
-    bare = " ".join(question.strip().rstrip("?.!").split())
-    pair = _BETWEEN.search(bare)
-    if pair:
-        a, b = _noun_phrase(pair.group("a")), _noun_phrase(pair.group("b"))
-        if a and b:
-            return f"{a} and {b}"
-    for pattern in _NOUN_PHRASE:
-        m = pattern.match(bare)
-        if m:
-            phrase = _noun_phrase(_PARTICIPLE.sub("", m.group("np")))
-            if phrase:
-                return phrase
-    return None
-
-
-def _key_words(question: str) -> str | None:
-    words = content_words(question)
-    return " ".join(words[:4]) or None
-
-
-def _code_names(text: str) -> list[str]:
-    """Dotted names and calls (up to two), else the first other identifier or quoted term."""
-    found: list[str] = []
-    for name in identifiers(text):
-        if name.lower() in _COMMON_CAPS:
-            continue
-        call = re.search(re.escape(name) + r"\(\)", text)
-        found.append(call.group(0) if call else name)
-    strong = [n for n in dict.fromkeys(found) if "." in n or n.endswith("()")]
-    if strong:
-        return strong[:2]
-    return found[:1] or quoted(text)[:1]
-
-
-_COMMON_CAPS = frozenset({"how", "what", "faq", "api", "i", "os"})
-
-
-def _noun_phrase(text: str) -> str | None:
-    words = _ARTICLE.sub("", text).split()
-    out: list[str] = []
-    for i, word in enumerate(words):
-        if out and word.islower() and re.fullmatch(_NP_STOP, word):
-            if word.lower() == "of" and out and out[-1].lower() in _GENERIC_HEAD:
-                return _noun_phrase(" ".join(words[i + 1 :]))
-            break
-        out.append(word.strip(",;:"))
-    phrase = " ".join(out[:5])
-    return phrase if content_words(phrase) else None
 
 
 def _searched(turn: PriorTurn) -> str:
