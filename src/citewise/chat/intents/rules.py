@@ -51,7 +51,11 @@ _REMARK = re.compile(
     r"|a\s+couple\s+of)\s+questions)(?:\s+[\w'-]+)*"
 )
 _CLOSING = re.compile(
-    r"(?:that(?:'s|s|\s+is|\s+was)\s+(?:(?:very|super|really|so)\s+)?(?:all|it|everything|helpful|great|perfect|what\s+i\s+needed)"
+    # "that's all", "that summary of the licence was exactly what I needed"
+    r"(?:(?:that|this|those|these|it)(?:\s+[\w'-]+){0,2}?(?:\s+(?:of|on|about)(?:\s+[\w'-]+){1,4}?)?"
+    r"(?:'s|s|\s+is|\s+was|\s+are|\s+were)\s+"
+    r"(?:(?:very|super|really|so|exactly|just)\s+)?(?:all|it|everything|helpful|great|perfect"
+    r"|useful|clear|excellent|what\s+i\s+(?:needed|wanted|was\s+looking\s+for))"
     r"(?:\s+(?:i\s+needed|i\s+wanted|for\s+now|thanks))*|(?:good)?bye|see\s+you|later"
     r"|perfect|great|awesome|brilliant|excellent|nice|cool|got\s+it|ok(?:ay)?|makes\s+sense"
     r"|that\s+helps|(?:very|super|really)\s+helpful|you(?:'re|\s+are)\s+(?:great|the\s+best))"
@@ -61,6 +65,14 @@ _PHRASE = rf"(?:{_GREET.pattern}|{_SMALLTALK.pattern}|{_THANKS.pattern}|{_CLOSIN
 _SOCIAL = re.compile(rf"{_PHRASE}(?:[\s,]+{_PHRASE})*")
 _GREETS = re.compile(rf"\b(?:{_GREET.pattern}|{_SMALLTALK.pattern})\b")
 _THANKS_WORD = re.compile(r"\b(?:thank|thanks|thx|ty|tysm|cheers|ta|appreciated?)\b")
+
+# how a request or a question opens ("what …", "is …", "tell me …", "I need …")
+_ASKS = re.compile(
+    r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could"
+    r"|would|will|should|shall|may|might|must|has|have|had|tell|show|give|list|explain|find"
+    r"|summari[sz]e|describe|compare|get|check|look|help|please|i\s+(?:want|need|would\s+like)"
+    r"|i'd\s+like|let\s+me|any)\b"
+)
 
 _COMMANDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -205,6 +217,9 @@ def _social(text: str) -> str | None:
         return None
     social = [p for p in parts if _SOCIAL.fullmatch(p)]
     remarks = [p for p in parts if remarks_allowed and p not in social and _REMARK.fullmatch(p)]
+    if remarks_allowed and parts[0] in social and _GREETS.fullmatch(parts[0]):
+        # after a greeting, what asks nothing is small talk ("Good morning! Lots on today.")
+        remarks += [p for p in parts[1:] if p not in social and not _ASKS.match(p)]
     if len(social) + len(remarks) < len(parts):
         return None
     joined = " ".join(social)
