@@ -24,6 +24,9 @@ from citewise.question.analysis import analyse
         ("The default is 128 and ** is the power operator.", None),
         ("Copyright [yyyy] [name of copyright owner]", "blank"),
         ("Copyright 2024 [yyyy]", None),
+        ("If to Licensor: Akai Studio LLC, [ADDRESS], Attention: A. Fowler", "blank"),
+        ("ACTION PLAN DATED___________", "blank"),
+        ("See clause [A] above.", None),
         ("a list [1, 2, 3] of numbers", None),
     ],
 )
@@ -52,6 +55,8 @@ def test_placeholders_are_told_apart_from_values(text: str, kind: str | None) ->
             None,
         ),
         ("What is the notice period?", "Either party may terminate on 90 days' notice.", None),
+        # a defined term in quotes is not the value: the definition is redacted
+        ("What software is licensed?", "“Software” means [****].", "redacted"),
     ],
 )
 def test_an_asked_value_left_as_a_placeholder_is_blank(

@@ -36,7 +36,14 @@ _BLANK = re.compile(
     r"|\[\s*\]|\[\s*[●•.…xX]{1,5}\s*\]|_{3,}|(?<![\w\d])[¨•●◆□]\s*%",
     re.IGNORECASE,
 )
-_ANY = re.compile(r"[$€£]?\s?(?:" + _REDACTED.pattern + "|" + _BLANK.pattern + ")", re.IGNORECASE)
+# a field named in capitals and never filled in: "[ADDRESS]", "[COMPANY NAME]", "[DATE]"
+_FIELD = re.compile(r"\[[A-Z][A-Z .,'/&-]{2,40}\]")
+_ANY = re.compile(
+    r"[$€£]?\s?(?:" + _REDACTED.pattern + "|" + _BLANK.pattern + "|" + _FIELD.pattern + ")",
+    re.IGNORECASE,
+)
+# a defined term in quotes ("“Software” means …") names what is defined, not a value
+_DEFINED = re.compile(r"[\"“][A-Z][^\"”]{0,40}[\"”]")
 # answer types whose value a placeholder stands in for
 _VALUE_KINDS: frozenset[str] = frozenset({"number", "value", "time", "person", "place"})
 _OPEN_KINDS: frozenset[str] = frozenset({"other", "definition"})
@@ -51,14 +58,15 @@ def placeholder(text: str) -> Blank | None:
     """ "redacted" or "blank" when `text` holds a placeholder instead of a value, else None."""
     if _REDACTED.search(text):
         return "redacted"
-    if _BLANK.search(text):
+    if _BLANK.search(text) or _FIELD.search(text):
         return "blank"
     return None
 
 
 def without_placeholders(text: str) -> str:
-    """`text` with every placeholder (and a currency sign before it) taken out."""
-    return _ANY.sub(" ", text)
+    """`text` with every placeholder (and a currency sign before it) and every defined term
+    in quotes taken out: what is left states a value or not."""
+    return _DEFINED.sub(" ", _ANY.sub(" ", text))
 
 
 def leaves_blank(question: str, kind: AnswerType, sentences: Sequence[str]) -> Blank | None:
