@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from answer_factories import passage
-from citewise.extractive.bullets import is_short_line, titled, titled_unit
+from citewise.extractive.bullets import ask_stems, is_short_line, titled, titled_unit
 from fake_embedder import answerer
 
 SLIDE = passage(
@@ -36,3 +36,10 @@ def test_a_bullet_under_its_title_is_the_answer_shown_with_the_title() -> None:
     r = a.answer("What is the election timeout in Raft?", [SLIDE])
     assert not r.abstained
     assert r.text.startswith("Election timeout: 150–300 ms, chosen at random")
+
+
+def test_a_signature_line_or_a_name_alone_is_no_titled_answer() -> None:
+    assert not is_short_line("/s/ Massoud Safavi")
+    asked = ask_stems("What is Massoud Safavi's non-compete with EFJ?")
+    assert "massoud" not in asked and asked & {"compete", "non"}
+    assert titled_unit("Massoud Safavi", "EMPLOYEE", asked, 2) is None

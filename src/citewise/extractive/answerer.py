@@ -21,7 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from citewise.embed.base import Embedder
-from citewise.extractive.bullets import is_short_line, titled_unit
+from citewise.extractive.bullets import ask_stems, is_short_line, titled_unit
 from citewise.extractive.candidates import (
     Candidate,
     embedded_text,
@@ -312,7 +312,7 @@ class ExtractiveAnswerer(PartPicks):
         openings = (
             entry_openings(a.subject, passages) if self.options.rules.entry_headings else set()
         )
-        asked = stems_of(question)
+        asked = ask_stems(question)
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             sentences = split[p.n]

@@ -23,6 +23,7 @@ def is_short_line(line: str) -> bool:
     words = _LIST_MARK.sub("", line).split()
     return (
         0 < len(words) <= SHORT_LINE_WORDS
+        and "/s/" not in line  # a signature line: who signed, not what the document says
         and not is_code_line(line)
         and not is_caption(line)
         and not line.rstrip().endswith("?")
@@ -43,8 +44,18 @@ def titled(line: str, section: str) -> str | None:
 
 def titled_unit(unit: str, section: str, asked: Set[str], min_words: int) -> str | None:
     """The line `unit` with its title, when that reads as prose and the pair speaks of what
-    is asked (`asked`: the question's stems): the line names it, or its title does."""
+    is asked (`asked`: the stems of the question's ask, its names left out): the line names
+    it, or its title does."""
     framed = titled(unit, section)
     if framed is None or not is_prose(framed, min_words):
         return None
     return framed if stems_of(framed) & asked else None
+
+
+def ask_stems(question: str) -> set[str]:
+    """The stems of what a question asks, without the names it picks documents by ("What is
+    Massoud Safavi's non-compete?": "non", "compete"): a line sharing only a name with the
+    question is not about what it asks."""
+    words = question.split()
+    plain = [w for i, w in enumerate(words) if i == 0 or not w[:1].isupper()]
+    return stems_of(" ".join(plain))
