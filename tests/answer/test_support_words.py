@@ -86,3 +86,21 @@ def test_a_paraphrase_word_is_not_taken_for_an_invented_term() -> None:
     known = Evidence.of([PAXOS.context])
     found = unknown_terms("Typically, proposers contact most acceptors.", known)
     assert found.names == () and "Typically" in found.words
+
+
+BIGTABLE = passage(1, "Bigtable stores data in SSTables made of 64 KB blocks by default.")
+GFS = passage(2, "GFS stores files as chunks of 64 MB each, larger than file system blocks.")
+
+
+def test_each_part_of_a_comparison_is_held_by_its_own_passage() -> None:
+    text = "Bigtable stores data in 64 KB blocks, while GFS stores files as chunks of 64 MB [1]."
+    report = check_answer(text, [BIGTABLE, GFS], terms=True, repair=True)
+    s = report.sentences[0]
+    assert s.verdict == "supported" and s.cited == (1, 2)
+    assert report.supported_text.endswith("chunks of 64 MB [1, 2].")
+
+
+def test_a_part_no_passage_holds_drops_the_sentence() -> None:
+    text = "Bigtable stores data in 64 KB blocks, while GFS stores files as chunks of 16 MB [1]."
+    report = check_answer(text, [BIGTABLE, GFS], terms=True, repair=True)
+    assert report.sentences[0].verdict == "unsupported" and report.supported_text == ""
