@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from citewise.chat.references import find_reference
-from citewise.chat.rewrite import WINDOW, PriorTurn, rewrite
+from citewise.chat.rewrite import WINDOW, PriorTurn, elliptic, rewrite
 from citewise.chat.topics import topic_of
 from citewise.llm.base import LLMConnectionError
 from citewise.testing.fakes import FakeLLM
@@ -267,3 +267,32 @@ def test_a_pronoun_ending_the_question_points_back(question: str, kind: str) -> 
 )
 def test_topic_of_questions_asked_with_who_which_and_where(question: str, topic: str) -> None:
     assert topic_of(question) == topic
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        (
+            "What does the warranty cover for the customers?",
+            "What isn't covered?",
+            "What isn't covered? What does the warranty cover for the customers?",
+        ),
+        (
+            "When can the company fire the executive for cause?",
+            "What about the least serious ones, how long does he get to fix them?",
+            "What about the least serious ones, how long does he get to fix them? "
+            "When can the company fire the executive for cause?",
+        ),
+    ],
+)
+def test_elliptical_questions_are_searched_with_the_last_one(
+    previous: str, question: str, expected: str
+) -> None:
+    assert elliptic(question, previous) is not None
+    assert rewrite(question, turns(previous), intent="question").query == expected
+
+
+def test_a_short_question_on_another_matter_stands_alone() -> None:
+    assert elliptic("What is the rent?", "What is the notice period?") is None
+    alone = rewrite("What is the rent?", turns("What is the notice period?"), intent="question")
+    assert (alone.query, alone.changed) == ("What is the rent?", False)

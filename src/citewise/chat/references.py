@@ -93,7 +93,7 @@ def refers_back(text: str) -> bool:
 def find_reference(text: str) -> Reference | None:
     """The first way `text` points back to an earlier turn, or None."""
     m = _ABOUT.match(text)
-    if m:
+    if m and not re.search(r"[,;]\s*\w", m.group("subject")):  # "what about X, how …?" asks more
         return Reference("about", 0, len(text), text, m.group("subject").strip())
     bare = " ".join(text.strip().rstrip("?.!…").split())
     if bare and _ELLIPSIS.fullmatch(bare):

@@ -21,7 +21,7 @@ from citewise.chat.topics import topic_of
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
 from citewise.text.identifiers import identifiers
-from citewise.text.sentences import content_words
+from citewise.text.sentences import content_words, stem
 
 RewriteMethod = Literal["none", "heuristic", "llm", "previous"]
 WINDOW = 5
@@ -81,7 +81,7 @@ def rewrite(
         intent = rule.intent if rule else None
     if intent in ("simplify", "deepen"):
         return Rewrite(previous, previous != question, "previous", topic)
-    ref = find_reference(question)
+    ref = find_reference(question) or elliptic(question, previous)
     note = ""
     if llm is not None and (ref or intent == "followup" or not _self_contained(question)):
         result = _llm_rewrite(question, window, summary, llm)
@@ -133,6 +133,25 @@ def resolve(
         return _append(q, topic)
     out = q[: ref.start] + replacement + q[ref.end :]
     return _capitalise(re.sub(r"^(?:and|but|also|so|then|or|plus)\b[,\s]*", "", out, flags=re.I))
+
+
+# "What about the least serious ones, how long does he get to fix them?": the subject, then
+# a question of its own that leans on the last turn as a whole
+_ABOUT_THEN_ASKS = re.compile(r"^\s*(?:and\s+)?what\s+about\s+[^,;]+[,;]\s*\w", re.I)
+SHORT_WORDS = 2  # a question of this few content words sharing one with the last is elliptical
+
+
+def elliptic(question: str, previous: str) -> Reference | None:
+    """An ellipsis the reference rules leave out: a question of a word or two that shares a
+    word with the last one ("What isn't covered?" after "What does the warranty cover?"),
+    or "what about X, <question>?"; searched together with the last question."""
+    words = content_words(question)
+    if _ABOUT_THEN_ASKS.match(question):
+        return Reference("ellipsis", 0, len(question), question)
+    if not words or len(words) > SHORT_WORDS or identifiers(question):
+        return None
+    shared = {stem(w) for w in words} & {stem(w) for w in content_words(previous)}
+    return Reference("ellipsis", 0, len(question), question) if shared else None
 
 
 def _searched(turn: PriorTurn) -> str:

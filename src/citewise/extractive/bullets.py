@@ -37,9 +37,14 @@ def titled(line: str, section: str) -> str | None:
     if not heading or len(heading.split()) > MAX_TITLE_WORDS or is_navigation(heading):
         return None
     body = _LIST_MARK.sub("", line).strip()
-    if not body or body.lower().startswith(heading.lower()):
+    if not body or body.lower().startswith(heading.lower()) or not _SAYS.search(body):
         return None
     return f"{heading}: {body}"
+
+
+# what a line must hold to say something under its title: a word, or a figure that is more
+# than a list's numbering ("31", "8%", "150 ms"; not "1" or "2.")
+_SAYS = re.compile(r"[^\W\d_]{2,}|\d{2,}|\d\s*(?:%|[^\W\d_]{1,3}\b)")
 
 
 def titled_unit(unit: str, section: str, asked: Set[str], min_words: int) -> str | None:
