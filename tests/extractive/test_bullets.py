@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from answer_factories import passage
-from citewise.extractive.bullets import ask_stems, is_short_line, titled, titled_unit
+from citewise.extractive.bullets import (
+    ask_stems,
+    is_short_line,
+    labelled_unit,
+    titled,
+    titled_unit,
+)
 from fake_embedder import answerer
 
 SLIDE = passage(
@@ -44,3 +50,14 @@ def test_a_signature_line_or_a_name_alone_is_no_titled_answer() -> None:
     asked = ask_stems("What is Massoud Safavi's non-compete with EFJ?")
     assert "massoud" not in asked and asked & {"compete", "non"}
     assert titled_unit("Massoud Safavi", "EMPLOYEE", asked, 2) is None
+
+
+def test_a_label_with_its_value_answers_when_it_speaks_of_the_ask() -> None:
+    line = "Formula: (Max Incidence Rate % * 1000) + (Max Coverage % * 100) = Risk Score"
+    assert labelled_unit(line, ask_stems("What formula gives the risk score?"), 4) == line
+    assert labelled_unit(line, ask_stems("Who sponsored the talk?"), 4) is None
+    assert labelled_unit("x = compute(a, b) + 1", {"compute"}, 4) is None  # code, no label
+    cwes = titled_unit(
+        "- 2025 = 686 CWEs", "CWEs (968ish)", ask_stems("How many CWEs were mapped in 2025?"), 4
+    )
+    assert cwes == "CWEs (968ish): 2025 = 686 CWEs"

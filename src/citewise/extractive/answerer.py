@@ -21,7 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from citewise.embed.base import Embedder
-from citewise.extractive.bullets import ask_stems, is_short_line, titled_unit
+from citewise.extractive.bullets import ask_stems, is_short_line, labelled_unit, titled_unit
 from citewise.extractive.candidates import (
     Candidate,
     embedded_text,
@@ -329,9 +329,14 @@ class ExtractiveAnswerer(PartPicks):
                 prose = prose and not speaks_of_unseen_code(sentences, i)
                 prose = prose and (not is_table_row(s) or names_row(question, s))
                 prose = prose and not is_title(s)
-                if not prose and not dropped and is_short_line(unit):
-                    # a bullet or a cell with its title: "Election timeout: 150–300 ms"
-                    framed = titled_unit(unit, p.hit.section, asked, min_words)
+                if not prose and not dropped:
+                    # a bullet or a cell with its title ("Election timeout: 150–300 ms"), a
+                    # label with its value ("Formula: (Max Incidence Rate % * 1000) + …")
+                    framed = (
+                        titled_unit(unit, p.hit.section, asked, min_words)
+                        if is_short_line(unit)
+                        else labelled_unit(unit, asked, min_words)
+                    )
                     prose, unit = (True, framed) if framed else (False, unit)
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION

@@ -52,9 +52,31 @@ def titled_unit(unit: str, section: str, asked: Set[str], min_words: int) -> str
     is asked (`asked`: the stems of the question's ask, its names left out): the line names
     it, or its title does."""
     framed = titled(unit, section)
-    if framed is None or not is_prose(framed, min_words):
+    if framed is None or not (is_prose(framed, min_words) or _reads(framed, min_words)):
         return None
     return framed if stems_of(framed) & asked else None
+
+
+# "Formula: (Max Incidence Rate % * 1000) + …", "2025 = 686 CWEs": a label and its value
+_LABELLED = re.compile(r"^\s*(?:[-*•▪◦‣–]\s+)?[^\W\d_][\w'’-]*(?:\s+[\w'’-]+){0,2}:\s+\S")
+
+
+def labelled_unit(unit: str, asked: Set[str], min_words: int) -> str | None:
+    """A line that is not prose but a label and its value ("Formula: (Max Incidence Rate %
+    * 1000) + …"), when it reads and its label or value speaks of what is asked."""
+    if not _LABELLED.match(unit) or is_navigation(unit) or "/s/" in unit:
+        return None
+    if not _reads(unit, min_words):
+        return None
+    return unit if stems_of(unit) & asked else None
+
+
+def _reads(text: str, min_words: int) -> bool:
+    """Enough words among figures and symbols to be read as a statement (a table's row or a
+    slide's formula), and not code."""
+    tokens = text.split()
+    wordy = sum(1 for t in tokens if re.search(r"[^\W\d_]{2,}", t))
+    return len(tokens) >= min_words - 1 and wordy >= 2 and not is_code_line(text)
 
 
 def ask_stems(question: str) -> set[str]:
