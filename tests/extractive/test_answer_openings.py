@@ -28,7 +28,7 @@ def test_the_answer_opens_with_the_sentence_that_answers() -> None:
     p = passage(1, " ".join(LOCALES))
     split = {1: LOCALES}
     best = ScoredSentence(p, 1, LOCALES[1], frozenset(), 0.8, 0.5, 0.8)
-    runner_up = ScoredSentence(p, 0, LOCALES[0], frozenset(), 0.6, 0.4, 0.6)
+    runner_up = ScoredSentence(p, 0, LOCALES[0], frozenset(), 0.5, 0.3, 0.4)  # well below
     text = compose([best, runner_up], split, split, 0.8).text
     assert text.startswith("To change the default locale")
     assert "# dpkg-reconfigure locales [1]" in text  # the command it introduces comes along
@@ -65,3 +65,11 @@ def test_permalink_glyphs_never_reach_the_answer_but_paragraph_signs_do() -> Non
 def test_the_closest_passage_window_stops_at_a_navigation_bar() -> None:
     sentences = ["Prev Up Home Next", "The default is 128.", "It grows without bound."]
     assert window_of(sentences, 1) == (1, 2)
+
+
+def test_a_runner_up_nearly_as_good_before_the_best_keeps_the_reading_order() -> None:
+    p = passage(1, " ".join(LOCALES))
+    split = {1: LOCALES}
+    best = ScoredSentence(p, 1, LOCALES[1], frozenset(), 0.8, 0.5, 0.8)
+    close = ScoredSentence(p, 0, LOCALES[0], frozenset(), 0.7, 0.5, 0.7)
+    assert compose([best, close], split, split, 0.8).text.startswith("Locales are listed")

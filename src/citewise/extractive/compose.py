@@ -49,6 +49,8 @@ class ExtractiveResult:
 _DOES_SO = re.compile(
     r"^(?:the\s+(?:\w+\s+)?way\s+to\s+do\s+(?:so|this|that)|to\s+do\s+(?:so|this|that)\b)", re.I
 )
+# a pick before the best one scoring this share of it (the runner-up floor) opens the answer
+LEAD_SHARE = 0.75
 ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
 
 
@@ -67,9 +69,16 @@ def compose(
     chosen: dict[int, dict[int, str]] = {}
     used: dict[int, Passage] = {}
     spanned: set[tuple[int, int]] = set()
-    opening: dict[int, int] = {}  # by passage: where its best pick's unit starts
+    opening: dict[int, int] = {}  # by passage: where the unit its answer opens with starts
+    best_of: dict[int, float] = {}
     for pick in picks:
-        opening.setdefault(pick.passage.n, pick.index)
+        best_of.setdefault(pick.passage.n, pick.score)
+    for pick in picks:
+        n = pick.passage.n
+        # a pick nearly as good as the best that stands before it opens the answer in reading
+        # order; one clearly below it follows the best
+        if pick.score >= LEAD_SHARE * best_of[n] and pick.index < opening.get(n, pick.index + 1):
+            opening[n] = pick.index
         sentences = split[pick.passage.n]
         end = lead_in_end(sentences, pick.index)
         span = _span(pick, sentences, end) if spans else None
@@ -85,7 +94,7 @@ def compose(
             and not is_preamble(sentences[pick.index - 1])
         ):
             idx.add(pick.index - 1)  # "This module provides …" after "Source code: …" stands alone
-            if opening[pick.passage.n] == pick.index:
+            if opening.get(pick.passage.n) == pick.index:
                 opening[pick.passage.n] = pick.index - 1
         if end < len(sentences) and _DOES_SO.match(sentences[end]):
             idx.update(range(end, lead_in_end(sentences, end)))  # "… The easiest way to do so …"
