@@ -27,6 +27,7 @@ def test_a_bullet_reads_after_its_title() -> None:
     assert titled("Election timeout is random", "Raft > Election timeout") is None
     assert titled("- 3 replicas", "") is None
     assert titled("1", "Maintainer scripts idempotency") is None  # a list's numbering
+    assert titled("Waiver.", "Statement of Purpose") is None  # a heading inside the text
 
 
 def test_only_short_lines_that_speak_of_the_ask_are_framed() -> None:

@@ -39,6 +39,8 @@ def titled(line: str, section: str) -> str | None:
     body = _LIST_MARK.sub("", line).strip()
     if not body or body.lower().startswith(heading.lower()) or not _SAYS.search(body):
         return None
+    if len(body.split()) < 2 and not re.search(r"\d", body):
+        return None  # one word ("Waiver.") is a heading of the text, not what it says
     return f"{heading}: {body}"
 
 
