@@ -1,11 +1,11 @@
-"""Is a word an ordinary English word? The bundled MiniLM's WordPiece vocabulary answers.
+"""Is a word an ordinary English word? English dictionaries and the bundled MiniLM's
+WordPiece vocabulary answer.
 
 The support check holds an LLM's words to what the model was shown. A word found nowhere
 there is either the model's own paraphrase ("typically", "employees") or a term it made up
-("Vorlandexs, acceptors and learners …"). The vocabulary of the bundled model (about 22,000
-whole lower-case words) tells them apart: a word that neither it nor a form of it with a
-common affix taken off holds is not ordinary English, and one that nothing shown holds is
-invented. Without the model's files the question cannot be answered (None).
+("Vorlandexs, acceptors and learners …"). A dictionary tells them apart: a word that neither
+it nor a form of it with a common affix taken off holds is not ordinary English, and one that
+nothing shown holds is invented. Without the dictionaries the question is not answered (None).
 """
 
 from __future__ import annotations
@@ -30,13 +30,21 @@ _PREFIXES = (
 
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
-    """The whole lower-case words of the bundled model's vocabulary (empty without it)."""
+    """English words, lower-case: the dictionaries of `english-words` (Webster's 2nd and
+    GCIDE, ~263,000 headwords) with the bundled model's whole words (its inflected forms and
+    today's words). Empty without the dictionaries: the model's 22,000 words alone take too
+    many legal and technical words ("waiver", "escrow", "lessee") for made-up ones."""
+    try:
+        from english_words import get_english_words_set
+    except ImportError:
+        return frozenset()
+    words = set(get_english_words_set(["web2", "gcide"], lower=True, alpha=True))
     try:
         data = json.loads((bundled_model_dir() / "tokenizer.json").read_text("utf-8"))
-        vocab = data["model"]["vocab"]
+        words.update(w for w in data["model"]["vocab"] if w.isascii() and w.isalpha())
     except (EmbedderError, OSError, ValueError, KeyError, TypeError):
-        return frozenset()
-    return frozenset(w for w in vocab if w.isascii() and w.isalpha() and w.islower())
+        pass  # the dictionaries alone
+    return frozenset(w for w in words if w.islower())
 
 
 def ordinary(word: str) -> bool | None:
