@@ -158,13 +158,15 @@ def test_an_invented_name_in_a_near_verbatim_sentence_is_unsupported() -> None:
     assert "Zorbaquin" in report.sentences[0].missing
 
 
-def test_an_invented_word_goes_to_the_judge_and_a_paraphrase_word_passes_it() -> None:
-    invented = FixedJudge(False)
+def test_a_made_up_word_is_invented_and_a_paraphrase_word_goes_to_the_judge() -> None:
+    invented = FixedJudge(True)
     text = (
         "The default level is WARNING, so only events of this level and phoulmrin are tracked [1]."
     )
     report = check_answer(text, [LOGGING], invented, terms=True)
-    assert report.sentences[0].verdict == "unsupported" and len(invented.calls) == 1
+    # no English word and no form of a word shown: invented, whatever a judge would say
+    assert report.sentences[0].verdict == "unsupported" and not invented.calls
+    assert report.sentences[0].missing == ("phoulmrin",)
     paraphrase = FixedJudge(True)
     text = "The default level is WARNING, so only events of this level and higher are tracked [1]."
     report = check_answer(text, [LOGGING], paraphrase, terms=True)

@@ -67,6 +67,43 @@ def test_rules_leave_real_questions_alone(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("Hi there! I just uploaded a batch of contracts.", "greeting"),
+        ("Hello, here are our supplier agreements.", "greeting"),
+        ("I've added the lease files.", "greeting"),
+        ("Hey! I have a few questions about the NDAs.", "greeting"),
+        ("Great, thanks a lot for your help with these agreements!", "gratitude"),
+        ("Thanks for the answers on the contracts, bye", "gratitude"),
+        ("That's very helpful for the contract review, thank you", "gratitude"),
+        ("Thanks, that summary of the lease was exactly what I needed.", "gratitude"),
+        ("Thanks, those slides were really helpful!", "gratitude"),
+        ("Good evening! A pile of supplier contracts to read today.", "greeting"),
+    ],
+)
+def test_chit_chat_that_mentions_the_documents_is_recognised(text: str, intent: str) -> None:
+    rule = match_rules(text)
+    assert rule is not None and rule.intent == intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hi! I just uploaded the contracts. What is the notice period?",
+        "I uploaded the lease?",
+        "Thanks. Who signs for the Distributor?",
+        "We uploaded our NDAs, can you check their term",
+        "Thanks for the help with the leases; when do they end",
+        "Hi! Tell me the notice period.",
+        "Hey, I need the termination clause",
+        "Hi, the lease ends in May, when must I give notice",
+    ],
+)
+def test_chit_chat_with_an_ask_stays_a_question(text: str) -> None:
+    assert match_rules(text) is None
+
+
+@pytest.mark.parametrize(
     ("text", "command"),
     [
         ("clear history", "clear_history"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from citewise.chat.references import find_reference
-from citewise.chat.rewrite import WINDOW, PriorTurn, rewrite, topic_of
+from citewise.chat.rewrite import WINDOW, PriorTurn, elliptic, rewrite
+from citewise.chat.topics import topic_of
 from citewise.llm.base import LLMConnectionError
 from citewise.testing.fakes import FakeLLM
 
@@ -178,3 +179,120 @@ def test_references_to_the_previous_turn_are_found(text: str, kind: str) -> None
 )
 def test_self_contained_questions_do_not_refer_back(text: str) -> None:
     assert find_reference(text) is None
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        (
+            "What are the most serious breaches that allow termination?",
+            "What about the least serious ones?",
+            "What are the least serious breaches that allow termination?",
+        ),
+        (
+            "Which breaches are the most serious?",
+            "What about the least serious ones?",
+            "Which breaches are the least serious?",
+        ),
+        ("What are the blue cars for?", "What about the red ones?", "What are the red cars for?"),
+        (
+            "What insurance must the Distributor carry?",
+            "What about the Supplier?",
+            "What insurance must the Supplier carry?",
+        ),
+    ],
+)
+def test_what_about_follow_ups_are_rewritten_against_the_previous_ask(
+    previous: str, question: str, expected: str
+) -> None:
+    result = rewrite(question, turns(previous))
+    assert (result.query, result.method) == (expected, "heuristic")
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        (
+            "What must I keep when I redistribute BSD-licensed source code?",
+            "What about binaries?",
+            "What must I keep when I redistribute BSD-licensed binaries?",
+        ),
+        (
+            "What is the warranty period for hardware?",
+            "What about software?",
+            "What is the warranty period for software?",
+        ),
+    ],
+)
+def test_what_about_a_plain_noun_takes_the_place_of_the_one_the_ask_ended_on(
+    previous: str, question: str, expected: str
+) -> None:
+    assert rewrite(question, turns(previous)).query == expected
+
+
+def test_a_demonstrative_with_a_noun_finds_the_phrase_the_last_turn_used() -> None:
+    history = [
+        PriorTurn(
+            "Where does the server keep its write-ahead log?",
+            "In the directory pg_wal under the data directory, as a set of segment files.",
+        )
+    ]
+    result = rewrite("How big is each of those files?", history)
+    assert result.query == "How big is each of the segment files (write-ahead log)?"
+    home = rewrite("Is that directory required?", turns("Where are users' home directories kept?"))
+    assert home.query.startswith("Is the home directory required")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Can I add my own attribution notices to it?", "pronoun"),
+        ("Is there a limit on how long its members can serve?", "possessive"),
+        ("Is there a price to pay for it?", "pronoun"),
+    ],
+)
+def test_a_pronoun_ending_the_question_points_back(question: str, kind: str) -> None:
+    ref = find_reference(question)
+    assert ref is not None and ref.kind == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("Who appoints the delegates in the Debian project?", "delegates"),
+        ("Where does the server keep its write-ahead log?", "write-ahead log"),
+        ("What chunk size did the Google File System choose?", "chunk size"),
+        ("What was said about marking sqlite at the TSC meeting?", "marking sqlite"),
+    ],
+)
+def test_topic_of_questions_asked_with_who_which_and_where(question: str, topic: str) -> None:
+    assert topic_of(question) == topic
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        (
+            "What does the warranty cover for the customers?",
+            "What isn't covered?",
+            "What isn't covered? What does the warranty cover for the customers?",
+        ),
+        (
+            "When can the company fire the executive for cause?",
+            "What about the least serious ones, how long does he get to fix them?",
+            "What about the least serious ones, how long does he get to fix them? "
+            "When can the company fire the executive for cause?",
+        ),
+    ],
+)
+def test_elliptical_questions_are_searched_with_the_last_one(
+    previous: str, question: str, expected: str
+) -> None:
+    assert elliptic(question, previous) is not None
+    assert rewrite(question, turns(previous), intent="question").query == expected
+
+
+def test_a_short_question_on_another_matter_stands_alone() -> None:
+    assert elliptic("What is the rent?", "What is the notice period?") is None
+    alone = rewrite("What is the rent?", turns("What is the notice period?"), intent="question")
+    assert (alone.query, alone.changed) == ("What is the rent?", False)

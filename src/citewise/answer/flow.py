@@ -22,6 +22,7 @@ from citewise.answer.settle import closest_passage, make_answer, not_found, sett
 from citewise.answer.summary_flow import summarize_document
 from citewise.embed.base import Embedder
 from citewise.extractive.extractor import Extractor
+from citewise.extractive.outcome import CLOSEST_PASSAGE
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.extractive.rules.definitions import pages_about, promote_definitions
 from citewise.extractive.rules.openings import with_openings
@@ -167,6 +168,7 @@ class DocumentAnswerer:
         started = time.perf_counter()
         fallback = None
         outcome_kind = None  # the extractive outcome kind (`passage`: the closest passage)
+        label = CLOSEST_PASSAGE  # a passage's label (a blank or redacted value has its own)
 
         def extract() -> Extracted:
             return self.extractor.extract(
@@ -197,6 +199,7 @@ class DocumentAnswerer:
                 yield from self._nothing_found(req, ranked)
                 return
             outcome_kind = getattr(extracted, "kind", None)
+            label = getattr(extracted, "label", "") or CLOSEST_PASSAGE
             report = check_answer(extracted.text, passages)
             text = report.supported_text
             relevance = extracted.support
@@ -204,7 +207,7 @@ class DocumentAnswerer:
         trace.add_since("generate", started)
         settled = settle(text, shown, report.strengths, relevance, report.grounded, streamed)
         if outcome_kind == "passage" and settled.citations:
-            settled = closest_passage(settled)
+            settled = closest_passage(settled, label)
         if self.llm is None:  # written at once: streamed as settled, numbers and all
             yield Token(settled.text)
         for c in settled.citations:

@@ -19,6 +19,7 @@ from citewise.answer.support import (
     SUPPORTED_AT,
     UNSUPPORTED_BELOW,
     WEAK_SUPPORT,
+    Aliases,
     LLMJudge,
     Support,
     Verdict,
@@ -35,6 +36,7 @@ __all__ = [
     "SUPPORTED_AT",
     "UNSUPPORTED_BELOW",
     "WEAK_SUPPORT",
+    "Aliases",
     "GroundingReport",
     "LLMJudge",
     "Support",
@@ -75,14 +77,17 @@ def check_answer(
     question: str = "",
     terms: bool = False,
     repair: bool = False,
+    aliases: Aliases | None = None,
 ) -> GroundingReport:
     """Checks every sentence against the passages it cites. A sentence without a marker is
     checked against the markers of the next sentence (a claim often spans two sentences
     with one citation at the end), else the previous one. `terms` and `repair`: the checks
-    of an LLM's answer (module docstring); `question` counts as shown to the model."""
+    of an LLM's answer (module docstring); `question` counts as shown to the model;
+    `aliases` (with `terms`): a name in the documents -> the role words they use for it, so
+    a claim naming a party is held by a passage naming its role, and the other way round."""
     sentences = split_sentences(answer_text)
     own = [passages_cited(s, passages) for s in sentences]
-    known = known_to_model(passages, question) if terms else None
+    known = known_to_model(passages, question, aliases) if terms else None
     results: list[Support] = []
     for i, sentence in enumerate(sentences):
         cited = own[i] or _nearest(own, i)

@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
+from citewise.answer.spelled import SPELLED, digitised, value_of
+from citewise.answer.vocabulary import ordinary
 from citewise.text.identifiers import identifiers, quoted
 from citewise.text.sentences import (
     content_words,
@@ -73,6 +76,8 @@ class Evidence:
     trigrams: frozenset[tuple[str, str, str]]
     words: frozenset[str]
     counts: frozenset[tuple[str, str]] = frozenset()  # (number, what it counts): `counts`
+    # what the model was shown only: a name -> the role words its document uses for it
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> Evidence:
@@ -87,13 +92,22 @@ class Evidence:
         dates = [str(int(part)) for m in _ISO_DATE.finditer(text) for part in m.groups()]
         if number_words or sizes or dates:
             normalised = f"{normalised}\n{' '.join(number_words + sizes + dates)}"
+        stems = {stem(w) for w in content_words(text)}
+        trigrams = set(word_trigrams(stem(w) for w in ws))
+        found = counts(text)
+        digits = digitised(text)  # "thirty (30) days" and "30 days" state one value
+        if digits != text:
+            normalised = f"{normalised}\n{normalise(digits)}"
+            stems.update(stem(w) for w in content_words(digits))
+            trigrams.update(word_trigrams(stem(w) for w in words(digits)))
+            found = found | counts(digits)
         return cls(
             text=text,
             normalised=normalised,
-            stems=frozenset(stem(w) for w in content_words(text)),
-            trigrams=frozenset(word_trigrams(stem(w) for w in ws)),
+            stems=frozenset(stems),
+            trigrams=frozenset(trigrams),
             words=frozenset(ws),
-            counts=counts(text),
+            counts=found,
         )
 
     def has_number(self, value: str) -> bool:
@@ -147,8 +161,9 @@ def missing_values(claim: str, evidence: Evidence) -> list[str]:
 
 
 def word_overlap(claim: str, evidence: Evidence) -> float:
-    """Share of the claim's (stemmed) content words found in the evidence."""
-    claim_stems = {stem(w) for w in content_words(strip_citation_marks(claim))}
+    """Share of the claim's (stemmed) content words found in the evidence (numbers in words
+    as digits, like the evidence's)."""
+    claim_stems = {stem(w) for w in content_words(digitised(strip_citation_marks(claim)))}
     if not claim_stems:
         return 1.0
     return len(claim_stems & evidence.stems) / len(claim_stems)
@@ -156,7 +171,7 @@ def word_overlap(claim: str, evidence: Evidence) -> float:
 
 def trigram_overlap(claim: str, evidence: Evidence) -> float:
     """Share of the claim's topic-bearing word trigrams found verbatim (stemmed) in the evidence."""
-    grams = word_trigrams(stem(w) for w in words(strip_citation_marks(claim)))
+    grams = word_trigrams(stem(w) for w in words(digitised(strip_citation_marks(claim))))
     if not grams:
         return word_overlap(claim, evidence)
     return len(grams & evidence.trigrams) / len(grams)
@@ -187,8 +202,25 @@ def unknown_terms(claim: str, known: Evidence) -> UnknownTerms:
         if all(w in known.words or stem(w) in known.stems for w in parts):
             continue
         first = i == 0 or body[: m.start()].rstrip().endswith((".", ":", "!", "?", "("))
-        (names if word[0].isupper() and not first else others).append(word)
+        made_up = any(_made_up(w, known) for w in parts if w not in known.words)
+        (names if (word[0].isupper() and not first) or made_up else others).append(word)
     return UnknownTerms(tuple(dict.fromkeys(names)), tuple(dict.fromkeys(others)))
+
+
+DERIVED_PREFIX = 6  # "indemnification" next to a shown "indemnify" is a form of it
+
+
+def _made_up(word: str, known: Evidence) -> bool:
+    """A word no English vocabulary holds and no word shown is a form of: invented wherever
+    it stands (an opening "Vorlandexs, acceptors and learners …" as much as a name inside)."""
+    if ordinary(word) is not False:
+        return False
+    return word[:DERIVED_PREFIX] not in _prefixes(known.words)
+
+
+@lru_cache(maxsize=8)
+def _prefixes(shown: frozenset[str]) -> frozenset[str]:
+    return frozenset(w[:DERIVED_PREFIX] for w in shown if len(w) >= DERIVED_PREFIX)
 
 
 def _cells(line: str) -> list[str]:
@@ -231,19 +263,22 @@ def missing_spelled_numbers(claim: str, evidence: Evidence) -> list[str]:
     in digits; one that counts something must count the same thing there ("six years" is
     not held by a heading's "6." or by "6 months"). "one" is left out: it is as often a
     pronoun as a count."""
-    said = words(strip_citation_marks(claim))
+    body = strip_citation_marks(claim)
     out: list[str] = []
-    for i, w in enumerate(said):
-        if w not in _NUMBER_WORDS or w in ("one", "zero"):
+    for m in SPELLED.finditer(body):
+        phrase = m.group(0)
+        number = value_of(phrase)
+        if number is None or phrase.lower() in ("one", "zero"):
             continue
-        value = _NUMBER_WORDS[w]
-        counted = said[i + 1] if i + 1 < len(said) and said[i + 1].isalpha() else ""
+        value = str(number)
+        after = words(body[m.end() :])[:1]
+        counted = after[0] if after and after[0].isalpha() else ""
         if counted and content_words(counted):
             held = (value, stem(counted)) in evidence.counts
         else:
             held = evidence.has_number(value)
         if not held:
-            out.append(w)
+            out.append(phrase)
     return out
 
 

@@ -81,6 +81,9 @@ def _recited(
             return clearly or found  # the judge could not decide: kept, weakly
     if clearly is not None:
         return clearly
+    parts = by_parts(sentence, cited, passages, known)
+    if parts is not None:
+        return parts
     if judge is None:
         return found
     for other in others[:RECITE_JUDGED]:
@@ -89,6 +92,43 @@ def _recited(
         if judged.verdict == "supported":
             return replace(judged, recited=True)
     return found
+
+
+# where a two-part or comparison sentence divides: "…, while …", "…; …", "…, whereas …"
+_PARTS = re.compile(r";\s+|,\s+(?=(?:while|whereas|but|and\s+(?:the|a|an|its|their|in)|and)\b)")
+
+
+def by_parts(
+    sentence: str,
+    cited: Sequence[Passage],
+    passages: Sequence[Passage],
+    known: Evidence | None,
+) -> Support | None:
+    """A sentence of several parts ("Bigtable uses 64 KB blocks, while GFS uses 64 MB
+    chunks") whose every part one passage shown clearly supports on its own (its cited
+    passages first), citing those passages; None when a part has none. Each part is held to
+    its own passage: two passages that only hold the values together do not count."""
+    claim = strip_citation_marks(sentence)
+    parts = [p.strip(" ,;") for p in _PARTS.split(claim)]
+    parts = [p for p in parts if content_words(p)]
+    if len(parts) < 2:
+        return None
+    order = [*cited, *(p for p in passages if p not in cited)]
+    holders: list[int] = []
+    scores: list[float] = []
+    for part in parts:
+        held = next(
+            (s for s in (lexical_verdict(part, [p], known) for p in order)
+             if s.verdict == "supported"),
+            None,
+        )  # fmt: skip
+        if held is None:
+            return None
+        holders += [n for n in held.cited if n not in holders]
+        scores.append(held.score)
+    recited = set(holders) != {p.n for p in cited}
+    text = attach_marker(claim, sorted(holders))
+    return Support(text, "supported", min(scores), tuple(sorted(holders)), recited=recited)
 
 
 def recite(

@@ -72,10 +72,10 @@ def settle(
     return Settled(text, citations, grounded, level)
 
 
-def closest_passage(s: Settled) -> Settled:
-    """The closest passage, labelled as such: it does not state the answer, so it is not a
-    grounded answer, whatever its sentences' support."""
-    return replace(s, text=f"{CLOSEST_PASSAGE} {s.text}", grounded=False, confidence="low")
+def closest_passage(s: Settled, label: str = CLOSEST_PASSAGE) -> Settled:
+    """The closest passage, labelled as such (or as a blank or redacted value): it does not
+    state the answer, so it is not a grounded answer, whatever its sentences' support."""
+    return replace(s, text=f"{label} {s.text}", grounded=False, confidence="low")
 
 
 def not_found(text: str = NOT_FOUND) -> Settled:

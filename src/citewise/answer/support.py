@@ -12,8 +12,9 @@ table row supports a claim whose label and value sit in different cells.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from citewise.answer.lexical import (
@@ -29,6 +30,9 @@ from citewise.text.sentences import content_words, strip_citation_marks
 from citewise.types import Passage
 
 Verdict = Literal["supported", "unsupported", "uncertain"]
+# a name in the documents -> the role words they use for it ("Acme Corp" -> "Distributor"),
+# as the alias extractor gives them
+Aliases = Mapping[str, Sequence[str]]
 
 # Lexical score per sentence: near-verbatim is supported, no more overlap than an unrelated
 # passage is not, in between is the judge's job (measured: docs/measurements.md).
@@ -80,7 +84,10 @@ def check_sentence(
     if lexical.verdict != "uncertain" or judge is None or not passages_cited:
         return lexical
     claim = strip_citation_marks(sentence)
-    decided = judge.judge(claim, Evidence.of(p.context for p in passages_cited).text)
+    ev = Evidence.of(p.context for p in passages_cited)
+    if known is not None and known.aliases:
+        claim = in_passage_words(claim, known.aliases, ev)  # as the passage names the parties
+    decided = judge.judge(claim, ev.text)
     if decided is None:
         return lexical
     verdict: Verdict = "supported" if decided else "unsupported"
@@ -98,6 +105,8 @@ def lexical_verdict(
     if not passages_cited:
         return Support(sentence, "unsupported", 0.0, cited)
     ev = Evidence.of(p.context for p in passages_cited)
+    if known is not None and known.aliases:
+        claim = in_passage_words(claim, known.aliases, ev)
     header = Evidence.of(f"{p.hit.title} {p.hit.section} {p.hit.source}" for p in passages_cited)
     # a value named only in a cited passage's title or section heading still counts as there
     not_in_header = set(missing_values(claim, header))
@@ -118,8 +127,33 @@ def lexical_verdict(
     return Support(sentence, "uncertain", score, cited)
 
 
-def known_to_model(passages: Sequence[Passage], question: str) -> Evidence:
-    """Everything the model was shown: the passages, their headings and the question."""
+def known_to_model(
+    passages: Sequence[Passage], question: str, aliases: Aliases | None = None
+) -> Evidence:
+    """Everything the model was shown: the passages, their headings and the question;
+    `aliases`: the documents' own words for the names in them (a party → its role words)."""
     texts = [p.context for p in passages]
     texts += [f"{p.hit.title} {p.hit.section} {p.hit.source}" for p in passages]
-    return Evidence.of([*texts, question])
+    known = Evidence.of([*texts, question])
+    if not aliases:
+        return known
+    pairs = tuple((name, tuple(roles)) for name, roles in aliases.items() if roles)
+    return replace(known, aliases=pairs)
+
+
+def in_passage_words(
+    claim: str, aliases: Sequence[tuple[str, tuple[str, ...]]], ev: Evidence
+) -> str:
+    """`claim` with each name the evidence does not hold put in the words it does: a party
+    named in the claim by its role there ("Acme Corp" → "Distributor"), a role by the
+    party's name; names the evidence holds stay as written."""
+    pairs = [(name, roles) for name, roles in aliases]
+    pairs += [(role, (name,)) for name, roles in aliases for role in roles]
+    for name, others in sorted(pairs, key=lambda p: len(p[0]), reverse=True):
+        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+        if not pattern.search(claim) or ev.has_literal(name):
+            continue
+        held = next((o for o in others if ev.has_literal(o)), None)
+        if held is not None:
+            claim = pattern.sub(held, claim)
+    return claim

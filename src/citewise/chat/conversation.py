@@ -22,7 +22,7 @@ from citewise.chat.history_summary import maybe_summarize, recent_context
 from citewise.chat.intents.router import IntentRouter, RoutedIntent, reply_for
 from citewise.chat.memory import Memory, Turn, TurnSource, validate_session_id
 from citewise.chat.query_router import QueryRouter
-from citewise.chat.rewrite import PriorTurn, rewrite
+from citewise.chat.rewrite import PriorTurn, elliptic, rewrite
 from citewise.chat.tools import detect_tool, run_tool
 from citewise.errors import CitewiseError, InputError, MemoryBackendError, NotFoundError
 from citewise.llm import LLM
@@ -137,7 +137,9 @@ class Conversation:
         prior = [PriorTurn(t.question, t.answer, t.rewritten_query) for t in recent]
         rewritten = None
         query = question
-        if intent in FOLLOW_UPS and prior:
+        # a short question sharing a word with the last one leans on it: "What isn't covered?"
+        leans = bool(prior) and elliptic(question, prior[-1].rewritten_query or prior[-1].question)
+        if (intent in FOLLOW_UPS or leans) and prior:
             rw = rewrite(question, prior, summary=summary, llm=self.llm, intent=intent)
             if rw.changed:
                 rewritten, query = rw.query, rw.query

@@ -67,6 +67,12 @@ _EXPLETIVE = re.compile(
 )
 
 
+POSSESSIVE_WORDS = 3  # "its" or "their" after fewer content words than this points back
+# "… to it?" at the end points back after fewer content words than this; after more, the
+# sentence has named what it stands for ("remove entries from a dict while iterating over it")
+END_WORDS = 4
+
+
 @dataclass(frozen=True, slots=True)
 class Reference:
     """Where a message points back: `text[start:end]` are the referring words as written;
@@ -87,7 +93,7 @@ def refers_back(text: str) -> bool:
 def find_reference(text: str) -> Reference | None:
     """The first way `text` points back to an earlier turn, or None."""
     m = _ABOUT.match(text)
-    if m:
+    if m and not re.search(r"[,;]\s*\w", m.group("subject")):  # "what about X, how …?" asks more
         return Reference("about", 0, len(text), text, m.group("subject").strip())
     bare = " ".join(text.strip().rstrip("?.!…").split())
     if bare and _ELLIPSIS.fullmatch(bare):
@@ -117,16 +123,20 @@ def _first_reference(text: str) -> Reference | None:
     for m in _ONE.finditer(text):
         candidates.append(Reference("demonstrative", m.start(), m.end(), m.group(0)))
     for ref in sorted(candidates, key=lambda r: r.start):
-        leads = len(content_words(text[: ref.start])) < 2 or _ends_clause(text, ref.end)
+        before = len(content_words(text[: ref.start]))
+        # "its" leans back further: "Is there a limit on how long its members can serve?"
+        limit = POSSESSIVE_WORDS if ref.kind == "possessive" else 2
+        leads = before < limit or (before < END_WORDS and _ends_clause(text, ref.end))
         if leads and not _relative(text, ref):
             return ref
     return None
 
 
 def _ends_clause(text: str, end: int) -> bool:
-    """A demonstrative at the end of a clause ("what does the manual say about this?")."""
+    """A demonstrative or an object pronoun at the end of a clause ("what does the manual say
+    about this?", "Can anybody else publish new versions of it?")."""
     return re.match(r"\s*(?:$|[?.!;])", text[end:]) is not None and text[:end].lower().endswith(
-        ("this", "that", "these", "those")
+        ("this", "that", "these", "those", " it", " them")
     )
 
 

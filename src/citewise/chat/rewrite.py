@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from citewise.chat.ellipsis import about, named_before
 from citewise.chat.intents.rules import match_rules
 from citewise.chat.references import Reference, find_reference
+from citewise.chat.topics import topic_of
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
-from citewise.text.identifiers import identifiers, quoted
-from citewise.text.sentences import content_words
+from citewise.text.identifiers import identifiers
+from citewise.text.sentences import content_words, stem
 
 RewriteMethod = Literal["none", "heuristic", "llm", "previous"]
 WINDOW = 5
@@ -35,41 +37,6 @@ _STAND_IN = re.compile(
     r"|tool|command|option|feature|approach|thing|one)s?$",
     re.I,
 )
-_GENERIC_HEAD = frozenset(
-    {"purpose", "difference", "default", "meaning", "use", "role", "value", "point", "kind"}
-    | {"type", "advantage", "benefit", "goal", "idea", "definition", "name"}
-)
-_NP_STOP = (
-    r"(?:in|of|for|with|on|at|by|from|to|when|if|that|which|and|or|used|work|works|do|does|mean"
-    r"|handle|affect|compare|differ|relate|behave|get|run|return|store|support|change|decide"
-    r"|interact|help|happen|need|look|fit)"
-)
-_AUX = r"(?:is|are|was|were|do|does|did|can|will|should|must)"
-_NOUN_PHRASE = (
-    re.compile(
-        r"^(?:summari[sz]e|give\s+me\s+an?\s+(?:overview|summary)\s+of)\s+(?P<np>.+)$", re.I
-    ),
-    re.compile(r"^(?:what|who)\s+(?:is|are|was|were)\s+(?P<np>.+)$", re.I),
-    re.compile(r"^what\s+(?:does|do|did)\s+(?P<np>.+?)\s+(?:do|mean|return|contain|say)\b", re.I),
-    re.compile(
-        r"^how\s+(?:do|does|can|should|would|could)\s+(?:i|you|we|one)\s+\w+\s+(?P<np>.+)$", re.I
-    ),
-    re.compile(r"^how\s+(?:many|much)\s+(?P<np>.+?)\s+" + _AUX + r"\b", re.I),
-    re.compile(
-        r"^how\s+(?:long|often|soon|far|fast|big|large|old|frequently)\s+"
-        + _AUX
-        + r"\s+(?P<np>.+)$",
-        re.I,
-    ),
-    re.compile(r"^(?:how|why)\s+(?:do|does|did|is|are|can)\s+(?P<np>.+)$", re.I),
-)
-# "How long are backups kept?": the phrase ends before the participle
-_PARTICIPLE = re.compile(
-    r"\s+(?:\w+ed|kept|made|done|given|taken|built|run|sent|set|held|found|written|shown|known)$",
-    re.I,
-)
-_BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+)$", re.I)
-_ARTICLE = re.compile(r"^(?:a|an|the|my|your|our|python's)\s+", re.I)
 _LABEL = re.compile(
     r"^(?:standalone\s+)?(?:rewritten\s+)?(?:search\s+)?(?:query|question)\s*:\s*", re.I
 )
@@ -114,7 +81,7 @@ def rewrite(
         intent = rule.intent if rule else None
     if intent in ("simplify", "deepen"):
         return Rewrite(previous, previous != question, "previous", topic)
-    ref = find_reference(question)
+    ref = find_reference(question) or elliptic(question, previous)
     note = ""
     if llm is not None and (ref or intent == "followup" or not _self_contained(question)):
         result = _llm_rewrite(question, window, summary, llm)
@@ -123,23 +90,36 @@ def rewrite(
         note = result.note
     if topic is None or (ref is None and intent != "followup"):
         return Rewrite(question, False, "none", topic, note)
-    query = resolve(question, ref, topic, previous)
+    query = resolve(question, ref, topic, previous, answer=window[-1].answer)
     return Rewrite(query, query != question, "heuristic", topic, note)
 
 
-def resolve(question: str, ref: Reference | None, topic: str, previous: str) -> str:
-    """`question` with its reference to the previous turn spelled out (no LLM)."""
+def resolve(
+    question: str, ref: Reference | None, topic: str, previous: str, *, answer: str = ""
+) -> str:
+    """`question` with its reference to the previous turn spelled out (no LLM); `answer`:
+    the previous answer, where "those files" may find what files they are."""
     q = question.strip()
     if ref is None:
         return _append(q, topic)
     if ref.kind == "about" and ref.subject:
-        swapped = re.sub(re.escape(topic), ref.subject, previous, count=1, flags=re.I)
-        return swapped if swapped != previous else f"{ref.subject}: {previous}"
+        return about(ref.subject, topic, previous)
     if ref.kind == "ellipsis":
         return _ellipsis(q, previous)
     if ref.kind == "continuation":
         rest = _capitalise(q[ref.end - ref.start :].strip())
         return rest if _self_contained(rest) else _append(rest, topic)
+    words = ref.words.lower()
+    end = ref.end
+    if ref.kind == "demonstrative" and " " not in words:
+        noun = re.match(r"\s+([a-z][\w-]*)", q[end:])  # "Is that directory required?"
+        if noun and content_words(noun.group(1)):
+            words, end = f"{words} {noun.group(1)}", end + noun.end()
+    named = named_before(words, previous, answer) if ref.kind == "demonstrative" else None
+    if named is not None:
+        # "those files" after "… as a set of segment files": "the segment files"
+        out = f"{q[: ref.start]}the {named}{q[end:]}"
+        return _append(_capitalise(out), topic)
     words = ref.words.lower()
     if ref.kind == "possessive":
         replacement = f"{topic}'" if topic.endswith("s") else f"{topic}'s"
@@ -155,56 +135,23 @@ def resolve(question: str, ref: Reference | None, topic: str, previous: str) -> 
     return _capitalise(re.sub(r"^(?:and|but|also|so|then|or|plus)\b[,\s]*", "", out, flags=re.I))
 
 
-def topic_of(question: str) -> str | None:
-    """What a question is about: code names, else the noun phrase it asks about, else its
-    key words."""
-    names = _code_names(question)
-    if names:
-        return " and ".join(names)
-    bare = " ".join(question.strip().rstrip("?.!").split())
-    pair = _BETWEEN.search(bare)
-    if pair:
-        a, b = _noun_phrase(pair.group("a")), _noun_phrase(pair.group("b"))
-        if a and b:
-            return f"{a} and {b}"
-    for pattern in _NOUN_PHRASE:
-        m = pattern.match(bare)
-        if m:
-            phrase = _noun_phrase(_PARTICIPLE.sub("", m.group("np")))
-            if phrase:
-                return phrase
-    words = content_words(bare)
-    return " ".join(words[:4]) or None
+# "What about the least serious ones, how long does he get to fix them?": the subject, then
+# a question of its own that leans on the last turn as a whole
+_ABOUT_THEN_ASKS = re.compile(r"^\s*(?:and\s+)?what\s+about\s+[^,;]+[,;]\s*\w", re.I)
+SHORT_WORDS = 2  # a question of this few content words sharing one with the last is elliptical
 
 
-def _code_names(text: str) -> list[str]:
-    """Dotted names and calls (up to two), else the first other identifier or quoted term."""
-    found: list[str] = []
-    for name in identifiers(text):
-        if name.lower() in _COMMON_CAPS:
-            continue
-        call = re.search(re.escape(name) + r"\(\)", text)
-        found.append(call.group(0) if call else name)
-    strong = [n for n in dict.fromkeys(found) if "." in n or n.endswith("()")]
-    if strong:
-        return strong[:2]
-    return found[:1] or quoted(text)[:1]
-
-
-_COMMON_CAPS = frozenset({"how", "what", "faq", "api", "i", "os"})
-
-
-def _noun_phrase(text: str) -> str | None:
-    words = _ARTICLE.sub("", text).split()
-    out: list[str] = []
-    for i, word in enumerate(words):
-        if out and word.islower() and re.fullmatch(_NP_STOP, word):
-            if word.lower() == "of" and out and out[-1].lower() in _GENERIC_HEAD:
-                return _noun_phrase(" ".join(words[i + 1 :]))
-            break
-        out.append(word.strip(",;:"))
-    phrase = " ".join(out[:5])
-    return phrase if content_words(phrase) else None
+def elliptic(question: str, previous: str) -> Reference | None:
+    """An ellipsis the reference rules leave out: a question of a word or two that shares a
+    word with the last one ("What isn't covered?" after "What does the warranty cover?"),
+    or "what about X, <question>?"; searched together with the last question."""
+    words = content_words(question)
+    if _ABOUT_THEN_ASKS.match(question):
+        return Reference("ellipsis", 0, len(question), question)
+    if not words or len(words) > SHORT_WORDS or identifiers(question):
+        return None
+    shared = {stem(w) for w in words} & {stem(w) for w in content_words(previous)}
+    return Reference("ellipsis", 0, len(question), question) if shared else None
 
 
 def _searched(turn: PriorTurn) -> str:

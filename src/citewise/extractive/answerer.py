@@ -21,6 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from citewise.embed.base import Embedder
+from citewise.extractive.bullets import ask_stems, is_short_line, labelled_unit, titled_unit
 from citewise.extractive.candidates import (
     Candidate,
     embedded_text,
@@ -48,6 +49,7 @@ from citewise.extractive.outcome import (
     unsure,
 )
 from citewise.extractive.parts import PartPicks
+from citewise.extractive.placeholders import blanked
 from citewise.extractive.rules.entry_headings import (
     Framing,
     entry_openings,
@@ -147,9 +149,13 @@ class ExtractiveAnswerer(PartPicks):
                              reading_on)  # fmt: skip
         first = self._outcome(first, a, passages, cands, split, vectors, qv, framing)
         if first.abstained or first.kind == "passage" or not opts.terse_context_share:
-            return unsure(
-                first, a, self.embedder.name, doubt=opts.doubt_answers and not opts.already_said
-            )
+            return blanked(
+                unsure(
+                    first, a, self.embedder.name,
+                    doubt=opts.doubt_answers and not opts.already_said,
+                ),
+                a,
+            )  # fmt: skip
         # terse sentences read in context may change which sentences answer, never whether
         read = terse_in_context(
             cands, split, vectors, qv, self.embedder, share=opts.terse_context_share,
@@ -158,9 +164,8 @@ class ExtractiveAnswerer(PartPicks):
         second = self._decide(a, passages, cands, split, plain, read, qv, framing,
                               reading_on, in_context=True)  # fmt: skip
         chosen = first if second.abstained else replace(second, evidence=first.evidence)
-        return unsure(
-            chosen, a, self.embedder.name, doubt=opts.doubt_answers and not opts.already_said
-        )
+        doubt = opts.doubt_answers and not opts.already_said
+        return blanked(unsure(chosen, a, self.embedder.name, doubt=doubt), a)
 
     def _outcome(
         self,
@@ -307,6 +312,7 @@ class ExtractiveAnswerer(PartPicks):
         openings = (
             entry_openings(a.subject, passages) if self.options.rules.entry_headings else set()
         )
+        asked = ask_stems(question)
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             sentences = split[p.n]
@@ -323,6 +329,15 @@ class ExtractiveAnswerer(PartPicks):
                 prose = prose and not speaks_of_unseen_code(sentences, i)
                 prose = prose and (not is_table_row(s) or names_row(question, s))
                 prose = prose and not is_title(s)
+                if not prose and not dropped:
+                    # a bullet or a cell with its title ("Election timeout: 150–300 ms"), a
+                    # label with its value ("Formula: (Max Incidence Rate % * 1000) + …")
+                    framed = (
+                        titled_unit(unit, p.hit.section, asked, min_words)
+                        if is_short_line(unit)
+                        else labelled_unit(unit, asked, min_words)
+                    )
+                    prose, unit = (True, framed) if framed else (False, unit)
                 if prose and not dropped:
                     follows = i - last_said <= CONTINUATION
                     stems = frozenset(stems_of(unit))

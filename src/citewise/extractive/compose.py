@@ -4,10 +4,11 @@ text: passages in order of their best pick, sentences in reading order, each wit
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from citewise.extractive.bullets import titled
 from citewise.extractive.clauses import as_span
 from citewise.extractive.rules.definitions import is_preamble
 from citewise.extractive.units import join_marked, lead_in_end, with_subject
@@ -40,6 +41,7 @@ class ExtractiveResult:
     # `none`: not in the documents (`outcome.py` decides between the last two)
     kind: Literal["answer", "passage", "none"] = "answer"
     evidence: tuple[tuple[str, float], ...] = ()  # the outcome features, when scored
+    label: str = ""  # a `passage`'s own label, when not the closest passage's (placeholders)
 
 
 # a sentence that says how to do what the one before it names: "A common use case for readline
@@ -47,6 +49,8 @@ class ExtractiveResult:
 _DOES_SO = re.compile(
     r"^(?:the\s+(?:\w+\s+)?way\s+to\s+do\s+(?:so|this|that)|to\s+do\s+(?:so|this|that)\b)", re.I
 )
+# a pick before the best one scoring this share of it (the runner-up floor) opens the answer
+LEAD_SHARE = 0.75
 ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
 
 
@@ -65,7 +69,16 @@ def compose(
     chosen: dict[int, dict[int, str]] = {}
     used: dict[int, Passage] = {}
     spanned: set[tuple[int, int]] = set()
+    opening: dict[int, int] = {}  # by passage: where the unit its answer opens with starts
+    best_of: dict[int, float] = {}
     for pick in picks:
+        best_of.setdefault(pick.passage.n, pick.score)
+    for pick in picks:
+        n = pick.passage.n
+        # a pick nearly as good as the best that stands before it opens the answer in reading
+        # order; one clearly below it follows the best
+        if pick.score >= LEAD_SHARE * best_of[n] and pick.index < opening.get(n, pick.index + 1):
+            opening[n] = pick.index
         sentences = split[pick.passage.n]
         end = lead_in_end(sentences, pick.index)
         span = _span(pick, sentences, end) if spans else None
@@ -81,9 +94,16 @@ def compose(
             and not is_preamble(sentences[pick.index - 1])
         ):
             idx.add(pick.index - 1)  # "This module provides …" after "Source code: …" stands alone
+            if opening.get(pick.passage.n) == pick.index:
+                opening[pick.passage.n] = pick.index - 1
         if end < len(sentences) and _DOES_SO.match(sentences[end]):
             idx.update(range(end, lead_in_end(sentences, end)))  # "… The easiest way to do so …"
-        chosen.setdefault(pick.passage.n, {}).update({i: sentences[i] for i in idx})
+        shown = {i: sentences[i] for i in idx}
+        if end == pick.index + 1 and titled(sentences[pick.index], pick.passage.hit.section) == (
+            pick.text
+        ):
+            shown[pick.index] = pick.text  # a bullet answers with its title
+        chosen.setdefault(pick.passage.n, {}).update(shown)
         used[pick.passage.n] = pick.passage
     for n, by in chosen.items():
         # an option's name leads a sentence of its list item only where the item is not
@@ -93,7 +113,10 @@ def compose(
                 by[i] = plain[n][i]
         first = min(by)
         by[first] = with_subject(by[first], used[n].hit.section)
-    parts = [join_marked([by[i] for i in sorted(by)], n) for n, by in chosen.items()]
+    parts = [
+        " ".join(join_marked([by[i] for i in run], n) for run in leading(by, opening[n]))
+        for n, by in chosen.items()
+    ]
     return ExtractiveResult(
         text=" ".join(parts),
         used_passages=tuple(used.values()),
@@ -101,6 +124,21 @@ def compose(
         abstained=False,
         best_score=best,
     )
+
+
+def leading(chosen: Mapping[int, str], start: int) -> list[list[int]]:
+    """The chosen sentences of a passage in runs of neighbours, reading order, except that
+    the run holding its best pick (starting at `start`) comes first: the answer starts with
+    the sentence that answers, not with a runner-up that stands before it in the text."""
+    runs: list[list[int]] = []
+    for i in sorted(chosen):
+        lead_in = chosen.get(i - 1, "").rstrip().endswith(":")  # it introduces sentence i
+        if runs and runs[-1][-1] == i - 1 and (i != start or lead_in):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    first = next((r for r in runs if start in r), None)
+    return runs if first is None else [first, *(r for r in runs if r is not first)]
 
 
 def _span(pick: ScoredSentence, sentences: Sequence[str], end: int) -> tuple[int, str] | None:

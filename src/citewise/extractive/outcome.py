@@ -30,7 +30,7 @@ from functools import lru_cache
 from citewise.extractive.compose import ExtractiveResult, ScoredSentence
 from citewise.extractive.outcome_calibration import CALIBRATIONS
 from citewise.extractive.scoring import type_fit
-from citewise.extractive.units import join_marked
+from citewise.extractive.units import is_navigation, join_marked
 from citewise.question.analysis import Analysis
 from citewise.question.coverage import coverage
 from citewise.question.specifics import share_in_passage, specifics
@@ -181,7 +181,11 @@ def window_of(sentences: Sequence[str], i: int) -> tuple[int, int]:
     while grown:
         grown = False
         for j in (hi + 1, lo - 1):
-            if 0 <= j < len(sentences) and size + len(sentences[j]) <= WINDOW_CHARS:
+            if (
+                0 <= j < len(sentences)
+                and size + len(sentences[j]) <= WINDOW_CHARS
+                and not is_navigation(sentences[j])  # a page's navigation bar ends the window
+            ):
                 size += len(sentences[j])
                 lo, hi = min(lo, j), max(hi, j)
                 grown = True

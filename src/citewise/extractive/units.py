@@ -80,6 +80,11 @@ def lead_in_end(sentences: Sequence[str], i: int) -> int:
     along too: alone they are too short to be answers, and they are what it describes."""
     if i + 1 >= len(sentences) or _LIST_ITEM.match(sentences[i]):
         return i + 1
+    if _INTRODUCES.search(sentences[i]) and is_code_line(sentences[i + 1]):
+        end = i + 1  # "Run the following command as root." and the command it introduces
+        while end < len(sentences) and end - i <= LIST_ITEMS and is_code_line(sentences[end]):
+            end += 1
+        return end
     if not sentences[i].rstrip().endswith(":"):
         end = i + 1
         while end < len(sentences) and end - i <= LIST_ITEMS and _short_item(sentences[end]):
@@ -98,6 +103,15 @@ def lead_in_end(sentences: Sequence[str], i: int) -> int:
     ):
         end += 1
     return end
+
+
+# a sentence that introduces a command or code without a closing ':' ("Run the following
+# command as root.", "… as follows.", "Type this.")
+_INTRODUCES = re.compile(
+    r"(?:\b(?:the\s+following|as\s+follows|like\s+this|like\s+so|(?:this|these)\s+commands?"
+    r"|below)\b(?:\s+[\w-]+){0,4}|\b(?:run|type|enter|execute))\W*$",
+    re.I,
+)
 
 
 def _short_item(sentence: str) -> bool:
@@ -136,6 +150,39 @@ def is_code_line(line: str) -> bool:
     return stripped.endswith((";", ",", "{", "(")) and ". " not in stripped
 
 
+# the words of a page's navigation bar or footer: "« Prev Up Home Next »", "Previous topic …
+# Next topic … This Page Show Source", "Back to top", "Skip to main content"
+_NAV_WORDS = re.compile(
+    r"^(?:«|»|‹|›|←|→|↑|\||prev(?:ious)?|next|up|home|top|back|skip|contents|index|search"
+    r"|quick|show|source|edit|permalink|print|navigation|menu|github)$",
+    re.I,
+)
+_NAV_PHRASE = re.compile(
+    r"\b(?:prev(?:ious)?\s+(?:topic|page|chapter)|next\s+(?:topic|page|chapter)|back\s+to\s+top"
+    r"|skip\s+to\s+(?:main\s+)?content|show\s+source|edit\s+on\s+github|view\s+page\s+source"
+    r"|prev\s+up\s+home\s+next|table\s+of\s+contents)\b",
+    re.I,
+)
+NAV_SHARE = 0.5  # share of navigation words from which a line is a navigation bar
+NAV_PHRASE_WORDS = 12  # a line this short with a navigation phrase is a navigation bar
+# a heading's permalink glyph ("Installation¶"); "¶ 12" cites a paragraph and stays
+_PERMALINK = re.compile(r"\s*¶(?!\s*\d)")
+
+
+def is_navigation(sentence: str) -> bool:
+    """A page's navigation bar or footer left in the text: never an answer."""
+    tokens = sentence.split()
+    nav = sum(1 for t in tokens if _NAV_WORDS.match(t.strip(".,:;()[]")))
+    if nav >= 2 and nav >= NAV_SHARE * len(tokens):
+        return True
+    return _NAV_PHRASE.search(sentence) is not None and len(tokens) <= NAV_PHRASE_WORDS
+
+
+def without_anchors(text: str) -> str:
+    """`text` without permalink glyphs ("¶") left by HTML headings."""
+    return _PERMALINK.sub("", text)
+
+
 def is_prose(sentence: str, min_words: int) -> bool:
     """Sentences a reader would accept as an answer: not code, signatures, table rows or
     questions (an FAQ's "Is there a JIT compiler?" states nothing). An option's default
@@ -146,6 +193,8 @@ def is_prose(sentence: str, min_words: int) -> bool:
     if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
         return False
     if _NOTICE.match(sentence) or is_definition_line(sentence) or _CODE_STATEMENT.match(sentence):
+        return False
+    if is_navigation(sentence):
         return False
     if sentence.rstrip(" )\"'”’").endswith("?") or _POINTS_AWAY.search(sentence):
         return False
@@ -164,7 +213,7 @@ def join_marked(sentences: Sequence[str], n: int) -> str:
     sentence after it, which carries the marker for both."""
     out: list[str] = []
     for i, raw in enumerate(sentences):
-        s = _FOOTNOTE.sub("", raw)  # a page's own footnote marks would read as citations
+        s = without_anchors(_FOOTNOTE.sub("", raw))  # a page's footnote marks read as citations
         lead_in = s.rstrip().endswith(":") and i + 1 < len(sentences)
         out.append(s.rstrip() if lead_in else attach_marker(s, (n,)))
     return " ".join(out)

@@ -22,7 +22,7 @@ from citewise.extractive.candidates import stems_of
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.outcome import window_of
 from citewise.extractive.scoring import type_fit
-from citewise.extractive.units import is_code_line, lead_in_end
+from citewise.extractive.units import is_code_line, is_navigation, lead_in_end
 from citewise.question.analysis import Analysis
 from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
@@ -61,7 +61,11 @@ def coverage(terms: dict[str, float], text: str) -> float:
 
 def readable(sentences: Sequence[str]) -> list[int]:
     """The sentences a window may be centred on: not code, and holding a word."""
-    return [i for i, s in enumerate(sentences) if not is_code_line(s) and content_words(s)]
+    return [
+        i
+        for i, s in enumerate(sentences)
+        if not is_code_line(s) and content_words(s) and not is_navigation(s)
+    ]
 
 
 def unit_of(sentences: Sequence[str], i: int) -> str:

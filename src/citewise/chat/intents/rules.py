@@ -29,21 +29,50 @@ _SMALLTALK = re.compile(
     r"how(?:\s+are\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|\s+is\s+it\s+going|'?s\s+it\s+going"
     r"|\s+do\s+you\s+do)|what(?:'s|s|\s+is)\s+up|nice\s+to\s+meet\s+you|sup|are\s+you\s+there"
 )
+# what a thank-you or a closing remark is about: "… with these agreements", "… on the contracts"
+_ABOUT_THEM = (
+    r"(?:\s+(?:with|on|for|regarding|about|in)\s+(?:the|these|those|this|that|my|our|all\s+(?:the"
+    r"|these|those|my|our)|all)(?:\s+[\w'-]+){1,5})?"
+)
 _THANKS = re.compile(
     r"(?:many\s+)?(?:thanks?|thank\s+(?:you|u)|thx|ty|tysm|cheers|ta|much\s+appreciated"
-    r"|(?:i\s+)?appreciate\s+(?:it|that|your\s+help))(?:\s+(?:a\s+lot|so\s+much|very\s+much|again"
-    r"|a\s+bunch|a\s+million|for\s+(?:the|your)\s+(?:help|answer|explanation)|mate|buddy))*"
+    r"|(?:i\s+)?appreciate\s+(?:it|that|your\s+help|the\s+help))(?:\s+(?:a\s+lot|so\s+much"
+    r"|very\s+much|again|a\s+bunch|a\s+million|for\s+(?:all\s+)?(?:the|your)\s+(?:help|answers?"
+    r"|explanations?|time|support|assistance)|mate|buddy))*" + _ABOUT_THEM
+)
+# a remark about what the user did or is about to do, asking nothing: "I just uploaded a batch
+# of contracts", "here are our supplier agreements", "I'll be asking about the leases"
+_REMARK = re.compile(
+    r"(?:(?:i|we)(?:'ve|'ll|\s+have|\s+will)?(?:\s+just|\s+now|\s+also)?\s+(?:uploaded|added|shared"
+    r"|attached|loaded|imported|dropped|indexed|ingested|put\s+in|(?:sent|given)\s+you)"
+    r"|here\s+(?:are|is)\s+(?:my|our|the|some|a)|(?:these\s+are|this\s+is)\s+(?:my|our)"
+    r"|(?:i|we)(?:'m|\s+am|\s+are|'re)\s+(?:going\s+to|about\s+to|here\s+to)\s+(?:ask|look)"
+    r"|(?:i|we)(?:'ll|\s+will)\s+(?:be\s+)?ask(?:ing)?|(?:i|we)\s+(?:have|'ve\s+got)\s+(?:some|a\s+few"
+    r"|a\s+couple\s+of)\s+questions)(?:\s+[\w'-]+)*"
 )
 _CLOSING = re.compile(
-    r"(?:that(?:'s|s|\s+is|\s+was)\s+(?:all|it|everything|helpful|great|perfect|what\s+i\s+needed)"
+    # "that's all", "that summary of the licence was exactly what I needed"
+    r"(?:(?:that|this|those|these|it)(?:\s+[\w'-]+){0,2}?(?:\s+(?:of|on|about)(?:\s+[\w'-]+){1,4}?)?"
+    r"(?:'s|s|\s+is|\s+was|\s+are|\s+were)\s+"
+    r"(?:(?:very|super|really|so|exactly|just)\s+)?(?:all|it|everything|helpful|great|perfect"
+    r"|useful|clear|excellent|what\s+i\s+(?:needed|wanted|was\s+looking\s+for))"
     r"(?:\s+(?:i\s+needed|i\s+wanted|for\s+now|thanks))*|(?:good)?bye|see\s+you|later"
     r"|perfect|great|awesome|brilliant|excellent|nice|cool|got\s+it|ok(?:ay)?|makes\s+sense"
     r"|that\s+helps|(?:very|super|really)\s+helpful|you(?:'re|\s+are)\s+(?:great|the\s+best))"
+    + _ABOUT_THEM
 )
 _PHRASE = rf"(?:{_GREET.pattern}|{_SMALLTALK.pattern}|{_THANKS.pattern}|{_CLOSING.pattern})"
 _SOCIAL = re.compile(rf"{_PHRASE}(?:[\s,]+{_PHRASE})*")
 _GREETS = re.compile(rf"\b(?:{_GREET.pattern}|{_SMALLTALK.pattern})\b")
 _THANKS_WORD = re.compile(r"\b(?:thank|thanks|thx|ty|tysm|cheers|ta|appreciated?)\b")
+
+# how a request or a question opens ("what …", "is …", "tell me …", "I need …")
+_ASKS = re.compile(
+    r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could"
+    r"|would|will|should|shall|may|might|must|has|have|had|tell|show|give|list|explain|find"
+    r"|summari[sz]e|describe|compare|get|check|look|help|please|i\s+(?:want|need|would\s+like)"
+    r"|i'd\s+like|let\s+me|any)\b"
+)
 
 _COMMANDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -179,13 +208,24 @@ def tool_hint(text: str) -> str | None:
 
 
 def _social(text: str) -> str | None:
-    """ "greeting" or "gratitude" when every part of `text` is a social phrase."""
+    """ "greeting" or "gratitude" when every part of `text` is a social phrase or a remark
+    that asks nothing ("Hi there! I just uploaded a batch of contracts.")."""
+    remarks_allowed = "?" not in text  # a remark that is asked is a question ("I uploaded it?")
     parts = [core(s) or s for s in _SEGMENTS.split(normalise(text))]
     parts = [p for p in parts if p.strip()]
-    if not parts or not all(_SOCIAL.fullmatch(p) for p in parts):
+    if not parts:
         return None
-    joined = " ".join(parts)
-    return "greeting" if _GREETS.search(joined) and not _THANKS_WORD.search(joined) else "gratitude"
+    social = [p for p in parts if _SOCIAL.fullmatch(p)]
+    remarks = [p for p in parts if remarks_allowed and p not in social and _REMARK.fullmatch(p)]
+    if remarks_allowed and parts[0] in social and _GREETS.fullmatch(parts[0]):
+        # after a greeting, what asks nothing is small talk ("Good morning! Lots on today.")
+        remarks += [p for p in parts[1:] if p not in social and not _ASKS.match(p)]
+    if len(social) + len(remarks) < len(parts):
+        return None
+    joined = " ".join(social)
+    if _THANKS_WORD.search(joined) or (social and not _GREETS.search(joined)):
+        return "gratitude"
+    return "greeting"  # a greeting, or a remark alone: answered with the greeting's offer
 
 
 def _whole(pattern: re.Pattern[str], text: str) -> bool:

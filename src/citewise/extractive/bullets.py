@@ -1,0 +1,90 @@
+"""Bullets, cells and short lines that answer with their title: a slide's "Election timeout"
+over "- 150–300 ms, chosen at random" says what a sentence would, and so does a table cell
+under its heading. Alone such a line is too short to count as prose; read after its title it
+is a candidate like a sentence, and it is shown with the title (pure)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+
+from citewise.extractive.candidates import stems_of
+from citewise.extractive.units import is_caption, is_code_line, is_navigation, is_prose
+from citewise.text.headings import last_heading
+
+_LIST_MARK = re.compile(r"^\s*(?:[-*•▪◦‣–]|\d+[.)])\s+")
+MAX_TITLE_WORDS = 12  # a longer "title" is a heading path of prose, not a slide's title
+SHORT_LINE_WORDS = 6  # a line this short is a bullet or a cell, not a sentence left out
+
+
+def is_short_line(line: str) -> bool:
+    """A bullet, a cell or a short line: too short to be prose, and not code or a caption
+    (a longer line that is not prose was left out for what it is: a pointer, code, a question)."""
+    words = _LIST_MARK.sub("", line).split()
+    return (
+        0 < len(words) <= SHORT_LINE_WORDS
+        and "/s/" not in line  # a signature line: who signed, not what the document says
+        and not is_code_line(line)
+        and not is_caption(line)
+        and not line.rstrip().endswith("?")
+    )
+
+
+def titled(line: str, section: str) -> str | None:
+    """`line` read after the last heading of `section` ("Election timeout: 150–300 ms"), or
+    None when there is no heading or the line already starts with it."""
+    heading = last_heading(section).strip()
+    if not heading or len(heading.split()) > MAX_TITLE_WORDS or is_navigation(heading):
+        return None
+    body = _LIST_MARK.sub("", line).strip()
+    if not body or body.lower().startswith(heading.lower()) or not _SAYS.search(body):
+        return None
+    if len(body.split()) < 2 and not re.search(r"\d", body):
+        return None  # one word ("Waiver.") is a heading of the text, not what it says
+    return f"{heading}: {body}"
+
+
+# what a line must hold to say something under its title: a word, or a figure that is more
+# than a list's numbering ("31", "8%", "150 ms"; not "1" or "2.")
+_SAYS = re.compile(r"[^\W\d_]{2,}|\d{2,}|\d\s*(?:%|[^\W\d_]{1,3}\b)")
+
+
+def titled_unit(unit: str, section: str, asked: Set[str], min_words: int) -> str | None:
+    """The line `unit` with its title, when that reads as prose and the pair speaks of what
+    is asked (`asked`: the stems of the question's ask, its names left out): the line names
+    it, or its title does."""
+    framed = titled(unit, section)
+    if framed is None or not (is_prose(framed, min_words) or _reads(framed, min_words)):
+        return None
+    return framed if stems_of(framed) & asked else None
+
+
+# "Formula: (Max Incidence Rate % * 1000) + …", "2025 = 686 CWEs": a label and its value
+_LABELLED = re.compile(r"^\s*(?:[-*•▪◦‣–]\s+)?[^\W\d_][\w'’-]*(?:\s+[\w'’-]+){0,2}:\s+\S")
+
+
+def labelled_unit(unit: str, asked: Set[str], min_words: int) -> str | None:
+    """A line that is not prose but a label and its value ("Formula: (Max Incidence Rate %
+    * 1000) + …"), when it reads and its label or value speaks of what is asked."""
+    if not _LABELLED.match(unit) or is_navigation(unit) or "/s/" in unit:
+        return None
+    if not _reads(unit, min_words):
+        return None
+    return unit if stems_of(unit) & asked else None
+
+
+def _reads(text: str, min_words: int) -> bool:
+    """Enough words among figures and symbols to be read as a statement (a table's row or a
+    slide's formula), and not code."""
+    tokens = text.split()
+    wordy = sum(1 for t in tokens if re.search(r"[^\W\d_]{2,}", t))
+    return len(tokens) >= min_words - 1 and wordy >= 2 and not is_code_line(text)
+
+
+def ask_stems(question: str) -> set[str]:
+    """The stems of what a question asks, without the names it picks documents by ("What is
+    Massoud Safavi's non-compete?": "non", "compete"): a line sharing only a name with the
+    question is not about what it asks."""
+    words = question.split()
+    plain = [w for i, w in enumerate(words) if i == 0 or not w[:1].isupper()]
+    return stems_of(" ".join(plain))
