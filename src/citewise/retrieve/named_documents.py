@@ -54,6 +54,8 @@ class NamedDocuments:
     # the question's names and year single out the first documents: search them first
     unambiguous: tuple[str, ...] = ()
     names: tuple[str, ...] = ()  # the question's name words that named them
+    # the terms the singled-out documents use for those names ("Distributor" for "Acme")
+    terms: tuple[str, ...] = ()
 
     def boost(self, source: str) -> float:
         """The match score of `source` (0: not named)."""
@@ -104,10 +106,11 @@ def carries(fields: DocumentFields, word: str, *, cover: bool) -> bool:
 
 
 def named_documents(
-    question: str, described: DescribedDocuments, *, max_named: int = 3
+    question: str, described: DescribedDocuments, *, max_named: int = 3, by_names: bool = False
 ) -> NamedDocuments:
     """The documents `question` names by their described fields; `unambiguous` holds at
-    most `max_named` sources."""
+    most `max_named` sources. With `by_names`, names alone single documents out when the
+    question names no year (the subject chooses the documents, the ask ranks inside them)."""
     words = name_words(question)
     if len(described.fields) < 2 or not words:
         return NamedDocuments()
@@ -137,11 +140,13 @@ def named_documents(
     latest = max(covered) if covered else None
     matches = [_match(src, fields, share, latest, asked) for src, fields, share in named]
     matches.sort(key=lambda m: (-m.score, m.source))
-    unambiguous = _unambiguous(matches, asked, max_named)
+    unambiguous = _unambiguous(matches, asked, max_named, by_names=by_names)
     if not unambiguous and compared(question):
         # a comparison names two things: raising the one spelt as a name takes a side
         return NamedDocuments()
-    return NamedDocuments(tuple(matches), unambiguous, tuple(weights))
+    chosen = {src: fields for src, fields in described.fields if src in set(unambiguous)}
+    terms = [t for f in chosen.values() for w in weights for t in f.terms_for(w)]
+    return NamedDocuments(tuple(matches), unambiguous, tuple(weights), tuple(dict.fromkeys(terms)))
 
 
 def _match(
@@ -155,11 +160,15 @@ def _match(
 
 
 def _unambiguous(
-    matches: Sequence[DocumentMatch], asked: Periods, max_named: int
+    matches: Sequence[DocumentMatch], asked: Periods, max_named: int, *, by_names: bool = False
 ) -> tuple[str, ...]:
     """The best matches when they carry the question's names and the latest of its years a
     named document covers, of the kind of period it asks for when any is, and are few; else
-    none (the question's names alone only boost)."""
+    none (the question's names alone only boost). With `by_names` and no year asked, the
+    few documents that carry the most of the question's names."""
+    if matches and by_names and not asked.years:
+        best = [m for m in matches if m.names >= matches[0].names]
+        return tuple(m.source for m in best) if len(best) <= max_named else ()
     if not matches or not asked.years or not matches[0].year:
         return ()
     best = [m for m in matches if m.year and m.names >= matches[0].names]
@@ -183,8 +192,10 @@ class DocumentPrior:
         fresh_seconds: float = 30.0,
         *,
         clock: Callable[[], float] = time.monotonic,
+        by_names: bool = False,
     ) -> None:
         self.store = store
+        self.by_names = by_names  # see `named_documents`
         self.clock = clock
         self.boost = boost  # a named document's hits: score × (1 + boost × match score)
         self.max_named = max_named
@@ -200,7 +211,7 @@ class DocumentPrior:
             described = DescribedDocuments(
                 tuple(f for f in described.fields if f[0] in wanted), described.carriers
             )
-        return named_documents(query, described, max_named=self.max_named)
+        return named_documents(query, described, max_named=self.max_named, by_names=self.by_names)
 
     def _described(self, collection: str) -> DescribedDocuments:
         now = self.clock()
@@ -220,6 +231,14 @@ class DocumentPrior:
         ]
         out.sort(key=lambda h: h.score, reverse=True)
         return out
+
+
+def carried_documents(sources: Sequence[str]) -> NamedDocuments:
+    """The documents a follow-up inherits from the previous turn's citations, weighted as if
+    the follow-up named them (boosted, never a filter: the follow-up may move on)."""
+    return NamedDocuments(
+        tuple(DocumentMatch(s, 1.0, False, False) for s in dict.fromkeys(sources))
+    )
 
 
 def narrowed(flt: SearchFilter, named: NamedDocuments) -> SearchFilter | None:
@@ -243,6 +262,8 @@ def inside_query(
     (the financial statements rule pack), the titles and row labels of the statements it
     needs; and those statements."""
     inside = without_names(query, named.names) or query
+    if named.terms:  # the documents' own words for the names that chose them
+        inside = f"{inside} {' '.join(named.terms)}"
     ask = asked_statements(inside) if statements else StatementAsk()
     return with_statement_words(inside, ask), ask
 

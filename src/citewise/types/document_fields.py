@@ -16,11 +16,22 @@ class DocumentFields:
     years: tuple[int, ...] = ()  # the years of the period covered ("fiscal year ended … 2018")
     kinds: tuple[str, ...] = ()  # "annual", "quarterly", a form such as "10-k"
     versions: tuple[str, ...] = ()  # product versions named in its title or file name ("3.11")
+    # the document's own terms for the names it is about: (name, term) pairs such as
+    # ("Acme Widgets, Inc.", "Distributor"), ("European Medicines Agency", "EMA")
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    def terms_for(self, word: str) -> tuple[str, ...]:
+        """The terms the document uses for a name holding `word` (lower-case), or for the
+        name the term `word` stands for."""
+        out = [t for n, t in self.aliases if word in _words(n)]
+        out += [n for n, t in self.aliases if t.lower() == word]
+        return tuple(dict.fromkeys(out))
 
     def to_json(self) -> str:
         return json.dumps(
             {"names": self.names, "cover_names": self.cover_names, "years": self.years,
-             "kinds": self.kinds, "versions": self.versions},
+             "kinds": self.kinds, "versions": self.versions,
+             "aliases": [list(a) for a in self.aliases]},
             separators=(",", ":"),
         )  # fmt: skip
 
@@ -33,4 +44,9 @@ class DocumentFields:
             years=tuple(int(y) for y in raw.get("years", ())),
             kinds=tuple(str(k) for k in raw.get("kinds", ())),
             versions=tuple(str(v) for v in raw.get("versions", ())),
+            aliases=tuple((str(a[0]), str(a[1])) for a in raw.get("aliases", ()) if len(a) == 2),
         )
+
+
+def _words(name: str) -> set[str]:
+    return {w.strip(".,'’&-") for w in name.lower().split()}
