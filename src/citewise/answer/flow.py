@@ -163,8 +163,14 @@ class DocumentAnswerer:
             shown = passages if self.llm is None else self._passages(ranked, kind, llm=True)
         yield Sources(tuple(p.hit for p in shown))
 
+        # the passages are read with the names that chose their documents in the documents'
+        # own words: the clause says "Distributor", not the party's name
+        read_as = self.reader.resolved(req.question, req.flt)
+        if read_as != req.question:
+            qv = asked.vector_of(read_as, embedder.embed_query)
+            analysis = asked.analysis_of(read_as)
         with trace.span("gate") as span:
-            gate = self.gate.decide(req.question, passages, qv, analysis=analysis)
+            gate = self.gate.decide(read_as, passages, qv, analysis=analysis)
             span.attributes.update(relevant=float(gate.relevant), score=gate.score)
         # without an LLM, a refusal on the score alone is the extractive outcome's to make:
         # its calibrated evidence reads the sentences, the gate only the retrieval scores
@@ -178,7 +184,7 @@ class DocumentAnswerer:
 
         def extract() -> Extracted:
             return self.extractor.extract(
-                req.question, shown, question_vector=qv, analysis=analysis,
+                read_as, shown, question_vector=qv, analysis=analysis,
                 style=req.style, already_said=req.already_said, asked=asked,
             )  # fmt: skip
 

@@ -21,7 +21,14 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from citewise.question.periods import Periods, name_runs, name_words, periods, without_names
+from citewise.question.periods import (
+    Periods,
+    name_matches,
+    name_runs,
+    name_words,
+    periods,
+    without_names,
+)
 from citewise.question.statements import StatementAsk, asked_statements, with_statement_words
 from citewise.question.terms import compared
 from citewise.store.base import Store
@@ -54,8 +61,9 @@ class NamedDocuments:
     # the question's names and year single out the first documents: search them first
     unambiguous: tuple[str, ...] = ()
     names: tuple[str, ...] = ()  # the question's name words that named them
-    # the terms the singled-out documents use for those names ("Distributor" for "Acme")
-    terms: tuple[str, ...] = ()
+    # the terms the singled-out documents use for those names: (name word, term) pairs,
+    # ("acme", "Distributor")
+    terms: tuple[tuple[str, str], ...] = ()
 
     def boost(self, source: str) -> float:
         """The match score of `source` (0: not named)."""
@@ -145,7 +153,7 @@ def named_documents(
         # a comparison names two things: raising the one spelt as a name takes a side
         return NamedDocuments()
     chosen = {src: fields for src, fields in described.fields if src in set(unambiguous)}
-    terms = [t for f in chosen.values() for w in weights for t in f.terms_for(w)]
+    terms = [(w, t) for f in chosen.values() for w in weights for t in f.terms_for(w)]
     return NamedDocuments(tuple(matches), unambiguous, tuple(weights), tuple(dict.fromkeys(terms)))
 
 
@@ -233,6 +241,34 @@ class DocumentPrior:
         return out
 
 
+def resolved(question: str, named: NamedDocuments) -> str:
+    """`question` with the names that single out its documents in those documents' own
+    words: "What must Western Traction show?" -> "What must Distributor show?" (a name
+    without a term is left out: the passage that answers need not repeat it)."""
+    if not named.unambiguous:
+        return question
+    term_of: dict[str, str] = {}
+    for word, term in named.terms:
+        term_of.setdefault(word, term)
+    out: list[str] = []
+    last = 0
+    previous = ""  # the term the last name became, when only spaces followed it
+    for m, word in name_matches(question):
+        if word not in named.names:
+            continue
+        gap = question[last : m.start()]
+        term = term_of.get(word, "")
+        if gap.strip() or term != previous:
+            out += [gap, term]
+        last = m.end()
+        if question[last : last + 2] in ("'s", "’s"):
+            last += 2
+        previous = term
+    out.append(question[last:])
+    text = " ".join("".join(out).split())
+    return text if text.strip(" ?.!") else question
+
+
 def carried_documents(sources: Sequence[str]) -> NamedDocuments:
     """The documents a follow-up inherits from the previous turn's citations, weighted as if
     the follow-up named them (boosted, never a filter: the follow-up may move on)."""
@@ -263,7 +299,7 @@ def inside_query(
     needs; and those statements."""
     inside = without_names(query, named.names) or query
     if named.terms:  # the documents' own words for the names that chose them
-        inside = f"{inside} {' '.join(named.terms)}"
+        inside = f"{inside} {' '.join(dict.fromkeys(t for _, t in named.terms))}"
     ask = asked_statements(inside) if statements else StatementAsk()
     return with_statement_words(inside, ask), ask
 

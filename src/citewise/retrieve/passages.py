@@ -41,6 +41,11 @@ class PassageReader(Protocol):
         documents a follow-up inherits from the previous turn)."""
         ...
 
+    def resolved(self, question: str, flt: SearchFilter) -> str:
+        """`question` with the names that chose its documents in their own words ("the
+        Distributor" for the party's name), for reading the passages found."""
+        ...
+
     def chunks(self, ids: Sequence[int]) -> list[ChunkRecord]:
         """The chunks with their parents' text."""
         ...
@@ -117,6 +122,9 @@ class StorePassages:
             hits = ranked_hits(rescored(reranked.hits, set_aside(query), factor))
             reranked = replace(reranked, hits=hits)
         return reranked
+
+    def resolved(self, question: str, flt: SearchFilter) -> str:
+        return self._retriever.resolved(question, flt)
 
     def chunks(self, ids: Sequence[int]) -> list[ChunkRecord]:
         return self._store.get_chunks(list(ids), with_parents=True)

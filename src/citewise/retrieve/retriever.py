@@ -20,6 +20,7 @@ from citewise.retrieve.named_documents import (
     inside_query,
     narrowed,
     pages_spread,
+    resolved,
     statements_first,
 )
 from citewise.retrieve.query import ValidQuery, validate_query
@@ -144,6 +145,13 @@ class HybridRetriever:
         with self._store.snapshot(), trace.span("total"):
             hits = self._search(sq, tuple(carried))
         return SearchResult(query=text, hits=tuple(hits), timings_ms=trace.timings_ms())
+
+    def resolved(self, query: str, flt: SearchFilter) -> str:
+        """`query` with the names that single out its documents in those documents' own
+        words (`named_documents.resolved`); the query itself when they single out none."""
+        if not self.options.named_documents:
+            return query
+        return resolved(query, self._prior.named(query, flt))
 
     def _search(self, sq: SourceQuery, carried: tuple[str, ...] = ()) -> list[Hit]:
         named = NamedDocuments()

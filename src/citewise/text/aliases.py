@@ -19,27 +19,59 @@ from dataclasses import dataclass
 
 _QUOTE_OPEN = "\"“'‘"
 _QUOTE_CLOSE = "\"”'’"
-# (the "Company"), ("Vendor"), (hereinafter referred to as "Licensee"), (each a "Party")
-_DEFINED = re.compile(
-    r"\(\s*(?:(?:hereinafter|hereafter|herein)(?:\s+(?:referred\s+to|called|named|"
-    r"designated|known))?(?:\s+(?:as|the))*\s+|(?:each|either|both|individually|"
-    r"collectively|together)(?:\s+(?:a|an|the|as))*\s+|the\s+|as\s+the\s+|as\s+)?"
-    rf"(?:the\s+)?[{_QUOTE_OPEN}]\s*(?P<term>[A-Z][\w&.'’ -]{{0,40}}?)\s*[{_QUOTE_CLOSE}]"
-    r"(?:\s*(?:or|and)\s+(?:the\s+)?[\"“'‘][^\"”'’)]{1,40}[\"”'’])?\s*\)"
+# a bracket that defines terms: (the "Company"), ("Vendor"), (hereinafter referred to as
+# "Licensee"), (the “Company”, “Employer”), (each a "Party")
+_BRACKET = re.compile(r"\((?P<body>[^()]{3,160})\)")
+_QUOTED = re.compile(
+    rf"[{_QUOTE_OPEN}]\s*(?P<term>[A-Za-z][\w&.'’ -]{{0,40}}?)\s*[,.]?[{_QUOTE_CLOSE}]"
 )
-# hereinafter "the Company" / hereinafter called the Company, without brackets
+_DEFINING_WORDS = frozenset(
+    [
+        "hereinafter",
+        "hereafter",
+        "herein",
+        "referred",
+        "to",
+        "as",
+        "the",
+        "a",
+        "an",
+        "each",
+        "either",
+        "both",
+        "individually",
+        "collectively",
+        "together",
+        "called",
+        "named",
+        "designated",
+        "known",
+        "or",
+        "and",
+        "this",
+        "its",
+    ]
+)
+# referred to as "lessor," / hereinafter "the Company" / hereinafter called the Company
 _HEREINAFTER = re.compile(
-    r"\b(?:hereinafter|hereafter)\s+(?:(?:referred\s+to|called|named|designated)\s+)?(?:as\s+)?"
-    rf"(?:the\s+)?[{_QUOTE_OPEN}]?(?P<term>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){{0,3}})"
+    r"\b(?:hereinafter|hereafter|(?:herein\s+)?referred\s+to(?:\s+herein)?\s+as)\s+"
+    r"(?:(?:referred\s+to|called|named|designated)\s+)?(?:as\s+)?(?:the\s+)?"
+    rf"(?:[{_QUOTE_OPEN}](?P<quoted>[A-Za-z][\w&.' -]{{0,40}}?)[,.]?[{_QUOTE_CLOSE}]"
+    r"|(?P<term>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}))"
 )
 _ABBREVIATION = re.compile(r"\(\s*(?P<abbr>[A-Z][A-Za-z0-9&]{1,9})\s*\)")
 _EXPANSION = re.compile(r"\b(?P<abbr>[A-Z][A-Z0-9&]{1,9})\s*\(\s*(?P<full>[A-Z][^()]{3,80}?)\s*\)")
 # joining words after which a party's name starts
 _JOINS = re.compile(
-    r"(?:\bby\s+and\s+(?:between|among)|\bbetween|\bamong|\bby|\band|\bwith|\bfrom|\bto"
-    r"|\bof|\bfor|[:;]|\bis|\bare)\s+(?=\S)",
+    r"(?:\bby\s+and\s+(?:between|among)|\bbetween|\bamong|\bby|\band|\bwith|[:;])\s+(?=\S)",
     re.I,
 )
+_MONTHS = frozenset(
+    {"january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"}
+)  # fmt: skip
+# terms for the document itself or its dates, not for a name
+_NOT_TERMS = frozenset({"agreement", "this agreement", "effective date", "contract"})
 _NAME_WORD = r"(?:[A-Z][\w&.'’-]*|\d+[A-Z][\w-]*)"
 _FORMS = (
     r"(?:Inc|Ltd|LLC|L\.?L\.?C|Corp|Co|plc|S\.?A|GmbH|AG|N\.?V|B\.?V|LP|L\.?P|Limited|Incorporated)"
@@ -54,7 +86,11 @@ _NOT_NAME_START = frozenset(
      "Section", "Article", "Exhibit", "Schedule", "Appendix", "Annex", "Clause", "Part",
      "WHEREAS", "NOW", "THEREFORE", "Whereas"}
 )  # fmt: skip
-_SENTENCE_END = re.compile(r"(?<![A-Z][a-z])(?<!\b[A-Z])[.;!?]\s+(?=[A-Z])|\n\s*\n")
+_SENTENCE_END = re.compile(
+    r"(?<![A-Z][a-z])(?<!\b[A-Z])(?<!\bInc)(?<!\bCorp)(?<!\bCo)(?<!\bLtd)(?<!\bNo)(?<!\bSt)"
+    r"[.;!?]\s+(?=[A-Z])|\n\s*\n"
+)
+_ENUMERATION = re.compile(r"^(?:[A-Z]\.\s+)+")
 _WINDOW = 300  # characters before a definition its name is looked for in
 MAX_ALIASES = 60
 
@@ -71,19 +107,25 @@ def aliases(text: str) -> tuple[Alias, ...]:
     found: list[Alias] = []
     last_end = 0
     spans: list[tuple[int, int]] = []
-    for m in _DEFINED.finditer(text):
-        term = _clean_term(m["term"])
+    for m in _BRACKET.finditer(text):
+        defined = [_clean_term(q["term"]) for q in _QUOTED.finditer(m["body"])]
+        rest = _QUOTED.sub(" ", m["body"]).replace(",", " ").lower().split()
+        if not defined or any(w not in _DEFINING_WORDS for w in rest):
+            continue
         name = _name_before(text, max(last_end, m.start() - _WINDOW), m.start())
         last_end = m.end()
         spans.append(m.span())
-        if term and name and name.lower() != term.lower():
-            found.append(Alias(name, term))
+        found += [
+            Alias(name, term)
+            for term in defined
+            if term and name and name.lower() != term.lower() and _named(name, term)
+        ]
     for m in _HEREINAFTER.finditer(text):
         if any(a <= m.start() < b for a, b in spans):
             continue
-        term = _clean_term(m["term"])
+        term = _clean_term(m["quoted"] or m["term"] or "")
         name = _name_before(text, max(0, m.start() - _WINDOW), m.start())
-        if term and name and name.lower() != term.lower():
+        if term and name and name.lower() != term.lower() and _named(name, term):
             found.append(Alias(name, term))
     terms = {a.term.lower() for a in found}
     # "(each a "Party")" after a defined term names no one new
@@ -97,7 +139,7 @@ def aliases(text: str) -> tuple[Alias, ...]:
             found.append(Alias(full, abbr))
     for m in _EXPANSION.finditer(text):
         full = m["full"].strip()
-        if _initials_match(full.split(), m["abbr"]) == len(full.split()):
+        if _initials_match(full.split(), m["abbr"]) == sum(c.isalpha() for c in m["abbr"]):
             found.append(Alias(full, m["abbr"]))
     unique = {(a.name.lower(), a.term.lower()): a for a in reversed(found)}
     ordered = sorted(unique.values(), key=lambda a: found.index(a))
@@ -106,7 +148,16 @@ def aliases(text: str) -> tuple[Alias, ...]:
 
 def _clean_term(term: str) -> str:
     term = " ".join(term.split()).strip(" .,'’")
-    return term if 1 < len(term) <= 40 else ""
+    return term if 1 < len(term) <= 40 and term.lower() not in _NOT_TERMS else ""
+
+
+def _named(name: str, term: str) -> bool:
+    """Whether `name` looks like what a term stands for: two or more words, or one in
+    capitals, or one the term abbreviates; never a date."""
+    words = name.replace(",", " ").split()
+    if not words or words[0].lower() in _MONTHS or len(name) < 2:
+        return False
+    return len(words) > 1 or name.isupper() or term.isupper()
 
 
 def _name_before(text: str, start: int, end: int) -> str:
@@ -121,7 +172,8 @@ def _name_before(text: str, start: int, end: int) -> str:
         if _NAME_RUN.match(rest) and not _starts_generic(rest):
             cut = j.end()
     for run in _NAME_RUN.finditer(window, cut):
-        name = run.group(0).strip(" ,")
+        # "A. Owner": an enumeration's letter is not part of the name
+        name = _ENUMERATION.sub("", " ".join(run.group(0).strip(" ,").split()))
         if _starts_generic(name):
             continue
         return name if len(name.split()) <= 8 else ""
