@@ -128,8 +128,9 @@ class DocumentAnswerer:
         else:
             qv = asked.vector_of(req.question, embedder.embed_query)
         carried = asked.prior.sources if asked.prior is not None else ()
+        embed = functools.partial(asked.vector_of, embed=embedder.embed_query)
         first = self.reader.ranked(
-            req.question, req.flt, req.collections, trace, vector=qv, carried=carried
+            req.question, req.flt, req.collections, trace, embed=embed, carried=carried
         )
         ranked, fell_back = first.hits, first.fallback
         if len(req.parts) > 1:
@@ -137,8 +138,7 @@ class DocumentAnswerer:
             # do not crowd out the other's; the lists are interleaved, best first
             parts = [
                 self.reader.ranked(
-                    part, req.flt, req.collections, trace, carried=carried,
-                    vector=asked.vector_of(part, embedder.embed_query),
+                    part, req.flt, req.collections, trace, carried=carried, embed=embed
                 )
                 for part in req.parts
             ]  # fmt: skip

@@ -244,7 +244,7 @@ class DocumentPrior:
 def resolved(question: str, named: NamedDocuments) -> str:
     """`question` with the names that single out its documents in those documents' own
     words: "What must Western Traction show?" -> "What must Distributor show?" (a name
-    without a term is left out: the passage that answers need not repeat it)."""
+    without a term stays as it is)."""
     if not named.unambiguous:
         return question
     term_of: dict[str, str] = {}
@@ -254,10 +254,11 @@ def resolved(question: str, named: NamedDocuments) -> str:
     last = 0
     previous = ""  # the term the last name became, when only spaces followed it
     for m, word in name_matches(question):
-        if word not in named.names:
+        if word not in named.names or word not in term_of:
+            previous = ""
             continue
         gap = question[last : m.start()]
-        term = term_of.get(word, "")
+        term = term_of[word]
         if gap.strip() or term != previous:
             out += [gap, term]
         last = m.end()

@@ -6,7 +6,7 @@ and what a summary reads. `StorePassages` serves it from a `Store` and a retriev
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -34,11 +34,12 @@ class PassageReader(Protocol):
         collections: Sequence[str],
         trace: Trace,
         *,
-        vector: Vectors | None = None,
+        embed: Callable[[str], Vectors],
         carried: Sequence[str] = (),
     ) -> RerankResult:
-        """The reranked candidates for `query` (`vector`: its embedding; `carried`: the
-        documents a follow-up inherits from the previous turn)."""
+        """The reranked candidates for `query`, ranked by its ask (`HybridRetriever.ask`);
+        `embed`: the question object's (each text embedded once); `carried`: the documents
+        a follow-up inherits from the previous turn."""
         ...
 
     def resolved(self, question: str, flt: SearchFilter) -> str:
@@ -91,29 +92,32 @@ class StorePassages:
         collections: Sequence[str],
         trace: Trace,
         *,
-        vector: Vectors | None = None,
+        embed: Callable[[str], Vectors],
         carried: Sequence[str] = (),
     ) -> RerankResult:
         retriever = self._retriever
+        vector = embed(query)
         with trace.span("retrieve"):
+            ask = retriever.ask(query, flt)
+            ask_vector = embed(ask) if ask != query else vector
+
+            def one(f: SearchFilter) -> SearchResult:
+                return retriever.search(
+                    query, k=CANDIDATES, flt=f, query_vector=vector, carried=carried,
+                    ask_vector=ask_vector,
+                )  # fmt: skip
+
             if len(collections) > 1:
-
-                def one(f: SearchFilter) -> SearchResult:
-                    return retriever.search(
-                        query, k=CANDIDATES, flt=f, query_vector=vector, carried=carried
-                    )
-
                 found = search_collections(one, collections, flt, CANDIDATES)
             else:
-                found = retriever.search(
-                    query, k=CANDIDATES, flt=flt, query_vector=vector, carried=carried
-                )
+                found = one(flt)
         for key, value in found.timings_ms.items():
             if key != "total":
                 trace.add(f"search_{key}", value)
         with trace.span("rerank"):
+            # the subject chose the documents; inside them the ask ranks the passages
             reranked = rerank_result(
-                self._reranker, query, found.hits, k=CANDIDATES, query_vector=vector
+                self._reranker, ask, found.hits, k=CANDIDATES, query_vector=ask_vector
             )
         if reranked.fallback:
             trace.note("rerank_fallback")

@@ -126,12 +126,13 @@ class HybridRetriever:
         flt: SearchFilter,
         query_vector: Vectors | None = None,
         carried: Sequence[str] = (),
+        ask_vector: Vectors | None = None,
     ) -> SearchResult:
         """The `k` best hits for `query`; `query_vector`: its embedding, when the caller has
         it (used only for the query as given: a query the validation changes is embedded);
         `carried`: the documents a follow-up inherits from the previous turn (weighted like
         named documents when the query names none). A `ValidQuery` was validated by the
-        caller already."""
+        caller already. `ask_vector`: the embedding of `ask(query)`, when it differs."""
         text = (
             query
             if isinstance(query, ValidQuery)
@@ -143,7 +144,7 @@ class HybridRetriever:
         trace = sq.trace
         # one snapshot for every read: a replace committing meanwhile cannot lose the hits
         with self._store.snapshot(), trace.span("total"):
-            hits = self._search(sq, tuple(carried))
+            hits = self._search(sq, tuple(carried), ask_vector)
         return SearchResult(query=text, hits=tuple(hits), timings_ms=trace.timings_ms())
 
     def resolved(self, query: str, flt: SearchFilter) -> str:
@@ -153,7 +154,20 @@ class HybridRetriever:
             return query
         return resolved(query, self._prior.named(query, flt))
 
-    def _search(self, sq: SourceQuery, carried: tuple[str, ...] = ()) -> list[Hit]:
+    def ask(self, query: str, flt: SearchFilter) -> str:
+        """What ranks the passages of `query`: inside the documents its subject singles out,
+        the query without the names that chose them, with those documents' own terms for
+        them (`named_documents.inside_query`); else the query itself."""
+        if not self.options.named_documents:
+            return query
+        named = self._prior.named(query, flt)
+        if narrowed(flt, named) is None:
+            return query
+        return inside_query(query, named, statements=self.options.statements)[0]
+
+    def _search(
+        self, sq: SourceQuery, carried: tuple[str, ...] = (), ask_vector: Vectors | None = None
+    ) -> list[Hit]:
         named = NamedDocuments()
         if self.options.named_documents:
             with sq.trace.span("named_documents"):
@@ -166,7 +180,7 @@ class HybridRetriever:
         inside, ask = inside_query(sq.text, named, statements=self.options.statements)
         # the statements' passages are raised from a deeper list: they may rank below k
         depth = sq.k * 2 if ask else sq.k
-        vector = sq.vector if inside == sq.text else None
+        vector = sq.vector if inside == sq.text else ask_vector
         first = self._searched(replace(sq, flt=narrow, text=inside, k=depth, vector=vector), named)
         first = statements_first(first, ask, self.options.statement_boost)
         per_page = self.options.statement_per_page if ask else 0

@@ -15,7 +15,7 @@ from typing import Literal
 
 BLOCKS_VERSION = 1  # what ingest removes and labels: stored documents are re-read when it changes
 
-Aside = Literal["preamble", "recitals", "signature", "contents", "furniture"]
+Aside = Literal["preamble", "recitals", "signature", "notices", "contents", "furniture"]
 
 # "[Remainder of Page Intentionally Left Blank]", "This page intentionally left blank",
 # "[Signature Page Follows]", "Page 3 of 12", "- 4 -", and the pilcrow/anchor glyphs of HTML
@@ -39,15 +39,33 @@ _RECITALS = re.compile(
     r"^\W*(?:recitals?\b|whereas\b|w\s*i\s*t\s*n\s*e\s*s\s*s\s*e\s*t\s*h\b)", re.I
 )
 _WITNESS = re.compile(r"\bin\s+witness\s+where(?:of|to)\b", re.I)
-_SIGN_LINE = re.compile(
-    r"^\s*(?:by|name|title|signature|signed|date|its|print(?:ed)?\s+name)\s*:|_{5,}", re.I | re.M
+# signature lines, wherever the chunker joined them: "By: /s/ …", "Name:", "Title:", "____"
+_SIGN_MARK = re.compile(
+    r"(?<![\w-])(?:By|BY|Name|NAME|Title|TITLE|Its|ITS|Signature|SIGNATURE|Print(?:ed)?\s+Name)"
+    r"\s*:|/s/|_{4,}"
 )
+# "Attached to and made a part of the Sales & Service Agreement dated … between …"
+_ATTACHED = re.compile(r"\battached\s+(?:hereto\s+)?(?:to\s+)?and\s+made\s+a\s+part\s+of\b", re.I)
+# "Notices to Licensor shall be addressed as follows: … Attention: …", "If to the Company:"
+_NOTICES = re.compile(
+    r"\b(?:notices?|communications?)\b[^.]{0,80}\b(?:addressed|sent|delivered|given|mailed)\b"
+    r"[^.]{0,40}\b(?:as\s+follows|to)\b|^\W*if\s+to\s+(?:the\s+)?[A-Z]",
+    re.I | re.M,
+)
+_PIECE = re.compile(r"(?<=[.;:])\s+")
+_FRAMING = re.compile(
+    r"\(\s*(?:the\s+|this\s+|each\s+)?[\"“'‘]|\bby\s+and\s+(?:between|among)\b|\bbetween\b"
+    r"|^\W*(?:whereas|now,?\s+therefore|recitals?|witnesseth)\b|\bagree\s+as\s+follows\b"
+    r"|\b(?:is|was)\s+(?:made|entered\s+into)\b",
+    re.I,
+)
+_ATTENTION = re.compile(r"\b(?:attention|attn\.?)\s*:", re.I)
 _LEADER = re.compile(r"(?:\.\s?){4,}\s*\d+\s*$")
 _PAGE_AFTER_WORD = re.compile(r"(?:(?:\.\s?){4,}|[A-Za-z)]\s+)\d{1,3}\s*$")
 # a preamble opens the document: "This Distribution Agreement (the "Agreement") is made …"
 _OPENS = re.compile(
-    r"\bthis\b[^.]{0,150}?\b(?:agreement|contract|lease|licen[cs]e|amendment|memorandum|deed"
-    r"|addendum|plan|order|statement\s+of\s+work)\b",
+    r"\b(?:agreement|contract|lease|licen[cs]e|amendment|memorandum|deed|addendum|plan|order"
+    r"|statement\s+of\s+work)\b",
     re.I,
 )
 _CONTENTS_TITLE = re.compile(r"^\W*(?:table\s+of\s+)?contents\b", re.I)
@@ -67,6 +85,10 @@ _ASKS: dict[Aside, re.Pattern[str]] = {
     "signature": re.compile(
         r"\bsign(?:ed|s|er|atory|atories|ature|atures|ing)?\b|\bexecut(?:ed|ion|es)\b"
         r"|\bwitness|\bon\s+behalf\b|\bwho\s+(?:is|was)\b.*\b(?:title|officer)\b",
+        re.I,
+    ),
+    "notices": re.compile(
+        r"\bnotices?\b|\baddress|\bcontact|\bmail|\battention\b|\bwhere\s+(?:to|should)\s+send",
         re.I,
     ),
     "contents": re.compile(r"\bcontents\b|\bchapters?\b|\bwhat\s+(?:sections|topics)\b", re.I),
@@ -96,12 +118,23 @@ def aside_kind(text: str, section: str = "") -> Aside | None:
     titled = bool(_CONTENTS_TITLE.match(last) or _CONTENTS_TITLE.match(body))
     if _is_contents(body, titled):
         return "contents"
-    if _WITNESS.search(body) or len(_SIGN_LINE.findall(body)) >= 3:
+    if _signature(body):
         return "signature"
     head = body[:600]
-    if _OPENS.search(head[:300]) and _PREAMBLE.search(head) and _defines_parties(head):
+    opening = _PREAMBLE.search(head)
+    if (
+        opening
+        and opening.start() < 250
+        and _OPENS.search(head[:250])
+        and _defines_parties(head)
+        and _mostly(body)
+    ):
         return "preamble"
-    if _RECITALS.match(body) or _RECITALS.match(last):
+    if _ATTACHED.search(head[:200]):
+        return "preamble"
+    if _NOTICES.search(body) and _ATTENTION.search(body):
+        return "notices"
+    if _RECITALS.match(body):
         return "recitals"
     return None
 
@@ -109,6 +142,25 @@ def aside_kind(text: str, section: str = "") -> Aside | None:
 def asks_about(question: str, kind: Aside) -> bool:
     """Whether `question` asks what a block of `kind` says (the parties, the signing)."""
     return bool(_ASKS[kind].search(question))
+
+
+def _mostly(body: str) -> bool:
+    """Whether framing sentences (the parties and their defined terms, recitals, "agree as
+    follows", titles) make up at least half of `body`: a chunk that goes on past its
+    preamble into clauses is no preamble."""
+    pieces = _PIECE.split(body)
+    framing = sum(len(p) for p in pieces if len(p) < 40 or _FRAMING.search(p))
+    return framing >= 0.5 * sum(len(p) for p in pieces)
+
+
+def _signature(body: str) -> bool:
+    """A signature block: "IN WITNESS WHEREOF" near its start, or mostly signature lines
+    (a clause the chunk holds before them is no signature block)."""
+    witness = _WITNESS.search(body)
+    if witness and witness.start() < 0.3 * len(body):
+        return True
+    marks = len(_SIGN_MARK.findall(body))
+    return marks >= 3 and len(body) < 80 * marks
 
 
 def _defines_parties(text: str) -> bool:
