@@ -30,6 +30,7 @@ from citewise.llm.base import LLM
 from citewise.question.analysis import Analysis
 from citewise.question.question import Question
 from citewise.retrieve.gate import RelevanceGate
+from citewise.retrieve.named_documents import resolved
 from citewise.retrieve.passages import PassageReader
 from citewise.retrieve.rerank import select_passages
 from citewise.types import (
@@ -165,10 +166,13 @@ class DocumentAnswerer:
 
         # the passages are read with the names that chose their documents in the documents'
         # own words: the clause says "Distributor", not the party's name
-        read_as = self.reader.resolved(req.question, req.flt)
+        named = self.reader.named(req.question, req.flt)
+        read_as = resolved(req.question, named)
         if read_as != req.question:
             qv = asked.vector_of(read_as, embedder.embed_query)
             analysis = asked.analysis_of(read_as)
+        if named.unambiguous:  # the names chose the documents: their passages need not repeat them
+            analysis = analysis.without_names(named.names)
         with trace.span("gate") as span:
             gate = self.gate.decide(read_as, passages, qv, analysis=analysis)
             span.attributes.update(relevant=float(gate.relevant), score=gate.score)

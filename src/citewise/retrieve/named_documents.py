@@ -123,7 +123,7 @@ def named_documents(
     if len(described.fields) < 2 or not words:
         return NamedDocuments()
     cover = False
-    weights = described.telling(words, max_named, cover=False)
+    weights = _whole_names(described.telling(words, max_named, cover=False), question, described)
     if not weights:
         cover = True
         weights = described.telling(words, max_named, cover=True)
@@ -155,6 +155,22 @@ def named_documents(
     chosen = {src: fields for src, fields in described.fields if src in set(unambiguous)}
     terms = [(w, t) for f in chosen.values() for w in weights for t in f.terms_for(w)]
     return NamedDocuments(tuple(matches), unambiguous, tuple(weights), tuple(dict.fromkeys(terms)))
+
+
+def _whole_names(
+    weights: dict[str, float], question: str, described: DescribedDocuments
+) -> dict[str, float]:
+    """The title and file name words of `weights` without those of a name of several words
+    no document's title or file name carries whole: "Point Therapeutics" is not named by a
+    file called "center-point-drive"."""
+    out = dict(weights)
+    for run in name_runs(question):
+        if len(run) < 2 or "".join(run) in weights or not any(w in weights for w in run):
+            continue
+        if not any(all(carries(f, w, cover=False) for w in run) for _, f in described.fields):
+            for word in run:
+                out.pop(word, None)
+    return out
 
 
 def _match(

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from citewise.graph.store import GraphStore
 from citewise.retrieve.collections import search_collections
+from citewise.retrieve.named_documents import NamedDocuments
 from citewise.retrieve.rerank.base import Reranker, RerankResult, rerank_result
 from citewise.retrieve.retriever import HybridRetriever, rescored, set_aside
 from citewise.retrieve.retriever import ranked as ranked_hits
@@ -42,9 +43,8 @@ class PassageReader(Protocol):
         a follow-up inherits from the previous turn."""
         ...
 
-    def resolved(self, question: str, flt: SearchFilter) -> str:
-        """`question` with the names that chose its documents in their own words ("the
-        Distributor" for the party's name), for reading the passages found."""
+    def named(self, question: str, flt: SearchFilter) -> NamedDocuments:
+        """The documents the question's subject names, with their own terms for it."""
         ...
 
     def chunks(self, ids: Sequence[int]) -> list[ChunkRecord]:
@@ -127,8 +127,8 @@ class StorePassages:
             reranked = replace(reranked, hits=hits)
         return reranked
 
-    def resolved(self, question: str, flt: SearchFilter) -> str:
-        return self._retriever.resolved(question, flt)
+    def named(self, question: str, flt: SearchFilter) -> NamedDocuments:
+        return self._retriever.named(question, flt)
 
     def chunks(self, ids: Sequence[int]) -> list[ChunkRecord]:
         return self._store.get_chunks(list(ids), with_parents=True)

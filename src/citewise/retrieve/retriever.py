@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.question.asks import asks_about_history
+from citewise.question.periods import periods
 from citewise.retrieve.embed_ahead import embedding_ahead
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
 from citewise.retrieve.named_documents import (
@@ -20,7 +21,6 @@ from citewise.retrieve.named_documents import (
     inside_query,
     narrowed,
     pages_spread,
-    resolved,
     statements_first,
 )
 from citewise.retrieve.query import ValidQuery, validate_query
@@ -147,12 +147,11 @@ class HybridRetriever:
             hits = self._search(sq, tuple(carried), ask_vector)
         return SearchResult(query=text, hits=tuple(hits), timings_ms=trace.timings_ms())
 
-    def resolved(self, query: str, flt: SearchFilter) -> str:
-        """`query` with the names that single out its documents in those documents' own
-        words (`named_documents.resolved`); the query itself when they single out none."""
+    def named(self, query: str, flt: SearchFilter) -> NamedDocuments:
+        """The documents `query` names (`named_documents`), none when that is off."""
         if not self.options.named_documents:
-            return query
-        return resolved(query, self._prior.named(query, flt))
+            return NamedDocuments()
+        return self._prior.named(query, flt)
 
     def ask(self, query: str, flt: SearchFilter) -> str:
         """What ranks the passages of `query`: inside the documents its subject singles out,
@@ -161,7 +160,9 @@ class HybridRetriever:
         if not self.options.named_documents:
             return query
         named = self._prior.named(query, flt)
-        if narrowed(flt, named) is None:
+        # reports singled out by a period keep the reranking measured on them (the whole
+        # query); an ask is read where the names alone chose the documents
+        if narrowed(flt, named) is None or periods(query).years:
             return query
         return inside_query(query, named, statements=self.options.statements)[0]
 

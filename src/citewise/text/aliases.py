@@ -157,7 +157,8 @@ def _named(name: str, term: str) -> bool:
     words = name.replace(",", " ").split()
     if not words or words[0].lower() in _MONTHS or len(name) < 2:
         return False
-    return len(words) > 1 or name.isupper() or term.isupper()
+    # one word is a name only when the term abbreviates it ("Liebherr" -> "LCE")
+    return len(words) > 1 or (term.isupper() and _initials_match([name], term) > 0)
 
 
 def _name_before(text: str, start: int, end: int) -> str:
