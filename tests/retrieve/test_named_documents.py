@@ -251,10 +251,11 @@ def test_with_by_names_the_parties_alone_single_out_their_agreement_and_lend_the
     assert named_documents(question, AGREEMENTS).unambiguous == ()  # off: names only boost
 
 
-def test_carried_documents_are_boosted_never_filtered() -> None:
-    carried = carried_documents(["ex10-04.html", "ex10-04.html"])
-    assert [m.source for m in carried.matches] == ["ex10-04.html"]
-    assert carried.unambiguous == () and carried.boost("ex10-04.html") > 0
+def test_carried_documents_are_searched_first_each_once() -> None:
+    carried = carried_documents(["ex10-04.html", "ex10-04.html", "a", "b", "c"])
+    assert [m.source for m in carried.matches] == ["ex10-04.html", "a", "b"]
+    assert carried.unambiguous == ("ex10-04.html", "a", "b") and carried.names == ()
+    assert narrowed(SearchFilter(), carried) == SearchFilter(sources=carried.unambiguous)
 
 
 def test_the_names_that_chose_an_agreement_read_as_its_own_terms() -> None:

@@ -134,7 +134,6 @@ class Conversation:
             )
         analysis = analyse(question)
         plan = self.query_router.plan(question, analysis=analysis)
-        follows = intent in FOLLOW_UPS and bool(recent)
         flt = SearchFilter(collection=collection)
         prior = [PriorTurn(t.question, t.answer, t.rewritten_query) for t in recent]
         rewritten = None
@@ -146,7 +145,7 @@ class Conversation:
                 yield Status("rewrite", f"understood as: {rw.query}")
         # the question object travels to the answerer: analysed and embedded once (the
         # router's vector serves retrieval unless rewritten); a follow-up carries the last turn
-        last = prior_of(recent[-1]) if follows else None
+        last = prior_of(recent[-1]) if intent in FOLLOW_UPS and recent else None
         if rewritten:
             asked = Question(query, prior=last)
             # the parts of a rewritten follow-up come from its standalone form

@@ -286,12 +286,11 @@ def resolved(question: str, named: NamedDocuments) -> str:
     return text if text.strip(" ?.!") else question
 
 
-def carried_documents(sources: Sequence[str]) -> NamedDocuments:
-    """The documents a follow-up inherits from the previous turn's citations, weighted as if
-    the follow-up named them (boosted, never a filter: the follow-up may move on)."""
-    return NamedDocuments(
-        tuple(DocumentMatch(s, 1.0, False, False) for s in dict.fromkeys(sources))
-    )
+def carried_documents(sources: Sequence[str], max_named: int = 3) -> NamedDocuments:
+    """The documents a follow-up inherits from the previous turn's citations, searched first
+    as if the follow-up named them (the rest of the collection follows)."""
+    unique = tuple(dict.fromkeys(sources))[:max_named]
+    return NamedDocuments(tuple(DocumentMatch(s, 1.0, False, False) for s in unique), unique)
 
 
 def narrowed(flt: SearchFilter, named: NamedDocuments) -> SearchFilter | None:

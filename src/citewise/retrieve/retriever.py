@@ -174,7 +174,7 @@ class HybridRetriever:
             with sq.trace.span("named_documents"):
                 named = self._prior.named(sq.text, sq.flt)
         if not named.matches and carried:  # a follow-up naming no document keeps the last ones
-            named = carried_documents(carried)
+            named = carried_documents(carried, self.options.named_max)
         narrow = narrowed(sq.flt, named)
         if narrow is None:
             return self._searched(sq, named)
