@@ -246,8 +246,8 @@ def test_with_by_names_the_parties_alone_single_out_their_agreement_and_lend_the
     assert named.unambiguous == ("ex10-89.pdf",)
     assert named.terms == (("western", "Distributor"), ("traction", "Distributor"))
     inside, _ = inside_query(question, named, statements=False)
-    # the ask ranks inside the agreement: the names that chose it give way to its own term
-    assert inside == "How long is the warranty on machines that sells? Distributor"
+    # the ask ranks inside the agreement in its own term for the names that chose it
+    assert inside == "How long is the warranty on machines that Distributor sells?"
     assert named_documents(question, AGREEMENTS).unambiguous == ()  # off: names only boost
 
 

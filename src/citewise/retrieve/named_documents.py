@@ -309,13 +309,17 @@ def first_then_rest(first: Sequence[Hit], rest: Sequence[Hit], k: int) -> list[H
 def inside_query(
     query: str, named: NamedDocuments, *, statements: bool
 ) -> tuple[str, StatementAsk]:
-    """What to search the singled-out documents with: the query without the names and
-    periods that chose them (they tell its passages apart no more) and, with `statements`
+    """What to search the singled-out documents with: with a period named, the query
+    without the names and periods that chose them (a report's name is on every page: it
+    tells its passages apart no more); chosen by names alone, the query with each name the
+    documents define a term for in that term ("Western Traction" -> "Distributor"), other
+    names kept (they may be the topic itself: "the Apache License"); and with `statements`
     (the financial statements rule pack), the titles and row labels of the statements it
     needs; and those statements."""
-    inside = without_names(query, named.names) or query
-    if named.terms:  # the documents' own words for the names that chose them
-        inside = f"{inside} {' '.join(dict.fromkeys(t for _, t in named.terms))}"
+    if periods(query).years:
+        inside = without_names(query, named.names) or query
+    else:
+        inside = resolved(query, named)
     ask = asked_statements(inside) if statements else StatementAsk()
     return with_statement_words(inside, ask), ask
 
