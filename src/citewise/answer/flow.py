@@ -171,8 +171,6 @@ class DocumentAnswerer:
         if read_as != req.question:
             qv = asked.vector_of(read_as, embedder.embed_query)
             analysis = asked.analysis_of(read_as)
-        if named.unambiguous:  # the names chose the documents: their passages need not repeat them
-            analysis = analysis.without_names(named.names)
         with trace.span("gate") as span:
             gate = self.gate.decide(read_as, passages, qv, analysis=analysis)
             span.attributes.update(relevant=float(gate.relevant), score=gate.score)

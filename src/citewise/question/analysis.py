@@ -11,8 +11,7 @@ The expected answer type is read from the question's surface: "How many …?" wa
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from citewise.question.asks import asks_about_change, asks_about_history, asks_place
@@ -92,13 +91,6 @@ class Analysis:
     asks_place: bool  # "Where …?"
     asks_history: bool  # about versions at all
     asks_change: bool  # about a change, not merely naming a version
-
-    def without_names(self, words: Sequence[str]) -> Analysis:
-        """This analysis without the proper names among `words` (lower-case): names that
-        chose the documents, which their passages need not repeat."""
-        gone = {p for w in words for p in (w, *w.split("-"))}
-        kept = tuple(n for n in self.names if n.lower() not in gone)
-        return self if kept == self.names else replace(self, names=kept)
 
     def required(self, *, code_names: bool = False) -> tuple[str, ...]:
         """The names a passage must mention to answer the question: identifiers spelt as code
