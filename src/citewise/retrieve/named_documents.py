@@ -153,7 +153,7 @@ def named_documents(
         # a comparison names two things: raising the one spelt as a name takes a side
         return NamedDocuments()
     chosen = {src: fields for src, fields in described.fields if src in set(unambiguous)}
-    terms = [(w, t) for f in chosen.values() for w in weights for t in f.terms_for(w)]
+    terms = [pair for f in chosen.values() for pair in f.terms_for(set(words))]
     return NamedDocuments(tuple(matches), unambiguous, tuple(weights), tuple(dict.fromkeys(terms)))
 
 

@@ -6,6 +6,7 @@ covers and its kind, read at ingest from its title, file name and first page
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 
 
@@ -20,11 +21,17 @@ class DocumentFields:
     # ("Acme Widgets, Inc.", "Distributor"), ("European Medicines Agency", "EMA")
     aliases: tuple[tuple[str, str], ...] = ()
 
-    def terms_for(self, word: str) -> tuple[str, ...]:
-        """The terms the document uses for a name holding `word` (lower-case), or for the
-        name the term `word` stands for."""
-        out = [t for n, t in self.aliases if word in _words(n)]
-        out += [n for n, t in self.aliases if t.lower() == word]
+    def terms_for(self, words: Collection[str]) -> tuple[tuple[str, str], ...]:
+        """(word, term) pairs: the terms the document uses for the names that `words` (a
+        question's lower-cased name words) spell out, at least half of each name's telling
+        words ("Western Traction" the name "Western Traction Company": "Distributor"; not
+        "Amazon" alone the name "Amazon Web Services")."""
+        out: list[tuple[str, str]] = []
+        for name, term in self.aliases:
+            telling = _words(name) - _FORMS
+            covered = [w for w in telling if w in words]
+            if telling and 2 * len(covered) >= len(telling):
+                out += [(w, term) for w in covered]
         return tuple(dict.fromkeys(out))
 
     def to_json(self) -> str:
@@ -49,4 +56,34 @@ class DocumentFields:
 
 
 def _words(name: str) -> set[str]:
-    return {w.strip(".,'’&-") for w in name.lower().split()}
+    words = {w.strip(".,'’&-") for w in name.lower().split()}
+    return {w for w in words if len(w) > 1}
+
+
+# company forms and joining words: no name is told apart by them
+_FORMS = frozenset(
+    [
+        "inc",
+        "corp",
+        "corporation",
+        "co",
+        "company",
+        "ltd",
+        "limited",
+        "llc",
+        "plc",
+        "gmbh",
+        "ag",
+        "lp",
+        "llp",
+        "sa",
+        "nv",
+        "bv",
+        "group",
+        "holdings",
+        "of",
+        "the",
+        "and",
+        "for",
+    ]
+)
