@@ -266,3 +266,19 @@ def test_the_names_that_chose_an_agreement_read_as_its_own_terms() -> None:
     )
     boosted_only = named_documents(question, AGREEMENTS)
     assert resolved(question, boosted_only) == question
+
+
+def test_a_name_maps_to_a_term_only_when_the_question_spells_most_of_it() -> None:
+    fields = DocumentFields(
+        aliases=(
+            ("Western Traction Company", "Distributor"),
+            ("Amazon Web Services", "AWS"),
+            ("Flat Datacenter Storage", "FDS"),
+        )
+    )
+    assert set(fields.terms_for({"western", "traction"})) == {
+        ("western", "Distributor"),
+        ("traction", "Distributor"),
+    }
+    assert fields.terms_for({"amazon"}) == ()  # one word of three names no one
+    assert fields.terms_for({"fds"}) == ()  # an abbreviation is not expanded

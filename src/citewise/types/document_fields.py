@@ -28,7 +28,7 @@ class DocumentFields:
         "Amazon" alone the name "Amazon Web Services")."""
         out: list[tuple[str, str]] = []
         for name, term in self.aliases:
-            telling = _words(name) - _FORMS
+            telling = [w for w in _words(name) if w not in _FORMS]
             covered = [w for w in telling if w in words]
             if telling and 2 * len(covered) >= len(telling):
                 out += [(w, term) for w in covered]
@@ -55,9 +55,10 @@ class DocumentFields:
         )
 
 
-def _words(name: str) -> set[str]:
-    words = {w.strip(".,'’&-") for w in name.lower().split()}
-    return {w for w in words if len(w) > 1}
+def _words(name: str) -> list[str]:
+    """The name's lower-cased words in order, each once, initials left out."""
+    words = (w.strip(".,'’&-") for w in name.lower().split())
+    return list(dict.fromkeys(w for w in words if len(w) > 1))
 
 
 # company forms and joining words: no name is told apart by them
