@@ -282,3 +282,14 @@ def test_a_name_maps_to_a_term_only_when_the_question_spells_most_of_it() -> Non
     }
     assert fields.terms_for({"amazon"}) == ()  # one word of three names no one
     assert fields.terms_for({"fds"}) == ()  # an abbreviation is not expanded
+
+
+def test_a_name_only_a_title_carries_boosts_and_does_not_filter() -> None:
+    papers = DescribedDocuments.of(
+        [
+            _agreement("dynamo.pdf", ("amazon", "dynamo")),
+            *(_agreement(f"paper-{n}.pdf", (f"system{n}",)) for n in range(8)),
+        ]
+    )
+    named = named_documents("How does Amazon express its guarantees?", papers, by_names=True)
+    assert named.unambiguous == () and named.boost("dynamo.pdf") > 0

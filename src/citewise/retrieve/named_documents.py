@@ -149,12 +149,16 @@ def named_documents(
     matches = [_match(src, fields, share, latest, asked) for src, fields, share in named]
     matches.sort(key=lambda m: (-m.score, m.source))
     unambiguous = _unambiguous(matches, asked, max_named, by_names=by_names)
+    chosen = {src: fields for src, fields in described.fields if src in set(unambiguous)}
+    terms = tuple(dict.fromkeys(pair for f in chosen.values() for pair in f.terms_for(words)))
+    if by_names and not asked.years and not terms:
+        # names alone choose documents that define them (parties, bodies): a name a title
+        # merely carries ("Amazon", a paper that others cite) only boosts its document
+        unambiguous = ()
     if not unambiguous and compared(question):
         # a comparison names two things: raising the one spelt as a name takes a side
         return NamedDocuments()
-    chosen = {src: fields for src, fields in described.fields if src in set(unambiguous)}
-    terms = [pair for f in chosen.values() for pair in f.terms_for(set(words))]
-    return NamedDocuments(tuple(matches), unambiguous, tuple(weights), tuple(dict.fromkeys(terms)))
+    return NamedDocuments(tuple(matches), unambiguous, tuple(weights), terms if unambiguous else ())
 
 
 def _whole_names(
