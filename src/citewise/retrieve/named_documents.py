@@ -41,6 +41,7 @@ NAME_SPREAD = 0.1
 # a question's name word this long also names a title or file name word it begins
 # ("MGM" the file MGMRESORTS_2018_10K.pdf)
 PREFIX_CHARS = 3
+ANSWERS_KEPT = 256  # questions whose named documents are kept (until the list is read again)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,17 +230,27 @@ class DocumentPrior:
         self.max_named = max_named
         self.fresh_seconds = fresh_seconds
         self._read: dict[str, tuple[float, DescribedDocuments]] = {}
+        # the answer flow asks about one question several times (search, ask, reading)
+        self._answers: dict[tuple[str, str, tuple[str, ...], float], NamedDocuments] = {}
 
     def named(self, query: str, flt: SearchFilter) -> NamedDocuments:
         if not name_words(query):
             return NamedDocuments()
         described = self._described(flt.collection)
+        key = (query, flt.collection, flt.sources, self._read[flt.collection][0])
+        found = self._answers.get(key)
+        if found is not None:
+            return found
         if flt.sources:
             wanted = set(flt.sources)
             described = DescribedDocuments(
                 tuple(f for f in described.fields if f[0] in wanted), described.carriers
             )
-        return named_documents(query, described, max_named=self.max_named, by_names=self.by_names)
+        found = named_documents(query, described, max_named=self.max_named, by_names=self.by_names)
+        if len(self._answers) >= ANSWERS_KEPT:
+            self._answers.clear()
+        self._answers[key] = found
+        return found
 
     def _described(self, collection: str) -> DescribedDocuments:
         now = self.clock()

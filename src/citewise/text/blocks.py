@@ -10,6 +10,7 @@ crowd it out.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
@@ -108,6 +109,7 @@ def _might_hold_furniture(text: str) -> bool:
     return "blank" in low or "page" in low or "follow" in low or "-" in text or "—" in text
 
 
+@functools.lru_cache(maxsize=4096)  # the same passages come back question after question
 def aside_kind(text: str, section: str = "") -> Aside | None:
     """Which framing block `text` (a chunk, under heading `section`) is, or None when it
     may answer on its own."""
@@ -121,18 +123,12 @@ def aside_kind(text: str, section: str = "") -> Aside | None:
     if _signature(body):
         return "signature"
     head = body[:600]
-    opening = _PREAMBLE.search(head)
-    if (
-        opening
-        and opening.start() < 250
-        and _OPENS.search(head[:250])
-        and _defines_parties(head)
-        and _mostly(body)
-    ):
+    opening = _PREAMBLE.search(head) if _OPENS.search(head[:250]) else None
+    if opening and opening.start() < 250 and _defines_parties(head) and _mostly(body):
         return "preamble"
     if _ATTACHED.search(head[:200]):
         return "preamble"
-    if _NOTICES.search(body) and _ATTENTION.search(body):
+    if _ATTENTION.search(body) and _NOTICES.search(body):
         return "notices"
     if _RECITALS.match(body):
         return "recitals"
