@@ -28,7 +28,7 @@ from citewise.extractive.rules.definitions import pages_about, promote_definitio
 from citewise.extractive.rules.openings import with_openings
 from citewise.llm.base import LLM
 from citewise.question.analysis import Analysis
-from citewise.question.question import Question
+from citewise.question.question import Prior, Question
 from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.named_documents import resolved
 from citewise.retrieve.passages import PassageReader
@@ -40,6 +40,7 @@ from citewise.types import (
     Event,
     Hit,
     Passage,
+    SearchFilter,
     Sources,
     Status,
     Token,
@@ -128,7 +129,7 @@ class DocumentAnswerer:
                 qv = asked.vector_of(req.question, embedder.embed_query)
         else:
             qv = asked.vector_of(req.question, embedder.embed_query)
-        carried = asked.prior.sources if asked.prior is not None else ()
+        carried = self._carried(asked.prior, req.flt)
         embed = functools.partial(asked.vector_of, embed=embedder.embed_query)
         first = self.reader.ranked(
             req.question, req.flt, req.collections, trace, embed=embed, carried=carried
@@ -242,6 +243,14 @@ class DocumentAnswerer:
         nothing = not_found(NOTHING_MORE if more else NOT_FOUND)
         yield Token(nothing.text)
         yield Done(make_answer(req, nothing, ranked))
+
+    def _carried(self, prior: Prior | None, flt: SearchFilter) -> tuple[str, ...]:
+        """The documents a follow-up inherits: those the last answer cited, else those the
+        last question's subject named."""
+        if prior is None or prior.sources or not prior.question:
+            return prior.sources if prior is not None else ()
+        named = self.reader.named(prior.question, flt)
+        return named.unambiguous or tuple(m.source for m in named.matches[:1])
 
     def _tokens_in(self, text: str) -> int:
         return self.embedder_factory().count_tokens(text)

@@ -211,8 +211,8 @@ class Conversation:
 
 def prior_of(turn: Turn) -> Prior:
     """What a follow-up inherits from the previous turn: its subject and cited documents."""
-    subject = Subject.of(turn.rewritten_query or turn.question)
-    return Prior(subject, tuple(dict.fromkeys(s.source for s in turn.sources)))
+    asked = turn.rewritten_query or turn.question
+    return Prior(Subject.of(asked), tuple(dict.fromkeys(s.source for s in turn.sources)), asked)
 
 
 def _reply(text: str, intent: str, sid: str) -> Iterator[Event]:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from citewise.question.analysis import Analysis, analyse
-from citewise.question.periods import name_words, periods, without_names
+from citewise.question.periods import name_words, periods
 from citewise.types.vectors import Vectors
 
 
@@ -37,17 +37,12 @@ class Subject:
 
 @dataclass(frozen=True, slots=True)
 class Prior:
-    """The previous turn a follow-up leans on: its subject and the documents its answer
-    cited."""
+    """The previous turn a follow-up leans on: its subject, the documents its answer cited
+    and its (standalone) question."""
 
     subject: Subject = Subject()
     sources: tuple[str, ...] = ()
-
-
-def ask_of(text: str, names: Sequence[str]) -> str:
-    """What `text` asks once its document is chosen by `names`: the text without them (and
-    the periods it names); the text itself when nothing would be left."""
-    return without_names(text, tuple(names)) or text
+    question: str = ""
 
 
 class Question:
