@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from citewise.retrieve.named_documents import (
-    DescribedDocuments,
-    DocumentPrior,
-    NamedDocuments,
+from citewise.retrieve.inside_named import (
     carried_documents,
     first_then_rest,
     inside_query,
-    named_documents,
     narrowed,
     pages_spread,
     resolved,
     statements_first,
+)
+from citewise.retrieve.named_documents import (
+    DescribedDocuments,
+    DocumentPrior,
+    NamedDocuments,
+    named_documents,
 )
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
 

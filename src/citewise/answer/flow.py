@@ -30,7 +30,7 @@ from citewise.llm.base import LLM
 from citewise.question.analysis import Analysis
 from citewise.question.question import Prior, Question
 from citewise.retrieve.gate import RelevanceGate
-from citewise.retrieve.named_documents import resolved
+from citewise.retrieve.inside_named import resolved
 from citewise.retrieve.passages import PassageReader
 from citewise.retrieve.rerank import select_passages
 from citewise.types import (

@@ -109,8 +109,3 @@ class Question:
             with self._lock:
                 found = self._vectors.setdefault(text, found)
         return found
-
-    def embedded_texts(self) -> tuple[str, ...]:
-        """The texts embedded so far, in order (for tests and traces)."""
-        with self._lock:
-            return tuple(self._vectors)

@@ -13,9 +13,7 @@ from citewise.question.asks import asks_about_history
 from citewise.question.periods import periods
 from citewise.retrieve.embed_ahead import embedding_ahead
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
-from citewise.retrieve.named_documents import (
-    DocumentPrior,
-    NamedDocuments,
+from citewise.retrieve.inside_named import (
     carried_documents,
     first_then_rest,
     inside_query,
@@ -23,6 +21,7 @@ from citewise.retrieve.named_documents import (
     pages_spread,
     statements_first,
 )
+from citewise.retrieve.named_documents import DocumentPrior, NamedDocuments
 from citewise.retrieve.query import ValidQuery, validate_query
 from citewise.retrieve.sources.base import CandidateSource, SourceQuery
 from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
