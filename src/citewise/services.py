@@ -21,6 +21,7 @@ from citewise.embed import create_embedder
 from citewise.embed.base import Embedder
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.llm import LLM, create_llm
+from citewise.retrieve.passages import StorePassages
 from citewise.retrieve.rerank import create_reranker
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, default_sources
 from citewise.retrieve.sources.graph import GraphSource
@@ -192,11 +193,10 @@ def build(
             vector_lookup=store.get().get_vectors,
         )
         answerer = DocumentAnswerer(
-            store.get(),
+            StorePassages(store.get(), pool_retriever.get(), reranker),
             embedder_part.get,
-            pool_retriever.get(),
-            reranker,
             the_llm,
+            select_threshold=reranker.select_threshold,
             context_tokens=s.context_tokens,
             llm_context_tokens=s.llm_context_tokens,
             abstain_threshold=s.abstain_threshold,

@@ -35,7 +35,7 @@ def _answer(answerer: DocumentAnswerer, question: str) -> str:
 def _refusing(assistant: Assistant) -> DocumentAnswerer:
     """The wired answer flow with a gate whose threshold no score reaches."""
     answerer = assistant.parts.conversation.get().answerer
-    answerer.gate = RelevanceGate(answerer.store.get_vectors, GateOptions(threshold=9.0))
+    answerer.gate = RelevanceGate(answerer.reader.vectors, GateOptions(threshold=9.0))
     return answerer
 
 

@@ -22,6 +22,7 @@ QUESTION = "What is the default logging level?"
 # every module that analyses a question it is not handed the analysis of
 ANALYSING = (
     "citewise.answer.request",
+    "citewise.question.question",
     "citewise.extractive.answerer",
     "citewise.extractive.parts",
     "citewise.retrieve.gate",
@@ -126,6 +127,7 @@ def test_the_question_is_analysed_once_per_answer(
 
     for module in (
         "citewise.answer.request",
+        "citewise.question.question",
         "citewise.extractive.answerer",
         "citewise.retrieve.gate",
     ):
@@ -146,6 +148,7 @@ def test_a_carried_analysis_is_not_computed_again(
 
     for module in (
         "citewise.answer.request",
+        "citewise.question.question",
         "citewise.extractive.answerer",
         "citewise.retrieve.gate",
     ):
@@ -180,3 +183,49 @@ def test_a_repeated_question_counts_no_passage_s_tokens_again(
     again = _answered(answerer.stream(req))
     assert again.answer.answer == first.answer.answer
     assert embedder.counted == []
+
+
+TWO_PARTS = "What is the default logging level, and how do I rotate the log files?"
+
+
+def _each_once(queries: list[str]) -> None:
+    repeated = sorted({q for q in queries if queries.count(q) > 1})
+    assert not repeated, f"embedded more than once: {repeated}"
+
+
+def test_a_two_part_question_embeds_each_distinct_text_once(
+    assistant: Assistant, embedder: CountingEmbedder
+) -> None:
+    assistant.ask("warm up the exemplars")
+    embedder.queries.clear()
+    answer = assistant.ask(TWO_PARTS)
+    assert answer.intent == "question" and answer.citations
+    _each_once(embedder.queries)
+    # the whole question and each part: the retriever, reranker and answerer share them
+    assert TWO_PARTS in embedder.queries and len(embedder.queries) >= 3
+
+
+def test_a_follow_up_embeds_each_distinct_text_once_and_carries_the_last_turn(
+    assistant: Assistant, embedder: CountingEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[AnswerRequest] = []
+    answerer = _answerer(assistant)
+    real = answerer.stream
+
+    def recording(req: AnswerRequest) -> Iterator[Event]:
+        seen.append(req)
+        return real(req)
+
+    monkeypatch.setattr(answerer, "stream", recording)
+    first = assistant.ask("How long are rotated log files kept?", session_id="once-follow")
+    assert first.citations
+    embedder.queries.clear()
+    follow = assistant.ask("And how are they compressed?", session_id="once-follow")
+    assert follow.intent == "followup" and follow.rewritten_query
+    # the router embeds what was typed, retrieval and the answerer the standalone form
+    assert embedder.queries == ["And how are they compressed?", follow.rewritten_query]
+    asked = seen[-1].asked()
+    assert asked is seen[-1].question_object
+    # a follow-up inherits the documents the last answer cited
+    assert asked.prior is not None
+    assert set(asked.prior.sources) == {c.source for c in first.citations}

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from citewise.retrieve.inside_named import (
+    carried_documents,
+    first_then_rest,
+    inside_query,
+    narrowed,
+    pages_spread,
+    resolved,
+    statements_first,
+)
 from citewise.retrieve.named_documents import (
     DescribedDocuments,
     DocumentPrior,
     NamedDocuments,
-    first_then_rest,
-    inside_query,
     named_documents,
-    narrowed,
-    pages_spread,
-    statements_first,
 )
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
 
@@ -211,3 +215,83 @@ def test_passages_beyond_one_a_page_wait_behind_other_pages() -> None:
     assert [h.chunk_id for h in pages_spread(hits, 1)] == [1, 3, 4, 6, 7, 2, 5]
     assert [h.chunk_id for h in pages_spread(hits, 2)] == [1, 2, 3, 4, 6, 7, 5]
     assert [h.chunk_id for h in pages_spread(hits, 0)] == [1, 2, 3, 4, 5, 6, 7]
+
+
+def _agreement(source: str, names: tuple[str, ...], *aliases: tuple[str, str]) -> DocumentInfo:
+    fields = DocumentFields(cover_names=names, aliases=aliases)
+    return DocumentInfo(0, "default", source, source, "pdf", "", (), "h", 0.0, 1, "ready",
+                        None, 1, 0.0, fields=fields)  # fmt: skip
+
+
+AGREEMENTS = DescribedDocuments.of(
+    [
+        _agreement(
+            "ex10-89.pdf",
+            ("liebherr", "western", "traction"),
+            ("Liebherr Construction Equipment Co.", "Liebherr"),
+            ("Western Traction Company", "Distributor"),
+        ),
+        _agreement(
+            "ex10-04.html",
+            ("point", "therapeutics", "richard", "small"),
+            ("Point Therapeutics, Inc.", "Company"),
+            ("Richard N. Small", "Consultant"),
+        ),
+        *(_agreement(f"other-{n}.pdf", (f"party{n}", "delaware")) for n in range(8)),
+    ]
+)
+
+
+def test_with_by_names_the_parties_alone_single_out_their_agreement_and_lend_their_roles() -> None:
+    question = "How long is the warranty on machines that Western Traction sells?"
+    named = named_documents(question, AGREEMENTS, by_names=True)
+    assert named.unambiguous == ("ex10-89.pdf",)
+    assert named.terms == (("western", "Distributor"), ("traction", "Distributor"))
+    inside, _ = inside_query(question, named, statements=False)
+    # the ask ranks inside the agreement in its own term for the names that chose it
+    assert inside == "How long is the warranty on machines that Distributor sells?"
+    assert named_documents(question, AGREEMENTS).unambiguous == ()  # off: names only boost
+
+
+def test_carried_documents_are_searched_first_each_once() -> None:
+    carried = carried_documents(["ex10-04.html", "ex10-04.html", "a", "b", "c"])
+    assert [m.source for m in carried.matches] == ["ex10-04.html", "a", "b"]
+    assert carried.unambiguous == ("ex10-04.html", "a", "b") and carried.names == ()
+    assert narrowed(SearchFilter(), carried) == SearchFilter(sources=carried.unambiguous)
+
+
+def test_the_names_that_chose_an_agreement_read_as_its_own_terms() -> None:
+    question = "How long is the warranty on machines that Western Traction sells?"
+    named = named_documents(question, AGREEMENTS, by_names=True)
+    assert resolved(question, named) == (
+        "How long is the warranty on machines that Distributor sells?"
+    )
+    boosted_only = named_documents(question, AGREEMENTS)
+    assert resolved(question, boosted_only) == question
+
+
+def test_a_name_maps_to_a_term_only_when_the_question_spells_most_of_it() -> None:
+    fields = DocumentFields(
+        aliases=(
+            ("Western Traction Company", "Distributor"),
+            ("Amazon Web Services", "AWS"),
+            ("Flat Datacenter Storage", "FDS"),
+        )
+    )
+    assert set(fields.terms_for({"western", "traction"})) == {
+        ("western", "Distributor"),
+        ("traction", "Distributor"),
+    }
+    assert fields.terms_for({"amazon"}) == ()  # one word of three names no one
+    assert fields.terms_for({"fds"}) == ()  # an abbreviation is not expanded
+
+
+def test_a_name_only_a_title_carries_boosts_and_does_not_filter() -> None:
+    papers = DescribedDocuments.of(
+        [
+            _agreement("dynamo.pdf", ("amazon", "dynamo")),
+            *(_agreement(f"paper-{n}.pdf", (f"system{n}",)) for n in range(8)),
+        ]
+    )
+    named = named_documents("How does Amazon express its guarantees?", papers, by_names=True)
+    assert named.unambiguous == () and named.boost("dynamo.pdf") > 0

@@ -28,13 +28,11 @@ from citewise.extractive.rules.definitions import pages_about, promote_definitio
 from citewise.extractive.rules.openings import with_openings
 from citewise.llm.base import LLM
 from citewise.question.analysis import Analysis
-from citewise.retrieve.collections import search_collections
+from citewise.question.question import Prior, Question
 from citewise.retrieve.gate import RelevanceGate
-from citewise.retrieve.rerank import Reranker, select_passages
-from citewise.retrieve.rerank.base import RerankResult, rerank_result
-from citewise.retrieve.retriever import HybridRetriever
-from citewise.store.base import GraphHolder, Store
-from citewise.store.genre import documents_titled
+from citewise.retrieve.inside_named import resolved
+from citewise.retrieve.passages import PassageReader
+from citewise.retrieve.rerank import select_passages
 from citewise.types import (
     NOT_FOUND,
     CitationEvent,
@@ -43,14 +41,12 @@ from citewise.types import (
     Hit,
     Passage,
     SearchFilter,
-    SearchResult,
     Sources,
     Status,
     Token,
 )
 from citewise.types.vectors import Vectors
 
-CANDIDATES = 20  # fused candidates handed to the reranker
 TOKEN_COUNTS_KEPT = 2048  # passages' token counts kept across questions
 # Passage tokens an LLM reads: room for the prompt and a 600-token answer in an 8k context.
 LLM_CONTEXT_TOKENS = 3000
@@ -84,21 +80,23 @@ class Extracts(Protocol):
         analysis: Analysis | None,
         style: str,
         already_said: str,
+        asked: Question | None = None,
     ) -> Extracted: ...
 
 
 class DocumentAnswerer:
-    """The answer flow over its injected parts; `extractor` is the no-LLM generator (by
-    default the extractive answerer with `abstain_threshold` and `rules`)."""
+    """The answer flow over its injected parts: `reader` is its one port to the documents
+    (search and rerank, the passages around a hit, openings, vectors, the graph); `extractor`
+    the no-LLM generator (by default the extractive answerer with `abstain_threshold` and
+    `rules`)."""
 
     def __init__(
         self,
-        store: Store,
+        reader: PassageReader,
         embedder_factory: Callable[[], Embedder],
-        retriever: HybridRetriever,
-        reranker: Reranker,
         llm: LLM | None = None,
         *,
+        select_threshold: float = 0.0,
         context_tokens: int = 1800,
         llm_context_tokens: int = LLM_CONTEXT_TOKENS,
         abstain_threshold: float = 0.5,
@@ -107,47 +105,58 @@ class DocumentAnswerer:
         gate: RelevanceGate | None = None,
         extractor: Extracts | None = None,
     ) -> None:
-        self.store = store
+        self.reader = reader
         self.embedder_factory = embedder_factory
-        self.retriever = retriever
-        self.reranker = reranker
         self.llm = llm
+        self.select_threshold = select_threshold  # the reranker's (`Reranker.select_threshold`)
         self.context_tokens = context_tokens
         self.llm_context_tokens = llm_context_tokens
         self.llm_budget_s = llm_budget_s
         self.rules = rules or rule_pack(None)
-        self.gate = gate or RelevanceGate(store.get_vectors, code_names=self.rules.code_names)
+        self.gate = gate or RelevanceGate(reader.vectors, code_names=self.rules.code_names)
         self.extractor = extractor or Extractor(embedder_factory, abstain_threshold, self.rules)
-        # related documents come from the knowledge graph when the store keeps one
-        self.graph = store.graph_store() if isinstance(store, GraphHolder) else None
         # the passages of repeated and related questions recur: their token counts are kept
         self._count_tokens = functools.lru_cache(maxsize=TOKEN_COUNTS_KEPT)(self._tokens_in)
 
     def stream(self, req: AnswerRequest) -> Iterator[Event]:
         trace = req.trace
-        analysis = req.analysed()
+        asked = req.asked()
+        analysis = asked.analysis
         yield Status("retrieve", f"searching the documents for: {req.question}")
         embedder = self.embedder_factory()
-        qv = req.question_vector
-        if qv is None:
+        if asked.carried_vector(req.question) is None:
             with trace.span("search_embed_query"):
-                qv = embedder.embed_query(req.question)
-        first = self._ranked(req.question, req, qv)
+                qv = asked.vector_of(req.question, embedder.embed_query)
+        else:
+            qv = asked.vector_of(req.question, embedder.embed_query)
+        carried = self._carried(asked.prior, req.flt)
+        embed = functools.partial(asked.vector_of, embed=embedder.embed_query)
+        first = self.reader.ranked(
+            req.question, req.flt, req.collections, trace, embed=embed, carried=carried
+        )
         ranked, fell_back = first.hits, first.fallback
         if len(req.parts) > 1:
             # each part of a multi-part question gets its own search, so one part's passages
             # do not crowd out the other's; the lists are interleaved, best first
-            parts = [self._ranked(part, req) for part in req.parts]
+            parts = [
+                self.reader.ranked(
+                    part, req.flt, req.collections, trace, carried=carried, embed=embed
+                )
+                for part in req.parts
+            ]  # fmt: skip
             ranked = interleave([ranked] + [r.hits for r in parts])
             fell_back = fell_back or next((r.fallback for r in parts if r.fallback), None)
         kind = req.kind
         subject = analysis.subject
         if subject and self.rules.entry_headings:
-            ranked = promote_definitions(self._with_openings(ranked, subject, req), subject)
+            # the opening passages of up to two pages about the subject
+            about = pages_about(subject, self.reader.titled(req.flt.collection, subject[-1]))
+            openings = [self.reader.document_chunks(d.doc_id)[:2] for d in about[:2]]
+            ranked = promote_definitions(with_openings(ranked, openings), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
         mixed = fell_back or len(req.parts) > 1  # scores not comparable
-        threshold = 0.0 if mixed else self.reranker.select_threshold
+        threshold = 0.0 if mixed else self.select_threshold
         selected = select_passages(ranked, policy_for(kind).passages, threshold)
 
         with trace.span("assemble"):
@@ -156,8 +165,15 @@ class DocumentAnswerer:
             shown = passages if self.llm is None else self._passages(ranked, kind, llm=True)
         yield Sources(tuple(p.hit for p in shown))
 
+        # the passages are read with the names that chose their documents in the documents'
+        # own words: the clause says "Distributor", not the party's name
+        named = self.reader.named(req.question, req.flt)
+        read_as = resolved(req.question, named)
+        if read_as != req.question:
+            qv = asked.vector_of(read_as, embedder.embed_query)
+            analysis = asked.analysis_of(read_as)
         with trace.span("gate") as span:
-            gate = self.gate.decide(req.question, passages, qv, analysis=analysis)
+            gate = self.gate.decide(read_as, passages, qv, analysis=analysis)
             span.attributes.update(relevant=float(gate.relevant), score=gate.score)
         # without an LLM, a refusal on the score alone is the extractive outcome's to make:
         # its calibrated evidence reads the sentences, the gate only the retrieval scores
@@ -172,18 +188,18 @@ class DocumentAnswerer:
 
         def extract() -> Extracted:
             return self.extractor.extract(
-                req.question, shown, question_vector=qv, analysis=analysis,
-                style=req.style, already_said=req.already_said,
+                read_as, shown, question_vector=qv, analysis=analysis,
+                style=req.style, already_said=req.already_said, asked=asked,
             )  # fmt: skip
 
         if self.llm is not None:
             # the LLM gets the top passages; its verified answer, else a marked fallback (the
             # extractive answer is computed only when the fallback needs it)
             yield Status("generate", f"writing the answer with {self.llm.name}")
-            asked = styled_question(req.question, req.style)
+            styled = styled_question(req.question, req.style)
             made = yield from answer_with_fallback(
                 self.llm,
-                asked,
+                styled,
                 shown,
                 lambda: extract().text,
                 budget_s=self.llm_budget_s,
@@ -212,7 +228,7 @@ class DocumentAnswerer:
             yield Token(settled.text)
         for c in settled.citations:
             yield CitationEvent(c)
-        answer = make_answer(req, settled, ranked, threshold, self.graph)
+        answer = make_answer(req, settled, ranked, threshold, self.reader.graph)
         outcome = (
             "passage" if outcome_kind == "passage" and settled.citations else answer.answer_kind
         )
@@ -220,7 +236,7 @@ class DocumentAnswerer:
 
     def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
         """The summary of the document `target` names (`summary_flow.summarize_document`)."""
-        return summarize_document(self.store, self.retriever, self.llm, req, target)
+        return summarize_document(self.reader, self.llm, req, target)
 
     def _nothing_found(self, req: AnswerRequest, ranked: Sequence[Hit]) -> Iterator[Event]:
         req.trace.note("abstain")
@@ -230,39 +246,13 @@ class DocumentAnswerer:
         yield Token(nothing.text)
         yield Done(make_answer(req, nothing, ranked))
 
-    def _ranked(
-        self, query: str, req: AnswerRequest, vector: Vectors | None = None
-    ) -> RerankResult:
-        """Search and rerank for `query`; `vector`: its embedding, when the caller has it."""
-        trace = req.trace
-        started = time.perf_counter()
-        if len(req.collections) > 1:
-
-            def search(flt: SearchFilter) -> SearchResult:
-                return self.retriever.search(query, k=CANDIDATES, flt=flt, query_vector=vector)
-
-            found = search_collections(search, req.collections, req.flt, CANDIDATES)
-        else:
-            found = self.retriever.search(query, k=CANDIDATES, flt=req.flt, query_vector=vector)
-        for key, value in found.timings_ms.items():
-            if key != "total":
-                trace.add(f"search_{key}", value)
-        trace.add_since("retrieve", started)
-        with trace.span("rerank"):
-            reranked = rerank_result(
-                self.reranker, query, found.hits, k=CANDIDATES, query_vector=vector
-            )
-        if reranked.fallback:
-            trace.note("rerank_fallback")
-        return reranked
-
-    def _with_openings(
-        self, hits: list[Hit], subject: tuple[str, ...], req: AnswerRequest
-    ) -> list[Hit]:
-        """`with_openings` over the first chunks of up to two pages about the subject."""
-        titled = documents_titled(self.store, req.flt.collection, subject[-1])
-        docs = pages_about(subject, titled)[:2]
-        return with_openings(hits, [self.store.document_chunks(d.doc_id)[:2] for d in docs])
+    def _carried(self, prior: Prior | None, flt: SearchFilter) -> tuple[str, ...]:
+        """The documents a follow-up inherits: those the last answer cited, else those the
+        last question's subject named."""
+        if prior is None or prior.sources or not prior.question:
+            return prior.sources if prior is not None else ()
+        named = self.reader.named(prior.question, flt)
+        return named.unambiguous or tuple(m.source for m in named.matches[:1])
 
     def _tokens_in(self, text: str) -> int:
         return self.embedder_factory().count_tokens(text)
@@ -271,11 +261,11 @@ class DocumentAnswerer:
         """The numbered passages of `hits`: the kind's count within `context_tokens`, or for
         the LLM every hit within `llm_context_tokens` (`context.assemble_within_budget`)."""
         ids = [h.chunk_id for h in hits]
-        records = self.store.get_chunks(ids, with_parents=True)
+        records = self.reader.chunks(ids)
         parents = {r.parent_id: r.parent_text for r in records}
         counter = self._count_tokens
-        preceding = self.store.preceding_chunks(ids)
-        before_parents = self.store.chunks_before_parents(list(parents))
+        preceding = self.reader.preceding(ids)
+        before_parents = self.reader.before_parents(list(parents))
         if llm:
             return assemble_within_budget(
                 hits, parents, self.llm_context_tokens, counter, kind, preceding, before_parents

@@ -13,8 +13,7 @@ from citewise.answer.settle import Settled, make_answer, settle
 from citewise.extractive.summary import summarize_extractive
 from citewise.llm.base import LLM, Message
 from citewise.retrieve.documents import match_document
-from citewise.retrieve.retriever import HybridRetriever
-from citewise.store.base import Store
+from citewise.retrieve.passages import PassageReader
 from citewise.types import CitationEvent, Done, Event, Hit, Passage, Sources, Status, Token
 
 MAX_SUMMARY_CHUNKS = 60  # a longer document is summarised from evenly spaced chunks
@@ -22,17 +21,17 @@ NO_DOCUMENT = "I could not find a document matching that description in this col
 
 
 def summarize_document(
-    store: Store, retriever: HybridRetriever, llm: LLM | None, req: AnswerRequest, target: str
+    reader: PassageReader, llm: LLM | None, req: AnswerRequest, target: str
 ) -> Iterator[Event]:
     """The summary of the document `target` names (by its name, else the best search hit):
     map-reduce with `llm`, key sentences per section without one."""
     trace = req.trace
     with trace.span("find_document"):
-        docs = store.list_documents(req.flt.collection)
+        docs = reader.documents(req.flt.collection)
         doc = match_document(target, docs) if target else None
         named = doc is not None
         if doc is None and target:
-            found = retriever.search(target, k=5, flt=req.flt)
+            found = reader.search(target, 5, req.flt)
             if found.hits:
                 by_id = {d.doc_id: d for d in docs}
                 doc = by_id.get(found.hits[0].doc_id)
@@ -41,7 +40,7 @@ def summarize_document(
         yield Done(make_answer(req, Settled(NO_DOCUMENT, (), False, "none"), ()))
         return
     yield Status("summarize", f"summarizing {doc.source}")
-    records = store.document_chunks(doc.doc_id)
+    records = reader.document_chunks(doc.doc_id)
     if len(records) > MAX_SUMMARY_CHUNKS:
         step = len(records) / MAX_SUMMARY_CHUNKS
         records = [records[int(i * step)] for i in range(MAX_SUMMARY_CHUNKS)]

@@ -27,6 +27,7 @@ from citewise.chat.tools import detect_tool, run_tool
 from citewise.errors import CitewiseError, InputError, MemoryBackendError, NotFoundError
 from citewise.llm import LLM
 from citewise.question import analyse
+from citewise.question.question import Prior, Question, Subject
 from citewise.question.terms import carry_subject
 from citewise.retrieve.query import validate_query
 from citewise.store.base import Store
@@ -144,8 +145,17 @@ class Conversation:
             if rw.changed:
                 rewritten, query = rw.query, rw.query
                 yield Status("rewrite", f"understood as: {rw.query}")
-        # the parts of a rewritten follow-up come from its standalone form
-        parts = self.query_router.plan(query).parts if rewritten else plan.parts
+        # the question object travels to the answerer: analysed and embedded once (the
+        # router's vector serves retrieval unless rewritten); a follow-up carries the last turn
+        last = prior_of(recent[-1]) if intent in FOLLOW_UPS and recent else None
+        if rewritten:
+            asked = Question(query, prior=last)
+            # the parts of a rewritten follow-up come from its standalone form
+            parts = self.query_router.plan(query, analysis=asked.analysis).parts
+        else:
+            asked = Question(question, analysis=analysis, vector=routed.vector, prior=last)
+            parts = plan.parts
+        asked = asked.with_parts(carry_subject(list(parts)))
         req = AnswerRequest(
             question=query,
             flt=flt,
@@ -155,11 +165,9 @@ class Conversation:
             session_id=sid,
             rewritten_query=rewritten,
             already_said=recent[-1].answer if intent in STYLE_OF and recent else "",
-            parts=tuple(carry_subject(list(parts))),
+            parts=asked.parts,
             collections=collections,
-            # analysed and embedded once: the router's vector serves retrieval unless rewritten
-            analysis=analysis if rewritten is None else None,
-            question_vector=routed.vector if rewritten is None else None,
+            question_object=asked,
         )
         if plan.kind == "summarize":
             yield from stream_summary(self.answerer, req, plan.target or question)
@@ -201,6 +209,12 @@ class Conversation:
             self.llm,
             token_threshold=self.summary_tokens,
         )
+
+
+def prior_of(turn: Turn) -> Prior:
+    """What a follow-up inherits from the previous turn: its subject and cited documents."""
+    asked = turn.rewritten_query or turn.question
+    return Prior(Subject.of(asked), tuple(dict.fromkeys(s.source for s in turn.sources)), asked)
 
 
 def _reply(text: str, intent: str, sid: str) -> Iterator[Event]:

@@ -15,7 +15,7 @@ sentence names, or the best score is below the threshold.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -91,8 +91,15 @@ SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the chil
 
 
 class ExtractiveAnswerer(PartPicks):
-    def __init__(self, embedder: Embedder, options: ExtractiveOptions | None = None) -> None:
+    def __init__(
+        self,
+        embedder: Embedder,
+        options: ExtractiveOptions | None = None,
+        embed_query: Callable[[str], Vectors] | None = None,
+    ) -> None:
         self.embedder = embedder
+        # `embed_query`: the question object's, which embeds each part and facet once
+        self.embed_query = embed_query or embedder.embed_query
         self.options = options or ExtractiveOptions()
         # the question's token-level evidence, by (passage n, sentence index)
         self._late: tuple[str, dict[tuple[int, int], float]] = ("", {})
@@ -144,7 +151,7 @@ class ExtractiveAnswerer(PartPicks):
         end = len(cands) + len(framed)
         framing = Framing(framed, dict(zip(framed, batch[len(cands) : end], strict=True)))
         self._clauses = by_key(parts, batch[end:])
-        qv = question_vector if question_vector is not None else self.embedder.embed_query(question)
+        qv = question_vector if question_vector is not None else self.embed_query(question)
         first = self._decide(a, passages, cands, split, plain, vectors, qv, framing,
                              reading_on)  # fmt: skip
         first = self._outcome(first, a, passages, cands, split, vectors, qv, framing)

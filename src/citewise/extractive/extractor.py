@@ -3,6 +3,7 @@ answer style ("simple" keeps to one short sentence, "deep" reads on for more).""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -13,6 +14,7 @@ from citewise.extractive.options import ABSTAIN_BELOW, ExtractiveOptions
 from citewise.extractive.rules import RulePack, rule_pack
 from citewise.extractive.units import norm_sentence
 from citewise.question.analysis import Analysis
+from citewise.question.question import Question
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
@@ -38,10 +40,16 @@ class Extractor:
         analysis: Analysis | None,
         style: str,
         already_said: str,
+        asked: Question | None = None,
     ) -> ExtractiveResult:
         """The answer from `passages` alone, or the abstention; `already_said`: the previous
-        answer ("tell me more" avoids it, "simplify" keeps to it)."""
-        answerer = ExtractiveAnswerer(self.embedder_factory(), self.options(style, already_said))
+        answer ("tell me more" avoids it, "simplify" keeps to it); `asked`: the question
+        object, whose vectors (of the question and its parts) are reused, not re-embedded."""
+        embedder = self.embedder_factory()
+        embed_query = None
+        if asked is not None:
+            embed_query = functools.partial(asked.vector_of, embed=embedder.embed_query)
+        answerer = ExtractiveAnswerer(embedder, self.options(style, already_said), embed_query)
         return answerer.answer(question, passages, question_vector, analysis=analysis)
 
     def options(self, style: str, already_said: str) -> ExtractiveOptions:

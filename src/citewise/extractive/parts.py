@@ -3,7 +3,7 @@ comparison the sentences that set both sides side by side."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from citewise.embed.base import Embedder
@@ -18,6 +18,7 @@ from citewise.types.vectors import Vectors
 
 class _Scoring(Protocol):
     embedder: Embedder
+    embed_query: Callable[[str], Vectors]
     options: ExtractiveOptions
 
     def _score(
@@ -47,7 +48,7 @@ class PartPicks:
         for part, facet in enumerate(facets):
             asked = analyse(facet)
             head = asked.focus
-            ranked = self._score(asked, cands, vectors, self.embedder.embed_query(facet))
+            ranked = self._score(asked, cands, vectors, self.embed_query(facet))
             if part and by_whole:
                 ranked = in_context(ranked, by_whole, self.options.later_part_context)
             fits = [x for x in ranked if head is None or head in x.stems]

@@ -12,8 +12,9 @@ import hashlib
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from citewise.text.blocks import without_furniture
 from citewise.types import (
     SECTION_SEPARATOR,
     Block,
@@ -113,8 +114,18 @@ def _embed_heading(title: str, label: str) -> str:
 
 def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], Iterator[Block]]]:
     """Runs of consecutive non-empty blocks sharing a heading path, read lazily."""
-    kept = (b for b in blocks if b.text.strip())
+    kept = (b for b in map(_without_furniture, blocks) if b.text.strip())
     yield from itertools.groupby(kept, key=lambda b: b.heading_path)
+
+
+def _without_furniture(block: Block) -> Block:
+    """The block without page furniture ("[Remainder of Page Intentionally Left Blank]",
+    "Page 3 of 12") and anchor glyphs ("Install¶") in its text and headings."""
+    text = without_furniture(block.text)
+    path = tuple(without_furniture(h) for h in block.heading_path)
+    if text == block.text and path == block.heading_path:
+        return block
+    return replace(block, text=text, heading_path=path)
 
 
 def _block_units(block: Block, count_tokens: TokenCounter, budget: int) -> Iterator[_Unit]:

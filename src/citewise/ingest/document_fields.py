@@ -17,10 +17,13 @@ from typing import Protocol
 
 from citewise.question.periods import MONTH_NAMES, MONTHS, PERIOD_WORD
 from citewise.store.base import Store
+from citewise.text.aliases import aliases
 from citewise.types import DocumentFields, DocumentInfo
 
 # words read from the first page: enough for a cover page or a title block
 FIRST_WORDS = 400
+# words read for aliases: past a cover page and a table of contents to the preamble
+OPENING_WORDS = 3000
 MAX_NAMES = 80
 _YEAR = r"((?:19|20)\d\d)"
 _DATE = rf"(?:(?:{'|'.join(MONTHS)})[a-z]*\.?\s+\d{{1,2}},?\s+)?{_YEAR}"
@@ -70,18 +73,26 @@ _SMALL = frozenset((
 ))  # fmt: skip
 
 
-def describe(title: str, source: str, first_page: str) -> DocumentFields:
+def describe(title: str, source: str, first_page: str, preamble: str = "") -> DocumentFields:
     """The fields of a document titled `title`, stored as `source`, whose first page reads
-    `first_page` (empty for formats without pages: its opening text)."""
+    `first_page` (empty for formats without pages: its opening text); its aliases are read
+    from `preamble` (its first pages: parties are defined in the preamble), else the first
+    page."""
     stem = PurePosixPath(source).stem.replace("_", " ")
     opening = " ".join(first_page.split()[:FIRST_WORDS])
     cover = f"{title}\n{stem}\n{opening}"
+    found = tuple((a.name, a.term) for a in aliases(preamble or first_page))
+    # the parties' names and abbreviations name the document even past its first page
+    named = [
+        w for name, term in found for w in (*_NAME_WORD.findall(name), term) if w[:1].isupper()
+    ]
     return DocumentFields(
         names=_names(_STEM_WORD.findall(f"{stem} {title}")),
-        cover_names=_names(_NAME_WORD.findall(opening)),
+        cover_names=tuple(dict.fromkeys(_names(_NAME_WORD.findall(opening)) + _names(named))),
         years=_years(cover, stem),
         kinds=_kinds(cover),
         versions=tuple(dict.fromkeys(_VERSION.findall(f"{title} {stem}"))),
+        aliases=found,
     )
 
 
@@ -109,10 +120,24 @@ def first_page_text(chunks: Sequence[PagedText]) -> str:
     return "\n".join(parts)
 
 
+def opening_text(chunks: Sequence[PagedText], words: int = OPENING_WORDS) -> str:
+    """The text of a document's first chunks, up to `words` words: where its parties and
+    abbreviations are defined."""
+    parts: list[str] = []
+    count = 0
+    for chunk in chunks:
+        parts.append(chunk.text)
+        count += len(chunk.text.split())
+        if count >= words:
+            break
+    return "\n".join(parts)
+
+
 def describe_stored(store: Store, doc: DocumentInfo) -> DocumentFields:
     """Describes a document stored before documents were described, from its stored
     chunks (no re-parse), and stores the fields."""
-    fields = describe(doc.title, doc.source, first_page_text(store.document_chunks(doc.doc_id)))
+    chunks = store.document_chunks(doc.doc_id)
+    fields = describe(doc.title, doc.source, first_page_text(chunks), opening_text(chunks))
     store.describe_document(doc.doc_id, fields)
     return fields
 

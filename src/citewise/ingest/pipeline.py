@@ -23,7 +23,12 @@ from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError, StoreConnectionError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, tags_for
-from citewise.ingest.document_fields import describe, describe_stored, first_page_text
+from citewise.ingest.document_fields import (
+    describe,
+    describe_stored,
+    first_page_text,
+    opening_text,
+)
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
 from citewise.ingest.graph import GraphBuilder
@@ -31,6 +36,7 @@ from citewise.ingest.identity import discover_sources, prune
 from citewise.ingest.originals import keep_original
 from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
+from citewise.text.blocks import BLOCKS_VERSION
 from citewise.types import (
     ChunkedDocument,
     DocumentInfo,
@@ -182,7 +188,10 @@ def pipeline_key(chunking: ChunkingOptions) -> str:
     c = chunking
     sizes = f"{c.parent_chars}/{c.child_tokens}/{c.overlap}/{c.min_child_tokens}/{c.window_tokens}"
     # positions: a PDF's chunks carry their line rectangles (POSITIONS_VERSION)
-    return f"parsers {PARSER_VERSION}; chunks {sizes}; positions {POSITIONS_VERSION}"
+    return (
+        f"parsers {PARSER_VERSION}; chunks {sizes}; positions {POSITIONS_VERSION}"
+        f"; blocks {BLOCKS_VERSION}"
+    )
 
 
 def ingest_one(
@@ -276,7 +285,9 @@ def ingest_one(
         page_count=parsed.page_count,
         chunks=chunks,
         pipeline=key,
-        fields=describe(title, cand.source, first_page_text(chunks.children)),
+        fields=describe(
+            title, cand.source, first_page_text(chunks.children), opening_text(chunks.children)
+        ),
     )
     new = enrich(new, job.enrichers)
     if job.originals_dir is not None:

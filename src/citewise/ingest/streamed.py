@@ -13,7 +13,7 @@ from citewise.embed.base import Embedder
 from citewise.errors import BackendError, DocumentError, TooLargeError
 from citewise.ingest.chunking import ChunkingOptions, stream_chunks
 from citewise.ingest.discovery import Candidate, category_for
-from citewise.ingest.document_fields import describe, first_page_text
+from citewise.ingest.document_fields import describe, first_page_text, opening_text
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
 from citewise.ingest.originals import keep_original
@@ -106,9 +106,11 @@ def ingest_streamed(
         try:
             stored = 0
             opening = ""
+            preamble = ""
             for batch in _batches(chunks, limits.batch_chunks):
                 batch = enrich(replace(header, chunks=batch), enrichers).chunks
                 opening = opening or first_page_text(batch.children)
+                preamble = preamble or opening_text(batch.children)
                 if not store.append_chunks(doc_id, batch):
                     return _superseded(source), None
                 stored += len(batch.children)
@@ -126,7 +128,7 @@ def ingest_streamed(
         return FileOutcome(source, "failed", "empty: the file contains only whitespace"), None
     if originals_dir is not None:
         keep_original(file.cand.path, file.content_hash, originals_dir)
-    store.describe_document(doc_id, describe(stream.title, source, opening))
+    store.describe_document(doc_id, describe(stream.title, source, opening, preamble))
     if not store.complete_document(doc_id):
         return _superseded(source), None
     return FileOutcome(

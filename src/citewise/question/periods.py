@@ -78,7 +78,7 @@ def name_runs(question: str) -> tuple[tuple[str, ...], ...]:
     runs: list[tuple[str, ...]] = []
     run: list[str] = []
     end = -1
-    for m, word in _name_matches(question):
+    for m, word in name_matches(question):
         if run and question[end : m.start()].strip(" '") not in ("", "s"):
             runs.append(tuple(run))
             run = []
@@ -100,7 +100,8 @@ def name_words(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(words + joined))
 
 
-def _name_matches(question: str) -> list[tuple[re.Match[str], str]]:
+def name_matches(question: str) -> list[tuple[re.Match[str], str]]:
+    """Each word `question` spells as a name, with its match (see `name_words`)."""
     out: list[tuple[re.Match[str], str]] = []
     for m in _NAME.finditer(question):
         word = m.group(0)

@@ -21,8 +21,12 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from citewise.question.periods import Periods, name_runs, name_words, periods, without_names
-from citewise.question.statements import StatementAsk, asked_statements, with_statement_words
+from citewise.question.periods import (
+    Periods,
+    name_runs,
+    name_words,
+    periods,
+)
 from citewise.question.terms import compared
 from citewise.store.base import Store
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
@@ -34,6 +38,7 @@ NAME_SPREAD = 0.1
 # a question's name word this long also names a title or file name word it begins
 # ("MGM" the file MGMRESORTS_2018_10K.pdf)
 PREFIX_CHARS = 3
+ANSWERS_KEPT = 256  # questions whose named documents are kept (until the list is read again)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +59,9 @@ class NamedDocuments:
     # the question's names and year single out the first documents: search them first
     unambiguous: tuple[str, ...] = ()
     names: tuple[str, ...] = ()  # the question's name words that named them
+    # the terms the singled-out documents use for those names: (name word, term) pairs,
+    # ("acme", "Distributor")
+    terms: tuple[tuple[str, str], ...] = ()
 
     def boost(self, source: str) -> float:
         """The match score of `source` (0: not named)."""
@@ -104,15 +112,16 @@ def carries(fields: DocumentFields, word: str, *, cover: bool) -> bool:
 
 
 def named_documents(
-    question: str, described: DescribedDocuments, *, max_named: int = 3
+    question: str, described: DescribedDocuments, *, max_named: int = 3, by_names: bool = False
 ) -> NamedDocuments:
     """The documents `question` names by their described fields; `unambiguous` holds at
-    most `max_named` sources."""
+    most `max_named` sources. With `by_names`, names alone single documents out when the
+    question names no year (the subject chooses the documents, the ask ranks inside them)."""
     words = name_words(question)
     if len(described.fields) < 2 or not words:
         return NamedDocuments()
     cover = False
-    weights = described.telling(words, max_named, cover=False)
+    weights = _whole_names(described.telling(words, max_named, cover=False), question, described)
     if not weights:
         cover = True
         weights = described.telling(words, max_named, cover=True)
@@ -137,11 +146,33 @@ def named_documents(
     latest = max(covered) if covered else None
     matches = [_match(src, fields, share, latest, asked) for src, fields, share in named]
     matches.sort(key=lambda m: (-m.score, m.source))
-    unambiguous = _unambiguous(matches, asked, max_named)
+    unambiguous = _unambiguous(matches, asked, max_named, by_names=by_names)
+    chosen = {src: fields for src, fields in described.fields if src in set(unambiguous)}
+    terms = tuple(dict.fromkeys(pair for f in chosen.values() for pair in f.terms_for(words)))
+    if by_names and not asked.years and not terms:
+        # names alone choose documents that define them (parties, bodies): a name a title
+        # merely carries ("Amazon", a paper that others cite) only boosts its document
+        unambiguous = ()
     if not unambiguous and compared(question):
         # a comparison names two things: raising the one spelt as a name takes a side
         return NamedDocuments()
-    return NamedDocuments(tuple(matches), unambiguous, tuple(weights))
+    return NamedDocuments(tuple(matches), unambiguous, tuple(weights), terms if unambiguous else ())
+
+
+def _whole_names(
+    weights: dict[str, float], question: str, described: DescribedDocuments
+) -> dict[str, float]:
+    """The title and file name words of `weights` without those of a name of several words
+    no document's title or file name carries whole: "Point Therapeutics" is not named by a
+    file called "center-point-drive"."""
+    out = dict(weights)
+    for run in name_runs(question):
+        if len(run) < 2 or "".join(run) in weights or not any(w in weights for w in run):
+            continue
+        if not any(all(carries(f, w, cover=False) for w in run) for _, f in described.fields):
+            for word in run:
+                out.pop(word, None)
+    return out
 
 
 def _match(
@@ -155,11 +186,15 @@ def _match(
 
 
 def _unambiguous(
-    matches: Sequence[DocumentMatch], asked: Periods, max_named: int
+    matches: Sequence[DocumentMatch], asked: Periods, max_named: int, *, by_names: bool = False
 ) -> tuple[str, ...]:
     """The best matches when they carry the question's names and the latest of its years a
     named document covers, of the kind of period it asks for when any is, and are few; else
-    none (the question's names alone only boost)."""
+    none (the question's names alone only boost). With `by_names` and no year asked, the
+    few documents that carry the most of the question's names."""
+    if matches and by_names and not asked.years:
+        best = [m for m in matches if m.names >= matches[0].names]
+        return tuple(m.source for m in best) if len(best) <= max_named else ()
     if not matches or not asked.years or not matches[0].year:
         return ()
     best = [m for m in matches if m.year and m.names >= matches[0].names]
@@ -183,24 +218,36 @@ class DocumentPrior:
         fresh_seconds: float = 30.0,
         *,
         clock: Callable[[], float] = time.monotonic,
+        by_names: bool = False,
     ) -> None:
         self.store = store
+        self.by_names = by_names  # see `named_documents`
         self.clock = clock
         self.boost = boost  # a named document's hits: score × (1 + boost × match score)
         self.max_named = max_named
         self.fresh_seconds = fresh_seconds
         self._read: dict[str, tuple[float, DescribedDocuments]] = {}
+        # the answer flow asks about one question several times (search, ask, reading)
+        self._answers: dict[tuple[str, str, tuple[str, ...], float], NamedDocuments] = {}
 
     def named(self, query: str, flt: SearchFilter) -> NamedDocuments:
         if not name_words(query):
             return NamedDocuments()
         described = self._described(flt.collection)
+        key = (query, flt.collection, flt.sources, self._read[flt.collection][0])
+        found = self._answers.get(key)
+        if found is not None:
+            return found
         if flt.sources:
             wanted = set(flt.sources)
             described = DescribedDocuments(
                 tuple(f for f in described.fields if f[0] in wanted), described.carriers
             )
-        return named_documents(query, described, max_named=self.max_named)
+        found = named_documents(query, described, max_named=self.max_named, by_names=self.by_names)
+        if len(self._answers) >= ANSWERS_KEPT:
+            self._answers.clear()
+        self._answers[key] = found
+        return found
 
     def _described(self, collection: str) -> DescribedDocuments:
         now = self.clock()
@@ -220,57 +267,3 @@ class DocumentPrior:
         ]
         out.sort(key=lambda h: h.score, reverse=True)
         return out
-
-
-def narrowed(flt: SearchFilter, named: NamedDocuments) -> SearchFilter | None:
-    """The filter that searches only the documents the question singles out, if any."""
-    if not named.unambiguous:
-        return None
-    return replace(flt, sources=named.unambiguous)
-
-
-def first_then_rest(first: Sequence[Hit], rest: Sequence[Hit], k: int) -> list[Hit]:
-    """`first`, then `rest`'s other chunks, `k` at most (pure)."""
-    seen = {h.chunk_id for h in first}
-    return [*first, *(h for h in rest if h.chunk_id not in seen)][:k]
-
-
-def inside_query(
-    query: str, named: NamedDocuments, *, statements: bool
-) -> tuple[str, StatementAsk]:
-    """What to search the singled-out documents with: the query without the names and
-    periods that chose them (they tell its passages apart no more) and, with `statements`
-    (the financial statements rule pack), the titles and row labels of the statements it
-    needs; and those statements."""
-    inside = without_names(query, named.names) or query
-    ask = asked_statements(inside) if statements else StatementAsk()
-    return with_statement_words(inside, ask), ask
-
-
-def statements_first(hits: Sequence[Hit], ask: StatementAsk, boost: float) -> list[Hit]:
-    """The hits re-sorted with the scores of those under or titled by a statement `ask`
-    needs raised by `boost` (ranks as they were; pure)."""
-    if not ask or boost <= 0:
-        return list(hits)
-    out = [
-        replace(h, score=h.score * (1 + boost)) if ask.titled(f"{h.section}\n{h.text[:300]}") else h
-        for h in hits
-    ]
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
-
-
-def pages_spread(hits: Sequence[Hit], per_page: int) -> list[Hit]:
-    """The hits with any beyond the first `per_page` of one page moved behind the others
-    (order otherwise kept; 0 turns it off; pure): inside one long report, a page that
-    matches in several passages would otherwise fill the first places."""
-    if per_page <= 0:
-        return list(hits)
-    seen: dict[tuple[str, int | None], int] = {}
-    first: list[Hit] = []
-    later: list[Hit] = []
-    for h in hits:
-        key = (h.source, h.page)
-        seen[key] = seen.get(key, 0) + 1
-        (first if h.page is None or seen[key] <= per_page else later).append(h)
-    return first + later

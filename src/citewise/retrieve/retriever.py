@@ -10,17 +10,18 @@ from dataclasses import dataclass, replace
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
 from citewise.question.asks import asks_about_history
+from citewise.question.periods import periods
 from citewise.retrieve.embed_ahead import embedding_ahead
 from citewise.retrieve.fusion import Fused, reciprocal_rank_fusion
-from citewise.retrieve.named_documents import (
-    DocumentPrior,
-    NamedDocuments,
+from citewise.retrieve.inside_named import (
+    carried_documents,
     first_then_rest,
     inside_query,
     narrowed,
     pages_spread,
     statements_first,
 )
+from citewise.retrieve.named_documents import DocumentPrior, NamedDocuments
 from citewise.retrieve.query import ValidQuery, validate_query
 from citewise.retrieve.sources.base import CandidateSource, SourceQuery
 from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
@@ -28,6 +29,7 @@ from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.retrieve.sources.option_entries import OptionEntrySource
 from citewise.retrieve.sources.vector import VectorSource
 from citewise.store.base import Store
+from citewise.text.blocks import aside_kind, asks_about
 from citewise.text.headings import heading_names, last_heading
 from citewise.text.identifiers import query_identifiers
 from citewise.text.release_notes import is_release_notes
@@ -56,11 +58,17 @@ class RetrievalOptions:
     # keyword + vector fused by the store in one statement when it can (`store.base`);
     # off: two searches fused here (the same result, measured by benchmarks/scale_bench.py)
     store_fusion: bool = True
+    # preambles, recitals, signature blocks and tables of contents answer only questions
+    # about themselves (`text.blocks`): otherwise their scores are multiplied by this
+    aside_factor: float = 0.5
     # the documents a question names by organisation and period (`retrieve.named_documents`):
     # searched first when they are at most `named_max`, else their hits boosted
     named_documents: bool = True
     named_boost: float = 0.2
     named_max: int = 3
+    # names alone (no year) single out the documents searched first, with the ask: the
+    # question without the names, plus the documents' own terms for them (their aliases)
+    subject_first: bool = True
     # inside the named documents, search for the financial statements a question needs and
     # raise their passages' scores by this share (the rule pack decides:
     # `RulePack.financial_statements`)
@@ -99,7 +107,10 @@ class HybridRetriever:
     ) -> None:
         self._store = store
         self.options = options or RetrievalOptions()
-        self._prior = DocumentPrior(store, self.options.named_boost, self.options.named_max)
+        opts = self.options
+        self._prior = DocumentPrior(
+            store, opts.named_boost, opts.named_max, by_names=opts.subject_first
+        )
         self.sources: list[CandidateSource] = list(
             sources if sources is not None
             else default_sources(store, embedder_factory, self.options)
@@ -113,10 +124,14 @@ class HybridRetriever:
         mode: SearchMode = "hybrid",
         flt: SearchFilter,
         query_vector: Vectors | None = None,
+        carried: Sequence[str] = (),
+        ask_vector: Vectors | None = None,
     ) -> SearchResult:
         """The `k` best hits for `query`; `query_vector`: its embedding, when the caller has
-        it (used only for the query as given: a query the validation changes is embedded).
-        A `ValidQuery` was validated by the caller already."""
+        it (used only for the query as given: a query the validation changes is embedded);
+        `carried`: the documents a follow-up inherits from the previous turn (weighted like
+        named documents when the query names none). A `ValidQuery` was validated by the
+        caller already. `ask_vector`: the embedding of `ask(query)`, when it differs."""
         text = (
             query
             if isinstance(query, ValidQuery)
@@ -128,21 +143,44 @@ class HybridRetriever:
         trace = sq.trace
         # one snapshot for every read: a replace committing meanwhile cannot lose the hits
         with self._store.snapshot(), trace.span("total"):
-            hits = self._search(sq)
+            hits = self._search(sq, tuple(carried), ask_vector)
         return SearchResult(query=text, hits=tuple(hits), timings_ms=trace.timings_ms())
 
-    def _search(self, sq: SourceQuery) -> list[Hit]:
+    def named(self, query: str, flt: SearchFilter) -> NamedDocuments:
+        """The documents `query` names (`named_documents`), none when that is off."""
+        if not self.options.named_documents:
+            return NamedDocuments()
+        return self._prior.named(query, flt)
+
+    def ask(self, query: str, flt: SearchFilter) -> str:
+        """What ranks the passages of `query`: inside the documents its subject singles out,
+        the query without the names that chose them, with those documents' own terms for
+        them (`named_documents.inside_query`); else the query itself."""
+        if not self.options.named_documents:
+            return query
+        named = self._prior.named(query, flt)
+        # reports singled out by a period keep the reranking measured on them (the whole
+        # query); an ask is read where the names alone chose the documents
+        if narrowed(flt, named) is None or periods(query).years:
+            return query
+        return inside_query(query, named, statements=self.options.statements)[0]
+
+    def _search(
+        self, sq: SourceQuery, carried: tuple[str, ...] = (), ask_vector: Vectors | None = None
+    ) -> list[Hit]:
         named = NamedDocuments()
         if self.options.named_documents:
             with sq.trace.span("named_documents"):
                 named = self._prior.named(sq.text, sq.flt)
+        if not named.matches and carried:  # a follow-up naming no document keeps the last ones
+            named = carried_documents(carried, self.options.named_max)
         narrow = narrowed(sq.flt, named)
         if narrow is None:
             return self._searched(sq, named)
         inside, ask = inside_query(sq.text, named, statements=self.options.statements)
         # the statements' passages are raised from a deeper list: they may rank below k
         depth = sq.k * 2 if ask else sq.k
-        vector = sq.vector if inside == sq.text else None
+        vector = sq.vector if inside == sq.text else ask_vector
         first = self._searched(replace(sq, flt=narrow, text=inside, k=depth, vector=vector), named)
         first = statements_first(first, ask, self.options.statement_boost)
         per_page = self.options.statement_per_page if ask else 0
@@ -187,6 +225,8 @@ class HybridRetriever:
         hits = self._prior.rescored(self._hits(fused), named)
         if opts.release_notes_factor != 1.0 and not asks_about_history(query):
             hits = rescored(hits, is_release_notes, opts.release_notes_factor)
+        if opts.aside_factor != 1.0:
+            hits = rescored(hits, set_aside(query), opts.aside_factor)
         if opts.max_per_document > 0:
             hits = spread(hits, opts.max_per_document, entry_for(query))
         # ranked once, and only the hits returned
@@ -201,6 +241,17 @@ class HybridRetriever:
                 continue
             hits.append(Hit.of(rec, len(hits) + 1, f.score, f.ranks))
         return hits
+
+
+def set_aside(query: str) -> Callable[[Hit], bool]:
+    """Whether a hit is a framing block (`text.blocks.aside_kind`) the query does not ask
+    about: a preamble for a question about a clause, not for one about the parties."""
+
+    def aside(h: Hit) -> bool:
+        kind = aside_kind(h.text, h.section)
+        return kind is not None and not asks_about(query, kind)
+
+    return aside
 
 
 def demote(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list[Hit]:

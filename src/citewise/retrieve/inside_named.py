@@ -1,0 +1,109 @@
+"""Searching inside the documents a question names (pure): the filter that searches them first,
+the query they are searched with (its ask), the question read in their own terms, the
+documents a follow-up inherits, and the orderings inside one report (statements, pages)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from citewise.question.periods import name_matches, periods, without_names
+from citewise.question.statements import StatementAsk, asked_statements, with_statement_words
+from citewise.retrieve.named_documents import DocumentMatch, NamedDocuments
+from citewise.types import Hit, SearchFilter
+
+
+def resolved(question: str, named: NamedDocuments) -> str:
+    """`question` with the names that single out its documents in those documents' own
+    words: "What must Western Traction show?" -> "What must Distributor show?" (a name
+    without a term stays as it is)."""
+    if not named.unambiguous:
+        return question
+    term_of: dict[str, str] = {}
+    for word, term in named.terms:
+        term_of.setdefault(word, term)
+    out: list[str] = []
+    last = 0
+    previous = ""  # the term the last name became, when only spaces followed it
+    for m, word in name_matches(question):
+        if word not in named.names or word not in term_of:
+            previous = ""
+            continue
+        gap = question[last : m.start()]
+        term = term_of[word]
+        if gap.strip() or term != previous:
+            out += [gap, term]
+        last = m.end()
+        if question[last : last + 2] in ("'s", "’s"):
+            last += 2
+        previous = term
+    out.append(question[last:])
+    text = " ".join("".join(out).split())
+    return text if text.strip(" ?.!") else question
+
+
+def carried_documents(sources: Sequence[str], max_named: int = 3) -> NamedDocuments:
+    """The documents a follow-up inherits from the previous turn's citations, searched first
+    as if the follow-up named them (the rest of the collection follows)."""
+    unique = tuple(dict.fromkeys(sources))[:max_named]
+    return NamedDocuments(tuple(DocumentMatch(s, 1.0, False, False) for s in unique), unique)
+
+
+def narrowed(flt: SearchFilter, named: NamedDocuments) -> SearchFilter | None:
+    """The filter that searches only the documents the question singles out, if any."""
+    if not named.unambiguous:
+        return None
+    return replace(flt, sources=named.unambiguous)
+
+
+def first_then_rest(first: Sequence[Hit], rest: Sequence[Hit], k: int) -> list[Hit]:
+    """`first`, then `rest`'s other chunks, `k` at most (pure)."""
+    seen = {h.chunk_id for h in first}
+    return [*first, *(h for h in rest if h.chunk_id not in seen)][:k]
+
+
+def inside_query(
+    query: str, named: NamedDocuments, *, statements: bool
+) -> tuple[str, StatementAsk]:
+    """What to search the singled-out documents with: with a period named, the query
+    without the names and periods that chose them (a report's name is on every page: it
+    tells its passages apart no more); chosen by names alone, the query with each name the
+    documents define a term for in that term ("Western Traction" -> "Distributor"), other
+    names kept (they may be the topic itself: "the Apache License"); and with `statements`
+    (the financial statements rule pack), the titles and row labels of the statements it
+    needs; and those statements."""
+    if periods(query).years:
+        inside = without_names(query, named.names) or query
+    else:
+        inside = resolved(query, named)
+    ask = asked_statements(inside) if statements else StatementAsk()
+    return with_statement_words(inside, ask), ask
+
+
+def statements_first(hits: Sequence[Hit], ask: StatementAsk, boost: float) -> list[Hit]:
+    """The hits re-sorted with the scores of those under or titled by a statement `ask`
+    needs raised by `boost` (ranks as they were; pure)."""
+    if not ask or boost <= 0:
+        return list(hits)
+    out = [
+        replace(h, score=h.score * (1 + boost)) if ask.titled(f"{h.section}\n{h.text[:300]}") else h
+        for h in hits
+    ]
+    out.sort(key=lambda h: h.score, reverse=True)
+    return out
+
+
+def pages_spread(hits: Sequence[Hit], per_page: int) -> list[Hit]:
+    """The hits with any beyond the first `per_page` of one page moved behind the others
+    (order otherwise kept; 0 turns it off; pure): inside one long report, a page that
+    matches in several passages would otherwise fill the first places."""
+    if per_page <= 0:
+        return list(hits)
+    seen: dict[tuple[str, int | None], int] = {}
+    first: list[Hit] = []
+    later: list[Hit] = []
+    for h in hits:
+        key = (h.source, h.page)
+        seen[key] = seen.get(key, 0) + 1
+        (first if h.page is None or seen[key] <= per_page else later).append(h)
+    return first + later
