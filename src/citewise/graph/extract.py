@@ -22,6 +22,7 @@ from citewise.graph.model import (
     RelationKind,
     entity_key,
 )
+from citewise.graph.rules.citations import cited_titles, is_bibliography
 from citewise.graph.rules.codes import find_codes
 from citewise.graph.rules.names import (
     capitalised_runs,
@@ -36,6 +37,7 @@ from citewise.graph.rules.relations import (
     references,
     typed_relations,
 )
+from citewise.graph.rules.technical import TechnicalEvidence, find_technical
 from citewise.graph.rules.terms import find_terms
 from citewise.graph.rules.tokens import (
     Mention,
@@ -53,11 +55,17 @@ _KIND_RANK: dict[EntityKind, int] = {"term": 0, "code": 1, "configuration": 1, "
 
 
 def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
-    chunks = list(chunks)
+    every = list(chunks)
+    # a reference list names titles, not things: its titles are read as citations only
+    chunks = [c for c in every if not is_bibliography(c)]
+    citations = _citations(c for c in every if is_bibliography(c))
     evidence = WordEvidence()
+    technical = TechnicalEvidence()
     for sentence in _sentences(chunks):
         evidence.add(sentence)
         evidence.phrases |= inside_phrases(sentence, _runs(sentence))
+        technical.add(sentence.text)
+    evidence.technical = technical.names()
     # each sentence is tokenised again rather than its tokens kept from the first pass, and
     # split again for the last one rather than its text kept: a long manual's (15,000
     # chunks) took ~100 MB and ~20 MB
@@ -66,7 +74,15 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     graph = _Builder()
     for (chunk_id, text), mentions in zip(_texts(chunks), found, strict=True):
         graph.add(chunk_id, text, [_resolve(m, aliases) for m in mentions])
-    return replace(graph.build(), headings=_headings(chunks))
+    return replace(graph.build(), headings=_headings(chunks), citations=citations)
+
+
+def _citations(chunks: Iterable[ChunkText]) -> tuple[Reference, ...]:
+    found: dict[str, tuple[str, set[int]]] = {}
+    for chunk in chunks:
+        for key, title in cited_titles(chunk.text):
+            found.setdefault(key, (title, set()))[1].add(chunk.chunk_id)
+    return tuple(Reference(k, t, tuple(sorted(ids))) for k, (t, ids) in sorted(found.items()))
 
 
 def _texts(chunks: Sequence[ChunkText]) -> Iterator[tuple[int, str]]:
@@ -122,9 +138,10 @@ def sentence_mentions(
     by_rule = (
         find_terms(sentence.text),
         find_acronym_definitions(sentence),
+        find_technical(sentence.text, evidence.technical),
         find_codes(sentence.text),
         find_names(sentence, evidence, runs),
-        find_acronyms(sentence),
+        find_acronyms(sentence, evidence),
     )
     ranked = sorted(
         ((rank, m) for rank, found in enumerate(by_rule) for m in found if m.key),

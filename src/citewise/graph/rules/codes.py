@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from citewise.graph.model import EntityKind, entity_key
-from citewise.graph.rules.tokens import Mention, word_set
+from citewise.graph.rules.english import is_english
+from citewise.graph.rules.tokens import Mention, is_placeholder, word_set
 
 _STANDARD = re.compile(
     r"\b(?:RFC|BCP|STD|FYI|PEP|ISO(?:/IEC)?|IEC|IEEE|ECMA|ANSI|FIPS|NIST\s+SP|CVE|CWE|EN|DIN)"
@@ -59,17 +60,24 @@ def find_codes(text: str) -> list[Mention]:
             found.append(_mention(f"{word} {m.group('num')}", "section", m.start(), m.end()))
     if dots:
         for m in _FILE.finditer(text):
-            found.append(_mention(m.group(), "code", m.start(), m.end()))
+            if not is_placeholder(m.group()):
+                found.append(_mention(m.group(), "code", m.start(), m.end()))
     if "_" in text:
         for m in _SNAKE.finditer(text):
-            found.append(_mention(m.group(), "configuration", m.start(), m.end()))
+            if not is_placeholder(m.group()):
+                found.append(_mention(m.group(), "configuration", m.start(), m.end()))
     if "module" in text:
         for m in _MODULE.finditer(text):
-            if len(m.group("name")) >= 3 and m.group("name") not in _NOT_MODULES:
-                found.append(_mention(m.group("name"), "code", m.start("name"), m.end("name")))
+            name = m.group("name")
+            if (
+                len(name) >= 3
+                and name not in _NOT_MODULES
+                and ("." in name or not is_english(name))
+            ):
+                found.append(_mention(name, "code", m.start("name"), m.end("name")))
     if dots:
         for m in _DOTTED.finditer(text):
-            if not _NOT_DOTTED.match(m.group()):
+            if not _NOT_DOTTED.match(m.group()) and not is_placeholder(m.group()):
                 found.append(_mention(m.group(), "code", m.start(), m.end()))
     return found
 

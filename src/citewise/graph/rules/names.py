@@ -13,20 +13,30 @@ from __future__ import annotations
 import re
 
 from citewise.graph.model import EntityKind, entity_key
+from citewise.graph.rules.english import is_english
 from citewise.graph.rules.tokens import (
     CONNECTORS,
     EXPANSION_JOINERS,
     MONTHS_AND_DAYS,
+    VENUE_WORDS,
     Mention,
     Sentence,
     Token,
     WordEvidence,
     gap_is_blank,
+    is_shouting,
     is_stop_acronym,
+    looks_random,
     singular_acronym,
     word_shape,
 )
 
+_TRIMMED = CONNECTORS | {"on"}
+MAX_NAME_WORDS = 6
+# words that open a run without being part of the name: an article, a table's yes/no column
+_TABLE_WORDS = frozenset(["Yes", "No", "Number", "Total", "Avg", "Average"])
+_NOT_OPENING = frozenset(["The", "A", "An", "See", "Refer"]) | _TABLE_WORDS
+_NOT_CLOSING = frozenset(["Figure", "Fig", "Table", "Gbps", "Mbps"])
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9&]{1,9}$")
 _PARENTHESISED = re.compile(r"\(\s*([^()]{2,80}?)\s*\)")
@@ -57,10 +67,12 @@ def inside_phrases(sentence: Sentence, runs: list[list[Token]] | None = None) ->
     }
 
 
-def find_acronyms(sentence: Sentence) -> list[Mention]:
+def find_acronyms(sentence: Sentence, evidence: WordEvidence | None = None) -> list[Mention]:
     """Acronyms standing alone ("TCP"), and runs of them ("CREATE INDEX") as one name."""
     tokens = sentence.tokens
     if sentence.heading_like and sum(t.is_allcaps for t in tokens) * 2 > len(tokens):
+        return []
+    if is_shouting(tokens):
         return []
     found: list[Mention] = []
     i = 0
@@ -77,7 +89,10 @@ def find_acronyms(sentence: Sentence) -> list[Mention]:
         ):
             j += 1
         name = " ".join(singular_acronym(t.text) for t in tokens[i:j])
-        found.append(Mention(entity_key(name), name, "acronym", tokens[i].start, tokens[j - 1].end))
+        if evidence is None or not evidence.emphasis([t.text for t in tokens[i:j]]):
+            found.append(
+                Mention(entity_key(name), name, "acronym", tokens[i].start, tokens[j - 1].end)
+            )
         i = j
     return found
 
@@ -183,7 +198,10 @@ def capitalised_runs(sentence: Sentence) -> list[list[Token]]:
                 runs.append(run)
                 run = []
             run.append(tok)
-        elif joins and tok.text.lower() in CONNECTORS:
+        elif joins and (
+            tok.text.lower() in CONNECTORS
+            or (tok.text == "on" and run[-1].text.lower() in VENUE_WORDS)
+        ):
             run.append(tok)
         else:
             runs.append(run)
@@ -205,9 +223,9 @@ def _before_title(text: str, tokens: tuple[Token, ...], i: int) -> bool:
 
 def _trim(run: list[Token]) -> list[Token]:
     """Without joiners, months or days at either end."""
-    while run and (run[-1].text.lower() in CONNECTORS or run[-1].text.lower() in MONTHS_AND_DAYS):
+    while run and (run[-1].text.lower() in _TRIMMED or run[-1].text.lower() in MONTHS_AND_DAYS):
         run = run[:-1]
-    while run and (run[0].text.lower() in CONNECTORS or run[0].text.lower() in MONTHS_AND_DAYS):
+    while run and (run[0].text.lower() in _TRIMMED or run[0].text.lower() in MONTHS_AND_DAYS):
         run = run[1:]
     return run
 
@@ -216,27 +234,49 @@ def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Me
     # a forced capital on a common word ("Install", "However", "The") is not part of the name
     while run and run[0].opens and not run[0].is_camel and _forced(run, evidence):
         run = _trim(run[1:])
-    while run and run[0].text in ("The", "A", "An", "See", "Refer"):
+    opened = bool(run) and run[0].opens and run[0].text in _TABLE_WORDS
+    while run and run[0].text in _NOT_OPENING:
         run = _trim(run[1:])
+    while run and run[-1].text in _NOT_CLOSING:
+        run = _trim(run[:-1])
     if not run:
         return None
     name = sentence.text[run[0].start : run[-1].end]
     after = sentence.text[run[-1].end :].split(maxsplit=1)
     versioned = bool(after) and bool(_VERSION.match(after[0].rstrip(".,;:)")))
     kind: EntityKind = "product" if versioned else "name"
-    capitals = [t for t in run if t.text.lower() not in CONNECTORS]
+    capitals = [t for t in run if t.text.lower() not in _TRIMMED]
+    if any(looks_random(t.text) for t in capitals) or _table_row(capitals):
+        return None
     if len(capitals) == 1:
         tok = capitals[0]
         proper = tok.is_camel or (
             len(tok.text) >= 3
             and not evidence.is_common(tok.text)
-            and evidence.capitalised_inside[tok.text] >= 1
+            and evidence.capitalised_inside[tok.text] >= _inside_needed(tok.text)
         )
         return Mention(entity_key(name), name, kind, run[0].start, run[-1].end) if proper else None
-    forced = run[0].opens and entity_key(name) not in evidence.phrases
-    if forced and all(evidence.is_common(t.text) for t in capitals):
-        return None  # "Getting Started", "See Also": every word a common one, capital forced
+    forced = (opened or run[0].opens) and entity_key(name) not in evidence.phrases
+    if forced and all(evidence.is_common(t.text) or is_english(t.text) for t in capitals):
+        return None  # "Getting Started", "Disclaimer of Warranty": common words, capital forced
     return Mention(entity_key(name), name, kind, run[0].start, run[-1].end)
+
+
+def _table_row(capitals: list[Token]) -> bool:
+    """A table's header or row read as one run: more than five capitalised words, or a word
+    twice ("Framework Rigid Framework Constant")."""
+    words = [t.text for t in capitals]
+    return len(words) > MAX_NAME_WORDS or len(set(words)) < len(words)
+
+
+def _inside_needed(word: str) -> int:
+    """How often a lone word must be capitalised mid-sentence to be a name: once for a word
+    outside everyday English ("Debian"), twice for one inside ("Google"); never for an adverb
+    or participle ("Additionally", "Accepted"), whose capital a heading or list item forces."""
+    if not is_english(word):
+        return 1
+    plural = word.endswith("s") and is_english(word[:-1])
+    return 1_000_000 if plural or word.lower().endswith(("ly", "ed", "ing")) else 3
 
 
 def _forced(run: list[Token], evidence: WordEvidence) -> bool:

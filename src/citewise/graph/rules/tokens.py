@@ -4,6 +4,7 @@ is a common word, not a name)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -12,6 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from citewise.graph.model import EntityKind
+from citewise.graph.rules.english import is_english
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -22,6 +24,9 @@ _TOKEN = re.compile(r"[^\W_](?:[\w'’&+.-]*[^\W_])?")
 _POSSESSIVE = ("'s", "’s")
 # a word after one of these opens a clause: its capital says nothing about it being a name
 _OPENERS = frozenset(":;(\"'“‘—•*[")
+# an enumerator closing before a word: "(d) If the Work", "ii) Each"
+_ENUMERATOR = re.compile(r"(?:^|\s)\(?[a-zA-Z0-9]{1,3}\)\s*$")
+_ABBREVIATIONS = frozenset(["etc", "e.g", "i.e", "cf", "vs", "al"])
 
 MONTHS_AND_DAYS = word_set(
     "january february march april may june july august september october november december "
@@ -31,6 +36,11 @@ MONTHS_AND_DAYS = word_set(
 # joiners allowed inside a multi-word name ("Bank of America"), never at its ends; "and" is
 # not one ("Debian and Ubuntu" are two names)
 CONNECTORS = word_set("of for the de du la le von van der da di")
+# a name may go on with "on" after these: "Symposium on Operating Systems Principles"
+VENUE_WORDS = word_set(
+    "conference symposium workshop transactions journal committee council board commission "
+    "convention treaty agreement act"
+)
 # words an acronym's expansion may hold without a letter in the acronym
 EXPANSION_JOINERS = CONNECTORS | word_set("and on in to with by")
 # capitalised words that open a sentence or a heading far more often than a name
@@ -59,6 +69,7 @@ ALLCAPS_STOP = word_set(
     FROM WHERE ORDER GROUP HAVING DESC ASC DISTINCT BETWEEN LIKE ILIKE JOIN USING NULLS LIMIT
     OFFSET UNION CASE WHEN THEN ELSE SET VALUES INTO RETURNING EXISTS FIRST LAST ONLY
     NEVER ALWAYS IMPORTANT DEPRECATED DANGER
+    KB MB GB TB PB KIB MIB GIB TIB MS NS US GHZ MHZ KBPS MBPS GBPS IOPS QPS RPS
     """
 )
 _ROMAN = re.compile(r"^[IVXLC]+$")
@@ -157,9 +168,26 @@ class WordEvidence:
     lower: set[str] = field(default_factory=set)
     capitalised_inside: Counter[str] = field(default_factory=Counter)
     phrases: set[str] = field(default_factory=set)  # keys of multi-word names seen mid-sentence
+    # the document's lower-case technical names and their kinds (`rules.technical`)
+    technical: dict[str, EntityKind] = field(default_factory=dict)
+    shouted: set[str] = field(default_factory=set)  # words of sentences set in capitals
+    capitals: Counter[str] = field(default_factory=Counter)  # words of 4+ capitals, written
+
+    def emphasis(self, run: list[str]) -> bool:
+        """Everyday words in capitals for emphasis ("WITHOUT", "NOTICE"), not an acronym:
+        shouted in a capitals sentence, or a lone English word written so fewer than 3 times."""
+        if any(w in self.shouted for w in run if len(w) >= 4):
+            return True
+        word = run[0]
+        lone = len(run) == 1 and word.isalpha() and len(word) >= 4
+        return lone and is_english(word) and self.capitals[word] < 3
 
     def add(self, sentence: Sentence) -> None:
+        if is_shouting(sentence.tokens):
+            self.shouted.update(t.text for t in sentence.tokens if t.text.isupper())
         for tok in sentence.tokens:
+            if tok.text.isupper() and len(tok.text) >= 4:
+                self.capitals[tok.text] += 1
             if tok.text.islower():
                 self.lower.add(tok.text)
             elif not tok.opens and not sentence.heading_like and tok.text[0].isupper():
@@ -180,7 +208,14 @@ def tokenize(text: str) -> tuple[Token, ...]:
         word = m.group()
         if word.endswith(_POSSESSIVE):  # "PostgreSQL's" names PostgreSQL
             word = word[:-2]
-        opens = after_dot or not _OPENERS.isdisjoint(text[prev_end:start])
+        gap = text[prev_end:start]
+        # a full stop in the gap ends a sentence the splitter left joined ("7. Disclaimer")
+        stop = (". " in gap or gap.strip() == ".") and (
+            not out or out[-1].text not in _ABBREVIATIONS
+        )
+        opens = after_dot or not _OPENERS.isdisjoint(gap) or stop
+        if not opens and ")" in gap:
+            opens = bool(_ENUMERATOR.search(text[:start]))
         out.append(Token(word, start, start + len(word), opens))
         prev_end = end
         after_dot = word[-1] == "."
@@ -190,9 +225,16 @@ def tokenize(text: str) -> tuple[Token, ...]:
 def is_heading_like(text: str, tokens: Iterable[Token]) -> bool:
     """A heading, navigation bar or title line: no closing punctuation, short, and mostly
     capitalised words."""
-    if text.rstrip()[-1:] in ".!?:;,":
-        return False
+    tokens = tuple(tokens)
     words = [t for t in tokens if t.text[0].isalpha() and t.text.lower() not in CONNECTORS]
+    if text.rstrip()[-1:] in ".!?:;,":
+        # a clause's title ends with a full stop: "7. Disclaimer of Warranty." (no article)
+        return (
+            0 < len(words) <= 5
+            and text.rstrip()[-1:] == "."
+            and all(t.is_title for t in words)
+            and not any(t.text.lower() in ("the", "a", "an") for t in tokens)
+        )
     if not words or len(words) > 14:
         return False
     caps = sum(1 for t in words if t.text[0].isupper())
@@ -205,6 +247,50 @@ def is_stop_acronym(word: str) -> bool:
 
 def gap_is_blank(text: str, a: Token, b: Token) -> bool:
     return not text[a.end : b.start].strip()
+
+
+_CASE_RUNS = re.compile(r"[a-z]+|[A-Z]+|[0-9]+")
+
+
+def looks_random(word: str) -> bool:
+    """A generated string, not a name: "vXGZLVbS", "agUDsm1DehJMS", "3f9a2c1e7b"."""
+    if len(word) < 6 or not word.isalnum():
+        return False
+    runs = _CASE_RUNS.findall(word)
+    kinds = {r[0].isdigit() for r in runs}
+    if len(kinds) == 2 and len(runs) >= 4:  # letters and digits interleaved: a hash or token
+        return True
+    # case switching back and forth inside short lower-case runs ("vXGZLVbS"); "PostgreSQL",
+    # "ZooKeeper" and "HyperLogLog" switch with word-length runs
+    lower = [r for r in runs if r.islower()]
+    ups = sum(1 for a, b in itertools.pairwise(word) if a.islower() and b.isupper())
+    return ups >= 2 and sum(map(len, lower)) / len(lower) < 2.5 if lower else False
+
+
+_PLACEHOLDER_PARTS = word_set(
+    "foo bar baz qux quux example examples sample package packagename pkg name user username "
+    "xxx yyy zzz something somewhere yourname myfile mytable my_table"
+)
+_PART_SPLIT = re.compile(r"[/._-]+")
+
+
+def is_placeholder(name: str) -> bool:
+    """An example standing for any value: "/var/log/foo", "libfoo.so.VERSION", "/…/package"."""
+    if "..." in name or "…" in name or name.lower() in _PLACEHOLDER_PARTS:
+        return True
+    for part in _PART_SPLIT.split(name):
+        low = part.lower()
+        if low in _PLACEHOLDER_PARTS or low.startswith(("libfoo", "foo", "my")):
+            return True
+        if len(part) >= 3 and part.isalpha() and part.isupper() and part not in ("README",):
+            return True  # /usr/share/doc/PACKAGE, VERSION
+    return False
+
+
+def is_shouting(tokens: Iterable[Token]) -> bool:
+    """A sentence set in capitals (a licence's disclaimer): its words are not acronyms."""
+    words = [t for t in tokens if t.text[0].isalpha()]
+    return len(words) >= 5 and sum(t.text.isupper() for t in words) * 5 >= len(words) * 3
 
 
 def singular_acronym(word: str) -> str:
