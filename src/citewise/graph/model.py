@@ -14,7 +14,7 @@ from typing import Literal, get_args
 EntityKind = Literal[
     "name", "acronym", "code", "section", "term", "product",
     "hardware", "software", "configuration", "error",
-    "command", "path", "option", "party", "concept",
+    "command", "path", "option", "party", "concept", "agreement",
 ]  # fmt: skip
 RelationKind = Literal[
     "uses", "depends_on", "requires", "built_on", "part_of", "replaces", "updates",
