@@ -11,13 +11,20 @@ from collections.abc import Sequence
 
 from citewise.errors import NotFoundError
 from citewise.graph.crossrefs import COMMON_SHARE, rarity
-from citewise.graph.model import LOCAL_KINDS, WEAK_RELATION, Entity, Relation, entity_key
+from citewise.graph.model import (
+    LOCAL_KINDS,
+    WEAK_RELATION,
+    Entity,
+    GraphDocument,
+    Relation,
+    entity_key,
+)
 from citewise.graph.store import GraphStore
 from citewise.graph.views import Store, link_reason
 
 EGO_LIMIT = 24  # neighbours drawn at once: more are listed as "and N more"
 DOCUMENT_SHARE = 3  # at most a third of a document's neighbours are other documents
-MIN_STOP_DOCUMENTS = 4  # below this many documents no name is "everywhere"
+MIN_STOP_DOCUMENTS = 8  # below this many documents no name is "everywhere"
 
 
 def common_keys(graph: GraphStore, collection: str, keys: Sequence[str]) -> set[str]:
@@ -53,13 +60,15 @@ def document_ego(
     shown = ranked[: max(limit - len(links), 0)]
     nodes = [_doc_node(center, doc.title, doc.source, center=True)]
     edges: list[dict[str, object]] = []
-    for link in links:
+    for link in links:  # strongest first: a document linked twice is drawn once
         other = others.get(link.other(doc.doc_id))
         if other is None:
             continue
         node = f"doc:{other.doc_id}"
-        nodes.append(_doc_node(node, other.title, other.source))
-        why, reason = link_reason(graph, collection, link, doc.doc_id, doc.title, other)
+        if all(n["id"] != node for n in nodes):
+            nodes.append(_doc_node(node, other.title, other.source))
+        this = GraphDocument(doc.doc_id, doc.title, doc.source)
+        why, reason = link_reason(graph, collection, link, this, other)
         edges.append(_edge(center, node, link.kind, link.strength, why=why, reason=reason))
     top = max((strength(e) for e in shown), default=1.0) or 1.0
     for e in shown:

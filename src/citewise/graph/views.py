@@ -99,7 +99,8 @@ def related_view(
         other = docs.get(link.other(doc.doc_id))
         if other is None:
             continue
-        why, reason = link_reason(graph, collection, link, doc.doc_id, doc.title, other)
+        this = GraphDocument(doc.doc_id, doc.title, doc.source)
+        why, reason = link_reason(graph, collection, link, this, other)
         related.append(
             {
                 "source": other.source,
@@ -122,23 +123,21 @@ def link_reason(
     graph: GraphStore,
     collection: str,
     link: DocumentLink,
-    doc_id: int,
-    title: str,
+    this: GraphDocument,
     other: GraphDocument,
 ) -> tuple[str, str]:
     """Why two documents are linked, as a code and a sentence: one cites the other by title,
     file name or a section's name, or they name the same parties, defined terms or rare
     names."""
     if link.kind == "explicit":
-        cites = link.documents[0] == doc_id
-        cited_title = other.title if cites else title
-        whom = "it" if cites else "this document"
+        cited = other if link.documents[0] == this.doc_id else this
+        whom = "it" if cited is other else "this document"
         hits = set(link.evidence)
-        if entity_key(cited_title) in hits:
-            return "cites_title", f'cites {whom} by its title "{cited_title}"'
-        files = {entity_key(PurePath(other.source.replace("\\", "/")).name)} if cites else set()
-        if hits & files:
-            return "cites_file", f"cites {whom} by its file name"
+        if entity_key(cited.title) in hits:
+            return "cites_title", f'cites {whom} by its title "{cited.title}"'
+        file_name = PurePath(cited.source.replace("\\", "/")).name
+        if hits & {entity_key(file_name), entity_key(PurePath(file_name).stem)}:
+            return "cites_file", f"cites {whom} by its file name {file_name}"
         return "cites_name", f"cites {whom} as " + ", ".join(f'"{e}"' for e in link.evidence)
     named = {e.key: e for e in graph.entities(collection, list(link.evidence))}
     parties = [named[k].name for k in link.evidence if k in named and named[k].kind == "party"]
