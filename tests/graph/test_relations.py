@@ -61,7 +61,8 @@ def test_agreement_parties_and_governing_law() -> None:
 
 def test_parties_function_reads_roles_and_a_bare_agreement_names_none() -> None:
     parties = find_parties('entered into by and between Google LLC ("Google") and the Customer.')
-    assert [(p.name, p.role) for p in parties] == [("Google LLC", "Google"), ("Customer", "")]
+    # "the Customer" is a role, not a party's name
+    assert [(p.name, p.role) for p in parties] == [("Google LLC", "Google")]
     assert find_agreement("This Agreement is made between A Corp and B Corp.") is None
 
 

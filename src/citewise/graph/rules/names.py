@@ -32,11 +32,17 @@ from citewise.graph.rules.tokens import (
 )
 
 _TRIMMED = CONNECTORS | {"on"}
+# a noun after capitals that says they name a thing: "the CREATE PUBLICATION command"
+_NAMED_AFTER = re.compile(r"\s+(?:command|statement|clause|keyword|option|variable|flag)s?\b")
 MAX_NAME_WORDS = 6
 # words that open a run without being part of the name: an article, a table's yes/no column
 _TABLE_WORDS = frozenset(["Yes", "No", "Number", "Total", "Avg", "Average"])
 _NOT_OPENING = frozenset(["The", "A", "An", "See", "Refer"]) | _TABLE_WORDS
 _NOT_CLOSING = frozenset(["Figure", "Fig", "Table", "Gbps", "Mbps"])
+# a company's suffix or a letter's abbreviation standing alone ("Acme, Inc.", "Attn:")
+_NOT_ALONE = frozenset(
+    ["Inc", "Ltd", "LLC", "LLP", "Corp", "Co", "Plc", "GmbH", "Attn", "Re", "Cc", "Esq", "Jr", "Sr"]
+)
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9&]{1,9}$")
 _PARENTHESISED = re.compile(r"\(\s*([^()]{2,80}?)\s*\)")
@@ -89,7 +95,8 @@ def find_acronyms(sentence: Sentence, evidence: WordEvidence | None = None) -> l
         ):
             j += 1
         name = " ".join(singular_acronym(t.text) for t in tokens[i:j])
-        if evidence is None or not evidence.emphasis([t.text for t in tokens[i:j]]):
+        named = _NAMED_AFTER.match(sentence.text, tokens[j - 1].end) is not None
+        if evidence is None or named or not evidence.emphasis([t.text for t in tokens[i:j]]):
             found.append(
                 Mention(entity_key(name), name, "acronym", tokens[i].start, tokens[j - 1].end)
             )
@@ -250,6 +257,8 @@ def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Me
         return None
     if len(capitals) == 1:
         tok = capitals[0]
+        if tok.text in _NOT_ALONE:
+            return None
         proper = tok.is_camel or (
             len(tok.text) >= 3
             and not evidence.is_common(tok.text)

@@ -15,10 +15,11 @@ import re
 from dataclasses import dataclass
 
 from citewise.graph.model import entity_key
+from citewise.graph.rules.english import is_english
 
 _Q = "\"“'‘"
 _QC = "\"”'’"
-_NAME = r"[A-Z][\w&.,'’-]*(?:\s+(?:of|and|de|the|für|&)?\s*[A-Z][\w&.'’-]*){0,7}"
+_NAME = r"[A-Z][\w&.,'’-]*(?:\s+(?:of|de|the|für|&)?\s*[A-Z][\w&.'’-]*){0,7}"
 
 
 def _role(side: str) -> str:
@@ -41,6 +42,9 @@ _GOVERNED = re.compile(
     r"|Republic|Kingdom)\s+of\s+)?(?P<place>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3})"
 )
 _COMPANY_TAIL = re.compile(r",?\s+(?:Inc|Ltd|LLC|GmbH|plc|S\.A|B\.V|Limited|Corp)\.?$")
+
+
+_ROLE_ENDS = ("ee", "or", "er", "ant", "ent")  # Licensee, Licensor, Employer, Consultant
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +87,9 @@ def find_parties(text: str) -> tuple[Party, ...]:
     for side in ("a", "b"):
         name = m.group(side).rstrip(",. ")
         role = (m.group(f"role{side}") or "").strip()
-        if len(entity_key(name).split()) >= 1 and name not in ("The", "This"):
+        # a lone everyday word is a role ("the Company", "Employee"), not a party's name
+        lone_role = " " not in name and (is_english(name) or name.lower().endswith(_ROLE_ENDS))
+        if entity_key(name) and not lone_role and name not in ("The", "This"):
             out.append(Party(name, role, m.start(side), m.start(side) + len(name)))
     return tuple(out)
 

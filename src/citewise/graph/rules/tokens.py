@@ -69,6 +69,8 @@ ALLCAPS_STOP = word_set(
     FROM WHERE ORDER GROUP HAVING DESC ASC DISTINCT BETWEEN LIKE ILIKE JOIN USING NULLS LIMIT
     OFFSET UNION CASE WHEN THEN ELSE SET VALUES INTO RETURNING EXISTS FIRST LAST ONLY
     NEVER ALWAYS IMPORTANT DEPRECATED DANGER
+    WHEREAS WHEREOF WITNESS HEREBY HEREIN HEREOF HERETO THEREFORE NOW EXHIBIT SCHEDULE ARTICLE
+    SECTION WAIVER AGREEMENT RECITALS
     KB MB GB TB PB KIB MIB GIB TIB MS NS US GHZ MHZ KBPS MBPS GBPS IOPS QPS RPS
     """
 )
@@ -175,18 +177,20 @@ class WordEvidence:
 
     def emphasis(self, run: list[str]) -> bool:
         """Everyday words in capitals for emphasis ("WITHOUT", "NOTICE"), not an acronym:
-        shouted in a capitals sentence, or a lone English word written so fewer than 3 times."""
-        if any(w in self.shouted for w in run if len(w) >= 4):
+        shouted in a capitals sentence, a run of more than five, or English words written in
+        capitals fewer than three times."""
+        if any(w in self.shouted for w in run if len(w) >= 4) or len(run) > 5:
             return True
-        word = run[0]
-        lone = len(run) == 1 and word.isalpha() and len(word) >= 4
-        return lone and is_english(word) and self.capitals[word] < 3
+        # everyday words a heading or a legal formula sets in capitals ("WITNESS WHEREOF",
+        # "NOW"): a command ("CREATE INDEX") is written so again and again
+        everyday = all(w.isalpha() and len(w) >= 3 and is_english(w) for w in run)
+        return everyday and min(self.capitals[w] for w in run) < 3
 
     def add(self, sentence: Sentence) -> None:
         if is_shouting(sentence.tokens):
             self.shouted.update(t.text for t in sentence.tokens if t.text.isupper())
         for tok in sentence.tokens:
-            if tok.text.isupper() and len(tok.text) >= 4:
+            if tok.text.isupper() and len(tok.text) >= 2:
                 self.capitals[tok.text] += 1
             if tok.text.islower():
                 self.lower.add(tok.text)
