@@ -25,7 +25,8 @@ from typing import Any
 
 from citewise.assistant import Assistant
 from citewise.graph.extract import extract
-from citewise.graph.model import ChunkText, Entity
+from citewise.graph.ego import common_keys
+from citewise.graph.model import LOCAL_KINDS, WEAK_RELATION, ChunkText, Entity
 from citewise.graph.sqlite import SQLiteGraphStore, apply_schema
 from citewise.retrieve.sources.graph import GraphSource
 
@@ -57,12 +58,25 @@ def build_graph(a: Assistant, path: Path) -> tuple[SQLiteGraphStore, dict[str, A
         t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
         for t in ("graph_entities", "graph_relations", "graph_doc_links")
     }
+    counts.update(typed_share(gs, a.collection))
     stats = {
         "documents": len(a.documents()), "chunks": chunks, "extract_s": round(extract_s, 2),
         "store_s": round(store_s, 2), "chunks_per_s": round(chunks / max(extract_s, 1e-9), 1),
         "graph_db_bytes": path.stat().st_size, **counts,
     }  # fmt: skip
     return gs, stats
+
+
+def typed_share(gs: SQLiteGraphStore, collection: str) -> dict[str, Any]:
+    """The collection's distinct edges (as the export holds them): how many are typed."""
+    edges = gs.snapshot(collection).relations
+    typed = [r for r in edges if r.kind != WEAK_RELATION]
+    kinds = sorted({r.kind for r in typed})
+    return {
+        "edges": len(edges), "typed_edges": len(typed),
+        "typed_share": round(len(typed) / max(len(edges), 1), 3),
+        "typed_by_kind": {k: sum(r.kind == k for r in typed) for k in kinds},
+    }  # fmt: skip
 
 
 def top_sources(
@@ -88,7 +102,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         a.ingest([args.corpus])
     gs, stats = build_graph(a, Path(args.data_dir) / "graph.db")
     source = GraphSource(gs, per_document=args.per_document)
-    items = [json.loads(line) for line in Path(args.set).read_text().splitlines() if line.strip()]
+    lines = Path(args.set).read_text().splitlines() if args.set else []
+    items = [json.loads(line) for line in lines if line.strip()]
     by_half: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     by_style: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     rows = []
@@ -140,7 +155,10 @@ def sample_entities(gs: SQLiteGraphStore, a: Assistant, n: int, seed: int) -> li
     """`n` random (document, entity) mentions with the start of a passage naming them."""
     snap = gs.snapshot(a.collection)
     docs = {d.doc_id: d.source.rsplit("/", 1)[-1] for d in snap.documents}
-    pairs: list[tuple[int, Entity]] = [(d, e) for e in snap.entities for d in e.doc_ids]
+    # what a card is made for: not section numbers, not names the stop-list hides
+    common = common_keys(gs, a.collection, [e.key for e in snap.entities])
+    worthy = [e for e in snap.entities if e.kind not in LOCAL_KINDS and e.key not in common]
+    pairs: list[tuple[int, Entity]] = [(d, e) for e in worthy for d in e.doc_ids]
     rng = random.Random(seed)
     out = []
     for doc_id, e in rng.sample(pairs, min(n, len(pairs))):
@@ -154,7 +172,7 @@ def sample_entities(gs: SQLiteGraphStore, a: Assistant, n: int, seed: int) -> li
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--set", required=True)
+    p.add_argument("--set", default="", help="questions (none: the graph's figures only)")
     p.add_argument("--corpus", required=True)
     p.add_argument("--data-dir", required=True)
     p.add_argument("--half", default="tune", choices=("tune", "test", "all"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citewise.errors import NotFoundError
-from citewise.graph.crossrefs import COMMON_SHARE, rarity
+from citewise.graph.crossrefs import rarity
 from citewise.graph.model import (
     LOCAL_KINDS,
     WEAK_RELATION,
@@ -24,6 +24,9 @@ from citewise.graph.views import Store, link_reason
 
 EGO_LIMIT = 24  # neighbours drawn at once: more are listed as "and N more"
 DOCUMENT_SHARE = 3  # at most a third of a document's neighbours are other documents
+# a name in more than this share of the documents is in the stop-list ("Company", "Agreement"
+# in a folder of contracts, "Google" in a folder of Google's papers)
+STOP_SHARE = 0.4
 MIN_STOP_DOCUMENTS = 8  # below this many documents no name is "everywhere"
 
 
@@ -33,7 +36,7 @@ def common_keys(graph: GraphStore, collection: str, keys: Sequence[str]) -> set[
     if n_docs < MIN_STOP_DOCUMENTS:
         return set()
     freq = graph.frequencies(collection, keys)
-    return {k for k, df in freq.items() if df > COMMON_SHARE * n_docs}
+    return {k for k, df in freq.items() if df > STOP_SHARE * n_docs}
 
 
 def document_ego(

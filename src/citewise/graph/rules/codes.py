@@ -77,7 +77,11 @@ def find_codes(text: str) -> list[Mention]:
                 found.append(_mention(name, "code", m.start("name"), m.end("name")))
     if dots:
         for m in _DOTTED.finditer(text):
-            if not _NOT_DOTTED.match(m.group()) and not is_placeholder(m.group()):
+            if (
+                not _NOT_DOTTED.match(m.group())
+                and not is_placeholder(m.group())
+                and not _run_on(m.group())
+            ):
                 found.append(_mention(m.group(), "code", m.start(), m.end()))
     return found
 
@@ -108,3 +112,8 @@ def _normal_standard(code: str) -> str:
 
 def _mention(name: str, kind: EntityKind, start: int, end: int) -> Mention:
     return Mention(entity_key(name), name, kind, start, end)
+
+
+def _run_on(name: str) -> bool:
+    """Two sentences run together at a full stop: "quorum.We"."""
+    return any(p[:1].isupper() and p[1:].islower() for p in name.split(".")[1:])

@@ -101,6 +101,8 @@ class TechnicalEvidence:
             return None
         if looks_random(word) or _everyday(word) or self._common_noun(word) or _qualified(word):
             return None
+        if is_placeholder(word) or word.startswith(_LEGAL_PREFIXES):
+            return None
         if word in self.marked and self.counts[f"\0{word}"] + self.counts[word] >= 2:
             return self.marked[word]
         # a digit or joiner alone is weak evidence (a footnote mark, "low-latency"): twice
@@ -135,6 +137,8 @@ def _qualified(word: str) -> bool:
     return "+" in word.rstrip("+")
 
 
+# "aforesaid", "hereinafter", "thereof": a contract's old compounds, not names
+_LEGAL_PREFIXES = ("afore", "herein", "hereof", "hereto", "hereby", "there", "where")
 _PREFIXES = frozenset(
     [
         "non",
@@ -191,9 +195,13 @@ _UNITS = frozenset(
 
 
 def _paths(text: str) -> list[tuple[str, int]]:
-    """Each path-shaped string in `text` with where it starts."""
-    out = [((m.group().rstrip("/") or m.group()), m.start()) for m in _ABSOLUTE.finditer(text)]
-    out.extend((m.group(), m.start()) for m in _RELATIVE.finditer(text))
+    """Each path-shaped string in `text` with where it starts (not a glob: "/etc/rc?.d")."""
+    found = [*_ABSOLUTE.finditer(text), *_RELATIVE.finditer(text)]
+    out = [
+        ((m.group().rstrip("/") or m.group()), m.start())
+        for m in found
+        if text[m.end() : m.end() + 1] not in ("?", "*", "[", "{")
+    ]
     return [(p, at) for p, at in out if len(p) > 2 and any(c.isalpha() for c in p)]
 
 

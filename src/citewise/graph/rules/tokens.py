@@ -26,6 +26,11 @@ _POSSESSIVE = ("'s", "’s")
 _OPENERS = frozenset(":;(\"'“‘—•*[")
 # an enumerator closing before a word: "(d) If the Work", "ii) Each"
 _ENUMERATOR = re.compile(r"(?:^|\s)\(?[a-zA-Z0-9]{1,3}\)\s*$")
+# a numbered clause's title: "8.2 Relationship of the Parties.", "Section 1.02. Other …"
+_CLAUSE_TITLE = re.compile(
+    r"^\s*(?:(?:Section|Article|Clause)\s+)?\d+(?:\.\d+)*\.?\s+(?:[A-Z][\w'’-]*\s*|(?:of|the|and|to|for|in|on|by|with|or|a|an)\s+){1,8}[.:]?\s*$"
+)
+_QUOTED_WORD = re.compile(r"[“\"]([A-Z][a-z]+)[”\"]")
 _ABBREVIATIONS = frozenset(["etc", "e.g", "i.e", "cf", "vs", "al"])
 
 MONTHS_AND_DAYS = word_set(
@@ -35,7 +40,8 @@ MONTHS_AND_DAYS = word_set(
 )
 # joiners allowed inside a multi-word name ("Bank of America"), never at its ends; "and" is
 # not one ("Debian and Ubuntu" are two names)
-CONNECTORS = word_set("of for the de du la le von van der da di")
+# "for" is no joiner: "Support for the Term", "Licensor for the Licensed Materials" are two
+CONNECTORS = word_set("of the de du la le von van der da di")
 # a name may go on with "on" after these: "Symposium on Operating Systems Principles"
 VENUE_WORDS = word_set(
     "conference symposium workshop transactions journal committee council board commission "
@@ -72,6 +78,8 @@ ALLCAPS_STOP = word_set(
     WHEREAS WHEREOF WITNESS HEREBY HEREIN HEREOF HERETO THEREFORE NOW EXHIBIT SCHEDULE ARTICLE
     SECTION WAIVER AGREEMENT RECITALS
     KB MB GB TB PB KIB MIB GIB TIB MS NS US GHZ MHZ KBPS MBPS GBPS IOPS QPS RPS
+    URL URLS URI URIS ASCII FAQ FAQS PDF GUI CPU CPUS RAM ROM USB CD CDS DVD EG IE ETC
+    PACKAGE PACKAGES VERSION NAME FILE FILES DIR DIRECTORY VALUE TYPE STRING NUMBER
     """
 )
 _ROMAN = re.compile(r"^[IVXLC]+$")
@@ -173,6 +181,9 @@ class WordEvidence:
     # the document's lower-case technical names and their kinds (`rules.technical`)
     technical: dict[str, EntityKind] = field(default_factory=dict)
     shouted: set[str] = field(default_factory=set)  # words of sentences set in capitals
+    # everyday words a contract defines as a role ('the "Company"', '"Term"'): roles of its
+    # parties and parts, not names a card is worth
+    roles: set[str] = field(default_factory=set)
     capitals: Counter[str] = field(default_factory=Counter)  # words of 4+ capitals, written
 
     def emphasis(self, run: list[str]) -> bool:
@@ -187,6 +198,10 @@ class WordEvidence:
         return everyday and min(self.capitals[w] for w in run) < 3
 
     def add(self, sentence: Sentence) -> None:
+        if "“" in sentence.text or '"' in sentence.text:
+            for m in _QUOTED_WORD.finditer(sentence.text):
+                if is_english(m.group(1)):
+                    self.roles.add(m.group(1))
         if is_shouting(sentence.tokens):
             self.shouted.update(t.text for t in sentence.tokens if t.text.isupper())
         for tok in sentence.tokens:
@@ -231,6 +246,8 @@ def is_heading_like(text: str, tokens: Iterable[Token]) -> bool:
     capitalised words."""
     tokens = tuple(tokens)
     words = [t for t in tokens if t.text[0].isalpha() and t.text.lower() not in CONNECTORS]
+    if _CLAUSE_TITLE.match(text):
+        return True
     if text.rstrip()[-1:] in ".!?:;,":
         # a clause's title ends with a full stop: "7. Disclaimer of Warranty." (no article)
         return (
@@ -256,8 +273,14 @@ def gap_is_blank(text: str, a: Token, b: Token) -> bool:
 _CASE_RUNS = re.compile(r"[a-z]+|[A-Z]+|[0-9]+")
 
 
+_RANGE = re.compile(r"(?:^|-)\w-\w(?:-|$)")
+
+
 def looks_random(word: str) -> bool:
-    """A generated string, not a name: "vXGZLVbS", "agUDsm1DehJMS", "3f9a2c1e7b"."""
+    """A generated string, not a name: "vXGZLVbS", "agUDsm1DehJMS", "3f9a2c1e7b", and a
+    character class written out ("A-Za-z0-9")."""
+    if _RANGE.search(word):
+        return True
     if len(word) < 6 or not word.isalnum():
         return False
     runs = _CASE_RUNS.findall(word)
@@ -273,7 +296,8 @@ def looks_random(word: str) -> bool:
 
 _PLACEHOLDER_PARTS = word_set(
     "foo bar baz qux quux example examples sample package packagename pkg name user username "
-    "xxx yyy zzz something somewhere yourname myfile mytable my_table"
+    "xxx yyy zzz something somewhere yourname myfile mytable my_table path dir file directory "
+    "program"
 )
 _PART_SPLIT = re.compile(r"[/._-]+")
 
