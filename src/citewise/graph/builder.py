@@ -70,7 +70,6 @@ class Builder:
             if (source, kind) not in sources:
                 self._add_mention(chunk, concept)
                 self._relate(source, concept.key, kind, chunk, 1.0)
-        self._agreements(chunk, text)
         linked = {frozenset((s, t)) for s, t, _ in typed}
         for a, b in co_occurrences(mentions):
             if frozenset((a, b)) not in linked:
@@ -90,8 +89,8 @@ class Builder:
         else:
             parts.names[m.name] += 1
 
-    def _agreements(self, chunk: int, text: str) -> None:
-        """party_to and governed_by: a sentence naming an agreement, its parties or its law
+    def agreements(self, chunk: int, text: str) -> None:
+        """party_to and governed_by: a passage naming an agreement, its parties or its law
         (a bare "This Agreement" is the document's first named one, settled in `build`)."""
         named = find_agreement(text)
         if named is not None:

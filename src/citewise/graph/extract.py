@@ -62,6 +62,8 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     graph = Builder()
     for (chunk_id, text), mentions in zip(_texts(chunks), found, strict=True):
         graph.add(chunk_id, text, [_resolve(m, aliases) for m in mentions])
+    for chunk in chunks:  # a party's "Inc." ends a sentence for the splitter: whole passages
+        graph.agreements(chunk.chunk_id, chunk.text)
     return replace(graph.build(), headings=_headings(chunks), citations=citations)
 
 
@@ -124,7 +126,8 @@ def sentence_mentions(
     (`runs`: the sentence's `capitalised_runs`, when the caller has them already)."""
     # when two rules claim overlapping text, the more specific rule (listed first) wins
     by_rule = (
-        find_terms(sentence.text),
+        # a role's short name standing alone ("the Company") is no entity of its own
+        [m for m in find_terms(sentence.text) if m.name not in evidence.roles],
         find_acronym_definitions(sentence),
         find_technical(sentence.text, evidence.technical),
         find_codes(sentence.text),

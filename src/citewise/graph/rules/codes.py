@@ -64,7 +64,8 @@ def find_codes(text: str) -> list[Mention]:
                 found.append(_mention(m.group(), "code", m.start(), m.end()))
     if "_" in text:
         for m in _SNAKE.finditer(text):
-            if not is_placeholder(m.group()):
+            parts = m.group().split("_")
+            if not is_placeholder(m.group()) and any(len(p) > 1 and p.isalpha() for p in parts):
                 found.append(_mention(m.group(), "configuration", m.start(), m.end()))
     if "module" in text:
         for m in _MODULE.finditer(text):

@@ -71,7 +71,7 @@ _AMOUNT_WORDS = frozenset(
     ]
 )
 # a company's suffix or a letter's abbreviation standing alone ("Acme, Inc.", "Attn:")
-_NOT_ALONE = frozenset(
+_NOT_ALONE = {"KBytes", "MBytes", "GBytes", "TBytes", "Kbps", "Mbps"} | frozenset(
     ["Inc", "Ltd", "LLC", "LLP", "Corp", "Co", "Plc", "GmbH", "Attn", "Re", "Cc", "Esq", "Jr", "Sr"]
 )
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
@@ -326,6 +326,10 @@ _CAMEL_SPLIT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 def _joined(word: str) -> bool:
     """Two words a PDF ran together, not a camelCase name: "beFramework", "chunkC", "indexTo"
     (a stopword or a lone letter on either side of the seam)."""
+    if re.fullmatch(r"[A-Z]{2,}[a-z]", word) or re.search(r"[a-z][A-Z]$", word):
+        return True  # "RAMi", "HistT": a capital's subscript or a letter run on
+    if word.lower().startswith(("non-", "pre-", "post-", "anti-", "multi-")):
+        return True  # "non-MapReduce": an adjective made from a name
     if not word[0].islower():
         return False
     head = _CAMEL_SPLIT.split(word, maxsplit=1)[0]

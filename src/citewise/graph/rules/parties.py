@@ -31,7 +31,7 @@ def _role(side: str) -> str:
 
 _AGREEMENT_WORDS = r"Agreement|Contract|Lease|Licen[cs]e|Deed|Memorandum|Addendum|Amendment|Terms"
 _AGREEMENT = re.compile(
-    rf"\b(?:This|The)\s+(?P<name>(?:[A-Z][\w-]*\s+){{0,5}}(?:{_AGREEMENT_WORDS}))\b"
+    rf"\b(?i:this|the)\s+(?P<name>(?:[A-Z][\w&-]*\s+(?:(?i:and)\s+)?){{0,5}}(?i:{_AGREEMENT_WORDS}))\b"
 )
 _BETWEEN = re.compile(
     rf"\bbetween\s+(?:the\s+)?(?P<a>{_NAME})(?P<a_tail>[^()]{{0,160}}?)\s*(?:{_role('a')})?"
@@ -75,7 +75,10 @@ def find_agreement(text: str) -> Agreement | None:
     parties = find_parties(text)
     governed = _GOVERNED.search(text)
     law = governed.group("place").strip() if governed else ""
-    return Agreement(named.group("name"), named.start("name"), named.end("name"), parties, law)
+    name = named.group("name")
+    if name.isupper():  # "EMPLOYMENT AGREEMENT" in a title line
+        name = name.title()
+    return Agreement(name, named.start("name"), named.end("name"), parties, law)
 
 
 def find_parties(text: str) -> tuple[Party, ...]:

@@ -47,6 +47,8 @@ def find_terms(text: str) -> list[Mention]:
 def _add_terms(found: list[Mention], pattern: re.Pattern[str], text: str) -> None:
     for m in pattern.finditer(text):
         term = m.group("term").strip()
+        if term[:1].isdigit():
+            continue  # a quoted value ("150-155ms"), not a term
         found.append(Mention(entity_key(term), term, "term", m.start("term"), m.end("term")))
 
 

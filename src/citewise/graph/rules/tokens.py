@@ -30,7 +30,8 @@ _ENUMERATOR = re.compile(r"(?:^|\s)\(?[a-zA-Z0-9]{1,3}\)\s*$")
 _CLAUSE_TITLE = re.compile(
     r"^\s*(?:(?:Section|Article|Clause)\s+)?\d+(?:\.\d+)*\.?\s+(?:[A-Z][\w'’-]*\s*|(?:of|the|and|to|for|in|on|by|with|or|a|an)\s+){1,8}[.:]?\s*$"
 )
-_QUOTED_WORD = re.compile(r"[“\"]([A-Z][a-z]+)[”\"]")
+# a party's or a part's short name in parentheses: (the “Company”), (“Employer”)
+_QUOTED_WORD = re.compile(r"\((?:[^()]{0,40}?\b(?:the|or|and)\s+)?[“\"]([A-Z][a-z]+)[”\"]")
 _ABBREVIATIONS = frozenset(["etc", "e.g", "i.e", "cf", "vs", "al"])
 
 MONTHS_AND_DAYS = word_set(
@@ -198,7 +199,7 @@ class WordEvidence:
         return everyday and min(self.capitals[w] for w in run) < 3
 
     def add(self, sentence: Sentence) -> None:
-        if "“" in sentence.text or '"' in sentence.text:
+        if "(" in sentence.text and ("“" in sentence.text or '"' in sentence.text):
             for m in _QUOTED_WORD.finditer(sentence.text):
                 if is_english(m.group(1)):
                     self.roles.add(m.group(1))
