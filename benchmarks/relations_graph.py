@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from citewise.assistant import Assistant
+from citewise.graph.ego import common_keys, worth_a_card
 from citewise.graph.extract import extract
-from citewise.graph.ego import common_keys
-from citewise.graph.model import LOCAL_KINDS, WEAK_RELATION, ChunkText, Entity
+from citewise.graph.model import WEAK_RELATION, ChunkText, Entity
 from citewise.graph.sqlite import SQLiteGraphStore, apply_schema
 from citewise.retrieve.sources.graph import GraphSource
 
@@ -157,7 +157,7 @@ def sample_entities(gs: SQLiteGraphStore, a: Assistant, n: int, seed: int) -> li
     docs = {d.doc_id: d.source.rsplit("/", 1)[-1] for d in snap.documents}
     # what a card is made for: not section numbers, not names the stop-list hides
     common = common_keys(gs, a.collection, [e.key for e in snap.entities])
-    worthy = [e for e in snap.entities if e.kind not in LOCAL_KINDS and e.key not in common]
+    worthy = [e for e in snap.entities if worth_a_card(e) and e.key not in common]
     pairs: list[tuple[int, Entity]] = [(d, e) for e in worthy for d in e.doc_ids]
     rng = random.Random(seed)
     out = []

@@ -19,6 +19,7 @@ from citewise.graph.model import (
     Relation,
     entity_key,
 )
+from citewise.graph.rules.english import is_english
 from citewise.graph.store import GraphStore
 from citewise.graph.views import Store, link_reason
 
@@ -128,12 +129,19 @@ def entity_ego(
     return {"center": center, "nodes": nodes, "edges": edges, "hidden": max(hidden, 0)}
 
 
+def worth_a_card(e: Entity) -> bool:
+    """Not a place in a document ("Section 3"), nor a defined term that is one everyday word
+    ("Software", "Person", "cost": the document's shorthand, not a thing of its own)."""
+    lone_word = e.kind == "term" and " " not in e.name and is_english(e.name)
+    return e.kind not in LOCAL_KINDS and not lone_word
+
+
 def _card_worthy(graph: GraphStore, collection: str, passages: dict[str, int]) -> list[Entity]:
     common = common_keys(graph, collection, sorted(passages))
     return [
         e
         for e in graph.entities(collection, sorted(passages))
-        if e.kind not in LOCAL_KINDS and e.key not in common
+        if worth_a_card(e) and e.key not in common
     ]
 
 

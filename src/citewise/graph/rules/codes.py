@@ -17,10 +17,10 @@ _STANDARD = re.compile(
 # letters, then dash-separated parts ending in digits: FC-001-234, SHA-256, UTF-8, X-509
 _CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]+)*-\d+(?:-\d+)*[a-z]?\b")
 _SECTION = re.compile(
-    r"(?:\b(?P<word>Section|Sections|Chapter|Appendix|Annex|Clause)\s+|§\s*)"
+    r"(?:\b(?P<word>Section|Sections|Chapter|Appendix|Annex|Clause|Schedule|Exhibit)\s+|§\s*)"
     r"(?P<num>[A-Z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[A-Z]\b)"
 )
-_SECTION_WORDS = ("Section", "Chapter", "Appendix", "Annex", "Clause", "§")
+_SECTION_WORDS = ("Section", "Chapter", "Appendix", "Annex", "Clause", "Schedule", "Exhibit", "§")
 _DIGIT = re.compile(r"\d")
 _FILE = re.compile(
     r"\b[\w][\w.-]*\.(?:pdf|html?|txt|md|rst|docx?|odt|xlsx?|csv|conf|cfg|ini|ya?ml|json|xml"

@@ -39,7 +39,9 @@ MAX_NAME_WORDS = 6
 # words that open a run without being part of the name: an article, a table's yes/no column
 _TABLE_WORDS = frozenset(["Yes", "No", "Number", "Total", "Avg", "Average"])
 _JOINING = frozenset(["Between", "By", "And", "To", "From", "With", "For", "In", "Of", "Each"])
-_NOT_OPENING = frozenset(["The", "A", "An", "See", "Refer"]) | _TABLE_WORDS | _JOINING
+_NOT_OPENING = (
+    frozenset(["The", "A", "An", "See", "Refer", "This", "That"]) | _TABLE_WORDS | _JOINING
+)
 _NOT_CLOSING = frozenset(["Figure", "Fig", "Table", "Gbps", "Mbps", "No"]) | _JOINING
 # amounts written out in a contract ("Two Thousand Dollars") are values, not names
 _AMOUNT_WORDS = frozenset(
@@ -71,8 +73,29 @@ _AMOUNT_WORDS = frozenset(
     ]
 )
 # a company's suffix or a letter's abbreviation standing alone ("Acme, Inc.", "Attn:")
-_NOT_ALONE = {"KBytes", "MBytes", "GBytes", "TBytes", "Kbps", "Mbps"} | frozenset(
-    ["Inc", "Ltd", "LLC", "LLP", "Corp", "Co", "Plc", "GmbH", "Attn", "Re", "Cc", "Esq", "Jr", "Sr"]
+# a document's parts named alone ("the Schedule", "any Appendices") say which part, not what
+_PARTS = {"Schedule", "Exhibit", "Appendix", "Appendices", "Agreement", "Article", "Annex"}
+_NOT_ALONE = (
+    {"KBytes", "MBytes", "GBytes", "TBytes", "Kbps", "Mbps"}
+    | _PARTS
+    | frozenset(
+        [
+            "Inc",
+            "Ltd",
+            "LLC",
+            "LLP",
+            "Corp",
+            "Co",
+            "Plc",
+            "GmbH",
+            "Attn",
+            "Re",
+            "Cc",
+            "Esq",
+            "Jr",
+            "Sr",
+        ]
+    )
 )
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9&]{1,9}$")
