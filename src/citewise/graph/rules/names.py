@@ -15,6 +15,7 @@ import re
 from citewise.graph.model import EntityKind, entity_key
 from citewise.graph.rules.english import is_english
 from citewise.graph.rules.tokens import (
+    COMMON_CAPITALISED,
     CONNECTORS,
     EXPANSION_JOINERS,
     MONTHS_AND_DAYS,
@@ -33,6 +34,10 @@ from citewise.graph.rules.tokens import (
 from citewise.text.words import STOPWORDS
 
 _TRIMMED = CONNECTORS | {"on"}
+_DESCRIBED = re.compile(r"\b(?:a|an)\s+$", re.I)
+_COMPANY_WORDS = frozenset(
+    ["Corporation", "Corp", "Company", "Limited", "LLC", "Partnership", "Trust"]
+)
 # a noun after capitals that says they name a thing: "the CREATE PUBLICATION command"
 _NAMED_AFTER = re.compile(r"\s+(?:command|statement|clause|keyword|option|variable|flag)s?\b")
 MAX_NAME_WORDS = 6
@@ -307,13 +312,15 @@ def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Me
     opened = bool(run) and (forced_off or (run[0].opens and run[0].text in _TABLE_WORDS))
     while run and run[0].text in _NOT_OPENING:
         run = _trim(run[1:])
-    while run and run[-1].text in _NOT_CLOSING:
+    while run and (run[-1].text in _NOT_CLOSING or run[-1].text.lower() in COMMON_CAPITALISED):
         run = _trim(run[:-1])
     if not run:
         return None
     text = sentence.text
     if text[run[0].start - 1 : run[0].start] == "/" or text[run[-1].end : run[-1].end + 1] == "/":
         return None  # a part of a path or a menu's place: "Applications/File Management"
+    if _DESCRIBED.search(text, 0, run[0].start) and run[-1].text in _COMPANY_WORDS:
+        return None  # "a Delaware Corporation": what a party is, not its name
     name = text[run[0].start : run[-1].end]
     after = sentence.text[run[-1].end :].split(maxsplit=1)
     versioned = bool(after) and bool(_VERSION.match(after[0].rstrip(".,;:)")))

@@ -19,7 +19,7 @@ from citewise.graph.rules.english import is_english
 
 _Q = "\"“'‘"
 _QC = "\"”'’"
-_NAME = r"[A-Z][\w&.,'’-]*(?:\s+(?:of|de|the|für|&)?\s*[A-Z][\w&.'’-]*){0,7}"
+_NAME = r"[A-Z][\w&.,'’-]*(?:[ \t]+(?:of|de|the|für|&)?[ \t]*[A-Z][\w&.'’-]*){0,7}"
 
 
 def _role(side: str) -> str:
