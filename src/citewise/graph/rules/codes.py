@@ -15,7 +15,7 @@ _STANDARD = re.compile(
     r"[\s-]?\d+(?:[-.:/]\d+)*\b"
 )
 # letters, then dash-separated parts ending in digits: FC-001-234, SHA-256, UTF-8, X-509
-_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]+)*-\d+(?:-\d+)*[a-z]?\b")
+_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]+)*-\d+(?:[-.]\d+)*(?:-[a-z]+\b|[a-z]?\b)")
 _SECTION = re.compile(
     r"(?:\b(?P<word>Section|Sections|Chapter|Appendix|Annex|Clause|Schedule|Exhibit)\s+|§\s*)"
     r"(?P<num>[A-Z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[A-Z]\b)"

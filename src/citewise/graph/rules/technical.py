@@ -36,7 +36,7 @@ _MARKED = re.compile(
     rf"\b(?i:the|a|an|its|this|your|our)\s+({_WORD})\s+(?P<noun>{_COMMAND_NOUNS}|{_THING_NOUNS})s?\b"
 )
 _OPENER = re.compile(rf"(?:^|[.!?]\s+)({_WORD})\b(?!\s*[(:=])")
-_LOWER_WORD = re.compile(rf"(?<![\w./$@-])({_WORD})(?![\w/@]|\.\w|\((?![1-8][a-z]*\)))")
+_LOWER_WORD = re.compile(rf"(?<![\w./$@'’-])({_WORD})(?![\w/@]|\.\w|\((?![1-8][a-z]*\)))")
 # a word after these is a common noun ("a symlink", "each subdirectory"), not a name
 _COUNTED = re.compile(
     rf"\b(?:a|an|each|every|another|any|several|multiple|many|few|other|some)\s+({_WORD})\b", re.I
@@ -128,6 +128,8 @@ def _everyday(word: str) -> bool:
 def _qualified(word: str) -> bool:
     """An adjective of everyday parts ("low-latency", "non-snapshot"), an everyday word
     numbered ("task1", "random14"), or arithmetic ("i+1")."""
+    if word.endswith(_ADJECTIVE_ENDS):
+        return True  # "compile-time", "file-based": an adjective
     head = re.split(r"[-+]", word, maxsplit=1)[0]
     if "-" in word and (head in _PREFIXES or (len(head) >= 3 and is_english(head))):
         return True
@@ -139,6 +141,7 @@ def _qualified(word: str) -> bool:
 
 # "aforesaid", "hereinafter", "thereof": a contract's old compounds, not names
 _LEGAL_PREFIXES = ("afore", "herein", "hereof", "hereto", "hereby", "there", "where")
+_ADJECTIVE_ENDS = ("-time", "-based", "-specific", "-level", "-like", "-wide", "-side", "-free")
 _PREFIXES = frozenset(
     [
         "non",
@@ -201,6 +204,7 @@ def _paths(text: str) -> list[tuple[str, int]]:
         ((m.group().rstrip("/") or m.group()), m.start())
         for m in found
         if text[m.end() : m.end() + 1] not in ("?", "*", "[", "{")
+        and text[m.end() : m.end() + 2] not in (".{", ".*", ".?")
     ]
     return [(p, at) for p, at in out if len(p) > 2 and any(c.isalpha() for c in p)]
 
