@@ -97,7 +97,8 @@ class Builder:
             key = entity_key(named.name)
             self._add_mention(chunk, Mention(key, named.name, "agreement", named.start, named.end))
             self.agreement = self.agreement or key
-        parties = named.parties if named else find_parties(text)
+        # "between A and B" names parties only where an agreement is in view (not in a paper)
+        parties = named.parties if named else find_parties(text) if self.agreement else ()
         law = governing_law(text)
         for party in parties:
             self._add_mention(
