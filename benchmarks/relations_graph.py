@@ -6,6 +6,8 @@ is hybrid alone or hybrid fused (RRF, k=60) with the graph CandidateSource.
     python benchmarks/relations_graph.py --set benchmarks/check_sets/relations_pg.jsonl \
         --corpus ~/.cache/citewise/check-sets/relations_pg --data-dir /tmp/rel-pg [--half tune]
     python benchmarks/relations_graph.py ... --sample 50 --seed 7   # entities to label
+    python benchmarks/relations_graph.py --corpus … --data-dir … --half all --expand \
+        --graph-weight 0.5 --set benchmarks/check_sets/graph_questions_papers.jsonl
 
 Reports, per half: gold-document recall@5 and all-gold@5 (every gold document in the top 5)
 off and on; the graph's size, build time and extraction throughput; with --labels FILE, the
@@ -120,17 +122,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             src[rec.chunk_id] = rec.source
         hybrid = [(h.chunk_id, h.source) for h in hits]
         gold = sorted({g["file"] for g in item["gold"]})
+        found_by: dict[str, int] = {}
         for name, top in (
             ("off", top_sources(hybrid, [], src)),
             ("on", top_sources(hybrid, graph_chunks, src, args.graph_weight)),
         ):
             found = [g for g in gold if has(top, g)]
+            found_by[name] = len(found)
             by_half[name]["recall@5"].append(len(found) / len(gold))
             by_half[name]["all_gold@5"].append(float(len(found) == len(gold)))
             by_style[f"{item.get('style', '')}:{name}"]["all_gold@5"].append(
                 float(len(found) == len(gold))
             )
-        rows.append({"id": item["id"], "graph_chunks": len(graph_chunks)})
+        rows.append(
+            {"id": item["id"], "graph_chunks": len(graph_chunks), "gold": len(gold), **found_by}
+        )
     report = {
         "set": args.set, "half": args.half, "questions": len(rows), "graph": stats,
         "graph_k": args.graph_k, "expand": args.expand,
@@ -138,6 +144,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "off": {k: round(sum(v) / len(v), 3) for k, v in by_half["off"].items()},
         "on": {k: round(sum(v) / len(v), 3) for k, v in by_half["on"].items()},
         "questions_with_graph_candidates": sum(1 for r in rows if r["graph_chunks"]),
+        "gold_found_off_on": {
+            r["id"]: f"{r['off']}/{r['gold']} -> {r['on']}/{r['gold']}" for r in rows
+        },
         "all_gold@5_by_style": {
             k: f"{sum(v['all_gold@5']):.0f}/{len(v['all_gold@5'])}" for k, v in by_style.items()
         },
