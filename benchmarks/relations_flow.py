@@ -35,9 +35,14 @@ from citewise.chat.query_router import asks_relationship
 from citewise.evaluation.answers import contains_all
 from citewise.evaluation.dataset import load_items
 from citewise.ingest.graph import store_graphs
-from citewise.retrieve.sources.graph import GraphSource
+from citewise.retrieve.sources.graph import GraphSource, asks_the_graph
 
 TOP = 5
+
+
+def routed(question: str) -> bool:
+    """Whether the graph source joins: the relationship route or its own document questions."""
+    return asks_relationship(question) or asks_the_graph(question)
 
 
 def has(sources: list[str], gold_file: str) -> bool:
@@ -78,12 +83,12 @@ def answers(args: argparse.Namespace) -> dict[str, Any]:
     build_s = time.perf_counter() - t
     items = [i for i in load_items(Path(args.set)) if args.half == "all" or i.half == args.half]
     if args.routed_only:
-        items = [i for i in items if asks_relationship(i.question)]
+        items = [i for i in items if routed(i.question)]
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     rows = []
     for item in items:
         gold = sorted({g.file for g in item.gold})
-        row: dict[str, Any] = {"id": item.id, "routed": asks_relationship(item.question)}
+        row: dict[str, Any] = {"id": item.id, "routed": routed(item.question)}
         for name in ("off", "on"):
             if name == "off":
                 with graph_off(a):

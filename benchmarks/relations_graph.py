@@ -6,6 +6,8 @@ is hybrid alone or hybrid fused (RRF, k=60) with the graph CandidateSource.
     python benchmarks/relations_graph.py --set benchmarks/check_sets/relations_pg.jsonl \
         --corpus ~/.cache/citewise/check-sets/relations_pg --data-dir /tmp/rel-pg [--half tune]
     python benchmarks/relations_graph.py ... --sample 50 --seed 7   # entities to label
+    python benchmarks/relations_graph.py --corpus … --data-dir … --half all --expand \
+        --graph-weight 0.5 --set benchmarks/check_sets/graph_questions_papers.jsonl
 
 Reports, per half: gold-document recall@5 and all-gold@5 (every gold document in the top 5)
 off and on; the graph's size, build time and extraction throughput; with --labels FILE, the
@@ -24,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from citewise.assistant import Assistant
+from citewise.graph.ego import common_keys, worth_a_card
 from citewise.graph.extract import extract
-from citewise.graph.model import ChunkText, Entity
+from citewise.graph.model import WEAK_RELATION, ChunkText, Entity
 from citewise.graph.sqlite import SQLiteGraphStore, apply_schema
 from citewise.retrieve.sources.graph import GraphSource
 
@@ -57,12 +60,25 @@ def build_graph(a: Assistant, path: Path) -> tuple[SQLiteGraphStore, dict[str, A
         t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
         for t in ("graph_entities", "graph_relations", "graph_doc_links")
     }
+    counts.update(typed_share(gs, a.collection))
     stats = {
         "documents": len(a.documents()), "chunks": chunks, "extract_s": round(extract_s, 2),
         "store_s": round(store_s, 2), "chunks_per_s": round(chunks / max(extract_s, 1e-9), 1),
         "graph_db_bytes": path.stat().st_size, **counts,
     }  # fmt: skip
     return gs, stats
+
+
+def typed_share(gs: SQLiteGraphStore, collection: str) -> dict[str, Any]:
+    """The collection's distinct edges (as the export holds them): how many are typed."""
+    edges = gs.snapshot(collection).relations
+    typed = [r for r in edges if r.kind != WEAK_RELATION]
+    kinds = sorted({r.kind for r in typed})
+    return {
+        "edges": len(edges), "typed_edges": len(typed),
+        "typed_share": round(len(typed) / max(len(edges), 1), 3),
+        "typed_by_kind": {k: sum(r.kind == k for r in typed) for k in kinds},
+    }  # fmt: skip
 
 
 def top_sources(
@@ -88,7 +104,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         a.ingest([args.corpus])
     gs, stats = build_graph(a, Path(args.data_dir) / "graph.db")
     source = GraphSource(gs, per_document=args.per_document)
-    items = [json.loads(line) for line in Path(args.set).read_text().splitlines() if line.strip()]
+    lines = Path(args.set).read_text().splitlines() if args.set else []
+    items = [json.loads(line) for line in lines if line.strip()]
     by_half: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     by_style: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     rows = []
@@ -105,17 +122,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             src[rec.chunk_id] = rec.source
         hybrid = [(h.chunk_id, h.source) for h in hits]
         gold = sorted({g["file"] for g in item["gold"]})
+        found_by: dict[str, int] = {}
         for name, top in (
             ("off", top_sources(hybrid, [], src)),
             ("on", top_sources(hybrid, graph_chunks, src, args.graph_weight)),
         ):
             found = [g for g in gold if has(top, g)]
+            found_by[name] = len(found)
             by_half[name]["recall@5"].append(len(found) / len(gold))
             by_half[name]["all_gold@5"].append(float(len(found) == len(gold)))
             by_style[f"{item.get('style', '')}:{name}"]["all_gold@5"].append(
                 float(len(found) == len(gold))
             )
-        rows.append({"id": item["id"], "graph_chunks": len(graph_chunks)})
+        rows.append(
+            {"id": item["id"], "graph_chunks": len(graph_chunks), "gold": len(gold), **found_by}
+        )
     report = {
         "set": args.set, "half": args.half, "questions": len(rows), "graph": stats,
         "graph_k": args.graph_k, "expand": args.expand,
@@ -123,6 +144,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "off": {k: round(sum(v) / len(v), 3) for k, v in by_half["off"].items()},
         "on": {k: round(sum(v) / len(v), 3) for k, v in by_half["on"].items()},
         "questions_with_graph_candidates": sum(1 for r in rows if r["graph_chunks"]),
+        "gold_found_off_on": {
+            r["id"]: f"{r['off']}/{r['gold']} -> {r['on']}/{r['gold']}" for r in rows
+        },
         "all_gold@5_by_style": {
             k: f"{sum(v['all_gold@5']):.0f}/{len(v['all_gold@5'])}" for k, v in by_style.items()
         },
@@ -140,7 +164,10 @@ def sample_entities(gs: SQLiteGraphStore, a: Assistant, n: int, seed: int) -> li
     """`n` random (document, entity) mentions with the start of a passage naming them."""
     snap = gs.snapshot(a.collection)
     docs = {d.doc_id: d.source.rsplit("/", 1)[-1] for d in snap.documents}
-    pairs: list[tuple[int, Entity]] = [(d, e) for e in snap.entities for d in e.doc_ids]
+    # what a card is made for: not section numbers, not names the stop-list hides
+    common = common_keys(gs, a.collection, [e.key for e in snap.entities])
+    worthy = [e for e in snap.entities if worth_a_card(e) and e.key not in common]
+    pairs: list[tuple[int, Entity]] = [(d, e) for e in worthy for d in e.doc_ids]
     rng = random.Random(seed)
     out = []
     for doc_id, e in rng.sample(pairs, min(n, len(pairs))):
@@ -154,7 +181,7 @@ def sample_entities(gs: SQLiteGraphStore, a: Assistant, n: int, seed: int) -> li
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--set", required=True)
+    p.add_argument("--set", default="", help="questions (none: the graph's figures only)")
     p.add_argument("--corpus", required=True)
     p.add_argument("--data-dir", required=True)
     p.add_argument("--half", default="tune", choices=("tune", "test", "all"))

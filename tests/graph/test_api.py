@@ -79,3 +79,30 @@ def test_another_users_graph_is_out_of_reach(server: LiveServer) -> None:
     exported = httpx.get(f"{server.url}/graph/export", headers=bob).json()
     assert exported["nodes"] == []
     assert httpx.get(f"{server.url}/graph/export").status_code == 401
+
+
+def test_a_documents_ego_view_is_capped_and_says_why_documents_are_linked(
+    server: LiveServer,
+) -> None:
+    url = f"{server.url}/graph/ego?document=pump-manual.md&limit=4"
+    body = httpx.get(url, headers=_login(server, "ann")).json()
+    assert body["center"] == next(n["id"] for n in body["nodes"] if n["center"])
+    assert len(body["nodes"]) <= 5 and body["hidden"] > 0  # the center and 4 neighbours
+    cites = [e for e in body["edges"] if e["kind"] == "explicit"]
+    assert cites and all(e["why"].startswith("cites") and e["reason"] for e in cites)
+
+
+def test_an_entitys_ego_view_marks_weak_links_and_keeps_evidence(server: LiveServer) -> None:
+    url = f"{server.url}/graph/ego?entity=Sensor%20Bus%20Interface"
+    body = httpx.get(url, headers=_login(server, "ann")).json()
+    kinds = {n["kind"] for n in body["nodes"]}
+    assert "document" in kinds
+    typed = [e for e in body["edges"] if e["kind"] == "uses"]
+    assert typed and typed[0]["chunk_ids"] and typed[0]["weak"] is False
+
+
+def test_an_ego_view_names_exactly_one_center(server: LiveServer) -> None:
+    headers = _login(server, "ann")
+    assert httpx.get(f"{server.url}/graph/ego", headers=headers).status_code == 400
+    url = f"{server.url}/graph/ego?entity=Nothing%20Here"
+    assert httpx.get(url, headers=headers).status_code == 404

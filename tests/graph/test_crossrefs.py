@@ -41,11 +41,27 @@ def test_document_naming_another_by_code_is_linked_explicitly() -> None:
     assert 0.5 <= link.strength <= 1.0
 
 
-def test_cited_section_links_to_its_chapter_document() -> None:
+def test_a_bare_section_or_chapter_number_is_never_a_citation_of_another_document() -> None:
     chapter = prof(1, "7. Declaring relationships between packages", "ch-relationships.html")
     citing = prof(2, "Binary packages", "ch-binary.html", "Dependencies are in Section 7.2.")
-    [link] = explicit_links(citing, [chapter])
-    assert link.documents == (2, 1)
+    assert explicit_links(citing, [chapter]) == []
+    # the maintainers' guide's own "chapter 5" does not cite the reference's Chapter 5
+    reference = prof(3, "Chapter 5. Network setup", "debian-reference/ch05.html")
+    guide = prof(4, "Debian New Maintainers' Guide", "maint-guide.pdf", "See Chapter 5 for rules.")
+    assert links_for(guide, [reference]) == []
+
+
+def test_a_title_in_a_reference_list_cites_that_document() -> None:
+    gfs = prof(1, "The Google File System", "gfs.pdf", "Chunkservers store chunks.")
+    refs = (
+        "[1] GHEMAWAT, S., GOBIOFF, H., AND LEUNG, S.-T. The Google file system. In Proc. of "
+        "the 19th ACM SOSP (Dec. 2003). [2] DEAN, J. Another paper title here. In OSDI. "
+        "[3] GRAY, J. Notes on database operating systems. In Operating Systems (1978)."
+    )
+    chunks = [ChunkText(201, refs, "Bigtable > References")]
+    bigtable = profile(2, "Bigtable", "bigtable.pdf", extract(chunks))
+    [link] = explicit_links(bigtable, [gfs])
+    assert link.documents == (2, 1) and link.evidence == ("google file system",)
 
 
 def test_explicit_link_is_found_from_either_side() -> None:

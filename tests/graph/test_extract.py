@@ -160,12 +160,20 @@ def test_relations_keep_the_chunk_ids_they_were_read_from() -> None:
     assert rel.chunk_ids == (1, 3) and rel.weight == 2.0
 
 
-def test_names_in_one_sentence_are_linked_weakly() -> None:
-    g = graph_of("The Valve Controller and the Sensor Bus Interface share a cabinet.")
+def test_names_side_by_side_in_two_sentences_are_linked_weakly() -> None:
+    g = graph_of(
+        "The Valve Controller and the Sensor Bus Interface share a cabinet.",
+        "The Sensor Bus Interface sits beside the Valve Controller.",
+    )
     weak = [r for r in g.relations if r.kind == "mentions_with"]
     assert [(r.source, r.target, r.weight) for r in weak] == [
-        ("sensor bus interface", "valve controller", 0.25)
+        ("sensor bus interface", "valve controller", 0.5)
     ]
+
+
+def test_names_side_by_side_once_are_not_linked() -> None:
+    g = graph_of("The Valve Controller and the Sensor Bus Interface share a cabinet.")
+    assert [r for r in g.relations if r.kind == "mentions_with"] == []
 
 
 def test_see_and_described_in_phrases_are_references() -> None:

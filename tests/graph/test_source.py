@@ -11,7 +11,12 @@ from citewise.graph.model import ChunkText
 from citewise.graph.sqlite import SQLiteGraphStore
 from citewise.graph.walk import named_entities, question_keys, walk
 from citewise.retrieve.sources.base import SourceQuery
-from citewise.retrieve.sources.graph import GraphSource, by_document_turns, expand_known
+from citewise.retrieve.sources.graph import (
+    GraphSource,
+    asks_the_graph,
+    by_document_turns,
+    expand_known,
+)
 from citewise.types import Candidate, SearchFilter
 from graph.db import add_documents
 
@@ -167,3 +172,13 @@ def test_source_with_other_sources_lists_brings_in_at_most_two_new_documents(
     found = {"keyword": [Candidate(chunk_id=104, rank=1, score=1.0)]}
     chunks = [c.chunk_id for c in GraphSource(store).candidates(q, found)]
     assert len(chunks) <= 2
+
+
+def test_which_documents_and_parties_questions_join_even_off_the_relationship_route(
+    store: SQLiteGraphStore,
+) -> None:
+    never = GraphSource(store, route=lambda q: False)
+    assert never.candidates(query("Which of my documents discuss the Controller Firmware?"), {})
+    assert never.candidates(query("What is the Controller Firmware?"), {}) == []
+    assert asks_the_graph("Who are the parties to the distributor agreement?")
+    assert not asks_the_graph("Who signed the form?")

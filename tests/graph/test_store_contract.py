@@ -13,7 +13,7 @@ PUMP = (
     "The Controller Firmware depends on the Sensor Bus Interface (SBI).",
     "The Valve Controller requires the Controller Firmware.",
 )
-NOTES = ("Servicing the SBI: the Valve Controller reads the Sensor Bus Interface.",)
+NOTES = ("Servicing the SBI: the Valve Controller uses the Sensor Bus Interface.",)
 GRAPH_TABLES = ("graph_entities", "graph_mentions", "graph_names", "graph_relations")
 
 

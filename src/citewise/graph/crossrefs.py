@@ -60,15 +60,12 @@ def document_names(title: str, source: str, headings: Iterable[str] = ()) -> fro
 
 
 def profile(doc_id: int, title: str, source: str, graph: DocumentGraph) -> DocumentProfile:
-    # a section number the document itself carries is a reference inside it
-    own = {_number_of(entity_key(n)) for h in (title, *graph.headings) for n in section_names(h)}
-    own.discard(None)
-    cites = {e.key for e in graph.entities if _number_of(e.key) not in own}
+    # a bare "Chapter 5" or "Section 3" names a place in a book without saying which book: it
+    # is never a citation of another document (its own chapter, or a book it does not name)
+    cites = {e.key for e in graph.entities if _number_of(e.key) is None}
     cites.update(entity_key(a) for e in graph.entities for a in e.aliases)
-    cites.update(
-        p for r in graph.references if _number_of(r.key) not in own for p in _prefixes(r.key)
-    )
-    cites.update({chapter for key in cites if (chapter := _chapter_of(key))})
+    cites.update(p for r in graph.references if _number_of(r.key) is None for p in _prefixes(r.key))
+    cites.update(c.key for c in graph.citations)  # titles in its reference list
     shares = {e.key for e in graph.entities if e.kind not in LOCAL_KINDS}
     names = document_names(title, source, graph.headings)
     return DocumentProfile(doc_id, names, frozenset(cites - names), frozenset(shares))
@@ -113,12 +110,6 @@ def explicit_links(doc: DocumentProfile, others: Iterable[DocumentProfile]) -> l
                     )
                 )  # fmt: skip
     return out
-
-
-def _chapter_of(key: str) -> str:
-    """A section's chapter: "section7 2" (Section 7.2) is in "chapter7"."""
-    m = re.match(r"^section(\d+) \d", key)
-    return f"chapter{m.group(1)}" if m else ""
 
 
 def document_frequencies(profiles: Iterable[DocumentProfile]) -> Counter[str]:

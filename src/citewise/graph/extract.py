@@ -8,20 +8,17 @@ aliases (an acronym and its expansion are one entity) and reads the edges betwee
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
+from citewise.graph.builder import Builder
 from citewise.graph.model import (
     ChunkText,
     DocumentGraph,
-    Entity,
-    EntityKind,
     Reference,
-    Relation,
-    RelationKind,
     entity_key,
 )
+from citewise.graph.rules.citations import cited_titles, is_bibliography
 from citewise.graph.rules.codes import find_codes
 from citewise.graph.rules.names import (
     capitalised_runs,
@@ -30,12 +27,7 @@ from citewise.graph.rules.names import (
     find_names,
     inside_phrases,
 )
-from citewise.graph.rules.relations import (
-    CO_OCCURRENCE_WEIGHT,
-    co_occurrences,
-    references,
-    typed_relations,
-)
+from citewise.graph.rules.technical import TechnicalEvidence, find_technical
 from citewise.graph.rules.terms import find_terms
 from citewise.graph.rules.tokens import (
     Mention,
@@ -49,24 +41,38 @@ from citewise.text.sentences import split_sentences
 from citewise.types import ChunkRecord
 from citewise.types.documents import SECTION_SEPARATOR
 
-_KIND_RANK: dict[EntityKind, int] = {"term": 0, "code": 1, "configuration": 1, "acronym": 2}
-
 
 def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
-    chunks = list(chunks)
+    every = list(chunks)
+    # a reference list names titles, not things: its titles are read as citations only
+    chunks = [c for c in every if not is_bibliography(c)]
+    citations = _citations(c for c in every if is_bibliography(c))
     evidence = WordEvidence()
+    technical = TechnicalEvidence()
     for sentence in _sentences(chunks):
         evidence.add(sentence)
         evidence.phrases |= inside_phrases(sentence, _runs(sentence))
+        technical.add(sentence.text)
+    evidence.technical = technical.names()
     # each sentence is tokenised again rather than its tokens kept from the first pass, and
     # split again for the last one rather than its text kept: a long manual's (15,000
     # chunks) took ~100 MB and ~20 MB
     found = [sentence_mentions(s, evidence, _runs(s)) for s in _sentences(chunks)]
     aliases = _alias_map(m for ms in found for m in ms)
-    graph = _Builder()
+    graph = Builder()
     for (chunk_id, text), mentions in zip(_texts(chunks), found, strict=True):
         graph.add(chunk_id, text, [_resolve(m, aliases) for m in mentions])
-    return replace(graph.build(), headings=_headings(chunks))
+    for chunk in chunks:  # a party's "Inc." ends a sentence for the splitter: whole passages
+        graph.agreements(chunk.chunk_id, chunk.text)
+    return replace(graph.build(), headings=_headings(chunks), citations=citations)
+
+
+def _citations(chunks: Iterable[ChunkText]) -> tuple[Reference, ...]:
+    found: dict[str, tuple[str, set[int]]] = {}
+    for chunk in chunks:
+        for key, title in cited_titles(chunk.text):
+            found.setdefault(key, (title, set()))[1].add(chunk.chunk_id)
+    return tuple(Reference(k, t, tuple(sorted(ids))) for k, (t, ids) in sorted(found.items()))
 
 
 def _texts(chunks: Sequence[ChunkText]) -> Iterator[tuple[int, str]]:
@@ -120,11 +126,13 @@ def sentence_mentions(
     (`runs`: the sentence's `capitalised_runs`, when the caller has them already)."""
     # when two rules claim overlapping text, the more specific rule (listed first) wins
     by_rule = (
-        find_terms(sentence.text),
+        # a role's short name standing alone ("the Company") is no entity of its own
+        [m for m in find_terms(sentence.text) if m.name not in evidence.roles],
         find_acronym_definitions(sentence),
+        find_technical(sentence.text, evidence.technical),
         find_codes(sentence.text),
         find_names(sentence, evidence, runs),
-        find_acronyms(sentence),
+        find_acronyms(sentence, evidence),
     )
     ranked = sorted(
         ((rank, m) for rank, found in enumerate(by_rule) for m in found if m.key),
@@ -151,74 +159,3 @@ def _resolve(m: Mention, aliases: dict[str, Mention]) -> Mention:
     if target is None or target.key == m.key:
         return m
     return Mention(target.key, target.name, target.kind, m.start, m.end, (m.name,))
-
-
-@dataclass
-class _EntityParts:
-    names: Counter[str] = field(default_factory=Counter)
-    kinds: Counter[EntityKind] = field(default_factory=Counter)
-    aliases: set[str] = field(default_factory=set)
-    chunks: set[int] = field(default_factory=set)
-    defined_as: str = ""
-
-
-@dataclass
-class _Builder:
-    entities: dict[str, _EntityParts] = field(default_factory=lambda: defaultdict(_EntityParts))
-    relations: dict[tuple[str, str, RelationKind], tuple[set[int], float]] = field(
-        default_factory=dict
-    )
-    refs: dict[str, tuple[str, set[int]]] = field(default_factory=dict)
-
-    def add(self, chunk: int, text: str, mentions: Sequence[Mention]) -> None:
-        """One sentence (`text`, of chunk `chunk`) and its mentions."""
-        for m in mentions:
-            parts = self.entities[m.key]
-            parts.kinds[m.kind] += 1
-            parts.chunks.add(chunk)
-            if m.aliases and m.kind in ("acronym", "term") and m.name not in m.aliases:
-                parts.defined_as = parts.defined_as or m.name
-                parts.aliases.update(m.aliases)
-            elif m.aliases:  # a resolved alias: the written form is the alias
-                parts.aliases.update(m.aliases)
-            else:
-                parts.names[m.name] += 1
-        typed = typed_relations(text, mentions)
-        for source, target, kind in typed:
-            self._relate(source, target, kind, chunk, 1.0)
-        linked = {frozenset((s, t)) for s, t, _ in typed}
-        for a, b in co_occurrences(mentions):
-            if frozenset((a, b)) not in linked:
-                self._relate(a, b, "mentions_with", chunk, CO_OCCURRENCE_WEIGHT)
-        for key, cited in references(text, mentions):
-            self.refs.setdefault(key, (cited, set()))[1].add(chunk)
-
-    def _relate(self, a: str, b: str, kind: RelationKind, chunk: int, weight: float) -> None:
-        chunks, total = self.relations.get((a, b, kind), (set(), 0.0))
-        chunks.add(chunk)
-        self.relations[(a, b, kind)] = (chunks, total + weight)
-
-    def build(self) -> DocumentGraph:
-        entities = tuple(
-            Entity(
-                key=key,
-                name=parts.defined_as or _most_common(parts.names) or key,
-                kind=min(parts.kinds, key=lambda k: (_KIND_RANK.get(k, 9), -parts.kinds[k])),
-                aliases=tuple(sorted(parts.aliases - {parts.defined_as})),
-                chunk_ids=tuple(sorted(parts.chunks)),
-            )
-            for key, parts in sorted(self.entities.items())
-        )
-        relations = tuple(
-            Relation(s, t, kind, tuple(sorted(chunks)), round(weight, 4))
-            for (s, t, kind), (chunks, weight) in sorted(self.relations.items())
-        )
-        refs = tuple(
-            Reference(key, text, tuple(sorted(chunks)))
-            for key, (text, chunks) in sorted(self.refs.items())
-        )
-        return DocumentGraph(entities, relations, refs)
-
-
-def _most_common(names: Counter[str]) -> str:
-    return names.most_common(1)[0][0] if names else ""

@@ -14,10 +14,12 @@ from typing import Literal, get_args
 EntityKind = Literal[
     "name", "acronym", "code", "section", "term", "product",
     "hardware", "software", "configuration", "error",
+    "command", "path", "option", "party", "concept", "agreement",
 ]  # fmt: skip
 RelationKind = Literal[
     "uses", "depends_on", "requires", "built_on", "part_of", "replaces", "updates",
     "configures", "connects_to", "mentions_with",
+    "is_a", "defines", "party_to", "governed_by",
 ]  # fmt: skip
 LinkKind = Literal["explicit", "implicit"]
 
@@ -87,6 +89,7 @@ class DocumentGraph:
     relations: tuple[Relation, ...] = ()
     references: tuple[Reference, ...] = ()
     headings: tuple[str, ...] = ()  # its section headings: others may cite it by them
+    citations: tuple[Reference, ...] = ()  # the titles its reference list cites
 
 
 @dataclass(frozen=True, slots=True)

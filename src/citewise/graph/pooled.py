@@ -57,6 +57,10 @@ class CheckoutGraphStore:
         with self._checkout() as graphs:
             return graphs.chunk_documents(collection, chunk_ids)
 
+    def document_entities(self, collection: str, doc_id: int) -> dict[str, int]:
+        with self._checkout() as graphs:
+            return graphs.document_entities(collection, doc_id)
+
     def related_documents(
         self, collection: str, doc_id: int, *, min_strength: float = 0.0, limit: int = 10
     ) -> list[DocumentLink]:

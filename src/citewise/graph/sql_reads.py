@@ -143,6 +143,14 @@ class GraphReads:
             )
         }
 
+    def document_entities(self, collection: str, doc_id: int) -> dict[str, int]:
+        rows = self._conn.execute(
+            "SELECT key, COUNT(*) FROM graph_mentions WHERE collection = ? AND doc_id = ? "
+            "GROUP BY key",
+            (collection, doc_id),
+        ).fetchall()
+        return {str(key): int(n) for key, n in rows}
+
     def related_documents(
         self, collection: str, doc_id: int, *, min_strength: float = 0.0, limit: int = 10
     ) -> list[DocumentLink]:

@@ -56,6 +56,10 @@ class GraphStore(Protocol):
         """The document of each chunk that names an entity (others are left out)."""
         ...
 
+    def document_entities(self, collection: str, doc_id: int) -> dict[str, int]:
+        """The entities one document names, each with how many of its passages name it."""
+        ...
+
     def related_documents(
         self, collection: str, doc_id: int, *, min_strength: float = 0.0, limit: int = 10
     ) -> list[DocumentLink]:

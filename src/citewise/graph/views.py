@@ -5,11 +5,19 @@ JSON-ready dicts, shared by `citewise graph` and the HTTP API."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import Protocol
 
 from citewise.errors import NotFoundError
-from citewise.graph.model import WEAK_RELATION, Relation, entity_key
+from citewise.graph.model import (
+    WEAK_RELATION,
+    DocumentLink,
+    GraphDocument,
+    Relation,
+    entity_key,
+)
 from citewise.graph.store import GraphStore
+from citewise.text.sentences import split_sentences
 from citewise.types import ChunkRecord, DocumentInfo
 
 RELATIONS_SHOWN = 40
@@ -58,7 +66,10 @@ def entity_view(store: Store, graph: GraphStore, collection: str, name: str) -> 
                         "chunk_id": c,
                         "source": chunks[c].source,
                         "section": chunks[c].section,
-                        "quote": chunks[c].text[:QUOTE_CHARS],
+                        "quote": evidence_sentence(
+                            chunks[c].text,
+                            [names.get(r.source, r.source), names.get(r.target, r.target)],
+                        ),
                     }
                     for c in r.chunk_ids[:PASSAGES_PER_RELATION]
                     if c in chunks
@@ -88,12 +99,8 @@ def related_view(
         other = docs.get(link.other(doc.doc_id))
         if other is None:
             continue
-        if link.kind == "implicit":
-            reason = "shares " + ", ".join(link.evidence)
-        elif link.documents[0] == doc.doc_id:
-            reason = "cites it as " + ", ".join(link.evidence)
-        else:
-            reason = "cites this document as " + ", ".join(link.evidence)
+        this = GraphDocument(doc.doc_id, doc.title, doc.source)
+        why, reason = link_reason(graph, collection, link, this, other)
         related.append(
             {
                 "source": other.source,
@@ -101,11 +108,48 @@ def related_view(
                 "kind": link.kind,
                 "direction": _direction(link.documents, link.kind, doc.doc_id),
                 "strength": round(link.strength, 3),
+                "why": why,
                 "reason": reason,
                 "evidence": list(link.evidence),
             }
         )
     return {"source": doc.source, "title": doc.title, "related": related}
+
+
+DEFINED_KINDS = frozenset({"term", "agreement"})
+
+
+def link_reason(
+    graph: GraphStore,
+    collection: str,
+    link: DocumentLink,
+    this: GraphDocument,
+    other: GraphDocument,
+) -> tuple[str, str]:
+    """Why two documents are linked, as a code and a sentence: one cites the other by title,
+    file name or a section's name, or they name the same parties, defined terms or rare
+    names."""
+    if link.kind == "explicit":
+        cited = other if link.documents[0] == this.doc_id else this
+        whom = "it" if cited is other else "this document"
+        hits = set(link.evidence)
+        if entity_key(cited.title) in hits:
+            return "cites_title", f'cites {whom} by its title "{cited.title}"'
+        file_name = PurePath(cited.source.replace("\\", "/")).name
+        if hits & {entity_key(file_name), entity_key(PurePath(file_name).stem)}:
+            return "cites_file", f"cites {whom} by its file name {file_name}"
+        return "cites_name", f"cites {whom} as " + ", ".join(f'"{e}"' for e in link.evidence)
+    named = {e.key: e for e in graph.entities(collection, list(link.evidence))}
+    parties = [named[k].name for k in link.evidence if k in named and named[k].kind == "party"]
+    if parties:
+        return "same_parties", "shares the parties " + ", ".join(parties)
+    defined = [
+        named[k].name for k in link.evidence if k in named and named[k].kind in DEFINED_KINDS
+    ]
+    if defined:
+        return "shared_defined", "shares the defined terms " + ", ".join(f'"{d}"' for d in defined)
+    shown = [named[k].name if k in named else k for k in link.evidence]
+    return "shared_names", "shares " + ", ".join(shown)
 
 
 def _direction(documents: tuple[int, int], kind: str, doc_id: int) -> str:
@@ -117,3 +161,16 @@ def _direction(documents: tuple[int, int], kind: str, doc_id: int) -> str:
 def _ordered(edges: Sequence[Relation]) -> list[Relation]:
     """Typed relations before co-occurrence, then by how many passages state them."""
     return sorted(edges, key=lambda r: (r.kind == WEAK_RELATION, -len(r.chunk_ids), r.kind))
+
+
+def evidence_sentence(text: str, names: Sequence[str]) -> str:
+    """The sentence of a passage that states a relation: the first naming both ends, else the
+    first naming either, else the passage's start."""
+    sentences = split_sentences(text)
+    lowered = [n.lower() for n in names if n]
+    for wanted in (len(lowered), 1):
+        for sentence in sentences:
+            low = sentence.lower()
+            if sum(n in low for n in lowered) >= wanted:
+                return sentence[:QUOTE_CHARS]
+    return text[:QUOTE_CHARS]

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 
 from citewise.api.deps import AssistantDep, readable
 from citewise.api.security import Reader
 from citewise.assistant import Assistant
 from citewise.errors import InputError, NotFoundError
+from citewise.graph.ego import EGO_LIMIT, document_ego, entity_ego
 from citewise.graph.export import export
 from citewise.graph.store import GraphStore
 from citewise.graph.views import entity_view, related_view
@@ -61,6 +62,33 @@ def get_related(
     return first_found(
         readable(principal, collection, assistant),
         lambda c: related_view(assistant.store, graph, c, source),
+    )
+
+
+@router.get("/graph/ego")
+def get_ego(
+    principal: Reader,
+    assistant: AssistantDep,
+    entity: str | None = None,
+    document: str | None = None,
+    collection: str | None = None,
+    limit: int = Query(EGO_LIMIT, ge=1, le=100),
+) -> dict[str, Any]:
+    """One entity or document and its strongest neighbours (at most `limit`), as nodes and
+    edges for a readable picture; `hidden` counts the neighbours left out."""
+    if (entity is None) == (document is None):
+        raise InputError("name either an entity or a document")
+    graph = graph_of(assistant)
+    if entity is not None:
+        name = entity
+        return first_found(
+            readable(principal, collection),
+            lambda c: entity_ego(assistant.store, graph, c, name, limit=limit),
+        )
+    source = document or ""
+    return first_found(
+        readable(principal, collection),
+        lambda c: document_ego(assistant.store, graph, c, source, limit=limit),
     )
 
 

@@ -160,7 +160,8 @@ export function Chat({ me, collections, collection }) {
         </form>
       </section>
       ${source && html`<${SourcePanel} citation=${source} onClose=${() => setSource(null)} />`}
-      ${graphOf && html`<${GraphPanel} source=${graphOf} onClose=${() => setGraphOf(null)} />`}
+      ${graphOf && html`<${GraphPanel} source=${graphOf} onClose=${() => setGraphOf(null)}
+        onOpen=${(c) => { setGraphOf(null); setSource(c); }} />`}
     </div>`;
 }
 

@@ -7,19 +7,20 @@ from __future__ import annotations
 import re
 
 from citewise.graph.model import EntityKind, entity_key
-from citewise.graph.rules.tokens import Mention, word_set
+from citewise.graph.rules.english import is_english
+from citewise.graph.rules.tokens import Mention, is_placeholder, word_set
 
 _STANDARD = re.compile(
     r"\b(?:RFC|BCP|STD|FYI|PEP|ISO(?:/IEC)?|IEC|IEEE|ECMA|ANSI|FIPS|NIST\s+SP|CVE|CWE|EN|DIN)"
     r"[\s-]?\d+(?:[-.:/]\d+)*\b"
 )
 # letters, then dash-separated parts ending in digits: FC-001-234, SHA-256, UTF-8, X-509
-_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]+)*-\d+(?:-\d+)*[a-z]?\b")
+_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]+)*-\d+(?:[-.]\d+)*(?:-[a-z]+\b|[a-z]?\b)")
 _SECTION = re.compile(
-    r"(?:\b(?P<word>Section|Sections|Chapter|Appendix|Annex|Clause)\s+|§\s*)"
+    r"(?:\b(?P<word>Section|Sections|Chapter|Appendix|Annex|Clause|Schedule|Exhibit)\s+|§\s*)"
     r"(?P<num>[A-Z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[A-Z]\b)"
 )
-_SECTION_WORDS = ("Section", "Chapter", "Appendix", "Annex", "Clause", "§")
+_SECTION_WORDS = ("Section", "Chapter", "Appendix", "Annex", "Clause", "Schedule", "Exhibit", "§")
 _DIGIT = re.compile(r"\d")
 _FILE = re.compile(
     r"\b[\w][\w.-]*\.(?:pdf|html?|txt|md|rst|docx?|odt|xlsx?|csv|conf|cfg|ini|ya?ml|json|xml"
@@ -59,17 +60,29 @@ def find_codes(text: str) -> list[Mention]:
             found.append(_mention(f"{word} {m.group('num')}", "section", m.start(), m.end()))
     if dots:
         for m in _FILE.finditer(text):
-            found.append(_mention(m.group(), "code", m.start(), m.end()))
+            if not is_placeholder(m.group()):
+                found.append(_mention(m.group(), "code", m.start(), m.end()))
     if "_" in text:
         for m in _SNAKE.finditer(text):
-            found.append(_mention(m.group(), "configuration", m.start(), m.end()))
+            parts = m.group().split("_")
+            if not is_placeholder(m.group()) and any(len(p) > 1 and p.isalpha() for p in parts):
+                found.append(_mention(m.group(), "configuration", m.start(), m.end()))
     if "module" in text:
         for m in _MODULE.finditer(text):
-            if len(m.group("name")) >= 3 and m.group("name") not in _NOT_MODULES:
-                found.append(_mention(m.group("name"), "code", m.start("name"), m.end("name")))
+            name = m.group("name")
+            if (
+                len(name) >= 3
+                and name not in _NOT_MODULES
+                and ("." in name or not is_english(name))
+            ):
+                found.append(_mention(name, "code", m.start("name"), m.end("name")))
     if dots:
         for m in _DOTTED.finditer(text):
-            if not _NOT_DOTTED.match(m.group()):
+            if (
+                not _NOT_DOTTED.match(m.group())
+                and not is_placeholder(m.group())
+                and not _run_on(m.group())
+            ):
                 found.append(_mention(m.group(), "code", m.start(), m.end()))
     return found
 
@@ -100,3 +113,8 @@ def _normal_standard(code: str) -> str:
 
 def _mention(name: str, kind: EntityKind, start: int, end: int) -> Mention:
     return Mention(entity_key(name), name, kind, start, end)
+
+
+def _run_on(name: str) -> bool:
+    """Two sentences run together at a full stop: "quorum.We"."""
+    return any(p[:1].isupper() and p[1:].islower() for p in name.split(".")[1:])

@@ -13,20 +13,95 @@ from __future__ import annotations
 import re
 
 from citewise.graph.model import EntityKind, entity_key
+from citewise.graph.rules.english import is_english
 from citewise.graph.rules.tokens import (
+    COMMON_CAPITALISED,
     CONNECTORS,
     EXPANSION_JOINERS,
     MONTHS_AND_DAYS,
+    VENUE_WORDS,
     Mention,
     Sentence,
     Token,
     WordEvidence,
     gap_is_blank,
+    is_shouting,
     is_stop_acronym,
+    looks_random,
     singular_acronym,
     word_shape,
 )
+from citewise.text.words import STOPWORDS
 
+_TRIMMED = CONNECTORS | {"on"}
+_DESCRIBED = re.compile(r"\b(?:a|an)\s+$", re.I)
+_COMPANY_WORDS = frozenset(
+    ["Corporation", "Corp", "Company", "Limited", "LLC", "Partnership", "Trust"]
+)
+# a noun after capitals that says they name a thing: "the CREATE PUBLICATION command"
+_NAMED_AFTER = re.compile(r"\s+(?:command|statement|clause|keyword|option|variable|flag)s?\b")
+MAX_NAME_WORDS = 6
+# words that open a run without being part of the name: an article, a table's yes/no column
+_TABLE_WORDS = frozenset(["Yes", "No", "Number", "Total", "Avg", "Average"])
+_JOINING = frozenset(["Between", "By", "And", "To", "From", "With", "For", "In", "Of", "Each"])
+_NOT_OPENING = (
+    frozenset(["The", "A", "An", "See", "Refer", "This", "That"]) | _TABLE_WORDS | _JOINING
+)
+_NOT_CLOSING = frozenset(["Figure", "Fig", "Table", "Gbps", "Mbps", "No"]) | _JOINING
+# amounts written out in a contract ("Two Thousand Dollars") are values, not names
+_AMOUNT_WORDS = frozenset(
+    [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "fifteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "dollars",
+        "cents",
+        "percent",
+    ]
+)
+# a company's suffix or a letter's abbreviation standing alone ("Acme, Inc.", "Attn:")
+# a document's parts named alone ("the Schedule", "any Appendices") say which part, not what
+_PARTS = {"Schedule", "Exhibit", "Appendix", "Appendices", "Agreement", "Article", "Annex"}
+_NOT_ALONE = (
+    {"KBytes", "MBytes", "GBytes", "TBytes", "Kbps", "Mbps"}
+    | _PARTS
+    | frozenset(
+        [
+            "Inc",
+            "Ltd",
+            "LLC",
+            "LLP",
+            "Corp",
+            "Co",
+            "Plc",
+            "GmbH",
+            "Attn",
+            "Re",
+            "Cc",
+            "Esq",
+            "Jr",
+            "Sr",
+        ]
+    )
+)
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9&]{1,9}$")
 _PARENTHESISED = re.compile(r"\(\s*([^()]{2,80}?)\s*\)")
@@ -57,10 +132,12 @@ def inside_phrases(sentence: Sentence, runs: list[list[Token]] | None = None) ->
     }
 
 
-def find_acronyms(sentence: Sentence) -> list[Mention]:
+def find_acronyms(sentence: Sentence, evidence: WordEvidence | None = None) -> list[Mention]:
     """Acronyms standing alone ("TCP"), and runs of them ("CREATE INDEX") as one name."""
     tokens = sentence.tokens
     if sentence.heading_like and sum(t.is_allcaps for t in tokens) * 2 > len(tokens):
+        return []
+    if is_shouting(tokens):
         return []
     found: list[Mention] = []
     i = 0
@@ -77,7 +154,16 @@ def find_acronyms(sentence: Sentence) -> list[Mention]:
         ):
             j += 1
         name = " ".join(singular_acronym(t.text) for t in tokens[i:j])
-        found.append(Mention(entity_key(name), name, "acronym", tokens[i].start, tokens[j - 1].end))
+        named = _NAMED_AFTER.match(sentence.text, tokens[j - 1].end) is not None
+        if j - i == 1 and len(tokens[i].text) == 2 and evidence is not None:
+            named = named or evidence.capitals[tokens[i].text] >= 2
+            if not named:  # "TM", "IQ" once: a subscript or a fragment more often than a name
+                i = j
+                continue
+        if evidence is None or named or not evidence.emphasis([t.text for t in tokens[i:j]]):
+            found.append(
+                Mention(entity_key(name), name, "acronym", tokens[i].start, tokens[j - 1].end)
+            )
         i = j
     return found
 
@@ -183,7 +269,10 @@ def capitalised_runs(sentence: Sentence) -> list[list[Token]]:
                 runs.append(run)
                 run = []
             run.append(tok)
-        elif joins and tok.text.lower() in CONNECTORS:
+        elif joins and (
+            tok.text.lower() in CONNECTORS
+            or (tok.text == "on" and run[-1].text.lower() in VENUE_WORDS)
+        ):
             run.append(tok)
         else:
             runs.append(run)
@@ -205,38 +294,101 @@ def _before_title(text: str, tokens: tuple[Token, ...], i: int) -> bool:
 
 def _trim(run: list[Token]) -> list[Token]:
     """Without joiners, months or days at either end."""
-    while run and (run[-1].text.lower() in CONNECTORS or run[-1].text.lower() in MONTHS_AND_DAYS):
+    while run and (run[-1].text.lower() in _TRIMMED or run[-1].text.lower() in MONTHS_AND_DAYS):
         run = run[:-1]
-    while run and (run[0].text.lower() in CONNECTORS or run[0].text.lower() in MONTHS_AND_DAYS):
+    while run and (run[0].text.lower() in _TRIMMED or run[0].text.lower() in MONTHS_AND_DAYS):
         run = run[1:]
     return run
 
 
 def _name_of(run: list[Token], sentence: Sentence, evidence: WordEvidence) -> Mention | None:
     # a forced capital on a common word ("Install", "However", "The") is not part of the name
+    forced_off = False
     while run and run[0].opens and not run[0].is_camel and _forced(run, evidence):
+        # what is left stood at the sentence's start too ("Shell Company Status"), unless an
+        # article parts them ("Connect the Relay Board")
+        forced_off = len(run) > 1 and run[1].text.lower() not in CONNECTORS
         run = _trim(run[1:])
-    while run and run[0].text in ("The", "A", "An", "See", "Refer"):
+    opened = bool(run) and (forced_off or (run[0].opens and run[0].text in _TABLE_WORDS))
+    while run and run[0].text in _NOT_OPENING:
         run = _trim(run[1:])
+    while run and (run[-1].text in _NOT_CLOSING or run[-1].text.lower() in COMMON_CAPITALISED):
+        run = _trim(run[:-1])
     if not run:
         return None
-    name = sentence.text[run[0].start : run[-1].end]
+    text = sentence.text
+    if text[run[0].start - 1 : run[0].start] == "/" or text[run[-1].end : run[-1].end + 1] == "/":
+        return None  # a part of a path or a menu's place: "Applications/File Management"
+    if _DESCRIBED.search(text, 0, run[0].start) and run[-1].text in _COMPANY_WORDS:
+        return None  # "a Delaware Corporation": what a party is, not its name
+    name = text[run[0].start : run[-1].end]
     after = sentence.text[run[-1].end :].split(maxsplit=1)
     versioned = bool(after) and bool(_VERSION.match(after[0].rstrip(".,;:)")))
     kind: EntityKind = "product" if versioned else "name"
-    capitals = [t for t in run if t.text.lower() not in CONNECTORS]
+    capitals = [t for t in run if t.text.lower() not in _TRIMMED]
+    if any(looks_random(t.text) or _joined(t.text) for t in capitals) or _table_row(capitals):
+        return None
+    if all(t.text.lower() in _AMOUNT_WORDS for t in capitals):
+        return None
     if len(capitals) == 1:
         tok = capitals[0]
+        if tok.text in _NOT_ALONE or tok.text in evidence.roles:
+            return None
         proper = tok.is_camel or (
             len(tok.text) >= 3
             and not evidence.is_common(tok.text)
-            and evidence.capitalised_inside[tok.text] >= 1
+            and evidence.capitalised_inside[tok.text] >= _inside_needed(tok.text)
+            and not (is_english(tok.text) and _ends_a_phrase(tok.text, evidence))
         )
         return Mention(entity_key(name), name, kind, run[0].start, run[-1].end) if proper else None
-    forced = run[0].opens and entity_key(name) not in evidence.phrases
-    if forced and all(evidence.is_common(t.text) for t in capitals):
-        return None  # "Getting Started", "See Also": every word a common one, capital forced
+    forced = (opened or run[0].opens) and entity_key(name) not in evidence.phrases
+    if forced and all(
+        (evidence.is_common(t.text) or is_english(t.text)) and not (t.is_allcaps or t.is_camel)
+        for t in capitals
+    ):
+        return None  # "Getting Started", "Disclaimer of Warranty": common words, capital forced
     return Mention(entity_key(name), name, kind, run[0].start, run[-1].end)
+
+
+_CAMEL_SPLIT = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _joined(word: str) -> bool:
+    """Two words a PDF ran together, not a camelCase name: "beFramework", "chunkC", "indexTo"
+    (a stopword or a lone letter on either side of the seam)."""
+    if re.fullmatch(r"[A-Z]{2,}[a-z]", word) or re.search(r"[a-z][A-Z]$", word):
+        return True  # "RAMi", "HistT": a capital's subscript or a letter run on
+    if word.lower().startswith(("non-", "pre-", "post-", "anti-", "multi-")):
+        return True  # "non-MapReduce": an adjective made from a name
+    if not word[0].islower():
+        return False
+    head = _CAMEL_SPLIT.split(word, maxsplit=1)[0]
+    tail = word[len(head) :]
+    return head in STOPWORDS or len(tail) == 1 or tail.lower() in STOPWORDS
+
+
+def _ends_a_phrase(word: str, evidence: WordEvidence) -> bool:
+    """A lone word that ends a longer name of the document ("License" of "General Public
+    License"): a short way to say that name, not a name of its own."""
+    low = word.lower()
+    return any(p.endswith(f" {low}") for p in evidence.phrases)
+
+
+def _table_row(capitals: list[Token]) -> bool:
+    """A table's header or row read as one run: more than five capitalised words, or a word
+    twice ("Framework Rigid Framework Constant")."""
+    words = [t.text for t in capitals]
+    return len(words) > MAX_NAME_WORDS or len(set(words)) < len(words)
+
+
+def _inside_needed(word: str) -> int:
+    """How often a lone word must be capitalised mid-sentence to be a name: once for a word
+    outside everyday English ("Debian"), twice for one inside ("Google"); never for an adverb
+    or participle ("Additionally", "Accepted"), whose capital a heading or list item forces."""
+    if not is_english(word):
+        return 1
+    plural = word.endswith("s") and is_english(word[:-1])
+    return 1_000_000 if plural or word.lower().endswith(("ly", "ed", "ing")) else 3
 
 
 def _forced(run: list[Token], evidence: WordEvidence) -> bool:

@@ -6,37 +6,54 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import combinations, pairwise
+from itertools import pairwise
 
 from citewise.graph.model import RelationKind, entity_key
 from citewise.graph.rules.tokens import Mention
 
 _AUX = (
     r"(?:(?:also|directly|only|always|usually|typically|now|still|must|should|may|can|will"
-    r"|shall|could|might|does|do|is|are|was|were|be|been|which|that|it|and|itself)\s+)*"
+    r"|shall|could|might|does|do|is|are|was|were|be|been|which|that|it|and|itself|as|then"
+    r"|therefore|thus|internally|heavily|primarily|mainly|often|generally)\s+)*"
 )
 _ACTIVE: tuple[tuple[RelationKind, str], ...] = (
-    ("uses", r"uses?|used|using|makes?\s+use\s+of|relies\s+on|rely\s+on|relying\s+on"),
-    ("depends_on", r"depends?\s+on|depended\s+on|depending\s+on|dependent\s+on"),
+    ("uses", r"uses?|used|using|makes?\s+use\s+of|relies\s+on|rely\s+on|relying\s+on"
+     r"|employs?|utili[sz]es?|leverages?|calls?|invokes?|runs\s+on|stores?\s+\w+\s+in"),
+    ("depends_on", r"depends?\s+(?:up)?on|depended\s+on|depending\s+on|dependent\s+on"),
     ("requires", r"requires?|required|needs?|needed"),
-    ("built_on", r"built\s+(?:on|upon|on\s+top\s+of)|builds\s+on|based\s+on"),
-    ("part_of", r"(?:a\s+|an\s+)?(?:part|component|module|member|subset)\s+of|belongs?\s+to"),
-    ("replaces", r"replace[sd]?|supersede[sd]?|obsolete[sd]?"),
+    ("built_on", r"built\s+(?:on|upon|on\s+top\s+of)|builds\s+on|based\s+on|layered\s+on"),
+    ("part_of", r"(?:a\s+|an\s+|the\s+)?(?:part|component|module|member|subset|section|piece)"
+     r"\s+of|belongs?\s+to|(?:runs|lives|resides)\s+(?:in|inside|within)"),
+    ("replaces", r"replace[sd]?|supersede[sd]?|obsolete[sd]?|succeed(?:s|ed)|instead\s+of"
+     r"|in\s+place\s+of|(?:the\s+)?successor\s+(?:to|of)"),
     ("updates", r"update[sd]?|amend(?:s|ed)?"),
     ("configures", r"configure[sd]?|control(?:s|led)?"),
-    ("connects_to", r"connects?\s+(?:to|with)|connected\s+to|communicates?\s+with|talks?\s+to"),
-)
+    ("connects_to", r"connects?\s+(?:to|with)|connected\s+to|communicates?\s+with|talks?\s+to"
+     r"|sends?\s+\w+\s+to"),
+    ("defines", r"defines?|specif(?:y|ies)|standardi[sz]es"),
+    ("is_a", r"(?:is|are|was|were)\s+(?:a|an|one)|(?:a|an)\s+(?:kind|type|form|variant)\s+of"
+     r"|,\s+(?:a|an)|means?|shall\s+mean|refers\s+to|denotes|is\s+defined\s+as"),
+)  # fmt: skip
 _PASSIVE: tuple[tuple[RelationKind, str], ...] = (
-    ("uses", r"used\s+by"),
+    ("uses", r"used\s+by|employed\s+by|called\s+by|invoked\s+by"),
     ("depends_on", r"depended\s+(?:up)?on\s+by"),
     ("requires", r"required\s+by|needed\s+by"),
-    ("replaces", r"replaced\s+by|superseded\s+by|obsoleted\s+by"),
+    ("replaces", r"replaced\s+by|superseded\s+by|obsoleted\s+by|succeeded\s+by"),
     ("updates", r"updated\s+by|amended\s+by"),
     ("configures", r"configured\s+(?:by|with|through|via)|controlled\s+by"),
-    ("part_of", r"made\s+up\s+of|composed\s+of|consists\s+of|contains|includes"),
-)
+    ("part_of", r"made\s+up\s+of|composed\s+of|consists\s+of|contains|includes|comprises"
+     r"|is\s+divided\s+into"),
+    ("defines", r"defined\s+(?:in|by)|specified\s+(?:in|by)|described\s+in"),
+    ("built_on", r"underlies|is\s+the\s+basis\s+(?:of|for)"),
+)  # fmt: skip
 _VERSION = r"(?:\d+(?:\.\d+)*\s+)?"  # "PostgreSQL 15 uses …"
-_TAIL = r"\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?$"
+# up to three words between the verb and its object ("uses a modified version of the …"),
+# none of which opens another clause
+_FILLER = (
+    r"(?:\s+(?!(?:and|or|but|that|which|who|when|if|while|because|not|no|unless|before|after)\b)"
+    r"[a-z][\w'’-]*){0,3}"
+)
+_TAIL = r"\s*$"
 _NEGATION = re.compile(r"\b(?:not|never|no\s+longer|cannot|n't)\b", re.I)
 
 
@@ -45,7 +62,7 @@ Patterns = list[tuple[RelationKind, re.Pattern[str]]]
 
 def _compile(verbs: tuple[tuple[RelationKind, str], ...]) -> Patterns:
     return [
-        (kind, re.compile(rf"^[\s,]*{_VERSION}{_AUX}(?:{verb}){_TAIL}", re.I))
+        (kind, re.compile(rf"^[\s,\"”'’]*{_VERSION}{_AUX}(?:{verb}){_FILLER}{_TAIL}", re.I))
         for kind, verb in verbs
     ]
 
@@ -71,19 +88,20 @@ def typed_relations(text: str, mentions: Sequence[Mention]) -> list[tuple[str, s
     """(source key, target key, kind) for each pair of neighbouring mentions whose words
     between match a relation pattern, without a negation."""
     out: list[tuple[str, str, RelationKind]] = []
-    ordered = sorted(mentions, key=lambda m: m.start)
+    ordered = sorted((m for m in mentions if m.kind != "section"), key=lambda m: m.start)
     for left, right in pairwise(ordered):
         between = text[left.end : right.start]
         if left.key == right.key or _NEGATION.search(between):
             continue
-        for kind, pattern in ACTIVE:
+        # the passive first: "is used by the" would also read as "uses"
+        for kind, pattern in PASSIVE:
             if pattern.match(between):
-                out.append((left.key, right.key, kind))
+                out.append((right.key, left.key, kind))
                 break
         else:
-            for kind, pattern in PASSIVE:
+            for kind, pattern in ACTIVE:
                 if pattern.match(between):
-                    out.append((right.key, left.key, kind))
+                    out.append((left.key, right.key, kind))
                     break
     return out
 
@@ -108,8 +126,10 @@ def references(text: str, mentions: Sequence[Mention]) -> list[tuple[str, str]]:
 
 
 def co_occurrences(mentions: Sequence[Mention]) -> list[tuple[str, str]]:
-    """Each unordered pair of distinct names in one sentence, (smaller key, larger key)."""
-    keys = sorted({m.key for m in mentions if m.kind != "section"})
-    if len(keys) > MAX_CO_OCCURRING:
+    """Each unordered pair of neighbouring distinct names in one sentence, (smaller key,
+    larger key): names further apart in a sentence say little about each other."""
+    ordered = [m.key for m in sorted(mentions, key=lambda m: m.start) if m.kind != "section"]
+    if len(set(ordered)) > MAX_CO_OCCURRING:
         return []
-    return list(combinations(keys, 2))
+    pairs = {(min(a, b), max(a, b)) for a, b in pairwise(ordered) if a != b}
+    return sorted(pairs)

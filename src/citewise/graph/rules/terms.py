@@ -36,7 +36,9 @@ def find_terms(text: str) -> list[Mention]:
     if "(" not in text:
         return found
     for m in _SHORT_FORM.finditer(text):
-        name, short = m.group("name").strip(), m.group("short").strip()
+        name, short = _bare(m.group("name")), m.group("short").strip()
+        if len(name.split()) > MAX_TERM_WORDS or " THIS " in f" {name.upper()} ":
+            continue  # a heading run on into the opening line: "CONSULTING AGREEMENT THIS …"
         if entity_key(name) and entity_key(short) and entity_key(name) != entity_key(short):
             found.append(Mention(entity_key(name), name, "term", m.start(), m.end(), (short,)))
     return found
@@ -45,4 +47,15 @@ def find_terms(text: str) -> list[Mention]:
 def _add_terms(found: list[Mention], pattern: re.Pattern[str], text: str) -> None:
     for m in pattern.finditer(text):
         term = m.group("term").strip()
+        if term[:1].isdigit():
+            continue  # a quoted value ("150-155ms"), not a term
         found.append(Mention(entity_key(term), term, "term", m.start("term"), m.end("term")))
+
+
+MAX_TERM_WORDS = 6
+_OPENING = re.compile(r"^(?:this|the|that|such|said)\s+", re.I)
+
+
+def _bare(name: str) -> str:
+    """A defined name without the article or "This" in front of it."""
+    return _OPENING.sub("", name.strip())

@@ -4,6 +4,7 @@ is a common word, not a name)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -12,6 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from citewise.graph.model import EntityKind
+from citewise.graph.rules.english import is_english
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -22,6 +24,15 @@ _TOKEN = re.compile(r"[^\W_](?:[\w'’&+.-]*[^\W_])?")
 _POSSESSIVE = ("'s", "’s")
 # a word after one of these opens a clause: its capital says nothing about it being a name
 _OPENERS = frozenset(":;(\"'“‘—•*[")
+# an enumerator closing before a word: "(d) If the Work", "ii) Each"
+_ENUMERATOR = re.compile(r"(?:^|\s)\(?[a-zA-Z0-9]{1,3}\)\s*$")
+# a numbered clause's title: "8.2 Relationship of the Parties.", "Section 1.02. Other …"
+_CLAUSE_TITLE = re.compile(
+    r"^\s*(?:(?:Section|Article|Clause)\s+)?\d+(?:\.\d+)*\.?\s+(?:[A-Z][\w'’-]*\s*|(?:of|the|and|to|for|in|on|by|with|or|a|an)\s+){1,8}[.:]?\s*$"
+)
+# a party's or a part's short name in parentheses: (the “Company”), (“Employer”)
+_QUOTED_WORD = re.compile(r"\((?:[^()]{0,40}?\b(?:the|or|and)\s+)?[“\"]([A-Z][a-z]+)[”\"]")
+_ABBREVIATIONS = frozenset(["etc", "e.g", "i.e", "cf", "vs", "al"])
 
 MONTHS_AND_DAYS = word_set(
     "january february march april may june july august september october november december "
@@ -30,7 +41,13 @@ MONTHS_AND_DAYS = word_set(
 )
 # joiners allowed inside a multi-word name ("Bank of America"), never at its ends; "and" is
 # not one ("Debian and Ubuntu" are two names)
-CONNECTORS = word_set("of for the de du la le von van der da di")
+# "for" is no joiner: "Support for the Term", "Licensor for the Licensed Materials" are two
+CONNECTORS = word_set("of the de du la le von van der da di")
+# a name may go on with "on" after these: "Symposium on Operating Systems Principles"
+VENUE_WORDS = word_set(
+    "conference symposium workshop transactions journal committee council board commission "
+    "convention treaty agreement act"
+)
 # words an acronym's expansion may hold without a letter in the acronym
 EXPANSION_JOINERS = CONNECTORS | word_set("and on in to with by")
 # capitalised words that open a sentence or a heading far more often than a name
@@ -59,6 +76,11 @@ ALLCAPS_STOP = word_set(
     FROM WHERE ORDER GROUP HAVING DESC ASC DISTINCT BETWEEN LIKE ILIKE JOIN USING NULLS LIMIT
     OFFSET UNION CASE WHEN THEN ELSE SET VALUES INTO RETURNING EXISTS FIRST LAST ONLY
     NEVER ALWAYS IMPORTANT DEPRECATED DANGER
+    WHEREAS WHEREOF WITNESS HEREBY HEREIN HEREOF HERETO THEREFORE NOW EXHIBIT SCHEDULE ARTICLE
+    SECTION WAIVER AGREEMENT RECITALS LLP LLC INC LTD CORP
+    KB MB GB TB PB KIB MIB GIB TIB MS NS US GHZ MHZ KBPS MBPS GBPS IOPS QPS RPS
+    URL URLS URI URIS ASCII FAQ FAQS PDF GUI CPU CPUS RAM ROM USB CD CDS DVD EG IE ETC
+    PACKAGE PACKAGES VERSION NAME FILE FILES DIR DIRECTORY VALUE TYPE STRING NUMBER
     """
 )
 _ROMAN = re.compile(r"^[IVXLC]+$")
@@ -157,9 +179,35 @@ class WordEvidence:
     lower: set[str] = field(default_factory=set)
     capitalised_inside: Counter[str] = field(default_factory=Counter)
     phrases: set[str] = field(default_factory=set)  # keys of multi-word names seen mid-sentence
+    # the document's lower-case technical names and their kinds (`rules.technical`)
+    technical: dict[str, EntityKind] = field(default_factory=dict)
+    shouted: set[str] = field(default_factory=set)  # words of sentences set in capitals
+    # everyday words a contract defines as a role ('the "Company"', '"Term"'): roles of its
+    # parties and parts, not names a card is worth
+    roles: set[str] = field(default_factory=set)
+    capitals: Counter[str] = field(default_factory=Counter)  # words of 4+ capitals, written
+
+    def emphasis(self, run: list[str]) -> bool:
+        """Everyday words in capitals for emphasis ("WITHOUT", "NOTICE"), not an acronym:
+        shouted in a capitals sentence, a run of more than five, or English words written in
+        capitals fewer than three times."""
+        if any(w in self.shouted for w in run if len(w) >= 4) or len(run) > 5:
+            return True
+        # everyday words a heading or a legal formula sets in capitals ("WITNESS WHEREOF",
+        # "NOW"): a command ("CREATE INDEX") is written so again and again
+        everyday = all(w.isalpha() and len(w) >= 3 and is_english(w) for w in run)
+        return everyday and min(self.capitals[w] for w in run) < 3
 
     def add(self, sentence: Sentence) -> None:
+        if "(" in sentence.text and ("“" in sentence.text or '"' in sentence.text):
+            for m in _QUOTED_WORD.finditer(sentence.text):
+                if is_english(m.group(1)):
+                    self.roles.add(m.group(1))
+        if is_shouting(sentence.tokens):
+            self.shouted.update(t.text for t in sentence.tokens if t.text.isupper())
         for tok in sentence.tokens:
+            if tok.text.isupper() and len(tok.text) >= 2:
+                self.capitals[tok.text] += 1
             if tok.text.islower():
                 self.lower.add(tok.text)
             elif not tok.opens and not sentence.heading_like and tok.text[0].isupper():
@@ -180,7 +228,14 @@ def tokenize(text: str) -> tuple[Token, ...]:
         word = m.group()
         if word.endswith(_POSSESSIVE):  # "PostgreSQL's" names PostgreSQL
             word = word[:-2]
-        opens = after_dot or not _OPENERS.isdisjoint(text[prev_end:start])
+        gap = text[prev_end:start]
+        # a full stop in the gap ends a sentence the splitter left joined ("7. Disclaimer")
+        stop = (". " in gap or gap.strip() == ".") and (
+            not out or out[-1].text not in _ABBREVIATIONS
+        )
+        opens = after_dot or not _OPENERS.isdisjoint(gap) or stop
+        if not opens and ")" in gap:
+            opens = bool(_ENUMERATOR.search(text[:start]))
         out.append(Token(word, start, start + len(word), opens))
         prev_end = end
         after_dot = word[-1] == "."
@@ -190,9 +245,18 @@ def tokenize(text: str) -> tuple[Token, ...]:
 def is_heading_like(text: str, tokens: Iterable[Token]) -> bool:
     """A heading, navigation bar or title line: no closing punctuation, short, and mostly
     capitalised words."""
-    if text.rstrip()[-1:] in ".!?:;,":
-        return False
+    tokens = tuple(tokens)
     words = [t for t in tokens if t.text[0].isalpha() and t.text.lower() not in CONNECTORS]
+    if _CLAUSE_TITLE.match(text):
+        return True
+    if text.rstrip()[-1:] in ".!?:;,":
+        # a clause's title ends with a full stop: "7. Disclaimer of Warranty." (no article)
+        return (
+            0 < len(words) <= 5
+            and text.rstrip()[-1:] == "."
+            and all(t.is_title for t in words)
+            and not any(t.text.lower() in ("the", "a", "an") for t in tokens)
+        )
     if not words or len(words) > 14:
         return False
     caps = sum(1 for t in words if t.text[0].isupper())
@@ -205,6 +269,57 @@ def is_stop_acronym(word: str) -> bool:
 
 def gap_is_blank(text: str, a: Token, b: Token) -> bool:
     return not text[a.end : b.start].strip()
+
+
+_CASE_RUNS = re.compile(r"[a-z]+|[A-Z]+|[0-9]+")
+
+
+_RANGE = re.compile(r"(?:^|-)\w-\w(?:-|$)")
+
+
+def looks_random(word: str) -> bool:
+    """A generated string, not a name: "vXGZLVbS", "agUDsm1DehJMS", "3f9a2c1e7b", and a
+    character class written out ("A-Za-z0-9")."""
+    if _RANGE.search(word):
+        return True
+    if len(word) < 6 or not word.isalnum():
+        return False
+    runs = _CASE_RUNS.findall(word)
+    kinds = {r[0].isdigit() for r in runs}
+    if len(kinds) == 2 and len(runs) >= 4:  # letters and digits interleaved: a hash or token
+        return True
+    # case switching back and forth inside short lower-case runs ("vXGZLVbS"); "PostgreSQL",
+    # "ZooKeeper" and "HyperLogLog" switch with word-length runs
+    lower = [r for r in runs if r.islower()]
+    ups = sum(1 for a, b in itertools.pairwise(word) if a.islower() and b.isupper())
+    return ups >= 2 and sum(map(len, lower)) / len(lower) < 2.5 if lower else False
+
+
+_PLACEHOLDER_PARTS = word_set(
+    "foo bar baz qux quux example examples sample package packagename pkg name user username "
+    "xxx yyy zzz something somewhere yourname myfile mytable my_table path dir file directory "
+    "program"
+)
+_PART_SPLIT = re.compile(r"[/._-]+")
+
+
+def is_placeholder(name: str) -> bool:
+    """An example standing for any value: "/var/log/foo", "libfoo.so.VERSION", "/…/package"."""
+    if "..." in name or "…" in name or name.lower() in _PLACEHOLDER_PARTS:
+        return True
+    for part in _PART_SPLIT.split(name):
+        low = part.lower()
+        if low in _PLACEHOLDER_PARTS or low.startswith(("libfoo", "foo", "my")):
+            return True
+        if len(part) >= 3 and part.isalpha() and part.isupper() and part not in ("README",):
+            return True  # /usr/share/doc/PACKAGE, VERSION
+    return False
+
+
+def is_shouting(tokens: Iterable[Token]) -> bool:
+    """A sentence set in capitals (a licence's disclaimer): its words are not acronyms."""
+    words = [t for t in tokens if t.text[0].isalpha()]
+    return len(words) >= 5 and sum(t.text.isupper() for t in words) * 5 >= len(words) * 3
 
 
 def singular_acronym(word: str) -> str:
