@@ -82,12 +82,12 @@ def get_ego(
     if entity is not None:
         name = entity
         return first_found(
-            readable(principal, collection),
+            readable(principal, collection, assistant),
             lambda c: entity_ego(assistant.store, graph, c, name, limit=limit),
         )
     source = document or ""
     return first_found(
-        readable(principal, collection),
+        readable(principal, collection, assistant),
         lambda c: document_ego(assistant.store, graph, c, source, limit=limit),
     )
 
