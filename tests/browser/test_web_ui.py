@@ -53,8 +53,10 @@ def open_pdf_citation(page: Any, answer: Any) -> None:
 def test_login_then_upload_a_pdf_and_a_docx_that_become_ready(
     page: Any, server: Server, tmp_path: Path
 ) -> None:
+    page.on("dialog", lambda d: d.accept())  # a name taken by an earlier test: replace it
     login(page, server, "alice")
     page.get_by_role("link", name="Documents").click()
+    page.locator("p.status", has_text="Loading").wait_for(state="detached")  # names known
     pdf, docx = heron_pdf(tmp_path / "herons.pdf"), kingfisher_docx(tmp_path / "kingfishers.docx")
     page.get_by_label("Choose files to upload").set_input_files([str(pdf), str(docx)])
     for name in ("herons.pdf", "kingfishers.docx"):

@@ -69,7 +69,13 @@ export function Documents({ me, collections, collection, onCollection }) {
       const id = `${Date.now()}-${Math.random()}`;
       const entry = { id, name: file.name, size: file.size, sent: 0, stage: 'uploading', reason: '' };
       setUploads((us) => [entry, ...us]);
-      const path = `/documents${collection ? `?collection=${enc(collection)}` : ''}`;
+      // a taken name goes beside the document unless the user chooses to replace it
+      const taken = docs.some((d) => d.source === file.name);
+      const replace = taken && confirm(`${file.name} is already in ${collection || 'this collection'}. Replace it? (Cancel keeps both.)`);
+      const params = new URLSearchParams();
+      if (collection) params.set('collection', collection);
+      if (replace) params.set('replace', 'true');
+      const path = `/documents${params.size ? `?${params}` : ''}`;
       try {
         const job = await upload(path, file, (sent) => patch(id, { sent })).promise;
         patch(id, { sent: file.size, stage: job.files?.[0]?.stage || 'queued', reason: job.files?.[0]?.reason || '' });
