@@ -156,5 +156,8 @@ def _attachment(
         return
     finally:
         NESTING.reset(token)
+    inner = doc.metadata.get("attachments_left_out")
+    if inner:  # what a message attached to this one left out
+        options.skipped.append(f"{name} › {inner}")
     for block in doc.blocks:
         yield replace(block, heading_path=where + block.heading_path, page=None)

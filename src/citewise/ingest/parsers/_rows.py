@@ -67,6 +67,8 @@ def row_blocks(
     number = first_row - 1
     for raw in rows:
         number += 1
+        if not raw:
+            continue
         cells = [cell_text(c) for c in raw]
         if not any(cells):
             continue

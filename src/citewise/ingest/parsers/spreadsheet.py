@@ -26,6 +26,9 @@ from citewise.types import Block, ParsedDocument
 NO_TEXT = "the spreadsheet has no visible sheet with any value in it"
 # openpyxl keeps a workbook's shared strings in memory: their part is capped
 MAX_SHARED_STRINGS = 64 * 2**20
+MAX_CELLS = 4_000_000  # an OpenDocument sheet's extent (calamine holds it whole)
+_TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+_OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
 Source = bytes | Path | BinaryIO  # a file object: its position follows the reading
 
 
@@ -43,6 +46,9 @@ def _xlsx_sheets(source: Source, stack: ExitStack) -> Iterator[tuple[str, int, I
     for sheet in book.worksheets:
         if getattr(sheet, "sheet_state", "visible") != "visible":
             continue
+        # rows as stored: a declared extent ("A1:XFD1048576") would pad every row to 16,384
+        # cells and add a million empty rows at the end
+        sheet.reset_dimensions()
         yield sheet.title, 1, sheet.iter_rows(values_only=True)
 
 
@@ -61,6 +67,41 @@ def _check_shared_strings(source: Source) -> None:
 
 def _readable(source: Source) -> Path | BinaryIO:
     return io.BytesIO(source) if isinstance(source, bytes) else source
+
+
+def _check_ods_extent(source: Source) -> None:
+    """Refuses an OpenDocument sheet whose cells span more than `MAX_CELLS`: calamine holds a
+    sheet as its full rectangle, and a row "repeated" a million times takes a few bytes."""
+    import lxml.etree
+
+    try:
+        with zipfile.ZipFile(_readable(source)) as archive, archive.open("content.xml") as xml:
+            for _, table in lxml.etree.iterparse(xml, tag=f"{{{_TABLE}}}table", huge_tree=False):
+                rows, cols = _extent(table)
+                table.clear()
+                if rows * cols > MAX_CELLS:
+                    raise TooLargeError(
+                        f"a sheet spans {rows:,} rows by {cols:,} columns, over the limit of "
+                        f"{MAX_CELLS:,} cells"
+                    )
+    except (KeyError, zipfile.BadZipFile, lxml.etree.XMLSyntaxError, OSError) as exc:
+        raise CorruptDocumentError(f"the OpenDocument spreadsheet is damaged ({exc})") from exc
+
+
+def _extent(table: Any) -> tuple[int, int]:
+    """The rows and columns up to the last cell holding a value, repeats counted."""
+    row = last_row = last_col = 0
+    for tr in table.iter(f"{{{_TABLE}}}table-row"):
+        repeat_rows = int(tr.get(f"{{{_TABLE}}}number-rows-repeated", "1") or 1)
+        col = 0
+        for cell in tr:
+            repeat = int(cell.get(f"{{{_TABLE}}}number-columns-repeated", "1") or 1)
+            col += repeat
+            if len(cell) or cell.get(f"{{{_OFFICE}}}value-type"):
+                last_col = max(last_col, col)
+                last_row = row + repeat_rows
+        row += repeat_rows
+    return last_row, last_col
 
 
 def _calamine_sheets(source: Source, stack: ExitStack) -> Iterator[tuple[str, int, Iterator[Any]]]:
@@ -92,6 +133,8 @@ def spreadsheet_blocks(source: Source, *, kind: str = "") -> Iterator[Block]:
     if not kind:
         kind = sniff(source if isinstance(source, bytes) else _all_bytes(source))
     reader = _xlsx_sheets if kind == "xlsx" else _calamine_sheets
+    if kind == "ods":
+        _check_ods_extent(source)
     with ExitStack() as stack:
         for name, first_row, rows in reader(source, stack):
             yield from row_blocks(_guarded(rows, name), name, first_row=first_row)
