@@ -18,6 +18,8 @@ from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
 from citewise.ingest.streamed import StreamLimits
+from citewise.ingest.web.fetch import WebLimits
+from citewise.ingest.web.pages import fetch_pages, is_web_address, web_limits, with_fetch_outcomes
 from citewise.llm import LLM
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.retriever import HybridRetriever
@@ -147,12 +149,20 @@ class Assistant:
         collection: str | None = None,
         prune: bool = False,
         progress: IngestProgress | None = None,
+        web: WebLimits | None = None,
     ) -> IngestReport:
-        """One ingest at a time per assistant: runs share the embedder's threads."""
+        """One ingest at a time per assistant: runs share the embedder's threads. `paths`
+        may hold http(s) addresses: their pages are fetched first (`ingest.web`)."""
         s = self.settings
+        collection = collection or self.collection
+        urls = [p for p in paths if isinstance(p, str) and is_web_address(p)]
+        fetched = None
+        if urls:
+            fetched = fetch_pages(urls, s.web_dir / collection, web or web_limits(s))
+        files = [Path(p).expanduser() for p in paths if p not in urls]
         job = IngestJob(
-            paths=[Path(p).expanduser() for p in paths],
-            collection=collection or self.collection,
+            paths=files + ([fetched.folder] if fetched and fetched.saved else []),
+            collection=collection,
             prune=prune,
             max_file_bytes=s.max_file_bytes,
             max_inflated_bytes=s.max_inflated_bytes,
@@ -169,7 +179,8 @@ class Assistant:
             ),
         )
         with self._ingest_lock:
-            return run_ingest(job, self.open_store, self.embedder, progress)
+            report = run_ingest(job, self.open_store, self.embedder, progress)
+        return with_fetch_outcomes(report, fetched)
 
     def documents(self, *, collection: str | None = None) -> list[DocumentInfo]:
         return self.store.list_documents(collection or self.collection)
