@@ -86,6 +86,7 @@ _MODULES = {
     "odt": ("opendocument", "parse_odt"),
     "odp": ("opendocument", "parse_odp"),
     "rtf": ("rtf", "parse_rtf"),
+    "legacy": ("legacy", "parse_legacy"),
 }
 _FORMATS = ("pdf", "docx", "pptx", "image", "html", "markdown", "text", *_MODULES)
 PARSERS = Registry[Parser](
@@ -110,6 +111,7 @@ FORMAT_BY_EXTENSION: dict[str, str] = {
     ".odt": "odt",
     ".odp": "odp",
     ".rtf": "rtf",
+    **dict.fromkeys((".doc", ".ppt"), "legacy"),  # converted when LibreOffice is installed
 }
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(FORMAT_BY_EXTENSION)
 _OFFICE_NAMES = {
@@ -134,7 +136,7 @@ OCR_FORMATS = frozenset({"pdf", "docx", "image"})
 DEFAULT_OCR = "tesseract"
 _NOT_A_DOCUMENT = {
     "zip": "a ZIP archive that is not an Office, OpenDocument or EPUB document",
-    "ole": "a legacy Office file (.doc/.ppt/.xls); save it as .docx or .pptx",
+    "ole": "an OLE file that is not a Word, PowerPoint or Excel document",
 }
 
 
@@ -173,6 +175,12 @@ def choose_parser(data: bytes, name: str) -> str:
         raise EncryptedDocumentError(
             "the Office file is encrypted with a password; remove the password and save it again"
         )
+    if kind in ("doc", "ppt"):
+        from citewise.ingest.parsers.legacy import MISSING, soffice
+
+        if soffice() is None:
+            raise UnsupportedFormatError(MISSING)
+        return "legacy"
     if expected in _OFFICE_NAMES:
         raise CorruptDocumentError(
             f"not {_OFFICE_NAMES[expected]}: the file has a {ext} extension but its content "

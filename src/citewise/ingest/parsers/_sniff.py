@@ -13,8 +13,8 @@ from citewise.ingest.parsers._archive import check_member_count
 from citewise.ingest.parsers._decode import looks_binary
 
 Sniffed = Literal[
-    "pdf", "docx", "pptx", "xlsx", "ods", "odt", "odp", "epub", "xls", "rtf", "image", "zip",
-    "ole", "binary", "html", "text",
+    "pdf", "docx", "pptx", "xlsx", "ods", "odt", "odp", "epub", "xls", "doc", "ppt", "rtf",
+    "image", "zip", "ole", "binary", "html", "text",
 ]  # fmt: skip
 ZipKind = Literal["docx", "pptx", "xlsx", "ods", "odt", "odp", "epub", "zip"]
 
@@ -29,8 +29,10 @@ _ODF_MIMETYPES: dict[bytes, ZipKind] = {
     b"application/vnd.oasis.opendocument.presentation": "odp",
     b"application/epub+zip": "epub",
 }
-# the main stream of a legacy Excel workbook, as named (UTF-16) in the OLE directory
+# the main stream of a legacy Office file, as named (UTF-16) in the OLE directory
 _XLS_STREAMS = ("Workbook".encode("utf-16-le"), "Book\x00".encode("utf-16-le"))
+_DOC_STREAM = "WordDocument".encode("utf-16-le")
+_PPT_STREAM = "PowerPoint Document".encode("utf-16-le")
 # the image formats OCR reads: PNG, JPEG, TIFF (both byte orders)
 IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 _HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
@@ -90,9 +92,14 @@ def _small_member(archive: zipfile.ZipFile, name: str) -> bytes:
         return member.read(128)
 
 
-def ole_kind(data: bytes) -> Literal["xls", "ole"]:
-    """A legacy Excel workbook (read directly) or another OLE file (.doc, .ppt)."""
-    return "xls" if any(stream in data for stream in _XLS_STREAMS) else "ole"
+def ole_kind(data: bytes) -> Literal["xls", "doc", "ppt", "ole"]:
+    """A legacy Excel workbook (read directly), Word document or PowerPoint deck (converted
+    by LibreOffice), or another OLE file."""
+    if any(stream in data for stream in _XLS_STREAMS):
+        return "xls"
+    if _DOC_STREAM in data:
+        return "doc"
+    return "ppt" if _PPT_STREAM in data else "ole"
 
 
 def sniff(data: bytes) -> Sniffed:
