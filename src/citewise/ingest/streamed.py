@@ -43,15 +43,22 @@ def streams(path: Path, size: int, limits: StreamLimits, store: Store, max_file_
     if not isinstance(store, StreamingStore):
         return False
     from citewise.ingest.parsers import _size
-    from citewise.ingest.parsers.block_stream import ALWAYS_STREAMED, stream_format
+    from citewise.ingest.parsers.block_stream import (
+        ALWAYS_STREAMED_SUFFIXES,
+        STREAMED_SUFFIXES,
+        stream_format,
+    )
 
+    suffix = path.suffix.lower()
+    if suffix not in STREAMED_SUFFIXES:
+        return False
+    if suffix not in ALWAYS_STREAMED_SUFFIXES and size <= min(limits.above_bytes, max_file_bytes):
+        return False
     with path.open("rb") as fh:
         head = fh.read(_SNIFF_BYTES)
     fmt = stream_format(path, head)
     if fmt is None or (fmt == "spreadsheet" and size > max_file_bytes):
         return False  # a workbook is checked whole for zip bombs: the file limit applies
-    if fmt not in ALWAYS_STREAMED and size <= min(limits.above_bytes, max_file_bytes):
-        return False
     if size > limits.max_bytes:
         what = "text file" if fmt == "text" else "file"
         raise TooLargeError(

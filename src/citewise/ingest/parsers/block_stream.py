@@ -18,8 +18,11 @@ from citewise.types import Block
 _TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst", ".log"})
 _DELIMITED_SUFFIXES = frozenset({".csv", ".tsv", ".tab"})
 _WORKBOOK_SUFFIXES = frozenset({".xlsx", ".xlsm"})
-# formats read as a stream whatever their size: `mailbox` reads files, not bytes
-ALWAYS_STREAMED = frozenset({"mbox"})
+# read as a stream whatever their size: `mailbox` reads files, not bytes
+ALWAYS_STREAMED_SUFFIXES = frozenset({".mbox"})
+STREAMED_SUFFIXES = (
+    _TEXT_SUFFIXES | _DELIMITED_SUFFIXES | _WORKBOOK_SUFFIXES | ALWAYS_STREAMED_SUFFIXES
+)
 
 
 @dataclass(slots=True)
