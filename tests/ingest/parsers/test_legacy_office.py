@@ -75,9 +75,11 @@ def test_without_libreoffice_a_legacy_file_gets_a_clear_message(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    word = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504 + "WordDocument".encode("utf-16-le")
+    entry = "WordDocument\x00".encode("utf-16-le").ljust(64, b"\x00") + b"\x1a\x00"
+    word = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504 + entry
     with pytest.raises(UnsupportedFormatError, match=r"install LibreOffice .* save it as \.docx"):
         parse_bytes(word, "minutes.doc")
-    other = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600
+    # the name in a document's text is not its directory entry
+    other = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600 + "WordDocument".encode("utf-16-le")
     with pytest.raises(UnsupportedFormatError, match="OLE file that is not a Word"):
         choose_parser(other, "thing.doc")

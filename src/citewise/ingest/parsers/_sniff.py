@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
 import zlib
 from typing import Literal
@@ -29,10 +30,19 @@ _ODF_MIMETYPES: dict[bytes, ZipKind] = {
     b"application/vnd.oasis.opendocument.presentation": "odp",
     b"application/epub+zip": "epub",
 }
-# the main stream of a legacy Office file, as named (UTF-16) in the OLE directory
-_XLS_STREAMS = ("Workbook".encode("utf-16-le"), "Book\x00".encode("utf-16-le"))
-_DOC_STREAM = "WordDocument".encode("utf-16-le")
-_PPT_STREAM = "PowerPoint Document".encode("utf-16-le")
+# the main stream of a legacy Office file, as its OLE directory entry starts: the name in
+# UTF-16 padded with zeros to 64 bytes, then the name's length (text inside a document never
+# looks like this)
+
+
+def _entry(name: str) -> bytes:
+    encoded = (name + "\x00").encode("utf-16-le")
+    return encoded.ljust(64, b"\x00") + struct.pack("<H", len(encoded))
+
+
+_XLS_STREAMS = (_entry("Workbook"), _entry("Book"))
+_DOC_STREAM = _entry("WordDocument")
+_PPT_STREAM = _entry("PowerPoint Document")
 # the image formats OCR reads: PNG, JPEG, TIFF (both byte orders)
 IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 _HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
