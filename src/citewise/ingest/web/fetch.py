@@ -14,7 +14,7 @@ from citewise.errors import DocumentError, InputError, TooLargeError
 from citewise.ingest.web.guard import GuardedTransport, RefusedAddressError, check_url
 from citewise.text.sizes import human_size
 
-USER_AGENT = "citewise (+https://github.com/citewise; document ingest)"
+USER_AGENT = "citewise/0.1 (document ingest)"
 MAX_REDIRECTS = 5
 
 
