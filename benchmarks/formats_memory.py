@@ -4,7 +4,7 @@ the ingest's alone), with the hashing embedder: the figures are parsing, chunkin
 not the model (the bundled model adds its own fixed footprint, measured by `--model`).
 
     .venv/bin/python benchmarks/formats_memory.py [--sheet-mb 50] [--mbox-mb 1024] \
-        [--work /tmp/formats-bench] [--out benchmarks/results/formats_memory.json]
+        [--work /tmp/formats-bench] [--model] [--embedder minilm] [--out results.json]
 
 The workbook: one sheet of 7 columns (ids, names, regions, products, numbers, notes), written
 with XlsxWriter's constant-memory mode, whose strings are inline (no shared-strings table).
@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/formats-bench"))
     parser.add_argument("--out", type=Path)
     parser.add_argument("--model", action="store_true", help="also the bundled model's footprint")
+    parser.add_argument("--embedder", default="hashing", help="hashing (default) or minilm")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"uptime": subprocess.getoutput("uptime").strip()}
@@ -155,7 +156,8 @@ def main() -> None:
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr)  # fmt: skip
         data = args.work / f"data-{name}"
         subprocess.run(["rm", "-rf", str(data)], check=True)
-        figures = run_child(path, data, query)
+        figures = run_child(path, data, query, args.embedder)
+        figures["embedder"] = args.embedder
         figures["file_mb"] = round(path.stat().st_size / 2**20, 1)
         results[name] = figures
         print(name, json.dumps(figures)[:400], file=sys.stderr)
