@@ -38,21 +38,27 @@ class StreamLimits:
 
 def streams(path: Path, size: int, limits: StreamLimits, store: Store, max_file_bytes: int) -> bool:
     """Whether this file is read as a stream into a store that takes documents in batches:
-    plain text, CSV/TSV and Excel workbooks (by extension and content) over the streaming
-    size or the file limit, and every mailbox. Raises TooLargeError over the limit."""
+    plain text over the streaming size or the file limit, CSV/TSV and Excel workbooks (by
+    extension and content) over 1 MiB too, and every mailbox. Raises TooLargeError over
+    the limit."""
     if not isinstance(store, StreamingStore):
         return False
     from citewise.ingest.parsers import _size
     from citewise.ingest.parsers.block_stream import (
         ALWAYS_STREAMED_SUFFIXES,
         STREAMED_SUFFIXES,
+        TABLE_STREAM_ABOVE,
+        TABLE_SUFFIXES,
         stream_format,
     )
 
     suffix = path.suffix.lower()
     if suffix not in STREAMED_SUFFIXES:
         return False
-    if suffix not in ALWAYS_STREAMED_SUFFIXES and size <= min(limits.above_bytes, max_file_bytes):
+    above = min(limits.above_bytes, max_file_bytes)
+    if suffix in TABLE_SUFFIXES:
+        above = min(above, TABLE_STREAM_ABOVE)
+    if suffix not in ALWAYS_STREAMED_SUFFIXES and size <= above:
         return False
     with path.open("rb") as fh:
         head = fh.read(_SNIFF_BYTES)
