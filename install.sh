@@ -16,6 +16,9 @@ apt_pkgs=(
   tesseract-ocr                 # OCR tests
   fonts-dejavu-core             # PDFs the tests render
   glpk-doc python-reportlab-doc # real-world PDFs of the ingestion tests
+  # legacy .doc/.ppt are converted by LibreOffice when installed (optional for users; ~300 MB
+  # with its dependencies): the conversion tests run it for real
+  libreoffice-writer-nogui libreoffice-impress-nogui
 )
 apt_install() {
   command -v apt-get >/dev/null 2>&1 || return 0

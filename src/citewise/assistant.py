@@ -20,6 +20,8 @@ from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
 from citewise.ingest.streamed import StreamLimits
+from citewise.ingest.web.fetch import WebLimits
+from citewise.ingest.web.pages import fetch_pages, is_web_address, web_limits, with_fetch_outcomes
 from citewise.llm import LLM
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.retriever import HybridRetriever
@@ -151,13 +153,25 @@ class Assistant:
         prune: bool = False,
         progress: IngestProgress | None = None,
         uploads: bool = False,
+        web: WebLimits | None = None,
     ) -> IngestReport:
         """One ingest at a time per assistant: runs share the embedder's threads. Sources
         are paths from the collection's root (docs/identity.md); with `uploads`, each
-        file's own name (an upload comes from no folder)."""
-        job = self._ingest_job(paths, collection or self.collection, prune, uploads)
+        file's own name (an upload comes from no folder). `paths` may hold http(s)
+        addresses: their pages are fetched first (`ingest.web`)."""
+        collection = collection or self.collection
+        urls = [p for p in paths if isinstance(p, str) and is_web_address(p)]
+        fetched = None
+        if urls:
+            fetched = fetch_pages(
+                urls, self.settings.web_dir / collection, web or web_limits(self.settings)
+            )
+        files = [p for p in paths if p not in urls]
+        files += [fetched.folder] if fetched and fetched.saved else []
+        job = self._ingest_job(files, collection, prune, uploads)
         with self._ingest_lock:
-            return run_ingest(job, self.open_store, self.embedder, progress)
+            report = run_ingest(job, self.open_store, self.embedder, progress)
+        return with_fetch_outcomes(report, fetched)
 
     def reindex(
         self,

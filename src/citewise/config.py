@@ -96,8 +96,9 @@ class Settings(BaseSettings):
     # Ingest limits.
     max_file_bytes: int = 100 * 2**20
     max_inflated_bytes: int = 256 * 2**20  # DOCX/PPTX: all parts together, once inflated
-    # plain text (.txt .text .rst .log) larger than this (or than max_file_bytes) is read as
-    # a stream, in bounded memory, up to max_text_file_bytes
+    # plain text (.txt .text .rst .log), CSV/TSV and Excel workbooks larger than this (or than
+    # max_file_bytes) are read as a stream, in bounded memory, up to max_text_file_bytes
+    # (mailboxes always are)
     stream_text_above_bytes: int = 8 * 2**20
     max_text_file_bytes: int = 2**30
     ocr: str = Field(
@@ -105,6 +106,12 @@ class Settings(BaseSettings):
         description="OCR for scanned pages and images: tesseract | rapidocr | none",
     )
     keep_originals: bool = True  # a copy of each ingested file, for the web UI's viewer
+    # Web pages (`citewise ingest https://…`): pages kept per crawl, per page size and time,
+    # and whether private, loopback and link-local addresses may be fetched (SSRF guard)
+    web_max_pages: int = 50
+    web_max_page_bytes: int = 10 * 2**20
+    web_timeout_s: float = 20.0
+    web_allow_private: bool = False
 
     # HTTP service (`citewise serve`, the API and its workers).
     # `queue`: uploads go to the workers on CITEWISE_QUEUE (a redis:// URL here is an alias
@@ -174,6 +181,11 @@ class Settings(BaseSettings):
     def originals_dir(self) -> Path:
         """Ingested files kept by content hash, for the web UI's viewer."""
         return self.data_dir / "originals"
+
+    @property
+    def web_dir(self) -> Path:
+        """Fetched web pages, kept per collection and site (`<collection>/<host>/<path>`)."""
+        return self.data_dir / "web"
 
 
 class _TomlSource(PydanticBaseSettingsSource):

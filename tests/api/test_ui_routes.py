@@ -75,8 +75,12 @@ def test_unknown_passages_and_files_are_404(client: httpx.Client) -> None:
     assert client.get(f"/ui-api/files/{'0' * 64}").status_code == 404
 
 
-def test_the_ui_learns_the_upload_limit(client: httpx.Client) -> None:
-    assert client.get("/ui-api/config").json() == {"max_upload_bytes": 64 * 1024}
+def test_the_ui_learns_the_upload_limit_and_types(client: httpx.Client) -> None:
+    config = client.get("/ui-api/config").json()
+    assert config["max_upload_bytes"] == 64 * 1024
+    assert {".pdf", ".xlsx", ".ods", ".csv", ".eml", ".mbox", ".epub", ".odt", ".rtf"} <= set(
+        config["upload_types"]
+    )
 
 
 def test_static_files_go_out_gzipped_when_the_browser_accepts_it(client: httpx.Client) -> None:

@@ -70,6 +70,26 @@ def test_login_then_upload_a_pdf_and_a_docx_that_become_ready(
     page.get_by_label("Search by name").fill("")
 
 
+def test_the_upload_lists_the_new_types_and_reads_a_workbook_and_an_email(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    from format_files import eml, message, xlsx
+
+    login(page, server, "alice")
+    page.get_by_role("link", name="Documents").click()
+    picker = page.get_by_label("Choose files to upload")
+    page.locator("input[type=file][accept*='.xlsx']").wait_for(state="attached", timeout=10_000)
+    accepted = (picker.get_attribute("accept") or "").split(",")
+    assert {".xlsx", ".ods", ".csv", ".eml", ".mbox", ".epub", ".odt", ".rtf"} <= set(accepted)
+    assert page.get_by_text("Reads .csv").count() == 1
+    book = xlsx(tmp_path / "shop.xlsx")
+    mail = eml(tmp_path / "repairs.eml", message("Dock repairs", "The crane is fixed."))
+    picker.set_input_files([str(book), str(mail)])
+    for name in ("shop.xlsx", "repairs.eml"):
+        cell = page.locator(f"tr[data-source='{name}'] td.status-cell")
+        cell.filter(has_text="ready").wait_for(timeout=READY_SECONDS)
+
+
 def test_a_document_is_reingested_and_another_deleted(
     page: Any, server: Server, tmp_path: Path
 ) -> None:

@@ -27,6 +27,9 @@ def test_a_title_left_in_the_text_is_told_from_a_sentence() -> None:
     assert is_title("Appendix The Debian Manifesto")
     assert not is_title("The Debian Linux Manifesto was written by Ian Murdock.")
     assert not is_title("the manifesto was written in 1993")
+    # a spreadsheet row of capitalised values states them: it is not a title
+    assert not is_title("Name: Ada Quill · Role: Harbour Master")
+    assert is_title("Harbour Master · Ada Quill")
 
 
 def test_a_procedure_question_prefers_a_sentence_that_states_a_step() -> None:

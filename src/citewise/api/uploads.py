@@ -16,6 +16,7 @@ from starlette.types import Message
 
 from citewise.errors import DocumentError, InputError, TooLargeError, UnsupportedFormatError
 from citewise.ingest.parsers import SUPPORTED_EXTENSIONS, choose_parser
+from citewise.ingest.parsers._sniff import OLE_MAGIC
 from citewise.text.sizes import human_size
 
 SNIFF_BYTES = 1 << 16
@@ -77,7 +78,8 @@ def check_type(name: str, head: bytes, path: Path) -> None:
         raise UnsupportedFormatError(
             f"{name}: unsupported file type {ext or '(no extension)'}; citewise reads {kinds}"
         )
-    data = path.read_bytes() if head.startswith(b"PK") else head
+    # containers are judged whole: a ZIP's directory is at its end, an OLE file's anywhere
+    data = path.read_bytes() if head.startswith((b"PK", OLE_MAGIC)) else head
     try:
         choose_parser(data, name)
     except UnsupportedFormatError as exc:

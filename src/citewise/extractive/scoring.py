@@ -98,6 +98,7 @@ def is_table_row(sentence: str) -> bool:
     return verbs is None and (snake >= 2 or not re.search(r"[.!?]\s*$", sentence))
 
 
+_SHEET_ROW = re.compile(r"^[^·:]{1,80}: [^·]+(?: · [^·:]{1,80}: [^·]+)+$")
 _SMALL = frozenset({"a", "an", "the", "of", "and", "or", "for", "to", "in", "on", "with", "by"})
 
 
@@ -107,6 +108,8 @@ def is_title(sentence: str) -> bool:
     and states nothing."""
     text = sentence.strip()
     if not text or text[-1] in '.!?:;)"”’':
+        return False
+    if _SHEET_ROW.match(text):  # a spreadsheet row ("Port: Kiel · Depth: 12") states values
         return False
     words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", text) if w.lower() not in _SMALL]
     return bool(words) and sum(w[0].isupper() for w in words) >= 0.8 * len(words)

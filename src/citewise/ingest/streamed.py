@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -21,7 +22,6 @@ from citewise.store.base import Store, StreamingStore
 from citewise.types import Child, ChunkedDocument, FileOutcome, NewDocument, Parent
 
 log = logging.getLogger(__name__)
-_STREAMED_SUFFIXES = frozenset({".txt", ".text", ".rst", ".log"})  # not CSV/TSV (one table)
 _SNIFF_BYTES = 64 * 1024
 
 # (bytes read, file size): called after each stored batch
@@ -30,31 +30,46 @@ OnBatch = Callable[[int, int], None]
 
 @dataclass(frozen=True, slots=True)
 class StreamLimits:
-    above_bytes: int = 8 * 2**20  # plain text larger than this is streamed
+    above_bytes: int = 8 * 2**20  # text, CSV and workbooks larger than this are streamed
     max_bytes: int = 2**30  # and refused above this
     piece_bytes: int = 1 << 20  # read (and longest paragraph) size
     batch_chunks: int = 256  # chunks stored per transaction
 
 
 def streams(path: Path, size: int, limits: StreamLimits, store: Store, max_file_bytes: int) -> bool:
-    """Whether this file is read as a stream: plain text (by extension and content) over
-    the streaming size or the file limit, into a store that takes documents in batches.
-    Raises TooLargeError over the limit for streamed text."""
-    above = min(limits.above_bytes, max_file_bytes)
-    if size <= above or path.suffix.lower() not in _STREAMED_SUFFIXES:
-        return False
+    """Whether this file is read as a stream into a store that takes documents in batches:
+    plain text over the streaming size or the file limit, CSV/TSV and Excel workbooks (by
+    extension and content) over 1 MiB too, and every mailbox. Raises TooLargeError over
+    the limit."""
     if not isinstance(store, StreamingStore):
         return False
-    from citewise.ingest.parsers import _size, choose_parser
+    from citewise.ingest.parsers import _size
+    from citewise.ingest.parsers.block_stream import (
+        ALWAYS_STREAMED_SUFFIXES,
+        STREAMED_SUFFIXES,
+        TABLE_STREAM_ABOVE,
+        TABLE_SUFFIXES,
+        stream_format,
+    )
 
+    suffix = path.suffix.lower()
+    if suffix not in STREAMED_SUFFIXES:
+        return False
+    above = min(limits.above_bytes, max_file_bytes)
+    if suffix in TABLE_SUFFIXES:
+        above = min(above, TABLE_STREAM_ABOVE)
+    if suffix not in ALWAYS_STREAMED_SUFFIXES and size <= above:
+        return False
     with path.open("rb") as fh:
         head = fh.read(_SNIFF_BYTES)
-    if choose_parser(head, path.name) != "text":
-        return False
+    fmt = stream_format(path, head)
+    if fmt is None or (fmt == "spreadsheet" and size > max_file_bytes):
+        return False  # a workbook is checked whole for zip bombs: the file limit applies
     if size > limits.max_bytes:
+        what = "text file" if fmt == "text" else "file"
         raise TooLargeError(
-            f"the text file is {_size(size)}, over the limit of {_size(limits.max_bytes)}"
-            " for text read as a stream"
+            f"the {what} is {_size(size)}, over the limit of {_size(limits.max_bytes)}"
+            f" for {'text' if fmt == 'text' else 'files'} read as a stream"
         )
     return True
 
@@ -81,18 +96,23 @@ def ingest_streamed(
     originals_dir: Path | None = None,
     on_batch: OnBatch | None = None,
 ) -> tuple[FileOutcome, int | None]:
-    """Stores one streamed text file: its outcome and the id of the version stored."""
-    from citewise.ingest.parsers.text_stream import open_text_stream
+    """Stores one streamed file: its outcome and the id of the version stored."""
+    from citewise.ingest.parsers.block_stream import open_block_stream, stream_format
 
     assert isinstance(store, StreamingStore)
     source = file.cand.source
-    with file.cand.path.open("rb") as fh:
+    path = file.cand.path
+    with ExitStack() as opened:
         try:
-            stream = open_text_stream(fh, file.cand.path.name, piece_bytes=limits.piece_bytes)
-        except DocumentError as exc:
+            with path.open("rb") as fh:
+                fmt = stream_format(path, fh.read(_SNIFF_BYTES)) or "text"
+            stream = opened.enter_context(
+                open_block_stream(path, fmt, piece_bytes=limits.piece_bytes)
+            )
+        except (DocumentError, OSError) as exc:
             return FileOutcome(source, "failed", failure_reason(exc)), None
         header = NewDocument(
-            collection=collection, source=source, title=stream.title, format="text",
+            collection=collection, source=source, title=stream.title, format=stream.format,
             category=category_for(file.cand.within or source, None), tags=(),
             content_hash=file.content_hash,
             mtime=file.mtime, size=file.size, page_count=None,
@@ -102,7 +122,7 @@ def ingest_streamed(
         if doc_id is None:
             return FileOutcome(source, "unchanged", "stored meanwhile by another ingest"), None
         count_tokens = embedder_factory().count_tokens
-        chunks = stream_chunks(stream.title, stream.blocks(), count_tokens, chunking)
+        chunks = stream_chunks(stream.title, stream.blocks, count_tokens, chunking)
         try:
             stored = 0
             opening = ""
@@ -115,17 +135,18 @@ def ingest_streamed(
                     return _superseded(source), None
                 stored += len(batch.children)
                 if on_batch is not None:
-                    on_batch(stream.bytes_read, file.size)
+                    on_batch(stream.bytes_read(), file.size)
         except BackendError:  # the store or embedder failed: the next run removes the rest
             raise
         except Exception as exc:  # one odd file must not stop the run; nothing was shown
             store.delete_document(doc_id)
             if not isinstance(exc, DocumentError | OSError):
-                log.exception("streamed ingest crashed on %s", file.cand.path)
+                log.exception("streamed ingest crashed on %s", path)
             return FileOutcome(source, "failed", failure_reason(exc)), None
     if not stored:
         store.delete_document(doc_id)
-        return FileOutcome(source, "failed", "empty: the file contains only whitespace"), None
+        empty = "contains only whitespace" if stream.format == "text" else "holds no text"
+        return FileOutcome(source, "failed", f"empty: the file {empty}"), None
     if originals_dir is not None:
         keep_original(file.cand.path, file.content_hash, originals_dir)
     store.describe_document(doc_id, describe(stream.title, source, opening, preamble))

@@ -149,9 +149,10 @@ class Store(Protocol):
         """Every chunk of a document in reading order, with parent texts."""
         ...
 
-    def document_texts(self, doc_id: int) -> list[tuple[int, str, str]]:
-        """Every chunk of a document in reading order as (id, text, section path): what
-        reading its text needs, without the parents and line boxes of `document_chunks`."""
+    def document_texts(self, doc_id: int, limit: int | None = None) -> list[tuple[int, str, str]]:
+        """Every chunk of a document (the first `limit`) in reading order as (id, text,
+        section path): what reading its text needs, without the parents and line boxes of
+        `document_chunks`."""
         ...
 
     def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:

@@ -158,6 +158,8 @@ class StoreContractTests:
         chunks = store.document_chunks(doc_id)
         assert store.document_texts(doc_id) == [(c.chunk_id, c.text, c.section) for c in chunks]
         assert store.document_texts(doc_id + 999) == []
+        first = [(c.chunk_id, c.text, c.section) for c in chunks[:2]]
+        assert store.document_texts(doc_id, limit=2) == first
 
     def test_preceding_chunks_are_the_chunks_just_before_in_reading_order(
         self, store: Store

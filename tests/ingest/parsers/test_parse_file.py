@@ -128,12 +128,13 @@ def test_is_supported_goes_by_extension() -> None:
 
 
 def test_registry_names_every_format_and_rejects_unknown_names() -> None:
-    assert set(PARSERS) == {"pdf", "docx", "pptx", "image", "html", "markdown", "text"}
+    assert set(PARSERS) == {
+        "pdf", "docx", "pptx", "image", "html", "markdown", "text", "spreadsheet", "csv",
+        "email", "mbox", "epub", "odt", "odp", "rtf", "legacy",
+    }  # fmt: skip
     assert get_parser("text")(b"Hi\n\nthere", "x.txt").blocks[1].text == "there"
-    with pytest.raises(
-        ConfigError, match="valid parsers: docx, html, image, markdown, pdf, pptx, text"
-    ):
-        get_parser("rtf")
+    with pytest.raises(ConfigError, match="valid parsers: csv, docx, email, epub, html, image"):
+        get_parser("wpd")
 
 
 def test_parse_bytes_refuses_oversized_uploads() -> None:

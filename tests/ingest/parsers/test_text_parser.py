@@ -62,14 +62,16 @@ def test_whitespace_only_text_is_empty() -> None:
         parse_bytes(b" \n\t\n", "blank.txt")
 
 
-def test_csv_becomes_a_table_with_its_header() -> None:
+def test_csv_becomes_rows_read_with_their_header() -> None:
     data = b'species,wingspan\nBrown pelican,2.3 m\n"Dalmatian, curly",3.5 m\n'
     doc = parse_bytes(data, "birds.csv")
     assert doc.title == "birds"
-    assert [(b.kind, b.header, b.text) for b in doc.blocks] == [
+    assert doc.format == "csv"
+    assert [(b.kind, b.header, b.heading_path, b.text) for b in doc.blocks] == [
         (
             "table",
             "species | wingspan",
-            "species: Brown pelican; wingspan: 2.3 m\nspecies: Dalmatian, curly; wingspan: 3.5 m",
+            ("rows 2–3",),
+            "species: Brown pelican · wingspan: 2.3 m\nspecies: Dalmatian, curly · wingspan: 3.5 m",
         )
     ]

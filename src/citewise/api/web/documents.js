@@ -25,6 +25,7 @@ export function Documents({ me, collections, collection, onCollection }) {
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(true);
   const [limit, setLimit] = useState(null);
+  const [types, setTypes] = useState([]);
   const [dragging, setDragging] = useState(false);
   const picker = useRef(null);
   const target = collections.find((c) => c.name === collection);
@@ -43,7 +44,9 @@ export function Documents({ me, collections, collection, onCollection }) {
     }
   }, [collection]);
   useEffect(() => { load(); }, [load]);
-  useEffect(() => { api('/ui-api/config').then((c) => setLimit(c.max_upload_bytes)).catch(() => {}); }, []);
+  useEffect(() => {
+    api('/ui-api/config').then((c) => { setLimit(c.max_upload_bytes); setTypes(c.upload_types || []); }).catch(() => {});
+  }, []);
 
   const patch = (id, change) => setUploads((us) => us.map((u) => (u.id === id ? { ...u, ...change } : u)));
 
@@ -128,11 +131,13 @@ export function Documents({ me, collections, collection, onCollection }) {
         <div class=${`dropzone ${dragging ? 'over' : ''}`}
           onDragOver=${(e) => { e.preventDefault(); setDragging(true); }}
           onDragLeave=${() => setDragging(false)} onDrop=${onDrop}>
-          <p>Drop PDF, DOCX, PPTX, HTML, Markdown or text files here, or</p>
+          <p>Drop documents, spreadsheets, e-mails, e-books or text files here, or</p>
           <button type="button" class="primary" onClick=${() => picker.current.click()}>Choose files…</button>
           <input type="file" multiple ref=${picker} class="sr-only" aria-label="Choose files to upload"
+            accept=${types.join(',')}
             onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} />
           ${limit && html`<p class="note">Up to ${size(limit)} per file.</p>`}
+          ${types.length > 0 && html`<p class="note">Reads ${types.join(' ')}</p>`}
         </div>`}
       ${uploads.length > 0 && html`
         <ul class="uploads" aria-label="Uploads" aria-live="polite">

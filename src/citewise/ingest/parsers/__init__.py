@@ -22,7 +22,7 @@ from citewise.errors import (
     UnsupportedFormatError,
 )
 from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
-from citewise.ingest.parsers._sniff import describe, is_encrypted_ole, sniff
+from citewise.ingest.parsers._sniff import ZIP_MAGIC, describe, is_encrypted_ole, sniff
 from citewise.ingest.parsers.plugins import PluginFormats
 from citewise.registry import Registry
 from citewise.text.sizes import human_size
@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 DEFAULT_MAX_BYTES = 100 * 2**20
+SHEET_INFLATION = 40  # worksheet XML compresses ~8-12 times; 40 leaves room
 # Raise when a parser changes what it extracts from the same bytes: stored documents made by
 # an older version are then re-parsed by the next ingest instead of skipped as unchanged.
 # 2: Sphinx tables of contents and link indexes left out of HTML
@@ -52,7 +53,8 @@ DEFAULT_MAX_BYTES = 100 * 2**20
 # 7: page furniture of documentation generators (DocBook "Prev | Up | Next" tables, javadoc
 #    bars, pager lines, breadcrumbs, pydoc's index cell) left out of HTML
 # 8: tables on PDF pages read as rows, each value with its column header
-PARSER_VERSION = 8
+# 9: CSV/TSV read as rows ("<column>: <value> · …") in blocks cited by row range
+PARSER_VERSION = 9
 
 
 class Parser(Protocol):
@@ -60,13 +62,15 @@ class Parser(Protocol):
 
 
 def _lazy(module: str, function: str) -> Parser:
+    """The parser `function` of `module`, imported at its first call."""
+
     def parse(data: bytes, name: str, **options: Any) -> ParsedDocument:
         backend = importlib.import_module(f"citewise.ingest.parsers.{module}")
         return cast(Parser, getattr(backend, function))(data, name, **options)
 
     parse.__name__ = function
     parse.__qualname__ = function
-    parse.__doc__ = f"Parses {module.upper()} bytes (see citewise.ingest.parsers.{module})."
+    parse.__doc__ = f"Parses {function[6:].upper()} bytes (see citewise.ingest.parsers.{module})."
     return parse
 
 
@@ -74,12 +78,22 @@ def _unknown_parser(name: str, names: list[str]) -> ConfigError:
     return ConfigError(f"unknown parser {name!r}; valid parsers: {', '.join(sorted(names))}")
 
 
+# format name → (module, function); formats without an entry live in a module of their name
+_MODULES = {
+    "spreadsheet": ("spreadsheet", "parse_spreadsheet"),
+    "csv": ("delimited", "parse_delimited"),
+    "email": ("eml", "parse_eml"),
+    "mbox": ("mbox", "parse_mbox"),
+    "epub": ("epub", "parse_epub"),
+    "odt": ("opendocument", "parse_odt"),
+    "odp": ("opendocument", "parse_odp"),
+    "rtf": ("rtf", "parse_rtf"),
+    "legacy": ("legacy", "parse_legacy"),
+}
+_FORMATS = ("pdf", "docx", "pptx", "image", "html", "markdown", "text", *_MODULES)
 PARSERS = Registry[Parser](
     "parser",
-    [
-        (fmt, _lazy(fmt, f"parse_{fmt}"))
-        for fmt in ("pdf", "docx", "pptx", "image", "html", "markdown", "text")
-    ],
+    [(fmt, _lazy(*_MODULES.get(fmt, (fmt, f"parse_{fmt}")))) for fmt in _FORMATS],
     unknown=_unknown_parser,
 )
 
@@ -93,10 +107,35 @@ FORMAT_BY_EXTENSION: dict[str, str] = {
     **dict.fromkeys((".png", ".jpg", ".jpeg", ".tif", ".tiff"), "image"),
     **dict.fromkeys((".html", ".htm", ".xhtml"), "html"),
     **dict.fromkeys((".md", ".markdown", ".mdx"), "markdown"),
-    **dict.fromkeys((".txt", ".text", ".rst", ".log", ".csv", ".tsv"), "text"),
+    **dict.fromkeys((".txt", ".text", ".rst", ".log"), "text"),
+    **dict.fromkeys((".csv", ".tsv", ".tab"), "csv"),
+    **dict.fromkeys((".xlsx", ".xlsm", ".ods", ".xls"), "spreadsheet"),
+    ".eml": "email",
+    ".mbox": "mbox",
+    ".epub": "epub",
+    ".odt": "odt",
+    ".odp": "odp",
+    ".rtf": "rtf",
+    **dict.fromkeys((".doc", ".ppt"), "legacy"),  # converted when LibreOffice is installed
 }
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(FORMAT_BY_EXTENSION)
-_OFFICE_NAMES = {"docx": "Word document", "pptx": "PowerPoint presentation"}
+_OFFICE_NAMES = {
+    "docx": "a Word document",
+    "pptx": "a PowerPoint presentation",
+    "spreadsheet": "a spreadsheet (Excel or OpenDocument)",
+    "epub": "an EPUB book",
+    "odt": "an OpenDocument text",
+    "odp": "an OpenDocument presentation",
+    "rtf": "an RTF document",
+}
+# sniffed content → the parser that reads it, whatever the extension says
+_BY_CONTENT = {
+    "pdf": "pdf", "docx": "docx", "pptx": "pptx", "image": "image", "xlsx": "spreadsheet",
+    "ods": "spreadsheet", "xls": "spreadsheet", "odt": "odt", "odp": "odp", "epub": "epub",
+    "rtf": "rtf",
+}  # fmt: skip
+# text-like formats chosen by extension once the content is known to be text
+_TEXT_FORMATS = frozenset({"markdown", "csv", "email", "mbox"})
 # formats whose parser takes the `ocr` option: pages or images without a text layer
 OCR_FORMATS = frozenset({"pdf", "docx", "image"})
 PAGED_FORMATS = frozenset({"pdf"})  # parsers that report each page read (`on_page`)
@@ -104,8 +143,8 @@ PAGED_FORMATS = frozenset({"pdf"})  # parsers that report each page read (`on_pa
 OnPage = Callable[[int, int], None]
 DEFAULT_OCR = "tesseract"
 _NOT_A_DOCUMENT = {
-    "zip": "a ZIP archive that is not a Word or PowerPoint document",
-    "ole": "a legacy Office file (.doc/.ppt/.xls); save it as .docx or .pptx",
+    "zip": "a ZIP archive that is not an Office, OpenDocument or EPUB document",
+    "ole": "an OLE file that is not a Word, PowerPoint or Excel document",
 }
 
 
@@ -133,8 +172,8 @@ def choose_parser(data: bytes, name: str) -> str:
     if expected is None and (plugin := PLUGIN_FORMATS.format_for(ext)) is not None:
         return plugin
     kind = sniff(data)
-    if kind in ("pdf", "docx", "pptx", "image"):
-        return kind
+    if kind in _BY_CONTENT:
+        return _BY_CONTENT[kind]
     if expected == "pdf":
         raise CorruptDocumentError(
             f"not a PDF: the file has a .pdf extension but its content looks like {describe(data)}"
@@ -148,9 +187,15 @@ def choose_parser(data: bytes, name: str) -> str:
         raise EncryptedDocumentError(
             "the Office file is encrypted with a password; remove the password and save it again"
         )
+    if kind in ("doc", "ppt"):
+        from citewise.ingest.parsers.legacy import MISSING, soffice
+
+        if soffice() is None:
+            raise UnsupportedFormatError(MISSING)
+        return "legacy"
     if expected in _OFFICE_NAMES:
         raise CorruptDocumentError(
-            f"not a {_OFFICE_NAMES[expected]}: the file has a {ext} extension but its content "
+            f"not {_OFFICE_NAMES[expected]}: the file has a {ext} extension but its content "
             f"looks like {describe(data)}"
         )
     if kind in ("zip", "ole", "binary"):
@@ -160,7 +205,13 @@ def choose_parser(data: bytes, name: str) -> str:
         raise UnsupportedFormatError(f"unsupported file type {_ext_label(ext)}: {what}")
     if expected == "html" or kind == "html":
         return "html"
-    return expected if expected == "markdown" else "text"
+    return expected if expected in _TEXT_FORMATS else "text"
+
+
+def inflated_limit(fmt: str, size: int, max_inflated: int) -> int:
+    """How far a ZIP-based file may inflate: a spreadsheet is read as a stream, so its sheets
+    may inflate past the general cap in the ratio real XML compresses (a bomb's is ~1000)."""
+    return max(max_inflated, SHEET_INFLATION * size) if fmt == "spreadsheet" else max_inflated
 
 
 def _size(size: int) -> str:
@@ -188,8 +239,10 @@ def parse_bytes(
     if not data:
         raise EmptyDocumentError("file is empty")
     fmt = choose_parser(data, name)
-    if fmt in _OFFICE_NAMES:
-        check_archive(data, ArchiveLimits(max_inflated=max_inflated_bytes))
+    if data.startswith(ZIP_MAGIC):
+        check_archive(
+            data, ArchiveLimits(max_inflated=inflated_limit(fmt, len(data), max_inflated_bytes))
+        )
     options: dict[str, Any] = {"ocr": ocr} if fmt in OCR_FORMATS else {}
     if on_page is not None and fmt in PAGED_FORMATS:
         options["on_page"] = on_page

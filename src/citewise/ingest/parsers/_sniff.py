@@ -4,18 +4,45 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
+import zlib
 from typing import Literal
 
 from citewise.errors import CorruptDocumentError
 from citewise.ingest.parsers._archive import check_member_count
 from citewise.ingest.parsers._decode import looks_binary
 
-Sniffed = Literal["pdf", "docx", "pptx", "image", "zip", "ole", "binary", "html", "text"]
+Sniffed = Literal[
+    "pdf", "docx", "pptx", "xlsx", "ods", "odt", "odp", "epub", "xls", "doc", "ppt", "rtf",
+    "image", "zip", "ole", "binary", "html", "text",
+]  # fmt: skip
+ZipKind = Literal["docx", "pptx", "xlsx", "ods", "odt", "odp", "epub", "zip"]
 
 PDF_MAGIC = b"%PDF-"
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .doc/.ppt, and encrypted OOXML
+RTF_MAGIC = b"{\\rtf"
+# an OpenDocument package names its kind in a first, stored member called "mimetype"
+_ODF_MIMETYPES: dict[bytes, ZipKind] = {
+    b"application/vnd.oasis.opendocument.spreadsheet": "ods",
+    b"application/vnd.oasis.opendocument.text": "odt",
+    b"application/vnd.oasis.opendocument.presentation": "odp",
+    b"application/epub+zip": "epub",
+}
+# the main stream of a legacy Office file, as its OLE directory entry starts: the name in
+# UTF-16 padded with zeros to 64 bytes, then the name's length (text inside a document never
+# looks like this)
+
+
+def _entry(name: str) -> bytes:
+    encoded = (name + "\x00").encode("utf-16-le")
+    return encoded.ljust(64, b"\x00") + struct.pack("<H", len(encoded))
+
+
+_XLS_STREAMS = (_entry("Workbook"), _entry("Book"))
+_DOC_STREAM = _entry("WordDocument")
+_PPT_STREAM = _entry("PowerPoint Document")
 # the image formats OCR reads: PNG, JPEG, TIFF (both byte orders)
 IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 _HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
@@ -51,19 +78,38 @@ def is_pdf(data: bytes) -> bool:
     return PDF_MAGIC in data[:1024]
 
 
-def office_kind(data: bytes) -> Literal["docx", "pptx", "zip"]:
-    """Which OOXML package a ZIP holds, judged by its main part."""
+def office_kind(data: bytes) -> ZipKind:
+    """Which document package a ZIP holds, judged by its main part (OOXML) or its
+    "mimetype" member (OpenDocument, EPUB)."""
     check_member_count(data)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+            mimetype = _small_member(archive, "mimetype") if "mimetype" in names else b""
+    except (zipfile.BadZipFile, OSError, ValueError, zlib.error) as exc:
         raise CorruptDocumentError(f"the ZIP container is damaged ({exc})") from exc
     if "word/document.xml" in names:
         return "docx"
     if "ppt/presentation.xml" in names:
         return "pptx"
-    return "zip"
+    if "xl/workbook.xml" in names:
+        return "xlsx"
+    return _ODF_MIMETYPES.get(mimetype.strip(), "zip")
+
+
+def _small_member(archive: zipfile.ZipFile, name: str) -> bytes:
+    with archive.open(name) as member:
+        return member.read(128)
+
+
+def ole_kind(data: bytes) -> Literal["xls", "doc", "ppt", "ole"]:
+    """A legacy Excel workbook (read directly), Word document or PowerPoint deck (converted
+    by LibreOffice), or another OLE file."""
+    if any(stream in data for stream in _XLS_STREAMS):
+        return "xls"
+    if _DOC_STREAM in data:
+        return "doc"
+    return "ppt" if _PPT_STREAM in data else "ole"
 
 
 def sniff(data: bytes) -> Sniffed:
@@ -72,7 +118,9 @@ def sniff(data: bytes) -> Sniffed:
     if data.startswith(ZIP_MAGIC):
         return office_kind(data)
     if data.startswith(OLE_MAGIC):
-        return "ole"
+        return "ole" if is_encrypted_ole(data) else ole_kind(data)
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(RTF_MAGIC):
+        return "rtf"
     if data.startswith(IMAGE_MAGIC):
         return "image"
     if describe_binary(data) or looks_binary(data):
@@ -101,6 +149,8 @@ def describe(data: bytes) -> str:
         return "a ZIP archive"
     if data.startswith(OLE_MAGIC):
         return "a legacy Office (OLE) file"
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(RTF_MAGIC):
+        return "an RTF document"
     label = describe_binary(data)
     if label or looks_binary(data):
         return label or "binary data"

@@ -1,21 +1,18 @@
 """Plain-text parser: decoded with BOM/UTF-8/charset detection, paragraphs split at blank
-lines, the first line as title when it is short. CSV/TSV files become one table block."""
+lines, the first line as title when it is short (CSV/TSV files: see `delimited`)."""
 
 from __future__ import annotations
 
-import csv
 import re
-from pathlib import PurePath
 
 from citewise.errors import EmptyDocumentError
-from citewise.ingest.parsers._common import clean, finish, stem, table_block
+from citewise.ingest.parsers._common import clean, finish, stem
 from citewise.ingest.parsers._decode import decode_text
 from citewise.types import Block, ParsedDocument
 
 NO_TEXT = "the text file contains no readable text"
 _BLANK_LINES = re.compile(r"\n[ \t\f\v]*\n")
 MAX_TITLE = 100
-_DELIMITERS = {".csv": ",", ".tsv": "\t"}
 
 
 def split_paragraphs(text: str) -> list[str]:
@@ -33,19 +30,9 @@ def text_title(text: str, name: str) -> str:
     return stem(name)
 
 
-def csv_block(text: str, delimiter: str) -> Block | None:
-    """A delimited file as one table: the first row is the header."""
-    rows = list(csv.reader(text.splitlines(), delimiter=delimiter))
-    return table_block(rows, ())
-
-
 def parse_text(data: bytes, name: str) -> ParsedDocument:
     text = decode_text(data, name)
     if not text.strip():
         raise EmptyDocumentError("the file contains only whitespace")
-    delimiter = _DELIMITERS.get(PurePath(name).suffix.lower())
-    if delimiter is not None:
-        blocks = [csv_block(text, delimiter)]
-        return finish(title=stem(name), blocks=blocks, fmt="text", no_text=NO_TEXT)
     paragraphs = [Block(p) for p in split_paragraphs(text)]
     return finish(title=text_title(text, name), blocks=paragraphs, fmt="text", no_text=NO_TEXT)

@@ -143,10 +143,14 @@ def document_chunks(conn: ReadConn, doc_id: int) -> list[ChunkRecord]:
     return [_record(r) for r in rows]
 
 
-def document_texts(conn: ReadConn, doc_id: int) -> list[tuple[int, str, str]]:
-    rows = conn.execute(
-        "SELECT id, text, section FROM chunks WHERE doc_id = ? ORDER BY ordinal", (doc_id,)
-    ).fetchall()
+def document_texts(
+    conn: ReadConn, doc_id: int, limit: int | None = None
+) -> list[tuple[int, str, str]]:
+    sql = "SELECT id, text, section FROM chunks WHERE doc_id = ? ORDER BY ordinal"
+    params: tuple[int, ...] = (doc_id,)
+    if limit is not None:
+        sql, params = f"{sql} LIMIT ?", (doc_id, limit)
+    rows = conn.execute(sql, params).fetchall()
     return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
 

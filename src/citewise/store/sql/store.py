@@ -143,9 +143,9 @@ class SqlStore:
         with self._read() as conn:
             return reads.document_chunks(conn, doc_id)
 
-    def document_texts(self, doc_id: int) -> list[tuple[int, str, str]]:
+    def document_texts(self, doc_id: int, limit: int | None = None) -> list[tuple[int, str, str]]:
         with self._read() as conn:
-            return reads.document_texts(conn, doc_id)
+            return reads.document_texts(conn, doc_id, limit)
 
     def preceding_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
         if not chunk_ids:
