@@ -10,7 +10,7 @@ no passage shown holds cut). Unsupported sentences are dropped from the text.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.answer.citations import match_reference, parse_references
 from citewise.answer.lexical import Evidence, missing_values
@@ -96,6 +96,9 @@ def check_answer(
             if repair
             else check_sentence(sentence, cited, judge, known)
         )
+        if not own[i] and found.verdict == "supported" and _previous_recited(i, own, results):
+            marked = _with_markers(found.sentence, cited)
+            found = replace(found, sentence=marked, cited=found.cited or tuple(p.n for p in cited))
         if found.sentence != sentence:  # re-cited or trimmed
             answer_text = answer_text.replace(sentence, found.sentence, 1)
         results.append(found)
@@ -119,6 +122,26 @@ def _nearest(own: list[list[Passage]], i: int) -> list[Passage]:
     if i + 1 < len(own) and own[i + 1]:
         return own[i + 1]
     return own[i - 1] if i > 0 else []
+
+
+def _previous_recited(i: int, own: list[list[Passage]], results: list[Support]) -> bool:
+    """A sentence without a marker leans on the previous sentence's passages, and that
+    sentence is dropped or now cites others: the reader could no longer see what holds it."""
+    leans_back = not (i + 1 < len(own) and own[i + 1]) and i > 0 and bool(own[i - 1])
+    if not leans_back:
+        return False
+    before = results[i - 1]
+    return before.verdict == "unsupported" or (
+        passages_cited(before.sentence, own[i - 1]) != own[i - 1]
+    )
+
+
+def _with_markers(sentence: str, cited: Sequence[Passage]) -> str:
+    """`sentence` with a `[n]` marker for each of `cited`, before its closing punctuation."""
+    marks = "".join(f"[{p.n}]" for p in cited)
+    body = sentence.rstrip()
+    end = len(body.rstrip(".!?"))
+    return f"{body[:end]} {marks}{body[end:]}"
 
 
 def _drop(text: str, sentences: Sequence[str]) -> str:
