@@ -7,6 +7,7 @@ from pathlib import Path
 
 from citewise.assistant import Assistant
 from citewise.testing.fakes import FakeLLM
+from citewise.types import Answer
 from support import write_corpus
 
 # the model's numbering: [2] is the Levels passage, shown second for this question
@@ -18,16 +19,21 @@ DRAFT = (
 )
 
 
+def answered(draft: str, tmp_path: Path) -> Answer:
+    """The answer to a token question when the model writes `draft`."""
+    with Assistant(data_dir=tmp_path / "d", embedder="hashing") as a:
+        a.ingest([write_corpus(tmp_path / "docs")])
+        chat = Assistant(settings=a.settings, embedder=a.embedder(), llm=FakeLLM(draft, draft))
+        try:
+            return chat.ask("How long are API tokens valid?")
+        finally:
+            chat.close()
+
+
 def test_a_sentence_leaning_on_a_recited_one_cites_the_passage_that_holds_it(
     tmp_path: Path,
 ) -> None:
-    with Assistant(data_dir=tmp_path / "d", embedder="hashing") as a:
-        a.ingest([write_corpus(tmp_path / "docs")])
-        chat = Assistant(settings=a.settings, embedder=a.embedder(), llm=FakeLLM(DRAFT, DRAFT))
-        try:
-            answer = chat.ask("How long are API tokens valid?")
-        finally:
-            chat.close()
+    answer = answered(DRAFT, tmp_path)
     by_n = {c.n: c for c in answer.citations}
     last = answer.answer.splitlines()[-1]
     assert last.startswith("The default level is WARNING") and "[" in last
@@ -47,13 +53,7 @@ def test_a_sentence_leaning_on_a_dropped_one_keeps_the_citation_that_holds_it(
         "The default level is WARNING, so info messages are hidden until you configure the"
         " root logger."
     )
-    with Assistant(data_dir=tmp_path / "d", embedder="hashing") as a:
-        a.ingest([write_corpus(tmp_path / "docs")])
-        chat = Assistant(settings=a.settings, embedder=a.embedder(), llm=FakeLLM(draft, draft))
-        try:
-            answer = chat.ask("How long are API tokens valid?")
-        finally:
-            chat.close()
+    answer = answered(draft, tmp_path)
     assert "ninety" not in answer.answer
     last = answer.answer.splitlines()[-1]
     assert last.startswith("The default level is WARNING") and "[" in last

@@ -32,7 +32,7 @@ def stem(name: str) -> str:
     return path.stem or path.name or name
 
 
-def render_row(header: Sequence[str], row: Sequence[str]) -> str:
+def render_row(header: Sequence[str], row: Sequence[str], sep: str = "; ") -> str:
     """'Header1: v1; Header2: v2' — empty cells are left out, unlabelled cells stand alone."""
     parts: list[str] = []
     for i, value in enumerate(row):
@@ -40,7 +40,7 @@ def render_row(header: Sequence[str], row: Sequence[str]) -> str:
             continue
         label = header[i] if i < len(header) else ""
         parts.append(f"{label}: {value}" if label and label != value else value)
-    return "; ".join(parts)
+    return sep.join(parts)
 
 
 def table_block(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Iterator, Sequence
 
-from citewise.ingest.parsers._common import clean
+from citewise.ingest.parsers._common import clean, render_row
 from citewise.types import Block
 
 CELL_SEPARATOR = " · "
@@ -37,13 +37,7 @@ def cell_text(value: Cell) -> str:
 
 def row_line(header: Sequence[str], row: Sequence[str]) -> str:
     """'Region: North · Amount: 120'; empty cells left out, unlabelled cells stand alone."""
-    parts: list[str] = []
-    for i, value in enumerate(row):
-        if not value:
-            continue
-        label = header[i] if i < len(header) else ""
-        parts.append(f"{label}: {value}" if label and label != value else value)
-    return CELL_SEPARATOR.join(parts)
+    return render_row(header, row, CELL_SEPARATOR)
 
 
 def row_label(first: int, last: int) -> str:
