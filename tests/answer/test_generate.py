@@ -7,6 +7,7 @@ from collections.abc import Generator, Iterator, Sequence
 from typing import TypeVar
 
 from answer_factories import passage
+from citewise.answer.excerpts import passage_excerpts
 from citewise.answer.generate import (
     Generated,
     LLMSentenceJudge,
@@ -14,7 +15,6 @@ from citewise.answer.generate import (
     finished_sentences,
     generate_verified,
     is_decline,
-    passage_excerpts,
     record_generation,
     retry_stop_reason,
 )

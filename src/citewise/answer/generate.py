@@ -27,6 +27,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from citewise.answer.context import render_context
+from citewise.answer.excerpts import has_claim, is_claim, passage_excerpts
 from citewise.answer.grounding import (
     MAX_RETRIES,
     GroundingReport,
@@ -48,10 +49,7 @@ from citewise.answer.prompts import (
 from citewise.answer.repair import recite
 from citewise.llm.base import LLM, LLMError, Message
 from citewise.text.sentences import (
-    attach_marker,
-    content_words,
     split_sentences,
-    strip_citation_marks,
 )
 from citewise.types import NOT_FOUND, Fallback, Passage, Retraction, Status, Token
 from citewise.types.trace import Trace
@@ -60,8 +58,6 @@ log = logging.getLogger("citewise.answer")
 
 MAX_ANSWER_TOKENS = 600
 DEFAULT_BUDGET_S = 45.0  # one answer's generation, retries and judge calls together
-PASSAGE_FALLBACK_COUNT = 2  # passages quoted when neither the LLM nor extraction answers
-PASSAGE_FALLBACK_CHARS = 300
 
 _SENTENCE_END = re.compile(r"[.!?\]](?=\s)")
 _CITATION = re.compile(r"\[\d+")
@@ -98,7 +94,7 @@ class Draft:
     def kept(self) -> int:
         """Claims (sentences with content words) of the final text that passed the check."""
         ok = [s for s in self.report.sentences if s.verdict != "unsupported"]
-        return sum(1 for s in ok if _is_claim(s.sentence))
+        return sum(1 for s in ok if is_claim(s.sentence))
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +302,7 @@ def answer_with_fallback(
         # the context was assembled normally and the model read it: its decline is the answer
         yield Status("verify", "the model found no answer in the passages")
         return Generated(NOT_FOUND, draft.report, draft, None)
-    if not _has_claim(draft.report):
+    if not has_claim(draft.report):
         if draft.dropped:
             # the model answered and was sent back with the reasons; nothing it wrote holds
             # up: say so, with no claim and no fallback (not a transport failure)
@@ -340,7 +336,7 @@ def _fall_back(
 ) -> Generator[Status, None, Generated]:
     text = extractive().strip()
     report = None if is_decline(text) else check_answer(text, passages)
-    if report is not None and _has_claim(report):
+    if report is not None and has_claim(report):
         yield Status("fallback", f"showing the extractive answer: {reason}")
         return Generated(report.supported_text, report, draft, Fallback("extractive", reason))
     quoted = passage_excerpts(passages) if passages_too else ""
@@ -364,22 +360,6 @@ def record_generation(trace: Trace, made: Generated) -> None:
         log.warning("showing the %s answer: %s", made.fallback.used, made.fallback.reason)
 
 
-def passage_excerpts(
-    passages: Sequence[Passage],
-    count: int = PASSAGE_FALLBACK_COUNT,
-    max_chars: int = PASSAGE_FALLBACK_CHARS,
-) -> str:
-    """The first sentence that makes a claim from each of the first `count` passages,
-    verbatim with its `[n]` marker, one a line ("" when none has one)."""
-    lines: list[str] = []
-    for p in passages[:count]:
-        first = next((s for s in split_sentences(p.context) if _is_claim(s)), "")
-        if first:
-            cut = first if len(first) <= max_chars else first[:max_chars].rsplit(" ", 1)[0] + " …"
-            lines.append(attach_marker(cut, [p.n]))
-    return "\n".join(lines)
-
-
 def finished_sentences(text: str) -> str:
     """`text` without an unfinished last sentence (a stream cut off mid-way)."""
     stripped = text.rstrip()
@@ -400,12 +380,3 @@ def is_decline(text: str) -> bool:
         return True
     uncited = not _CITATION.search(text)
     return uncited and len(norm) < 240 and bool(_DECLINE.search(norm))
-
-
-def _is_claim(sentence: str) -> bool:
-    return bool(content_words(strip_citation_marks(sentence)))
-
-
-def _has_claim(report: GroundingReport) -> bool:
-    """Whether a sentence that states something passed the check."""
-    return any(_is_claim(s.sentence) for s in report.sentences if s.verdict != "unsupported")
