@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 BUSY_TIMEOUT_SECONDS = 30.0
+WAL_RETRY_SECONDS = 0.05
 
 
 def connect(
@@ -20,7 +22,7 @@ def connect(
     ("NORMAL") trades the last commits on a power cut for speed. Raises sqlite3's errors."""
     conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
     try:
-        conn.execute("PRAGMA journal_mode=WAL")
+        _enter_wal(conn, time.monotonic() + timeout)
         if synchronous is not None:
             conn.execute(f"PRAGMA synchronous={synchronous}")
         conn.execute("PRAGMA foreign_keys=ON")
@@ -28,6 +30,19 @@ def connect(
         conn.close()
         raise
     return conn
+
+
+def _enter_wal(conn: sqlite3.Connection, deadline: float) -> None:
+    """WAL mode, waiting while another process creates the file: SQLite answers "locked" at
+    once, without its busy handler, when two connections race to switch a new file's mode."""
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(WAL_RETRY_SECONDS)
 
 
 class ThreadConnections:
