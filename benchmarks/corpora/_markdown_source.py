@@ -6,11 +6,11 @@ emphasis and code marks are dropped, each list item and table row becomes a para
 from __future__ import annotations
 
 import re
-import subprocess
 import unicodedata
 from pathlib import Path
 
 from _writers import Item, squash
+from _writers import read_source as read_bytes
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 _TITLE = re.compile(r"^title:\s*[\"']?(.*?)[\"']?\s*$", re.M)
@@ -32,16 +32,8 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
 def read_source(root: Path, path: str) -> str:
-    """A file of a repository: from a checkout when it has one, else from HEAD of a bare
-    git directory."""
-    if (root / path).is_file():
-        return (root / path).read_text(encoding="utf-8")
-    done = subprocess.run(
-        ["git", "-C", str(root), "show", f"HEAD:{path}"],
-        capture_output=True,
-        check=True,
-    )
-    return done.stdout.decode("utf-8")
+    """A file of a repository snapshot as text (`_writers.read_source`)."""
+    return read_bytes(root, path).decode("utf-8")
 
 
 def page_title(text: str) -> str:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import html
 import os
 import re
 import shutil
+import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -45,6 +47,26 @@ def build_main(name: str, build: Callable[[Path], None]) -> Path:
             print(f.relative_to(out), f.stat().st_size)
     print(out)
     return out
+
+
+def read_source(root: Path, path: str) -> bytes:
+    """A file of a repository snapshot: from a checkout when it has one, else from HEAD of a
+    bare git directory."""
+    if (root / path).is_file():
+        return (root / path).read_bytes()
+    done = subprocess.run(
+        ["git", "-C", str(root), "show", f"HEAD:{path}"], capture_output=True, check=True
+    )
+    return done.stdout
+
+
+def read_checked(root: Path, path: str, sha256: str) -> bytes:
+    """`read_source`, refusing a file whose SHA-256 is not the one the set was written on."""
+    data = read_source(root, path)
+    found = hashlib.sha256(data).hexdigest()
+    if found != sha256:
+        raise SystemExit(f"{path}: SHA-256 {found}, expected {sha256}")
+    return data
 
 
 def read_text(path: str | Path) -> str:

@@ -26,14 +26,21 @@ folders named by CITEWISE_SOURCE_CONTRACT_SAMPLES and CITEWISE_SOURCE_LEXNLP.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import re
 import shutil
 from pathlib import Path
 
-from _writers import Item, default_root, squash, write_docx, write_html, write_markdown, write_pdf
-from build_papers import read_source
+from _writers import (
+    Item,
+    default_root,
+    read_checked,
+    squash,
+    write_docx,
+    write_html,
+    write_markdown,
+    write_pdf,
+)
 
 MIRROR = Path("/work/.mirror")
 EMP = "agreements/employment/"
@@ -178,10 +185,7 @@ def _item(lines: list[str]) -> Item:
 
 def build(out: Path, sources: dict[str, Path]) -> None:
     for name, (repo, path, sha256, title) in AGREEMENTS.items():
-        data = read_source(sources[repo], path)
-        found = hashlib.sha256(data).hexdigest()
-        if found != sha256:
-            raise SystemExit(f"{path}: SHA-256 {found}, expected {sha256}")
+        data = read_checked(sources[repo], path, sha256)
         text = clean(data.decode("utf-8"))
         target = out / name
         items = agreement_items(text)

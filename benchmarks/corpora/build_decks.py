@@ -19,13 +19,11 @@ or a checkout; default /work/.mirror/OWASP+Top10/repo or CITEWISE_SOURCE_OWASP_T
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import shutil
 from pathlib import Path
 
-from _writers import default_root
-from build_papers import read_source
+from _writers import default_root, read_checked
 
 SOURCE = Path(os.environ.get("CITEWISE_SOURCE_OWASP_TOP10") or "/work/.mirror/OWASP+Top10/repo")
 DECKS = {
@@ -46,11 +44,7 @@ DECKS = {
 
 def build(source: Path, out: Path) -> None:
     for path, sha256 in DECKS.items():
-        data = read_source(source, path)
-        found = hashlib.sha256(data).hexdigest()
-        if found != sha256:
-            raise SystemExit(f"{path}: SHA-256 {found}, expected {sha256}")
-        (out / Path(path).name).write_bytes(data)
+        (out / Path(path).name).write_bytes(read_checked(source, path, sha256))
 
 
 def main() -> None:

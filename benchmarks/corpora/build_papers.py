@@ -16,12 +16,10 @@ or a checkout.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shutil
-import subprocess
 from pathlib import Path
 
-from _writers import default_root
+from _writers import default_root, read_checked
 
 SOURCE = Path("/work/.mirror/papers-we-love+papers-we-love/repo")
 PAPERS = {
@@ -60,23 +58,9 @@ PAPERS = {
 }  # fmt: skip
 
 
-def read_source(source: Path, path: str) -> bytes:
-    """One file of the repository: from a checkout, else from a bare git directory."""
-    if (source / path).is_file():
-        return (source / path).read_bytes()
-    done = subprocess.run(
-        ["git", "-C", str(source), "show", f"HEAD:{path}"], capture_output=True, check=True
-    )
-    return done.stdout
-
-
 def build(source: Path, out: Path) -> None:
     for path, sha256 in PAPERS.items():
-        data = read_source(source, path)
-        found = hashlib.sha256(data).hexdigest()
-        if found != sha256:
-            raise SystemExit(f"{path}: SHA-256 {found}, expected {sha256}")
-        (out / Path(path).name).write_bytes(data)
+        (out / Path(path).name).write_bytes(read_checked(source, path, sha256))
 
 
 def main() -> None:
