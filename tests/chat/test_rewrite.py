@@ -73,7 +73,7 @@ def test_topic_is_code_name_else_noun_phrase(question: str, topic: str) -> None:
         (
             "What does str.split() do?",
             "and if I pass a comma?",
-            "If I pass a comma (str.split())?",
+            "What does str.split() do if I pass a comma?",
         ),
         ("What does functools.lru_cache do?", "Why?", "Why? What does functools.lru_cache do?"),
         ("How long are backups kept?", "And how are they encrypted?", "How are backups encrypted?"),

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from answer_factories import passage
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.outcome import (
@@ -8,6 +10,7 @@ from citewise.extractive.outcome import (
     closest_passage,
     features_of,
     shows_passage,
+    states_confidently,
 )
 from citewise.question.analysis import analyse
 
@@ -115,3 +118,30 @@ def test_a_first_passage_stating_the_fact_is_shown_rather_than_none() -> None:
     assert shows_passage(stated, "all-MiniLM-L6-v2")
     near_miss = _scored_leave("How many days of paid leave did employees get in 2021?")
     assert shows_passage(near_miss, "all-MiniLM-L6-v2")  # a near miss: labelled, not hidden
+
+
+def test_the_best_passage_s_ask_words_and_framing_are_evidence() -> None:
+    preamble = passage(
+        1,
+        "This Agreement is made and entered into by and between Rock Energy Resources, Inc. "
+        '("Company") and Tom Elliott ("Executive").',
+    )
+    salary = passage(2, "The Company shall pay Elliott a salary of $280,000 per annum.")
+
+    def evidence(question: str, p: object) -> OutcomeFeatures:
+        assert isinstance(p, type(salary))
+        best = ScoredSentence(p, 0, p.context, frozenset(), 0.6, 0.5, 0.5)
+        return features_of(analyse(question), [p], [best])
+
+    bonus = evidence("What is Tom Elliott's annual bonus target at Rock Energy?", salary)
+    pay = evidence("What salary does Rock Energy pay Tom Elliott?", salary)
+    assert bonus.ask_in_best < 0.5 and pay.ask_in_best == 1.0
+    assert evidence("What salary does Tom Elliott get?", preamble).framing_best == 1.0
+    # a question about the parties is answered by the preamble
+    assert evidence("Who are the parties to the agreement?", preamble).framing_best == 0.0
+
+
+def test_an_answer_from_a_framing_block_not_asked_about_is_not_confident() -> None:
+    framed = OutcomeFeatures(1.0, 0.8, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+    assert not states_confidently(framed, "all-MiniLM-L6-v2")
+    assert states_confidently(replace(framed, framing_best=0.0), "no-calibration")

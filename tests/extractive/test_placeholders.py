@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from answer_factories import passage
 from citewise.extractive.compose import ExtractiveResult
-from citewise.extractive.placeholders import LABELS, blanked, leaves_blank, placeholder
+from citewise.extractive.placeholders import (
+    LABELS,
+    answer_units,
+    blanked,
+    counted_blank,
+    leaves_blank,
+    placeholder,
+)
 from citewise.question.analysis import analyse
 
 
@@ -72,3 +80,37 @@ def test_a_blank_answer_becomes_a_labelled_cited_passage() -> None:
     assert shown.text == answer.text  # the sentence itself is shown, with its citation
     stated = ExtractiveResult("Distributor shall pay $12 per unit [1].", (), (0.9,), False)
     assert blanked(stated, analyse("How much does the Distributor pay per unit?")) == stated
+
+
+def test_a_count_asked_for_that_stands_redacted_before_its_noun_is_not_stated() -> None:
+    text = "Licensee shall pay a fee of (a) [****] shares of common stock, par value $0.00001 [1]."
+    answer = ExtractiveResult(text, (), (0.9,), False)
+    shown = blanked(answer, analyse("How many shares does the Licensor receive?"))
+    assert (shown.kind, shown.label) == ("passage", LABELS["redacted"])
+    # the par value is a number, but not the count of shares asked for
+    assert counted_blank("How many shares does it get?", ["[***] shares, par value $1"])
+    assert counted_blank("How many shares does it get?", ["100 shares, par value $1"]) is None
+    assert counted_blank("How many days does it last?", ["[***] shares"]) is None
+
+
+def test_the_line_a_lead_in_introduces_is_read_for_a_placeholder() -> None:
+    context = (
+        "Notices to Licensor shall be addressed as follows:\nAkai Studio LLC\n[ADDRESS]\n"
+        "Attention: Managing Director"
+    )
+    answer = ExtractiveResult(
+        "Notices to Licensor shall be addressed as follows: Akai Studio LLC [1]",
+        (passage(1, context),), (0.9,), False,
+    )  # fmt: skip
+    shown = blanked(answer, analyse("What is Akai Studio's mailing address for notices?"))
+    assert (shown.kind, shown.label) == ("passage", LABELS["blank"])
+    filled = context.replace("[ADDRESS]", "12 Main Street, Springfield")
+    stated = ExtractiveResult(answer.text, (passage(1, filled),), (0.9,), False)
+    assert blanked(stated, analyse("What is Akai Studio's mailing address?")).kind == "answer"
+
+
+def test_an_answer_is_read_unit_by_unit_at_its_citation_marks() -> None:
+    assert answer_units("A is due: Akai LLC [1] B is due [2].") == [
+        "A is due: Akai LLC",
+        "B is due",
+    ]

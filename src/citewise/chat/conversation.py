@@ -147,7 +147,7 @@ class Conversation:
                 yield Status("rewrite", f"understood as: {rw.query}")
         # the question object travels to the answerer: analysed and embedded once (the
         # router's vector serves retrieval unless rewritten); a follow-up carries the last turn
-        last = prior_of(recent[-1]) if intent in FOLLOW_UPS and recent else None
+        last = inherited(intent, bool(leans) or rewritten is not None, recent)
         if rewritten:
             asked = Question(query, prior=last)
             # the parts of a rewritten follow-up come from its standalone form
@@ -209,6 +209,16 @@ class Conversation:
             self.llm,
             token_threshold=self.summary_tokens,
         )
+
+
+def inherited(intent: str, leans: bool, recent: Sequence[Turn]) -> Prior | None:
+    """What a question inherits from the last turn (`prior_of`): a follow-up's intent, or a
+    question that leans on the last one (rewritten against it, elliptical) whatever its
+    intent; None for a question that stands alone. A follow-up naming a document of its own
+    searches that one instead (the retriever keeps carried documents for those naming none)."""
+    if not recent or not (intent in FOLLOW_UPS or leans):
+        return None
+    return prior_of(recent[-1])
 
 
 def prior_of(turn: Turn) -> Prior:

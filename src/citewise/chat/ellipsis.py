@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citewise.chat.topics import ARTICLE
+from citewise.chat.topics import ARTICLE, NAME_RUN
 from citewise.text.identifiers import identifiers
 from citewise.text.sentences import content_words
 
@@ -17,6 +17,11 @@ def about(subject: str, topic: str, previous: str) -> str:
     a name takes the place of the name asked about before, a code name that of the topic,
     a plain noun that of the noun the previous ask ended on ("… for hardware?")."""
     words = ARTICLE.sub("", subject.strip()).split()
+    named = named_subject(words)
+    if named is not None:
+        renamed = swap_name(named, previous)
+        if renamed != previous:
+            return renamed
     if len(words) > 1 and _ONES.fullmatch(words[-1]):
         swapped = _swap_modifiers(words[:-1], previous)
         if swapped is not None:
@@ -36,6 +41,48 @@ def about(subject: str, topic: str, previous: str) -> str:
     if swapped == previous:
         swapped = _swap_last_noun(previous, subject)
     return swapped if swapped != previous else f"{subject}: {previous}"
+
+
+# what is said of a name without naming another thing: "Blaw-Knox's side", "the Lakewood one"
+_ROLE_WORDS = frozenset(
+    {"one", "ones", "side", "part", "end", "obligations", "duties", "view", "position", "case"}
+)
+
+
+def named_subject(words: Sequence[str]) -> str | None:
+    """The name a "what about …" subject names, as written ("Lakewood Ranch" of "Lakewood
+    Ranch one", "Blaw-Knox" of "Blaw-Knox's side"), or None when it is no name."""
+    kept = list(words)
+    while len(kept) > 1 and kept[-1].lower() in _ROLE_WORDS:
+        kept.pop()
+    if not kept:
+        return None
+    kept[-1] = re.sub(r"['’]s$", "", kept[-1])
+    name = " ".join(kept)
+    capitalised = all(w[:1].isupper() or w.lower() in ("of", "&") for w in kept)
+    code = any(c in name for c in "._()/")
+    return name if capitalised and kept[0][:1].isupper() and not code else None
+
+
+def swap_name(name: str, previous: str) -> str:
+    """`previous` asked of `name`: when it names `name` already, `name` takes the place of
+    the first other name ("What does A do to promote B?" → "What does B do to promote B?");
+    else of the last name, the most specific one ("… Devoto's agreement with Theriac of
+    Littlestown?" → "… Devoto's agreement with Lakewood Ranch?")."""
+    runs = list(NAME_RUN.finditer(previous))
+    if not runs:
+        return previous
+    bare = [re.sub(r"['’]s$", "", m.group(0)).lower() for m in runs]
+    if name.lower() in bare:
+        others = [m for m, b in zip(runs, bare, strict=True) if b != name.lower()]
+        if not others:
+            return previous
+        target = others[0]
+    else:
+        target = runs[-1]
+    own = re.search(r"['’]s$", target.group(0))
+    new = name + (own.group(0) if own else "")
+    return previous[: target.start()] + new + previous[target.end() :]
 
 
 def _swap_last_noun(previous: str, noun: str) -> str:

@@ -22,6 +22,26 @@ ReferenceKind = Literal[
 _ABOUT = re.compile(
     r"^\s*(?:(?:and|but|so|ok(?:ay)?)[\s,]+)?(?:what|how)\s+about\s+(?P<subject>.+?)[\s?.!]*$", re.I
 )
+# "And for the Lakewood Ranch one?": a new subject for the previous ask
+_AND_SUBJECT = re.compile(
+    r"^\s*(?:and|but|also|ok(?:ay)?)[\s,]+(?:(?:for|in|with|under|about|regarding|on)\s+)?"
+    r"(?P<subject>[^?!,;:]+?)[\s?.!]*$",
+    re.I,
+)
+# words that make the rest a question or clause of its own ("And how are they encrypted?")
+_ASKS_ITSELF = re.compile(
+    r"\b(?:what|which|who|whom|whose|when|where|why|how|if|unless|whether|is|are|was|were|do"
+    r"|does|did|can|could|will|would|should|must|may|might|has|have|had|it|they|them|he|she"
+    r"|i|we|you|there)\b",
+    re.I,
+)
+BARE_SUBJECT_WORDS = 5  # a subject of at most this many words, with no verb of its own
+
+
+def _bare_subject(words: str) -> bool:
+    return 0 < len(words.split()) <= BARE_SUBJECT_WORDS and not _ASKS_ITSELF.search(words)
+
+
 _ELLIPSIS = re.compile(
     r"(?:(?:and|but|so)\s+)?(?:why(?:\s+not)?|how\s+so|how\s+come|really|such\s+as|like\s+what"
     r"|for\s+(?:example|instance)|(?:an\s+)?examples?|which\s+one|and\s+then|then\s+what|what\s+then"
@@ -94,6 +114,9 @@ def find_reference(text: str) -> Reference | None:
     """The first way `text` points back to an earlier turn, or None."""
     m = _ABOUT.match(text)
     if m and not re.search(r"[,;]\s*\w", m.group("subject")):  # "what about X, how …?" asks more
+        return Reference("about", 0, len(text), text, m.group("subject").strip())
+    m = _AND_SUBJECT.match(text)
+    if m and _bare_subject(m.group("subject")):  # "And for the Lakewood Ranch one?", "And CSRF?"
         return Reference("about", 0, len(text), text, m.group("subject").strip())
     bare = " ".join(text.strip().rstrip("?.!…").split())
     if bare and _ELLIPSIS.fullmatch(bare):

@@ -102,6 +102,9 @@ def resolve(
     q = question.strip()
     if ref is None:
         return _append(q, topic)
+    condition = _CONDITION.match(q)
+    if condition and ref.kind in ("pronoun", "possessive", "continuation"):
+        return under_condition(previous, condition.group("cond"), topic)
     if ref.kind == "about" and ref.subject:
         return about(ref.subject, topic, previous)
     if ref.kind == "ellipsis":
@@ -133,6 +136,30 @@ def resolve(
         return _append(q, topic)
     out = q[: ref.start] + replacement + q[ref.end :]
     return _capitalise(re.sub(r"^(?:and|but|also|so|then|or|plus)\b[,\s]*", "", out, flags=re.I))
+
+
+# "And if it wants the extra six months?": a condition and no ask of its own
+_CONDITION = re.compile(
+    r"^\s*(?:(?:and|but|so|or)[\s,]+)?(?P<cond>(?:if|when|unless|in\s+case)\b[^,;:]+?)[\s?.!]*$",
+    re.I,
+)
+# the qualifier a previous ask ends on, which a new condition takes the place of
+_QUALIFIER = re.compile(
+    r"\s+(?:for|during|in|within|under|on|at)\s+(?:the|a|an|its|their|this|that)\s+"
+    r"(?:[\w-]+\s+){0,2}[\w-]+\s*(?=[?.!]*$)",
+    re.I,
+)
+_SUBJECT_PRONOUN = re.compile(r"\b(?:it|they)\b", re.I)
+
+
+def under_condition(previous: str, condition: str, topic: str) -> str:
+    """The previous ask under a new condition: "What does A pay B for the initial term?" and
+    "And if it wants the extra six months?" → "What does A pay B if A wants the extra six
+    months?" (the condition's pronoun is the previous topic; it replaces the qualifier the
+    ask ended on)."""
+    ask = _QUALIFIER.sub("", previous.strip()).rstrip("?.! ")
+    said = _SUBJECT_PRONOUN.sub(lambda m: topic, condition, count=1)
+    return f"{ask} {said[:1].lower()}{said[1:]}?"
 
 
 # "What about the least serious ones, how long does he get to fix them?": the subject, then

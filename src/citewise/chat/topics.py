@@ -13,7 +13,7 @@ _GENERIC_HEAD = frozenset(
     | {"type", "advantage", "benefit", "goal", "idea", "definition", "name"}
 )
 _NP_STOP = (
-    r"(?:in|of|for|with|on|at|by|from|to|when|if|that|which|and|or|used|work|works|do|does|mean"
+    r"(?:in|of|for|with|on|at|by|from|to|under|when|if|that|which|and|or|used|work|works|do|does|mean"
     r"|handle|affect|compare|differ|relate|behave|get|run|return|store|support|change|decide"
     r"|interact|help|happen|need|look|fit)"
 )
@@ -28,7 +28,12 @@ _NOUN_PHRASE = (
         r"(?:about|on|regarding)\s+(?P<np>.+)$",
         re.I,
     ),
-    re.compile(r"^(?:what|who)\s+(?:is|are|was|were)\s+(?P<np>.+)$", re.I),
+    re.compile(r"^(?:what|who)(?:\s+(?:is|are|was|were)|['’]s)\s+(?P<np>.+)$", re.I),
+    # "What does the 2025 talk say about Injection?": what is said about, not who says it
+    re.compile(
+        r"^what\s+(?:does|do|did)\s+.+?\s+(?:say|said|write|state|mention)\s+about\s+(?P<np>.+)$",
+        re.I,
+    ),
     # "Who appoints the delegates in the Debian project?"
     re.compile(r"^who\s+(?!(?:is|are|was|were|do|does|did)\b)\w+\s+(?P<np>.+)$", re.I),
     # "What chunk size did the Google File System choose?", "What lock does it need?"
@@ -75,7 +80,27 @@ def topic_of(question: str) -> str | None:
     phrase = _asked_phrase(question)
     if names and phrase is None:
         return " and ".join(names)
-    return phrase or _key_words(question)
+    # "What does Ceres Ventures pay Akai Studio …?": the first name, as written, before bare
+    # key words ("ceres ventures pay akai")
+    return phrase or first_name(question) or _key_words(question)
+
+
+def first_name(question: str) -> str | None:
+    """The first run of words `question` spells as a name (not its opening word), as written."""
+    runs = name_runs_as_written(question)
+    return re.sub(r"['’]s$", "", runs[0]) if runs else None
+
+
+# a name inside a sentence (not its first word): capitalised words, one after another, "of"
+# joining two of them ("Theriac of Littlestown")
+NAME_RUN = re.compile(
+    r"(?<=[\s(\"“])[A-Z][\w&.'’-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&.'’-]*)*(?<![.'’])"
+)
+
+
+def name_runs_as_written(text: str) -> list[str]:
+    """The runs of capitalised words in `text` after its first word, as written."""
+    return [m.group(0) for m in NAME_RUN.finditer(text)]
 
 
 _ACRONYM = re.compile(r"[A-Z]{2,5}")

@@ -33,7 +33,10 @@ from citewise.extractive.scoring import type_fit
 from citewise.extractive.units import is_navigation, join_marked
 from citewise.question.analysis import Analysis
 from citewise.question.coverage import coverage
+from citewise.question.periods import name_words
 from citewise.question.specifics import share_in_passage, specifics
+from citewise.text.blocks import aside_kind, asks_about
+from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
 
 CLOSEST_PASSAGE = "Not stated directly; the closest passage in your documents:"
@@ -53,6 +56,12 @@ class OutcomeFeatures:
     best_in_first: float  # 1.0 when the best sentence stands in the first passage
     type_match: float  # the best sentence has the form of the asked answer type
     specifics_passage: float  # share of the question's names and numbers its passage holds
+    # share of what the question asks (its content words but its names) the best sentence's
+    # passage holds: a question about the parties' bonus meets their salary clause by name
+    ask_in_best: float = 1.0
+    # 1.0 when the best sentence's passage is a framing block (`text.blocks.aside_kind`: a
+    # preamble, recitals, a signature block) the question does not ask about
+    framing_best: float = 0.0
 
     def as_dict(self) -> dict[str, float]:
         return {f.name: round(float(getattr(self, f.name)), 4) for f in fields(self)}
@@ -85,7 +94,27 @@ def features_of(
         best_in_first=float(best.passage.n == first),
         type_match=type_fit(a.answer_type, best.text),
         specifics_passage=share_in_passage(specifics(a), best.passage),
+        ask_in_best=ask_share(a.question, best.passage),
+        framing_best=float(framing(a.question, best.passage)),
     )
+
+
+def ask_share(question: str, passage: Passage) -> float:
+    """The share of the question's ask words (its content words, not the words it spells as
+    names) the passage holds in its text, heading or title (pure); 1.0 when it asks none."""
+    names = set(name_words(question))
+    asked = {topic_stem(w) for w in content_words(question) if w.lower() not in names}
+    if not asked:
+        return 1.0
+    h = passage.hit
+    held = {topic_stem(w) for w in content_words(f"{passage.context}\n{h.section}\n{h.title}")}
+    return len(asked & held) / len(asked)
+
+
+def framing(question: str, passage: Passage) -> bool:
+    """Whether `passage` is a framing block the question does not ask about."""
+    kind = aside_kind(passage.hit.text, passage.hit.section)
+    return kind is not None and not asks_about(question, kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +167,10 @@ def shows_passage(f: OutcomeFeatures, embedder_name: str) -> bool:
 
 def states_confidently(f: OutcomeFeatures, embedder_name: str) -> bool:
     """Whether an answer with this evidence is confident enough to be shown as one: never when
-    its passage lacks a name or number the question names, else by the embedder's answer
-    calibration (True where it has none)."""
-    if f.specifics_passage < 1.0:
+    its passage lacks a name or number the question names, nor when it is a framing block
+    the question does not ask about, else by the embedder's answer calibration (True where it
+    has none)."""
+    if f.specifics_passage < 1.0 or f.framing_best >= 1.0:
         return False
     calibration = answer_calibrations().get(embedder_name)
     return calibration is None or calibration.probability(f) >= calibration.threshold

@@ -85,6 +85,9 @@ def leaves_blank(question: str, kind: AnswerType, sentences: Sequence[str]) -> B
         money = [placeholder(s) for s in sentences if _AMOUNT_BLANK.search(s)]
         if money:
             return money[0]
+    counted = counted_blank(question, sentences)
+    if counted is not None:
+        return counted
     if kind in _VALUE_KINDS:
         if any(type_fit(kind, without_placeholders(s)) for s in sentences):
             return None
@@ -107,12 +110,74 @@ _AMOUNT_BLANK = re.compile(
 )
 
 
+# "How many Ceres Ventures shares does …": the counted noun, before the verb
+_HOW_MANY = re.compile(
+    r"\bhow\s+many\s+(?P<what>(?:[\w'’-]+\s+){0,4}?[\w'’-]+?)\s+(?:does|do|did|is|are|was|were|will"
+    r"|would|can|could|shall|should|must|may|has|have|had)\b",
+    re.IGNORECASE,
+)
+COUNTED_GAP = 3  # words a placeholder may stand before the counted noun ("[***] common shares")
+
+
+def counted_blank(question: str, sentences: Sequence[str]) -> Blank | None:
+    """For "how many X …?": the placeholder that stands for the count of X in `sentences`
+    ("[****] shares of Licensee's common stock"), else None."""
+    m = _HOW_MANY.search(question)
+    if m is None:
+        return None
+    noun = re.sub(r"(?:es|s)$", "", m.group("what").split()[-1].lower())
+    if len(noun) < 3:
+        return None
+    near = re.compile(
+        rf"{_PLACEHOLDER}\s+(?:[\w'’-]+\s+){{0,{COUNTED_GAP}}}?{re.escape(noun)}", re.IGNORECASE
+    )
+    return next((placeholder(s) for s in sentences if near.search(s)), None)
+
+
+# a sentence that introduces what follows it: "Notices … shall be addressed as follows:"
+_LEAD_IN = re.compile(r"\bas\s+follows\b|:\s*$", re.IGNORECASE)
+FOLLOWING_CHARS = 120  # what a lead-in introduces, read on in its passage this far
+TAIL_CHARS = 30  # the end of an answer sentence, found again in its passage
+
+
+def introduced(sentences: Sequence[str], contexts: Sequence[str]) -> list[str]:
+    """`sentences`, each lead-in with the line it introduces in its passage (`contexts`)
+    that the answer left out ("… addressed as follows: Akai Studio LLC" + "[ADDRESS]")."""
+    out: list[str] = []
+    flats = [" ".join(c.split()) for c in contexts]
+    for sentence in sentences:
+        out.append(sentence)
+        if not _LEAD_IN.search(sentence):
+            continue
+        tail = " ".join(sentence.split()).rstrip(".")[-TAIL_CHARS:]
+        for flat in flats:
+            at = flat.find(tail)
+            if at >= 0:
+                following = flat[at + len(tail) : at + len(tail) + FOLLOWING_CHARS]
+                line = split_sentences(following.lstrip(". "))[:1]
+                out[-1] = " ".join([sentence, *line])
+                break
+    return out
+
+
+def answer_units(text: str) -> list[str]:
+    """The sentences of an extractive answer, split at its citation marks too (a unit the
+    answer joined, "… Akai Studio LLC [1] Notices to Licensee …", is two)."""
+    pieces = [p for p in _MARK.split(text) if re.search(r"\w", p)]
+    return [strip_citation_marks(s) for p in pieces for s in split_sentences(p)]
+
+
+_MARK = re.compile(r"\s*\[\d+(?:,\s*\d+)*\]\s*")
+
+
 def blanked(result: ExtractiveResult, a: Analysis) -> ExtractiveResult:
     """`result`, or when it gives the asked value only as a placeholder (`leaves_blank`),
-    shown as a passage that does not state it, labelled why."""
+    shown as a passage that does not state it, labelled why; a lead-in's line the answer
+    left out is read too (the address "as follows:" introduces may be "[ADDRESS]")."""
     if result.abstained or result.kind == "none":
         return result
-    sentences = [strip_citation_marks(s) for s in split_sentences(result.text)]
+    units = answer_units(result.text)
+    sentences = introduced(units, [p.context for p in result.used_passages])
     blank = leaves_blank(a.question, a.answer_type, sentences)
     if blank is None:
         return result
