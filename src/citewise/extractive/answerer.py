@@ -74,6 +74,7 @@ from citewise.extractive.terse import in_context as terse_in_context
 from citewise.extractive.terse import names_before
 from citewise.extractive.units import (
     is_caption,
+    is_page_line,
     is_prose,
     lead_in_end,
     said_before,
@@ -88,6 +89,14 @@ from citewise.types.vectors import Vectors
 
 CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
+
+
+def _sentences(text: str) -> tuple[list[str], list[str]]:
+    """A passage's sentences without and with options' names (`split_labelled`), its page
+    numbers left out: a "Page 1" between a lead-in and its items would stand for them."""
+    plain, labelled = split_labelled(text)
+    keep = [i for i, s in enumerate(plain) if not is_page_line(s)]
+    return [plain[i] for i in keep], [labelled[i] for i in keep]
 
 
 class ExtractiveAnswerer(PartPicks):
@@ -131,7 +140,7 @@ class ExtractiveAnswerer(PartPicks):
         plain: dict[int, list[str]] = {}
         split: dict[int, list[str]] = {}  # with options' names (`split_labelled`)
         for p in passages:
-            plain[p.n], split[p.n] = split_labelled(p.context)
+            plain[p.n], split[p.n] = _sentences(p.context)
         cands, reading_on = self._candidates(a, passages, split)
         if not cands:
             return abstain("no usable sentence")

@@ -19,7 +19,7 @@ LIST_ITEMS = 3  # items of a list a lead-in brings along
 SHORT_ITEM_WORDS = 6  # a list item this short completes the sentence before it ("- \\n on POSIX")
 PROSE_SHARE = 0.6  # share of plain words below which a line is code, a signature or a table
 
-_LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.)\s")
+_LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.|\((?:[a-z]|[ivx]{1,5}|\d{1,2})\))\s")
 _RUNS_ON = re.compile(r"(?:;|\b(?:and|or))\s*$", re.I)  # an item the next one completes
 # "… contains an explanation of this." / "… as shown below.": points elsewhere, states nothing
 # "… does not measure these.": a bare demonstrative at the end refers to what came before
@@ -39,6 +39,13 @@ _SEE_ALSO = re.compile(
     re.I,
 )
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |//|/\*|[#{}\[\]()])")
+# a clause's or item's label ("(a) ", "(iii) ", "(12) ", "[b] "): it opens a contract's clause,
+# not code, so what follows it decides
+_ENUM_LABEL = re.compile(r"^\s*[(\[]\s*(?:[a-zA-Z]|[ivxlcIVXLC]{1,6}|\d{1,3})\s*[)\]]\s+(?=\w)")
+# a page number left between a lead-in and what it introduces ("Page 1", "- 4 -")
+_PAGE_LINE = re.compile(
+    r"^\s*(?:page\s+\d{1,4}(?:\s+of\s+\d{1,4})?|[-–—]\s*\d{1,4}\s*[-–—])\s*$", re.I
+)
 # a line of code with a comment reads like words: "self._dept = dept  # Store to private attribute"
 # … and C: "typedef struct { char *next_in;" (braces, and a statement's ";" or "{" at the end)
 _CODE_STATEMENT = re.compile(
@@ -140,12 +147,22 @@ def said_before(sentence: str, said: str) -> bool:
     return bool(words) and bool(said) and f" {words} " in f" {said} "
 
 
+def _opens_code(line: str) -> bool:
+    """`line` opens as code does (">>> ", "$ ", "{", "#"), a clause's label ("(a) ") aside."""
+    return _CODE.match(_ENUM_LABEL.sub("", line, count=1)) is not None
+
+
+def is_page_line(line: str) -> bool:
+    """A page number alone on its line ("Page 1", "- 4 -"): page furniture, never an answer."""
+    return _PAGE_LINE.match(line) is not None
+
+
 def is_code_line(line: str) -> bool:
     """A line of code: what `is_prose` takes for code, or a line a statement or declaration
     runs on from or ends on (";", ",", "{", "(" at its end: "int BZ2_bzCompressInit (
     bz_stream *strm,", "char *next_in;"), as prose paragraphs never end."""
     stripped = line.strip()
-    if _CODE.match(stripped) or _CODE_STATEMENT.search(stripped):
+    if _opens_code(stripped) or _CODE_STATEMENT.search(stripped):
         return True
     return stripped.endswith((";", ",", "{", "(")) and ". " not in stripped
 
@@ -190,7 +207,7 @@ def is_prose(sentence: str, min_words: int) -> bool:
     if _OPTION_DEFAULT.match(sentence):
         return True
     tokens = sentence.split()
-    if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
+    if len(tokens) < min_words or _opens_code(sentence) or _SEE_ALSO.match(sentence):
         return False
     if _NOTICE.match(sentence) or is_definition_line(sentence) or _CODE_STATEMENT.match(sentence):
         return False
