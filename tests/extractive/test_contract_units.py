@@ -1,11 +1,15 @@
-"""Contract clauses as reading units: a clause's label ("(c) ", "(iii) ") opens prose, not
-code, and a page number between a lead-in and its items is page furniture."""
+"""Contract clauses and slides as reading units: a clause's label ("(c) ", "(iii) ") opens
+prose, not code; a page number between a lead-in and its items is page furniture; a clause's
+run-in heading is no answer; a bulleted lead-in keeps its items; a name is no focus."""
 
 from __future__ import annotations
 
 from answer_factories import passage
 from citewise.extractive.answerer import _sentences
+from citewise.extractive.bullets import is_run_in_heading, titled
+from citewise.extractive.sentence_fit import asked_focus
 from citewise.extractive.units import is_code_line, is_page_line, is_prose, lead_in_end
+from citewise.question.analysis import analyse
 from fake_embedder import answerer
 
 
@@ -40,3 +44,23 @@ def test_a_labelled_clause_answers() -> None:
     r = a.answer("Within how many days must the audited financial statements be furnished?", [p])
     assert not r.abstained
     assert "120 days" in r.text
+
+
+def test_a_clause_s_run_in_heading_is_no_titled_answer() -> None:
+    assert is_run_in_heading("Section 4.") and is_run_in_heading("Governing Law.")
+    assert is_run_in_heading("(c) Performance of Duties.")
+    assert not is_run_in_heading("Use HTTPS.")  # a slide's advice
+    assert not is_run_in_heading("A9 – Insufficient Transport Layer Protection")
+    assert titled("Section 4.", "EMPLOYMENT AGREEMENT") is None
+    assert titled("150–300 ms, chosen at random", "Raft > Election timeout") is not None
+
+
+def test_a_name_the_question_asks_by_is_no_focus() -> None:
+    assert asked_focus(analyse("How many Rock Energy shares does Tom Elliott get?")) is None
+    assert asked_focus(analyse("What is the default size of the pool?")) == "siz"  # a stem
+
+
+def test_a_bulleted_lead_in_keeps_the_items_it_introduces() -> None:
+    lines = ["- It is ranked #3 because:", "- It topped the survey", "- Attacks grow", "- Other"]
+    assert lead_in_end(lines, 0) == 4
+    assert lead_in_end(lines, 1) == 2  # an item does not bring its siblings

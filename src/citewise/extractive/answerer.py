@@ -64,6 +64,7 @@ from citewise.extractive.sentence_fit import (
     MUST_STATE,
     anchored,
     answering_neighbour,
+    asked_focus,
     names_row,
     speaks_of_unseen_code,
     stating_neighbour,
@@ -253,7 +254,7 @@ class ExtractiveAnswerer(PartPicks):
             1 for name in a.names if not any(mentions(p, name) for p in passages)
         )
         penalty += opts.unseen_word_penalty * len(unseen_words(question, passages))
-        head = a.focus if len(a.parts) == 1 else None
+        head = asked_focus(a)
         fits = [
             x
             for x in scored

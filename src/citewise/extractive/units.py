@@ -85,14 +85,15 @@ def lead_in_end(sentences: Sequence[str], i: int) -> int:
     the list it opens — so it is scored and quoted with them. A sentence followed by a list of
     short items ("The end-of-line marker." "- \\n on POSIX" "- \\r\\n on Windows") brings them
     along too: alone they are too short to be answers, and they are what it describes."""
-    if i + 1 >= len(sentences) or _LIST_ITEM.match(sentences[i]):
-        return i + 1
+    lead_in = sentences[i].rstrip().endswith(":")
+    if i + 1 >= len(sentences) or (_LIST_ITEM.match(sentences[i]) and not lead_in):
+        return i + 1  # an item does not bring its siblings, unless it introduces them
     if _INTRODUCES.search(sentences[i]) and is_code_line(sentences[i + 1]):
         end = i + 1  # "Run the following command as root." and the command it introduces
         while end < len(sentences) and end - i <= LIST_ITEMS and is_code_line(sentences[end]):
             end += 1
         return end
-    if not sentences[i].rstrip().endswith(":"):
+    if not lead_in:
         end = i + 1
         while end < len(sentences) and end - i <= LIST_ITEMS and _short_item(sentences[end]):
             end += 1
