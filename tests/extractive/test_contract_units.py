@@ -5,7 +5,7 @@ run-in heading is no answer; a bulleted lead-in keeps its items; a name is no fo
 from __future__ import annotations
 
 from answer_factories import passage
-from citewise.extractive.answerer import _sentences
+from citewise.extractive.answerer import _sentences, framing_only
 from citewise.extractive.bullets import is_run_in_heading, titled
 from citewise.extractive.sentence_fit import asked_focus
 from citewise.extractive.units import is_code_line, is_page_line, is_prose, lead_in_end
@@ -64,3 +64,36 @@ def test_a_bulleted_lead_in_keeps_the_items_it_introduces() -> None:
     lines = ["- It is ranked #3 because:", "- It topped the survey", "- Attacks grow", "- Other"]
     assert lead_in_end(lines, 0) == 4
     assert lead_in_end(lines, 1) == 2  # an item does not bring its siblings
+
+
+PREAMBLE = (
+    "THIS AGREEMENT made the 1st day of April, 1996, between BLAW KNOX CONSTRUCTION EQUIPMENT "
+    'CORPORATION ("BLAW-KNOX") and Western Traction Company, Inc. ("DISTRIBUTOR").'
+)
+
+
+def test_a_preamble_answers_only_about_the_parties() -> None:
+    assert framing_only("What events must Western Traction attend?", PREAMBLE, "AGREEMENT")
+    assert not framing_only("Who are the parties to the agreement?", PREAMBLE, "AGREEMENT")
+    clause = "(iii) DISTRIBUTOR shall display the EQUIPMENT at the most suitable exhibitions."
+    assert not framing_only("What events must Western Traction attend?", clause, "AGREEMENT")
+
+
+def test_the_clause_answers_rather_than_the_preamble_naming_the_parties() -> None:
+    a, _ = answerer()
+    preamble = passage(1, PREAMBLE, section="SALES & SERVICE AGREEMENT")
+    clause = passage(
+        2,
+        "In order to give adequate representation, DISTRIBUTOR shall:\n"
+        "(i) advertise the EQUIPMENT in the Press and Trade Journals.\n"
+        "(ii) display the EQUIPMENT in the most suitable exhibitions in the TERRITORY.",
+        section="3. PROMOTIONAL OBLIGATIONS",
+    )
+    r = a.answer("At which exhibitions must BLAW-KNOX EQUIPMENT be displayed?", [preamble, clause])
+    assert not r.abstained
+    assert "exhibitions" in r.text and "1st day of April" not in r.text
+
+
+def test_a_document_s_title_under_a_heading_is_no_answer() -> None:
+    assert titled("The Software Support and Maintenance Agreement", "Developer Guide") is None
+    assert titled("The timeout is 150–300 ms", "Raft > Election timeout") is not None

@@ -84,12 +84,21 @@ from citewise.extractive.window import centre as window_centre
 from citewise.extractive.window import readable, unit_of
 from citewise.question.analysis import Analysis, analyse
 from citewise.question.terms import clauses, mentions, stating_what_is_asked
+from citewise.text.blocks import aside_kind, asks_about
 from citewise.text.sentences import split_labelled
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
 CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
+
+
+def framing_only(question: str, text: str, section: str) -> bool:
+    """Whether `text` (a passage or one of its sentences) is a framing block — a preamble, a
+    signature block, recitals — that `question` does not ask about: the parties' names in the
+    question match it best, while the clause that answers uses their roles."""
+    kind = aside_kind(text, section)
+    return kind is not None and kind != "furniture" and not asks_about(question, kind)
 
 
 def _sentences(text: str) -> tuple[list[str], list[str]]:
@@ -333,6 +342,8 @@ class ExtractiveAnswerer(PartPicks):
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             sentences = split[p.n]
+            if framing_only(question, p.hit.text, p.hit.section):
+                continue  # a preamble or signature block answers only about itself
             last_said = -CONTINUATION - 1
             for i, s in enumerate(sentences):
                 dropped = exclude and said_before(s, said)
@@ -346,6 +357,7 @@ class ExtractiveAnswerer(PartPicks):
                 prose = prose and not speaks_of_unseen_code(sentences, i)
                 prose = prose and (not is_table_row(s) or names_row(question, s))
                 prose = prose and not is_title(s)
+                prose = prose and not framing_only(question, s, p.hit.section)
                 if not prose and not dropped:
                     # a bullet or a cell with its title ("Election timeout: 150–300 ms"), a
                     # label with its value ("Formula: (Max Incidence Rate % * 1000) + …")

@@ -9,9 +9,11 @@ import re
 from collections.abc import Set
 
 from citewise.extractive.candidates import stems_of
+from citewise.extractive.scoring import is_title
 from citewise.extractive.units import is_caption, is_code_line, is_navigation, is_prose
 from citewise.text.headings import last_heading
 
+_ARTICLE = re.compile(r"^(?:the|a|an)\s", re.I)  # "The … Agreement": a document's title
 _LIST_MARK = re.compile(r"^\s*(?:[-*•▪◦‣–]|\d+[.)])\s+")
 MAX_TITLE_WORDS = 12  # a longer "title" is a heading path of prose, not a slide's title
 SHORT_LINE_WORDS = 6  # a line this short is a bullet or a cell, not a sentence left out
@@ -41,8 +43,8 @@ def titled(line: str, section: str) -> str | None:
         return None
     if len(body.split()) < 2 and not re.search(r"\d", body):
         return None  # one word ("Waiver.") is a heading of the text, not what it says
-    if is_run_in_heading(body):
-        return None
+    if is_run_in_heading(body) or (_ARTICLE.match(body) and is_title(body)):
+        return None  # "The Software Support and Maintenance Agreement": a title, not a statement
     return f"{heading}: {body}"
 
 
