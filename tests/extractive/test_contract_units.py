@@ -4,9 +4,12 @@ run-in heading is no answer; a bulleted lead-in keeps its items; a name is no fo
 
 from __future__ import annotations
 
+import pytest
+
 from answer_factories import passage
 from citewise.extractive.answerer import _sentences, framing_only
 from citewise.extractive.bullets import is_run_in_heading, titled
+from citewise.extractive.options import MISSING_NAME_PENALTY
 from citewise.extractive.sentence_fit import asked_focus
 from citewise.extractive.units import is_code_line, is_page_line, is_prose, lead_in_end
 from citewise.question.analysis import analyse
@@ -97,3 +100,13 @@ def test_the_clause_answers_rather_than_the_preamble_naming_the_parties() -> Non
 def test_a_document_s_title_under_a_heading_is_no_answer() -> None:
     assert titled("The Software Support and Maintenance Agreement", "Developer Guide") is None
     assert titled("The timeout is 150–300 ms", "Raft > Election timeout") is not None
+
+
+def test_a_name_that_named_the_document_is_not_missing_from_its_clauses() -> None:
+    clause = passage(1, "DISTRIBUTOR shall display the EQUIPMENT at suitable exhibitions.")
+    question = "At which events must Western Traction display the equipment?"
+    a, _ = answerer(threshold=0.0)
+    alone = a.answer(question, [clause])
+    named, _ = answerer(threshold=0.0, document_names=frozenset({"western", "traction"}))
+    chosen = named.answer(question, [clause])
+    assert chosen.best_score == pytest.approx(alone.best_score + 2 * MISSING_NAME_PENALTY)

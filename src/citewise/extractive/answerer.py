@@ -260,7 +260,9 @@ class ExtractiveAnswerer(PartPicks):
         question, subject = a.question, a.subject
         scored = self._score(a, cands, vectors, qv, framing)
         penalty = MISSING_NAME_PENALTY * sum(
-            1 for name in a.names if not any(mentions(p, name) for p in passages)
+            1
+            for name in a.names
+            if name not in opts.document_names and not any(mentions(p, name) for p in passages)
         )
         penalty += opts.unseen_word_penalty * len(unseen_words(question, passages))
         head = asked_focus(a)
