@@ -11,7 +11,14 @@ from citewise.extractive.answerer import _sentences, framing_only
 from citewise.extractive.bullets import is_run_in_heading, titled
 from citewise.extractive.options import MISSING_NAME_PENALTY
 from citewise.extractive.sentence_fit import asked_focus
-from citewise.extractive.units import is_code_line, is_page_line, is_prose, lead_in_end
+from citewise.extractive.units import (
+    is_code_line,
+    is_page_line,
+    is_prose,
+    join_marked,
+    lead_in_end,
+    without_anchors,
+)
 from citewise.question.analysis import analyse
 from fake_embedder import answerer
 
@@ -110,3 +117,9 @@ def test_a_name_that_named_the_document_is_not_missing_from_its_clauses() -> Non
     named, _ = answerer(threshold=0.0, document_names=frozenset({"western", "traction"}))
     chosen = named.answer(question, [clause])
     assert chosen.best_score == pytest.approx(alone.best_score + 2 * MISSING_NAME_PENALTY)
+
+
+def test_a_slide_s_symbol_font_glyphs_are_not_shown() -> None:
+    assert join_marked(["A2 \uf0e0 A3 moved up."], 1) == "A2 → A3 moved up [1]."
+    assert without_anchors("Installation¶ \uf04a done") == "Installation done"
+    assert without_anchors("see ¶ 12") == "see ¶ 12"  # a paragraph's number stays

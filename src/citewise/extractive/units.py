@@ -184,7 +184,10 @@ _NAV_PHRASE = re.compile(
 NAV_SHARE = 0.5  # share of navigation words from which a line is a navigation bar
 NAV_PHRASE_WORDS = 12  # a line this short with a navigation phrase is a navigation bar
 # a heading's permalink glyph ("Installation¶"); "¶ 12" cites a paragraph and stays
-_PERMALINK = re.compile(r"\s*¶(?!\s*\d)")
+# … and the private-use glyphs of a slide's symbol fonts, which no reader's font shows: the
+# Wingdings arrows (U+F0D5–U+F0F0, "A2 \uf0e0 A3") read as "→", the rest are left out
+_PERMALINK = re.compile(r"\s*¶(?!\s*\d)|\s*[\ue000-\uf0d4\uf0f1-\uf8ff]+")
+_ARROW_GLYPH = re.compile(r"[\uf0d5-\uf0f0]")
 
 
 def is_navigation(sentence: str) -> bool:
@@ -197,8 +200,9 @@ def is_navigation(sentence: str) -> bool:
 
 
 def without_anchors(text: str) -> str:
-    """`text` without permalink glyphs ("¶") left by HTML headings."""
-    return _PERMALINK.sub("", text)
+    """`text` without permalink glyphs ("¶") left by HTML headings, nor a symbol font's
+    private-use glyphs, which no reader's font shows."""
+    return _ARROW_GLYPH.sub("→", _PERMALINK.sub("", text))
 
 
 def is_prose(sentence: str, min_words: int) -> bool:
