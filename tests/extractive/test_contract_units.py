@@ -9,8 +9,10 @@ import pytest
 from answer_factories import passage
 from citewise.extractive.answerer import _sentences, framing_only
 from citewise.extractive.bullets import is_run_in_heading, titled
+from citewise.extractive.compose import ANAPHOR
 from citewise.extractive.options import MISSING_NAME_PENALTY
 from citewise.extractive.sentence_fit import asked_focus
+from citewise.extractive.sentence_scores import ask_weights
 from citewise.extractive.units import (
     is_code_line,
     is_page_line,
@@ -112,9 +114,10 @@ def test_a_document_s_title_under_a_heading_is_no_answer() -> None:
 def test_a_name_that_named_the_document_is_not_missing_from_its_clauses() -> None:
     clause = passage(1, "DISTRIBUTOR shall display the EQUIPMENT at suitable exhibitions.")
     question = "At which events must Western Traction display the equipment?"
-    a, _ = answerer(threshold=0.0)
+    a, _ = answerer(threshold=0.0, lexical_weight=0.0)  # the penalty alone
     alone = a.answer(question, [clause])
-    named, _ = answerer(threshold=0.0, document_names=frozenset({"western", "traction"}))
+    names = frozenset({"western", "traction"})
+    named, _ = answerer(threshold=0.0, lexical_weight=0.0, document_names=names)
     chosen = named.answer(question, [clause])
     assert chosen.best_score == pytest.approx(alone.best_score + 2 * MISSING_NAME_PENALTY)
 
@@ -123,3 +126,20 @@ def test_a_slide_s_symbol_font_glyphs_are_not_shown() -> None:
     assert join_marked(["A2 \uf0e0 A3 moved up."], 1) == "A2 → A3 moved up [1]."
     assert without_anchors("Installation¶ \uf04a done") == "Installation done"
     assert without_anchors("see ¶ 12") == "see ¶ 12"  # a paragraph's number stays
+
+
+def test_the_word_overlap_reads_the_ask_not_the_names_that_chose_the_document() -> None:
+    weights = {"state": 1.0, "law": 2.0, "govern": 1.5, "employe": 0.5, "safavi": 3.0}
+    asked = ask_weights(weights, ("safavi", "Employee"))
+    assert set(asked) == {"state", "law", "govern"}
+    assert ask_weights({"safavi": 3.0}, ("safavi",)) == {"safavi": 3.0}  # all it has
+    assert ask_weights(weights, ()) == weights
+
+
+def test_a_sentence_naming_the_agreement_itself_does_not_pull_in_the_one_before() -> None:
+    assert ANAPHOR.match("This module provides access to the system.")
+    assert not ANAPHOR.match("This Employment Agreement shall be governed by Texas law.")
+    a, _ = answerer()
+    p = passage(1, "Governing Law.\nThis Agreement shall be governed by the laws of Texas.")
+    r = a.answer("Which state's laws govern this agreement?", [p])
+    assert r.text.startswith("This Agreement shall be governed")

@@ -51,7 +51,11 @@ _DOES_SO = re.compile(
 )
 # a pick before the best one scoring this share of it (the runner-up floor) opens the answer
 LEAD_SHARE = 0.75
-ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
+# … but "This Employment Agreement shall be governed …" names the document itself
+ANAPHOR = re.compile(
+    r"^(?!This\s+(?:[A-Z][\w-]*\s+){0,3}(?:Agreement|Contract|Lease|Licen[cs]e|Amendment"
+    r"|Addendum|Policy|Plan)\b)(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b"
+)
 
 
 def compose(

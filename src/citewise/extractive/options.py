@@ -130,8 +130,9 @@ class ExtractiveOptions:
     # (`clauses.as_span`); the citation still quotes the sentence
     clause_answer: bool = False
     # the question's names that named the passages' documents (retrieval found them in those
-    # documents' titles, parties or text): not missing from passages that use the parties'
-    # roles instead ("Distributor shall …"), so they cost no `MISSING_NAME_PENALTY`
+    # documents' titles, parties or text), and the roles those documents give them: not
+    # missing from passages that use the roles instead ("Distributor shall …"), so they cost
+    # no `MISSING_NAME_PENALTY`, and left out of the word overlap, which reads the ask
     document_names: frozenset[str] = frozenset()
     # the genre rules in use (`citewise.extractive.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))

@@ -6,7 +6,7 @@ late interaction)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,7 @@ from citewise.question.analysis import Analysis
 from citewise.question.subject import without_setting
 from citewise.question.terms import headed_by
 from citewise.text.release_notes import is_release_notes
+from citewise.text.sentences import content_words, topic_stem
 from citewise.types.vectors import Vectors
 
 
@@ -46,6 +47,18 @@ def clause_gains(
             if best > cos[i]:
                 out[i] = (share * (best - float(cos[i])), clause)
     return out
+
+
+def ask_weights(weights: dict[str, float], names: Collection[str]) -> dict[str, float]:
+    """`weights` without the stems of `names`, the question's words that chose the passages'
+    documents (and the roles those documents give them): every passage of those documents
+    speaks of them, so they say nothing of which sentence answers the ask; unchanged when
+    they are all the question has."""
+    if not names:
+        return weights
+    subject = {topic_stem(w) for w in content_words(" ".join(names))}
+    asked = {t: w for t, w in weights.items() if t not in subject}
+    return asked or weights
 
 
 def score_sentences(
@@ -75,6 +88,7 @@ def score_sentences(
         cands = with_entry_words(key, cands)
     late = late or {}
     weights = term_weights(without_setting(a.question) if subject else a.question, cands)
+    weights = ask_weights(weights, opts.document_names)
     cos = np.asarray(vectors @ qv, dtype=np.float64)
     gains = clause_gains(cands, cos, clauses or {}, qv, opts.clause_share)
     kind = a.answer_type
