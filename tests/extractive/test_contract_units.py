@@ -4,15 +4,19 @@ run-in heading is no answer; a bulleted lead-in keeps its items; a name is no fo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 
 from answer_factories import passage
 from citewise.extractive.answerer import _sentences, framing_only
 from citewise.extractive.bullets import is_run_in_heading, titled
+from citewise.extractive.candidates import Candidate, stems_of
 from citewise.extractive.compose import ANAPHOR
-from citewise.extractive.options import MISSING_NAME_PENALTY
+from citewise.extractive.options import MISSING_NAME_PENALTY, ExtractiveOptions
 from citewise.extractive.sentence_fit import asked_focus
-from citewise.extractive.sentence_scores import ask_weights
+from citewise.extractive.sentence_scores import ask_weights, score_sentences
 from citewise.extractive.units import (
     is_code_line,
     is_page_line,
@@ -143,3 +147,21 @@ def test_a_sentence_naming_the_agreement_itself_does_not_pull_in_the_one_before(
     p = passage(1, "Governing Law.\nThis Agreement shall be governed by the laws of Texas.")
     r = a.answer("Which state's laws govern this agreement?", [p])
     assert r.text.startswith("This Agreement shall be governed")
+
+
+def test_a_slide_s_title_words_count_for_every_bullet_under_it() -> None:
+    section = "Slide 29 > A03:2025 Software Supply Chain Failures"
+    why = passage(1, "- It is ranked #3 because:\n- It topped the survey", section=section)
+    opts = ExtractiveOptions(lexical_weight=1.0, cosine_weight=0.0)
+    a = analyse("Why is supply chain ranked third?")
+    cands = [
+        Candidate(why, 0, "It is ranked #3 because: It topped the survey", 1.0, frozenset(), False)
+    ]
+    cands = [replace(cands[0], stems=frozenset(stems_of(cands[0].text)))]
+    vectors = np.zeros((1, 2), dtype=np.float32)
+    shared = score_sentences(a, cands, vectors, np.zeros(2, dtype=np.float32), opts)[0]
+    alone = score_sentences(
+        a, cands, vectors, np.zeros(2, dtype=np.float32), replace(opts, heading_is_subject=False)
+    )[0]
+    assert shared.score > alone.score  # "supply", "chain" from the title …
+    assert shared.score - shared.prior == pytest.approx(alone.score - alone.prior)  # a prior
