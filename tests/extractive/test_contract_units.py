@@ -13,7 +13,7 @@ from answer_factories import passage
 from citewise.extractive.answerer import _sentences, framing_only
 from citewise.extractive.bullets import is_run_in_heading, titled
 from citewise.extractive.candidates import Candidate, stems_of
-from citewise.extractive.compose import ANAPHOR
+from citewise.extractive.compose import ANAPHOR, ScoredSentence, compose
 from citewise.extractive.options import MISSING_NAME_PENALTY, ExtractiveOptions
 from citewise.extractive.sentence_fit import asked_focus
 from citewise.extractive.sentence_scores import ask_weights, score_sentences
@@ -26,6 +26,7 @@ from citewise.extractive.units import (
     without_anchors,
 )
 from citewise.question.analysis import analyse
+from citewise.types import Passage
 from fake_embedder import answerer
 
 
@@ -165,3 +166,20 @@ def test_a_slide_s_title_words_count_for_every_bullet_under_it() -> None:
     )[0]
     assert shared.score > alone.score  # "supply", "chain" from the title …
     assert shared.score - shared.prior == pytest.approx(alone.score - alone.prior)  # a prior
+
+
+def _scored(p: Passage, index: int, text: str, score: float) -> ScoredSentence:
+    return ScoredSentence(p, index, text, frozenset(), score, 0.0, score)
+
+
+def test_the_answer_starts_with_the_sentence_that_answers() -> None:
+    lines = ["Support is offered by email.", "Fees are due monthly.", "Support runs 9 to 5."]
+    p = passage(1, "\n".join(lines))
+    split = {1: lines}
+    best, early = _scored(p, 2, lines[2], 1.0), _scored(p, 0, lines[0], 0.9)
+    apart = compose([best, early], split, split, 1.0).text
+    assert apart.startswith("Support runs 9 to 5")  # a runner-up apart from it follows
+    joined = {1: [lines[0], lines[2]]}
+    best, early = _scored(p, 1, lines[2], 1.0), _scored(p, 0, lines[0], 0.9)
+    together = compose([best, early], joined, joined, 1.0).text
+    assert together.startswith("Support is offered")  # … one running on into it leads
