@@ -183,3 +183,9 @@ def test_the_answer_starts_with_the_sentence_that_answers() -> None:
     best, early = _scored(p, 1, lines[2], 1.0), _scored(p, 0, lines[0], 0.9)
     together = compose([best, early], joined, joined, 1.0).text
     assert together.startswith("Support is offered")  # … one running on into it leads
+
+
+def test_a_sentence_does_not_bring_along_the_next_clause_s_heading() -> None:
+    lines = ["Employee shall serve as Executive Chairman.", "(c) Performance of Duties.", "X."]
+    assert lead_in_end(lines, 0) == 1
+    assert lead_in_end(["The marker.", "- LF on POSIX", "Next."], 0) == 2  # a bullet still does

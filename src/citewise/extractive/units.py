@@ -19,6 +19,8 @@ LIST_ITEMS = 3  # items of a list a lead-in brings along
 SHORT_ITEM_WORDS = 6  # a list item this short completes the sentence before it ("- \\n on POSIX")
 PROSE_SHARE = 0.6  # share of plain words below which a line is code, a signature or a table
 
+_BULLET = re.compile(r"^(?:[-*•]|\d+\.)\s")
+# … and a clause's label: "(a) ", "(iii) " open the items a contract's lead-in introduces
 _LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.|\((?:[a-z]|[ivx]{1,5}|\d{1,2})\))\s")
 _RUNS_ON = re.compile(r"(?:;|\b(?:and|or))\s*$", re.I)  # an item the next one completes
 # "… contains an explanation of this." / "… as shown below.": points elsewhere, states nothing
@@ -126,7 +128,8 @@ def _short_item(sentence: str) -> bool:
     """A short list item that completes the sentence before it; an option of its own
     ("- killSignal {string} Default: 'SIGTERM'") does not."""
     short = len(sentence.split()) <= SHORT_ITEM_WORDS + 1
-    return bool(_LIST_ITEM.match(sentence)) and short and item_label(sentence) is None
+    # a short labelled clause ("(c) Performance of Duties.") heads the next clause instead
+    return bool(_BULLET.match(sentence)) and short and item_label(sentence) is None
 
 
 def norm_sentence(sentence: str) -> str:
