@@ -40,3 +40,16 @@ def test_signature_blocks_and_tables_of_contents() -> None:
     assert aside_kind(contents) == "contents"
     table = "Revenue 1,234\nCost 1,000\nProfit 234\nTax 12"
     assert aside_kind(table) is None
+
+
+def test_a_preamble_that_says_made_or_effective_before_the_parties() -> None:
+    made = (
+        "THIS AGREEMENT made the 1st day of April, 1996, between BLAW KNOX CONSTRUCTION "
+        "EQUIPMENT CORPORATION and Western Traction Company, Inc. with offices at Sparks NV."
+    )
+    effective = (
+        "This Agreement (this “Agreement”) effective November 16, 2016, is between VALIDIAN "
+        "Corporation, a Nevada Corporation (“VALIDIAN”) and Ganthet Mobile Corporation."
+    )
+    assert aside_kind(made) == aside_kind(effective) == "preamble"
+    assert aside_kind("This Agreement shall be governed by the laws of New York.") is None

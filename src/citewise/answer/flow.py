@@ -81,6 +81,7 @@ class Extracts(Protocol):
         style: str,
         already_said: str,
         asked: Question | None = None,
+        document_names: Sequence[str] = (),
     ) -> Extracted: ...
 
 
@@ -190,6 +191,8 @@ class DocumentAnswerer:
             return self.extractor.extract(
                 read_as, shown, question_vector=qv, analysis=analysis,
                 style=req.style, already_said=req.already_said, asked=asked,
+                document_names=(*named.names, *(t for _, t in named.terms))
+                if any(named.boost(p.hit.source) for p in shown) else (),
             )  # fmt: skip
 
         if self.llm is not None:

@@ -64,6 +64,7 @@ from citewise.extractive.sentence_fit import (
     MUST_STATE,
     anchored,
     answering_neighbour,
+    asked_focus,
     names_row,
     speaks_of_unseen_code,
     stating_neighbour,
@@ -74,6 +75,7 @@ from citewise.extractive.terse import in_context as terse_in_context
 from citewise.extractive.terse import names_before
 from citewise.extractive.units import (
     is_caption,
+    is_page_line,
     is_prose,
     lead_in_end,
     said_before,
@@ -82,12 +84,29 @@ from citewise.extractive.window import centre as window_centre
 from citewise.extractive.window import readable, unit_of
 from citewise.question.analysis import Analysis, analyse
 from citewise.question.terms import clauses, mentions, stating_what_is_asked
+from citewise.text.blocks import aside_kind, asks_about
 from citewise.text.sentences import split_labelled
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
 CONTINUATION = 3  # sentences after an already-said one that continue it
 SHORT_OPENING_WORDS = 2  # an entry's opening may be this short ("Kills the child.")
+
+
+def framing_only(question: str, text: str, section: str) -> bool:
+    """Whether `text` (a passage or one of its sentences) is a framing block — a preamble, a
+    signature block, recitals — that `question` does not ask about: the parties' names in the
+    question match it best, while the clause that answers uses their roles."""
+    kind = aside_kind(text, section)
+    return kind is not None and kind != "furniture" and not asks_about(question, kind)
+
+
+def _sentences(text: str) -> tuple[list[str], list[str]]:
+    """A passage's sentences without and with options' names (`split_labelled`), its page
+    numbers left out: a "Page 1" between a lead-in and its items would stand for them."""
+    plain, labelled = split_labelled(text)
+    keep = [i for i, s in enumerate(plain) if not is_page_line(s)]
+    return [plain[i] for i in keep], [labelled[i] for i in keep]
 
 
 class ExtractiveAnswerer(PartPicks):
@@ -131,7 +150,7 @@ class ExtractiveAnswerer(PartPicks):
         plain: dict[int, list[str]] = {}
         split: dict[int, list[str]] = {}  # with options' names (`split_labelled`)
         for p in passages:
-            plain[p.n], split[p.n] = split_labelled(p.context)
+            plain[p.n], split[p.n] = _sentences(p.context)
         cands, reading_on = self._candidates(a, passages, split)
         if not cands:
             return abstain("no usable sentence")
@@ -241,10 +260,12 @@ class ExtractiveAnswerer(PartPicks):
         question, subject = a.question, a.subject
         scored = self._score(a, cands, vectors, qv, framing)
         penalty = MISSING_NAME_PENALTY * sum(
-            1 for name in a.names if not any(mentions(p, name) for p in passages)
+            1
+            for name in a.names
+            if name not in opts.document_names and not any(mentions(p, name) for p in passages)
         )
         penalty += opts.unseen_word_penalty * len(unseen_words(question, passages))
-        head = a.focus if len(a.parts) == 1 else None
+        head = asked_focus(a)
         fits = [
             x
             for x in scored
@@ -323,6 +344,8 @@ class ExtractiveAnswerer(PartPicks):
         for rank, p in enumerate(passages):
             bonus = 1.0 - rank / len(passages)
             sentences = split[p.n]
+            if framing_only(question, p.hit.text, p.hit.section):
+                continue  # a preamble or signature block answers only about itself
             last_said = -CONTINUATION - 1
             for i, s in enumerate(sentences):
                 dropped = exclude and said_before(s, said)
@@ -336,6 +359,7 @@ class ExtractiveAnswerer(PartPicks):
                 prose = prose and not speaks_of_unseen_code(sentences, i)
                 prose = prose and (not is_table_row(s) or names_row(question, s))
                 prose = prose and not is_title(s)
+                prose = prose and not framing_only(question, s, p.hit.section)
                 if not prose and not dropped:
                     # a bullet or a cell with its title ("Election timeout: 150–300 ms"), a
                     # label with its value ("Formula: (Max Incidence Rate % * 1000) + …")

@@ -9,9 +9,11 @@ import re
 from collections.abc import Set
 
 from citewise.extractive.candidates import stems_of
+from citewise.extractive.scoring import is_title
 from citewise.extractive.units import is_caption, is_code_line, is_navigation, is_prose
 from citewise.text.headings import last_heading
 
+_ARTICLE = re.compile(r"^(?:the|a|an)\s", re.I)  # "The … Agreement": a document's title
 _LIST_MARK = re.compile(r"^\s*(?:[-*•▪◦‣–]|\d+[.)])\s+")
 MAX_TITLE_WORDS = 12  # a longer "title" is a heading path of prose, not a slide's title
 SHORT_LINE_WORDS = 6  # a line this short is a bullet or a cell, not a sentence left out
@@ -41,12 +43,40 @@ def titled(line: str, section: str) -> str | None:
         return None
     if len(body.split()) < 2 and not re.search(r"\d", body):
         return None  # one word ("Waiver.") is a heading of the text, not what it says
+    if is_run_in_heading(body) or (_ARTICLE.match(body) and is_title(body)):
+        return None  # "The Software Support and Maintenance Agreement": a title, not a statement
     return f"{heading}: {body}"
 
 
 # what a line must hold to say something under its title: a word, or a figure that is more
 # than a list's numbering ("31", "8%", "150 ms"; not "1" or "2.")
 _SAYS = re.compile(r"[^\W\d_]{2,}|\d{2,}|\d\s*(?:%|[^\W\d_]{1,3}\b)")
+
+
+# "Section 4.", "Article 12", "(c) Performance of Duties.", "Governing Law.": a clause's own
+# heading, run into the text, that names what follows and says nothing of it
+_SECTION_REF = re.compile(
+    r"^(?:section|article|clause|exhibit|schedule|annex|appendix|part|§)\s*[\w.()-]+\.?$", re.I
+)
+_CLAUSE_LABEL = re.compile(r"^\s*(?:\(\w{1,5}\)|\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
+_SMALL_WORDS = frozenset({"a", "an", "and", "of", "or", "the", "to", "in", "on", "for", "with"})
+RUN_IN_WORDS = 5
+
+
+def is_run_in_heading(line: str) -> bool:
+    """A clause's heading on its own line ("Section 4.", "(c) Performance of Duties."):
+    a section reference, or a few capitalised words (not acronyms) closed by a full stop."""
+    body = _CLAUSE_LABEL.sub("", line.strip())
+    if _SECTION_REF.match(body):
+        return True
+    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", body) if w.lower() not in _SMALL_WORDS]
+    words = [w for w in words if not w.isupper()]  # "Use HTTPS." is a slide's advice
+    return (
+        body.endswith(".")
+        and 2 <= len(words) <= RUN_IN_WORDS
+        and all(w[0].isupper() for w in words)
+        and not re.search(r"\d", body)
+    )
 
 
 def titled_unit(unit: str, section: str, asked: Set[str], min_words: int) -> str | None:

@@ -57,11 +57,15 @@ def term_weights(question: str, cands: Sequence[Candidate]) -> dict[str, float]:
     return {t: math.log(1 + n / (1 + sum(t in c.stems for c in cands))) for t in terms}
 
 
-def lexical(weights: dict[str, float], cand: Candidate) -> float:
+def lexical(
+    weights: dict[str, float], cand: Candidate, shared: AbstractSet[str] = frozenset()
+) -> float:
+    """The weighted share of the question's terms `cand` holds; `shared`: terms it holds as
+    every sentence under its heading does (the heading's), whether it spells them or not."""
     total = sum(weights.values())
     if not total:
         return 0.0
-    return sum(w for t, w in weights.items() if t in cand.stems) / total
+    return sum(w for t, w in weights.items() if t in cand.stems or t in shared) / total
 
 
 def stems_of(text: str) -> set[str]:

@@ -51,7 +51,11 @@ _DOES_SO = re.compile(
 )
 # a pick before the best one scoring this share of it (the runner-up floor) opens the answer
 LEAD_SHARE = 0.75
-ANAPHOR = re.compile(r"^(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b")
+# … but "This Employment Agreement shall be governed …" names the document itself
+ANAPHOR = re.compile(
+    r"^(?!This\s+(?:[A-Z][\w-]*\s+){0,3}(?:Agreement|Contract|Lease|Licen[cs]e|Amendment"
+    r"|Addendum|Policy|Plan)\b)(?:This|That|These|Those|It|Its|They|Such|Both|However|Otherwise)\b"
+)
 
 
 def compose(
@@ -75,12 +79,13 @@ def compose(
         best_of.setdefault(pick.passage.n, pick.score)
     for pick in picks:
         n = pick.passage.n
-        # a pick nearly as good as the best that stands before it opens the answer in reading
-        # order; one clearly below it follows the best
-        if pick.score >= LEAD_SHARE * best_of[n] and pick.index < opening.get(n, pick.index + 1):
-            opening[n] = pick.index
         sentences = split[pick.passage.n]
         end = lead_in_end(sentences, pick.index)
+        # a pick nearly as good as the best that runs on into it opens the answer in reading
+        # order; one clearly below it, or apart from it, follows the best: the answer starts
+        # with the sentence that answers, not with a runner-up standing earlier in the text
+        if n not in opening or (pick.score >= LEAD_SHARE * best_of[n] and end == opening[n]):
+            opening[n] = pick.index
         span = _span(pick, sentences, end) if spans else None
         if span is not None:
             chosen.setdefault(pick.passage.n, {})[span[0]] = span[1]

@@ -41,15 +41,18 @@ class Extractor:
         style: str,
         already_said: str,
         asked: Question | None = None,
+        document_names: Sequence[str] = (),
     ) -> ExtractiveResult:
         """The answer from `passages` alone, or the abstention; `already_said`: the previous
         answer ("tell me more" avoids it, "simplify" keeps to it); `asked`: the question
-        object, whose vectors (of the question and its parts) are reused, not re-embedded."""
+        object, whose vectors (of the question and its parts) are reused, not re-embedded;
+        `document_names`: the question's names that named the passages' documents."""
         embedder = self.embedder_factory()
         embed_query = None
         if asked is not None:
             embed_query = functools.partial(asked.vector_of, embed=embedder.embed_query)
-        answerer = ExtractiveAnswerer(embedder, self.options(style, already_said), embed_query)
+        opts = replace(self.options(style, already_said), document_names=frozenset(document_names))
+        answerer = ExtractiveAnswerer(embedder, opts, embed_query)
         return answerer.answer(question, passages, question_vector, analysis=analysis)
 
     def options(self, style: str, already_said: str) -> ExtractiveOptions:

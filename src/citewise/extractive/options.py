@@ -129,5 +129,16 @@ class ExtractiveOptions:
     # a pick whose clause matches better than the whole sentence shows that clause alone
     # (`clauses.as_span`); the citation still quotes the sentence
     clause_answer: bool = False
+    # the question's names that named the passages' documents (retrieval found them in those
+    # documents' titles, parties or text), and the roles those documents give them: not
+    # missing from passages that use the roles instead ("Distributor shall …"), so they cost
+    # no `MISSING_NAME_PENALTY`, and left out of the word overlap, which reads the ask
+    document_names: frozenset[str] = frozenset()
+    # the question's words in a passage's own heading count for every sentence under it in
+    # the word overlap, spelt there or not: they are the subject all of them share, so the
+    # ask's words choose between them (a slide titled "A03:2025 Software Supply Chain
+    # Failures" for "Why is supply chain ranked third?": "It is ranked #3 because: …"). Like
+    # `type_weight` it picks between sentences and does not count toward the threshold
+    heading_is_subject: bool = True
     # the genre rules in use (`citewise.extractive.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))

@@ -13,7 +13,7 @@ from citewise.extractive.compose import ANAPHOR, ScoredSentence
 from citewise.extractive.scoring import type_fit
 from citewise.extractive.units import is_code_line
 from citewise.question.analysis import Analysis
-from citewise.text.sentences import content_words, topic_stem
+from citewise.text.sentences import content_words, stem, topic_stem
 from citewise.types import Passage
 
 
@@ -108,6 +108,14 @@ def documents_named(names: Sequence[str], passages: Sequence[Passage]) -> dict[i
         where = f"{h.title}\n{h.source}\n{h.section}".lower()
         out[p.n] = sum(1 for n in names if n in where) / len(names)
     return out
+
+
+def asked_focus(a: Analysis) -> str | None:
+    """The attribute a one-part question asks for, unless it is one of the question's names
+    ("Rock" in "How many Rock Energy shares …?"): a name picks the document, not the sentence."""
+    if len(a.parts) != 1 or a.focus is None:
+        return None
+    return None if a.focus in {stem(n) for n in a.names} else a.focus
 
 
 def names_row(question: str, row: str) -> bool:

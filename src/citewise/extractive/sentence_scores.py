@@ -6,12 +6,19 @@ late interaction)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from citewise.extractive.candidates import Candidate, document_share, lexical, term_weights
+from citewise.extractive.candidates import (
+    Candidate,
+    document_share,
+    lexical,
+    stems_of,
+    term_weights,
+)
 from citewise.extractive.clauses import Clauses
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.options import ExtractiveOptions
@@ -25,7 +32,9 @@ from citewise.extractive.units import said_before
 from citewise.question.analysis import Analysis
 from citewise.question.subject import without_setting
 from citewise.question.terms import headed_by
+from citewise.text.headings import last_heading
 from citewise.text.release_notes import is_release_notes
+from citewise.text.sentences import content_words, topic_stem
 from citewise.types.vectors import Vectors
 
 
@@ -46,6 +55,24 @@ def clause_gains(
             if best > cos[i]:
                 out[i] = (share * (best - float(cos[i])), clause)
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _heading_stems(section: str) -> frozenset[str]:
+    """The stems of a passage's own heading: every sentence under it shares them."""
+    return frozenset(stems_of(last_heading(section)))
+
+
+def ask_weights(weights: dict[str, float], names: Collection[str]) -> dict[str, float]:
+    """`weights` without the stems of `names`, the question's words that chose the passages'
+    documents (and the roles those documents give them): every passage of those documents
+    speaks of them, so they say nothing of which sentence answers the ask; unchanged when
+    they are all the question has."""
+    if not names:
+        return weights
+    subject = {topic_stem(w) for w in content_words(" ".join(names))}
+    asked = {t: w for t, w in weights.items() if t not in subject}
+    return asked or weights
 
 
 def score_sentences(
@@ -75,6 +102,7 @@ def score_sentences(
         cands = with_entry_words(key, cands)
     late = late or {}
     weights = term_weights(without_setting(a.question) if subject else a.question, cands)
+    weights = ask_weights(weights, opts.document_names)
     cos = np.asarray(vectors @ qv, dtype=np.float64)
     gains = clause_gains(cands, cos, clauses or {}, qv, opts.clause_share)
     kind = a.answer_type
@@ -87,6 +115,8 @@ def score_sentences(
         gain, clause = gains.get(i, (0.0, ""))
         cosine += 0.0 if opts.clause_prior else gain
         lex = lexical(weights, c)
+        # the heading's words: what its sentences share picks between them, never the threshold
+        headed = lexical(weights, c, _heading_stems(c.passage.hit.section)) - lex
         total = opts.cosine_weight * cosine + opts.lexical_weight * lex
         position = opts.rank_weight * c.rank_bonus
         total += position
@@ -111,6 +141,7 @@ def score_sentences(
         prior += opts.polarity_weight * polarity(a.question, c.text)
         prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
         prior += opts.cosine_weight * gain if opts.clause_prior else 0.0
+        prior += opts.lexical_weight * headed if opts.heading_is_subject else 0.0
         out.append(
             ScoredSentence(
                 c.passage,

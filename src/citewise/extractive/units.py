@@ -19,7 +19,9 @@ LIST_ITEMS = 3  # items of a list a lead-in brings along
 SHORT_ITEM_WORDS = 6  # a list item this short completes the sentence before it ("- \\n on POSIX")
 PROSE_SHARE = 0.6  # share of plain words below which a line is code, a signature or a table
 
-_LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.)\s")
+_BULLET = re.compile(r"^(?:[-*•]|\d+\.)\s")
+# … and a clause's label: "(a) ", "(iii) " open the items a contract's lead-in introduces
+_LIST_ITEM = re.compile(r"^(?:[-*•]|\d+\.|\((?:[a-z]|[ivx]{1,5}|\d{1,2})\))\s")
 _RUNS_ON = re.compile(r"(?:;|\b(?:and|or))\s*$", re.I)  # an item the next one completes
 # "… contains an explanation of this." / "… as shown below.": points elsewhere, states nothing
 # "… does not measure these.": a bare demonstrative at the end refers to what came before
@@ -39,6 +41,13 @@ _SEE_ALSO = re.compile(
     re.I,
 )
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |//|/\*|[#{}\[\]()])")
+# a clause's or item's label ("(a) ", "(iii) ", "(12) ", "[b] "): it opens a contract's clause,
+# not code, so what follows it decides
+_ENUM_LABEL = re.compile(r"^\s*[(\[]\s*(?:[a-zA-Z]|[ivxlcIVXLC]{1,6}|\d{1,3})\s*[)\]]\s+(?=\w)")
+# a page number left between a lead-in and what it introduces ("Page 1", "- 4 -")
+_PAGE_LINE = re.compile(
+    r"^\s*(?:page\s+\d{1,4}(?:\s+of\s+\d{1,4})?|[-–—]\s*\d{1,4}\s*[-–—])\s*$", re.I
+)
 # a line of code with a comment reads like words: "self._dept = dept  # Store to private attribute"
 # … and C: "typedef struct { char *next_in;" (braces, and a statement's ";" or "{" at the end)
 _CODE_STATEMENT = re.compile(
@@ -78,14 +87,15 @@ def lead_in_end(sentences: Sequence[str], i: int) -> int:
     the list it opens — so it is scored and quoted with them. A sentence followed by a list of
     short items ("The end-of-line marker." "- \\n on POSIX" "- \\r\\n on Windows") brings them
     along too: alone they are too short to be answers, and they are what it describes."""
-    if i + 1 >= len(sentences) or _LIST_ITEM.match(sentences[i]):
-        return i + 1
+    lead_in = sentences[i].rstrip().endswith(":")
+    if i + 1 >= len(sentences) or (_LIST_ITEM.match(sentences[i]) and not lead_in):
+        return i + 1  # an item does not bring its siblings, unless it introduces them
     if _INTRODUCES.search(sentences[i]) and is_code_line(sentences[i + 1]):
         end = i + 1  # "Run the following command as root." and the command it introduces
         while end < len(sentences) and end - i <= LIST_ITEMS and is_code_line(sentences[end]):
             end += 1
         return end
-    if not sentences[i].rstrip().endswith(":"):
+    if not lead_in:
         end = i + 1
         while end < len(sentences) and end - i <= LIST_ITEMS and _short_item(sentences[end]):
             end += 1
@@ -118,7 +128,8 @@ def _short_item(sentence: str) -> bool:
     """A short list item that completes the sentence before it; an option of its own
     ("- killSignal {string} Default: 'SIGTERM'") does not."""
     short = len(sentence.split()) <= SHORT_ITEM_WORDS + 1
-    return bool(_LIST_ITEM.match(sentence)) and short and item_label(sentence) is None
+    # a short labelled clause ("(c) Performance of Duties.") heads the next clause instead
+    return bool(_BULLET.match(sentence)) and short and item_label(sentence) is None
 
 
 def norm_sentence(sentence: str) -> str:
@@ -140,12 +151,22 @@ def said_before(sentence: str, said: str) -> bool:
     return bool(words) and bool(said) and f" {words} " in f" {said} "
 
 
+def _opens_code(line: str) -> bool:
+    """`line` opens as code does (">>> ", "$ ", "{", "#"), a clause's label ("(a) ") aside."""
+    return _CODE.match(_ENUM_LABEL.sub("", line, count=1)) is not None
+
+
+def is_page_line(line: str) -> bool:
+    """A page number alone on its line ("Page 1", "- 4 -"): page furniture, never an answer."""
+    return _PAGE_LINE.match(line) is not None
+
+
 def is_code_line(line: str) -> bool:
     """A line of code: what `is_prose` takes for code, or a line a statement or declaration
     runs on from or ends on (";", ",", "{", "(" at its end: "int BZ2_bzCompressInit (
     bz_stream *strm,", "char *next_in;"), as prose paragraphs never end."""
     stripped = line.strip()
-    if _CODE.match(stripped) or _CODE_STATEMENT.search(stripped):
+    if _opens_code(stripped) or _CODE_STATEMENT.search(stripped):
         return True
     return stripped.endswith((";", ",", "{", "(")) and ". " not in stripped
 
@@ -166,7 +187,10 @@ _NAV_PHRASE = re.compile(
 NAV_SHARE = 0.5  # share of navigation words from which a line is a navigation bar
 NAV_PHRASE_WORDS = 12  # a line this short with a navigation phrase is a navigation bar
 # a heading's permalink glyph ("Installation¶"); "¶ 12" cites a paragraph and stays
-_PERMALINK = re.compile(r"\s*¶(?!\s*\d)")
+# … and the private-use glyphs of a slide's symbol fonts, which no reader's font shows: the
+# Wingdings arrows (U+F0D5–U+F0F0, "A2 \uf0e0 A3") read as "→", the rest are left out
+_PERMALINK = re.compile(r"\s*¶(?!\s*\d)|\s*[\ue000-\uf0d4\uf0f1-\uf8ff]+")
+_ARROW_GLYPH = re.compile(r"[\uf0d5-\uf0f0]")
 
 
 def is_navigation(sentence: str) -> bool:
@@ -179,8 +203,9 @@ def is_navigation(sentence: str) -> bool:
 
 
 def without_anchors(text: str) -> str:
-    """`text` without permalink glyphs ("¶") left by HTML headings."""
-    return _PERMALINK.sub("", text)
+    """`text` without permalink glyphs ("¶") left by HTML headings, nor a symbol font's
+    private-use glyphs, which no reader's font shows."""
+    return _ARROW_GLYPH.sub("→", _PERMALINK.sub("", text))
 
 
 def is_prose(sentence: str, min_words: int) -> bool:
@@ -190,7 +215,7 @@ def is_prose(sentence: str, min_words: int) -> bool:
     if _OPTION_DEFAULT.match(sentence):
         return True
     tokens = sentence.split()
-    if len(tokens) < min_words or _CODE.match(sentence) or _SEE_ALSO.match(sentence):
+    if len(tokens) < min_words or _opens_code(sentence) or _SEE_ALSO.match(sentence):
         return False
     if _NOTICE.match(sentence) or is_definition_line(sentence) or _CODE_STATEMENT.match(sentence):
         return False

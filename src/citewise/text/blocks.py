@@ -33,7 +33,10 @@ _ANCHOR_GLYPHS = re.compile(r"\s*[¶🔗](?=\s|$)")
 
 _PREAMBLE = re.compile(
     r"\b(?:is|was|are)\s+(?:made|entered\s+into|executed)\b.{0,300}?\b(?:by\s+and\s+)?"
-    r"(?:between|among)\b|\bby\s+and\s+(?:between|among)\b|\bmade\s+and\s+entered\s+into\b",
+    r"(?:between|among)\b|\bby\s+and\s+(?:between|among)\b|\bmade\s+and\s+entered\s+into\b"
+    # "THIS AGREEMENT made the 1st day of April, 1996, between …", "… effective …, is between …"
+    r"|^\W*this\s+(?:[\w&-]+\s+){0,3}?(?:agreement|contract)\b.{0,120}?\b(?:made|dated|effective)\b"
+    r".{0,200}?\b(?:between|among)\b",
     re.I | re.S,
 )
 _RECITALS = re.compile(
