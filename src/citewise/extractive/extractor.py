@@ -49,7 +49,9 @@ class Extractor:
         embed_query = None
         if asked is not None:
             embed_query = functools.partial(asked.vector_of, embed=embedder.embed_query)
-        answerer = ExtractiveAnswerer(embedder, self.options(style, already_said), embed_query)
+        options = self.options(style, already_said)
+        analyse_part = asked.analysis_of if asked is not None else None
+        answerer = ExtractiveAnswerer(embedder, options, embed_query, analyse_part)
         return answerer.answer(question, passages, question_vector, analysis=analysis)
 
     def options(self, style: str, already_said: str) -> ExtractiveOptions:
