@@ -168,7 +168,7 @@ class DocumentAnswerer:
         # the passages are read with the names that chose their documents in the documents'
         # own words: the clause says "Distributor", not the party's name
         named = self.reader.named(req.question, req.flt)
-        read_as = resolved(req.question, named)
+        read_as = resolved(req.question, named, every_name=False)
         if read_as != req.question:
             qv = asked.vector_of(read_as, embedder.embed_query)
             analysis = asked.analysis_of(read_as)

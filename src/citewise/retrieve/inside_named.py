@@ -10,13 +10,17 @@ from dataclasses import replace
 from citewise.question.periods import name_matches, periods, without_names
 from citewise.question.statements import StatementAsk, asked_statements, with_statement_words
 from citewise.retrieve.named_documents import DocumentMatch, NamedDocuments
+from citewise.retrieve.query import query_terms
 from citewise.types import Hit, SearchFilter
 
+_JOINERS = frozenset({"", "of", "&", "and"})  # words inside one name: "Isle of Capri"
 
-def resolved(question: str, named: NamedDocuments) -> str:
-    """`question` with the names that single out its documents in those documents' own
+
+def resolved(question: str, named: NamedDocuments, *, every_name: bool = True) -> str:
+    """`question` with the names its singled-out documents define in those documents' own
     words: "What must Western Traction show?" -> "What must Distributor show?" (a name
-    without a term stays as it is)."""
+    without a term stays as it is); without `every_name`, only the names that singled them
+    out."""
     if not named.unambiguous:
         return question
     term_of: dict[str, str] = {}
@@ -26,12 +30,15 @@ def resolved(question: str, named: NamedDocuments) -> str:
     last = 0
     previous = ""  # the term the last name became, when only spaces followed it
     for m, word in name_matches(question):
-        if word not in named.names or word not in term_of:
+        # any name the chosen documents define, not only those that chose them: "Western
+        # Traction" in the agreement "Liebherr" chose reads "Distributor" there
+        if word not in term_of or not (every_name or word in named.names):
             previous = ""
             continue
         gap = question[last : m.start()]
         term = term_of[word]
-        if gap.strip() or term != previous:
+        # "Theriac of Littlestown" is one name: one term, not "Owner of Owner"
+        if term != previous or gap.strip().lower() not in _JOINERS:
             out += [gap, term]
         last = m.end()
         if question[last : last + 2] in ("'s", "’s"):
@@ -40,6 +47,19 @@ def resolved(question: str, named: NamedDocuments) -> str:
     out.append(question[last:])
     text = " ".join("".join(out).split())
     return text if text.strip(" ?.!") else question
+
+
+def without_subject(ask: str, named: NamedDocuments, *, roles: bool = True) -> str:
+    """What keyword search matches inside the documents a subject chose: `ask` without the
+    names that chose them and, with `roles`, without the documents' own terms for the names
+    ("Distributor"): words that most passages of those documents carry, while their rarity
+    in the whole collection would carry a passage on its own (a preamble, a signature block).
+    `ask` itself when no content word is left ("What about Liebherr?")."""
+    words = set(named.names)
+    if roles:
+        words |= {w.lower() for _, term in named.terms for w in term.split()}
+    text = without_names(ask, tuple(words))
+    return text if query_terms(text) else ask
 
 
 def carried_documents(sources: Sequence[str], max_named: int = 3) -> NamedDocuments:

@@ -14,9 +14,10 @@ from typing import Protocol
 from citewise.graph.store import GraphStore
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.named_documents import NamedDocuments
+from citewise.retrieve.ordering import ranked as ranked_hits
+from citewise.retrieve.ordering import rescored, set_aside
 from citewise.retrieve.rerank.base import Reranker, RerankResult, rerank_result
-from citewise.retrieve.retriever import HybridRetriever, rescored, set_aside
-from citewise.retrieve.retriever import ranked as ranked_hits
+from citewise.retrieve.retriever import HybridRetriever
 from citewise.store.base import GraphHolder, Store
 from citewise.store.genre import documents_titled
 from citewise.types import ChunkRecord, DocumentInfo, SearchFilter, SearchResult
