@@ -35,7 +35,11 @@ from citewise.text.release_notes import is_release_notes
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
 from citewise.types.vectors import Vectors
 
-SubjectKeywords = Literal["ask", "no_subject", "no_subject_roles"]
+# inside the documents names alone chose, what the subject's words (the names and the
+# documents' terms for them) still take part in: the whole ranking ("kept"), the vector side
+# and the reranker only ("vector"), or nothing ("none": keyword search, vector and reranker
+# read the ask without them)
+SubjectWords = Literal["kept", "vector", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +74,8 @@ class RetrievalOptions:
     # names alone (no year) single out the documents searched first, with the ask: the
     # question without the names, plus the documents' own terms for them (their aliases)
     subject_first: bool = True
-    # ... and keyword search inside them matches the ask without the names that chose them
-    # ("no_subject") and the documents' terms for names ("no_subject_roles"), or the ask
-    subject_keywords: SubjectKeywords = "no_subject_roles"
+    # ... and ranks their passages without the subject's words (`SubjectWords`)
+    subject_words: SubjectWords = "none"
     # inside the named documents, search for the financial statements a question needs and
     # raise their passages' scores by this share (the rule pack decides:
     # `RulePack.financial_statements`)
@@ -163,7 +166,14 @@ class HybridRetriever:
         # query); an ask is read where the names alone chose the documents
         if narrowed(flt, named) is None or periods(query).years:
             return query
-        return inside_query(query, named, statements=self.options.statements)[0]
+        return self._inside(query, named)
+
+    def _inside(self, query: str, named: NamedDocuments) -> str:
+        """The ask inside the documents names alone chose (`ask`)."""
+        inside = inside_query(query, named, statements=self.options.statements)[0]
+        if self.options.subject_words != "none":
+            return inside
+        return without_subject(inside, named)
 
     def _search(
         self, sq: SourceQuery, carried: tuple[str, ...] = (), ask_vector: Vectors | None = None
@@ -178,6 +188,8 @@ class HybridRetriever:
         if narrow is None:
             return self._searched(sq, named)
         inside, ask = inside_query(sq.text, named, statements=self.options.statements)
+        if not periods(sq.text).years:
+            inside = self._inside(sq.text, named)
         # the statements' passages are raised from a deeper list: they may rank below k
         depth = sq.k * 2 if ask else sq.k
         vector = sq.vector if inside == sq.text else ask_vector
@@ -193,12 +205,11 @@ class HybridRetriever:
         return ranked(first_then_rest(first, self._searched(sq, named), sq.k))
 
     def _keywords(self, query: str, inside: str, named: NamedDocuments) -> str | None:
-        """What keyword search matches inside the documents names alone chose: the ask
-        without the subject's words (`inside_named.without_subject`); None: the ask."""
-        mode = self.options.subject_keywords
-        if mode == "ask" or periods(query).years:
+        """What keyword search matches inside the documents names alone chose, when not
+        the ask: without the subject's words (`inside_named.without_subject`)."""
+        if self.options.subject_words != "vector" or periods(query).years:
             return None
-        return without_subject(inside, named, roles=mode == "no_subject_roles")
+        return without_subject(inside, named)
 
     def _searched(self, sq: SourceQuery, named: NamedDocuments) -> list[Hit]:
         opts, trace = self.options, sq.trace
