@@ -49,17 +49,17 @@ def resolved(question: str, named: NamedDocuments, *, every_name: bool = True) -
     return text if text.strip(" ?.!") else question
 
 
-def without_subject(ask: str, named: NamedDocuments, *, roles: bool = True) -> str:
-    """What keyword search matches inside the documents a subject chose: `ask` without the
-    names that chose them and, with `roles`, without the documents' own terms for the names
-    ("Distributor"): words that most passages of those documents carry, while their rarity
-    in the whole collection would carry a passage on its own (a preamble, a signature block).
-    `ask` itself when no content word is left ("What about Liebherr?")."""
-    words = set(named.names)
-    if roles:
-        words |= {w.lower() for _, term in named.terms for w in term.split()}
-    text = without_names(ask, tuple(words))
-    return text if query_terms(text) else ask
+def without_subject(question: str, named: NamedDocuments) -> str:
+    """What ranks the passages of the documents a subject chose: `question` without the
+    names that chose them and the names they define a term for ("Western Traction", which
+    they call "Distributor"). Those words, or the terms, are in most of their passages, while
+    a name's rarity in the whole collection would carry a passage on its own (a preamble, a
+    signature block); a word the question uses as a word stays ("another company" where
+    the documents' term is "Company"). `question` itself when no content word is left
+    ("What about Liebherr?")."""
+    words = {*named.names, *(word for word, _ in named.terms)}
+    text = without_names(question, tuple(words))
+    return text if query_terms(text) else question
 
 
 def carried_documents(sources: Sequence[str], max_named: int = 3) -> NamedDocuments:
@@ -83,19 +83,22 @@ def first_then_rest(first: Sequence[Hit], rest: Sequence[Hit], k: int) -> list[H
 
 
 def inside_query(
-    query: str, named: NamedDocuments, *, statements: bool
+    query: str, named: NamedDocuments, *, statements: bool, subject: bool = True
 ) -> tuple[str, StatementAsk]:
     """What to search the singled-out documents with: with a period named, the query
     without the names and periods that chose them (a report's name is on every page: it
     tells its passages apart no more); chosen by names alone, the query with each name the
     documents define a term for in that term ("Western Traction" -> "Distributor"), other
-    names kept (they may be the topic itself: "the Apache License"); and with `statements`
-    (the financial statements rule pack), the titles and row labels of the statements it
-    needs; and those statements."""
+    names kept (they may be the topic itself: "the Apache License"), or without `subject`
+    the query without those names (`without_subject`); and with `statements` (the
+    financial statements rule pack), the titles and row labels of the statements it needs;
+    and those statements."""
     if periods(query).years:
         inside = without_names(query, named.names) or query
-    else:
+    elif subject:
         inside = resolved(query, named)
+    else:
+        inside = without_subject(query, named)
     ask = asked_statements(inside) if statements else StatementAsk()
     return with_statement_words(inside, ask), ask
 

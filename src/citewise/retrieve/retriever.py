@@ -20,7 +20,6 @@ from citewise.retrieve.inside_named import (
     narrowed,
     pages_spread,
     statements_first,
-    without_subject,
 )
 from citewise.retrieve.named_documents import DocumentPrior, NamedDocuments
 from citewise.retrieve.ordering import entry_for, ranked, rescored, set_aside, spread
@@ -166,14 +165,12 @@ class HybridRetriever:
         # query); an ask is read where the names alone chose the documents
         if narrowed(flt, named) is None or periods(query).years:
             return query
-        return self._inside(query, named)
+        return self._inside(query, named, subject=self.options.subject_words != "none")
 
-    def _inside(self, query: str, named: NamedDocuments) -> str:
-        """The ask inside the documents names alone chose (`ask`)."""
-        inside = inside_query(query, named, statements=self.options.statements)[0]
-        if self.options.subject_words != "none":
-            return inside
-        return without_subject(inside, named)
+    def _inside(self, query: str, named: NamedDocuments, *, subject: bool) -> str:
+        """The ask inside the documents names alone chose, with the subject's names in
+        their terms or without them (`inside_named.inside_query`)."""
+        return inside_query(query, named, statements=self.options.statements, subject=subject)[0]
 
     def _search(
         self, sq: SourceQuery, carried: tuple[str, ...] = (), ask_vector: Vectors | None = None
@@ -189,7 +186,7 @@ class HybridRetriever:
             return self._searched(sq, named)
         inside, ask = inside_query(sq.text, named, statements=self.options.statements)
         if not periods(sq.text).years:
-            inside = self._inside(sq.text, named)
+            inside = self._inside(sq.text, named, subject=self.options.subject_words != "none")
         # the statements' passages are raised from a deeper list: they may rank below k
         depth = sq.k * 2 if ask else sq.k
         vector = sq.vector if inside == sq.text else ask_vector
@@ -209,7 +206,7 @@ class HybridRetriever:
         the ask: without the subject's words (`inside_named.without_subject`)."""
         if self.options.subject_words != "vector" or periods(query).years:
             return None
-        return without_subject(inside, named)
+        return self._inside(query, named, subject=False)
 
     def _searched(self, sq: SourceQuery, named: NamedDocuments) -> list[Hit]:
         opts, trace = self.options, sq.trace
