@@ -9,6 +9,7 @@ import pytest
 
 from citewise.config import load_settings
 from citewise.errors import ConfigError
+from citewise.retrieve.passages import StorePassages
 from citewise.services import build, memory_url, register_store, store_url
 from citewise.store.registry import sqlite_path
 
@@ -87,5 +88,6 @@ def test_a_closed_part_is_opened_anew_on_its_next_use(tmp_path: Path) -> None:
     parts.close()  # closing twice is harmless
     assert parts.store.get() is not first
     assert parts.conversation.get() is not conversation
-    assert parts.conversation.get().store is parts.store.get()
+    reader = parts.conversation.get().answerer.reader  # the conversation's one port
+    assert isinstance(reader, StorePassages) and reader._store is parts.store.get()
     parts.close()

@@ -204,7 +204,6 @@ def build(
             rules=rules.get(),
         )
         return Conversation(
-            store=store.get(),
             memory=memory_part.get(),
             llm=the_llm,
             intents=IntentRouter(

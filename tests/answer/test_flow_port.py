@@ -9,6 +9,7 @@ from typing import cast
 
 import citewise.answer.flow as flow
 import citewise.answer.summary_flow as summary_flow
+import citewise.chat.conversation as conversation
 from citewise.answer.flow import DocumentAnswerer
 from citewise.embed.hashing import HashingEmbedder
 from citewise.question.question import Prior, Subject
@@ -28,8 +29,8 @@ def _imports(module: object) -> set[str]:
     return names
 
 
-def test_the_answer_flow_imports_no_store_module() -> None:
-    for module in (flow, summary_flow):
+def test_the_answer_flow_and_the_conversation_import_no_store_module() -> None:
+    for module in (flow, summary_flow, conversation):
         assert not {m for m in _imports(module) if m.startswith("citewise.store")}
 
 

@@ -49,7 +49,7 @@ def test_fts5_match_quotes_terms_so_fts_syntax_cannot_leak() -> None:
 
 
 def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -> None:
-    from citewise.retrieve.retriever import diversify
+    from citewise.retrieve.ordering import diversify
     from citewise.types import Hit
 
     def hit(chunk: int, doc: int) -> Hit:
@@ -63,7 +63,7 @@ def test_diversify_lets_other_documents_in_before_a_documents_fourth_passage() -
 
 
 def test_the_entry_for_what_the_query_names_is_not_held_back_by_its_page() -> None:
-    from citewise.retrieve.retriever import diversify, entry_for
+    from citewise.retrieve.ordering import diversify, entry_for
     from citewise.types import Hit
 
     def hit(chunk: int, doc: int, heading: str) -> Hit:
@@ -92,7 +92,7 @@ def test_the_entry_for_what_the_query_names_is_not_held_back_by_its_page() -> No
 
 def test_release_notes_move_down_unless_the_query_is_about_changes() -> None:
     from citewise.question.asks import asks_about_history
-    from citewise.retrieve.retriever import demote
+    from citewise.retrieve.ordering import demote
     from citewise.text.release_notes import is_release_notes
     from citewise.types import Hit
 

@@ -136,14 +136,14 @@ class DocumentAnswerer:
             req.question, req.flt, req.collections, trace, embed=embed, carried=carried
         )
         ranked, fell_back = first.hits, first.fallback
-        if len(req.parts) > 1:
+        if len(asked.parts) > 1:
             # each part of a multi-part question gets its own search, so one part's passages
             # do not crowd out the other's; the lists are interleaved, best first
             parts = [
                 self.reader.ranked(
                     part, req.flt, req.collections, trace, carried=carried, embed=embed
                 )
-                for part in req.parts
+                for part in asked.parts
             ]  # fmt: skip
             ranked = interleave([ranked] + [r.hits for r in parts])
             fell_back = fell_back or next((r.fallback for r in parts if r.fallback), None)
@@ -156,7 +156,7 @@ class DocumentAnswerer:
             ranked = promote_definitions(with_openings(ranked, openings), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
-        mixed = fell_back or len(req.parts) > 1  # scores not comparable
+        mixed = fell_back or len(asked.parts) > 1  # scores not comparable
         threshold = 0.0 if mixed else self.select_threshold
         selected = select_passages(ranked, policy_for(kind).passages, threshold)
 
@@ -169,7 +169,7 @@ class DocumentAnswerer:
         # the passages are read with the names that chose their documents in the documents'
         # own words: the clause says "Distributor", not the party's name
         named = self.reader.named(req.question, req.flt)
-        read_as = resolved(req.question, named)
+        read_as = resolved(req.question, named, every_name=False)
         if read_as != req.question:
             qv = asked.vector_of(read_as, embedder.embed_query)
             analysis = asked.analysis_of(read_as)

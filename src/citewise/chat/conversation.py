@@ -30,7 +30,6 @@ from citewise.question import analyse
 from citewise.question.question import Prior, Question, Subject
 from citewise.question.terms import carry_subject
 from citewise.retrieve.query import validate_query
-from citewise.store.base import Store
 from citewise.types import Answer, Done, ErrorEvent, Event, SearchFilter, Status, Token
 
 log = logging.getLogger("citewise.chat")
@@ -46,7 +45,6 @@ class Conversation:
     def __init__(
         self,
         *,
-        store: Store,
         memory: Memory,
         llm: LLM | None,
         intents: IntentRouter,
@@ -55,7 +53,6 @@ class Conversation:
         max_query_chars: int,
         summary_tokens: int,
     ) -> None:
-        self.store = store
         self.memory = memory
         self.llm = llm
         self.router = intents
@@ -127,7 +124,8 @@ class Conversation:
         if intent in ("greeting", "gratitude", "garbage", "off_topic"):
             yield from _reply(reply_for(intent), intent, sid)
             return
-        if not any(self.store.has_documents(c) for c in collections):
+        # the documents are read through the answer flow's one port (`PassageReader`)
+        if not any(self.answerer.reader.has_documents(c) for c in collections):
             raise NotFoundError(
                 f"no documents in collection '{collection}' yet: add some with"
                 " `citewise ingest PATH`"
@@ -180,7 +178,7 @@ class Conversation:
                 self.memory.clear(sid)
             return "Done: this conversation's history is cleared."
         if command == "list_documents":
-            docs = self.store.list_documents(collection)
+            docs = self.answerer.reader.documents(collection)
             if not docs:
                 return "No documents are ingested yet. Add some with `citewise ingest PATH`."
             names = ", ".join(d.source for d in docs[:20])

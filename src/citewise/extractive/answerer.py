@@ -115,10 +115,13 @@ class ExtractiveAnswerer(PartPicks):
         embedder: Embedder,
         options: ExtractiveOptions | None = None,
         embed_query: Callable[[str], Vectors] | None = None,
+        analyse_part: Callable[[str], Analysis] | None = None,
     ) -> None:
         self.embedder = embedder
-        # `embed_query`: the question object's, which embeds each part and facet once
+        # `embed_query`, `analyse_part`: the question object's, which embed and analyse each
+        # part and facet once
         self.embed_query = embed_query or embedder.embed_query
+        self.analyse_part = analyse_part or analyse
         self.options = options or ExtractiveOptions()
         # the question's token-level evidence, by (passage n, sentence index)
         self._late: tuple[str, dict[tuple[int, int], float]] = ("", {})

@@ -52,7 +52,8 @@ class Extractor:
         if asked is not None:
             embed_query = functools.partial(asked.vector_of, embed=embedder.embed_query)
         opts = replace(self.options(style, already_said), document_names=frozenset(document_names))
-        answerer = ExtractiveAnswerer(embedder, opts, embed_query)
+        analyse_part = asked.analysis_of if asked is not None else None
+        answerer = ExtractiveAnswerer(embedder, opts, embed_query, analyse_part)
         return answerer.answer(question, passages, question_vector, analysis=analysis)
 
     def options(self, style: str, already_said: str) -> ExtractiveOptions:

@@ -11,7 +11,7 @@ from citewise.extractive.candidates import Candidate
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.sentence_fit import in_context
-from citewise.question.analysis import Analysis, analyse
+from citewise.question.analysis import Analysis
 from citewise.question.terms import contrast_terms, stating_what_is_asked
 from citewise.types.vectors import Vectors
 
@@ -19,6 +19,7 @@ from citewise.types.vectors import Vectors
 class _Scoring(Protocol):
     embedder: Embedder
     embed_query: Callable[[str], Vectors]
+    analyse_part: Callable[[str], Analysis]
     options: ExtractiveOptions
 
     def _score(
@@ -46,7 +47,7 @@ class PartPicks:
         home = picks[0].passage.hit.source
         by_whole = {(x.passage.n, x.index): x.score for x in whole}
         for part, facet in enumerate(facets):
-            asked = analyse(facet)
+            asked = self.analyse_part(facet)
             head = asked.focus
             ranked = self._score(asked, cands, vectors, self.embed_query(facet))
             if part and by_whole:

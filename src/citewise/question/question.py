@@ -59,7 +59,7 @@ class Question:
         prior: Prior | None = None,
     ) -> None:
         self.text = text
-        self.parts = tuple(parts)
+        self.parts = tuple(dict.fromkeys(part_text(p) for p in parts if part_text(p)))
         self.prior = prior
         self._analyses: dict[str, Analysis] = {}
         self._vectors: dict[str, Vectors] = {}
@@ -109,3 +109,10 @@ class Question:
             with self._lock:
                 found = self._vectors.setdefault(text, found)
         return found
+
+
+def part_text(part: str) -> str:
+    """A part as the question's analysis spells its facets (`question.terms.facets`): spaces
+    collapsed, no closing punctuation ("What is the default level," and "What is the default
+    level" are one text, analysed and embedded once)."""
+    return " ".join(part.split()).strip(" ,;").rstrip("?.!").strip(" ,;")

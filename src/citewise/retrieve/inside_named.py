@@ -10,13 +10,17 @@ from dataclasses import replace
 from citewise.question.periods import name_matches, periods, without_names
 from citewise.question.statements import StatementAsk, asked_statements, with_statement_words
 from citewise.retrieve.named_documents import DocumentMatch, NamedDocuments
+from citewise.retrieve.query import query_terms
 from citewise.types import Hit, SearchFilter
 
+_JOINERS = frozenset({"", "of", "&", "and"})  # words inside one name: "Isle of Capri"
 
-def resolved(question: str, named: NamedDocuments) -> str:
-    """`question` with the names that single out its documents in those documents' own
+
+def resolved(question: str, named: NamedDocuments, *, every_name: bool = True) -> str:
+    """`question` with the names its singled-out documents define in those documents' own
     words: "What must Western Traction show?" -> "What must Distributor show?" (a name
-    without a term stays as it is)."""
+    without a term stays as it is); without `every_name`, only the names that singled them
+    out."""
     if not named.unambiguous:
         return question
     term_of: dict[str, str] = {}
@@ -26,12 +30,15 @@ def resolved(question: str, named: NamedDocuments) -> str:
     last = 0
     previous = ""  # the term the last name became, when only spaces followed it
     for m, word in name_matches(question):
-        if word not in named.names or word not in term_of:
+        # any name the chosen documents define, not only those that chose them: "Western
+        # Traction" in the agreement "Liebherr" chose reads "Distributor" there
+        if word not in term_of or not (every_name or word in named.names):
             previous = ""
             continue
         gap = question[last : m.start()]
         term = term_of[word]
-        if gap.strip() or term != previous:
+        # "Theriac of Littlestown" is one name: one term, not "Owner of Owner"
+        if term != previous or gap.strip().lower() not in _JOINERS:
             out += [gap, term]
         last = m.end()
         if question[last : last + 2] in ("'s", "’s"):
@@ -40,6 +47,19 @@ def resolved(question: str, named: NamedDocuments) -> str:
     out.append(question[last:])
     text = " ".join("".join(out).split())
     return text if text.strip(" ?.!") else question
+
+
+def without_subject(question: str, named: NamedDocuments) -> str:
+    """What ranks the passages of the documents a subject chose: `question` without the
+    names that chose them and the names they define a term for ("Western Traction", which
+    they call "Distributor"). Those words, or the terms, are in most of their passages, while
+    a name's rarity in the whole collection would carry a passage on its own (a preamble, a
+    signature block); a word the question uses as a word stays ("another company" where
+    the documents' term is "Company"). `question` itself when no content word is left
+    ("What about Liebherr?")."""
+    words = {*named.names, *(word for word, _ in named.terms)}
+    text = without_names(question, tuple(words))
+    return text if query_terms(text) else question
 
 
 def carried_documents(sources: Sequence[str], max_named: int = 3) -> NamedDocuments:
@@ -63,19 +83,22 @@ def first_then_rest(first: Sequence[Hit], rest: Sequence[Hit], k: int) -> list[H
 
 
 def inside_query(
-    query: str, named: NamedDocuments, *, statements: bool
+    query: str, named: NamedDocuments, *, statements: bool, subject: bool = True
 ) -> tuple[str, StatementAsk]:
     """What to search the singled-out documents with: with a period named, the query
     without the names and periods that chose them (a report's name is on every page: it
     tells its passages apart no more); chosen by names alone, the query with each name the
     documents define a term for in that term ("Western Traction" -> "Distributor"), other
-    names kept (they may be the topic itself: "the Apache License"); and with `statements`
-    (the financial statements rule pack), the titles and row labels of the statements it
-    needs; and those statements."""
+    names kept (they may be the topic itself: "the Apache License"), or without `subject`
+    the query without those names (`without_subject`); and with `statements` (the
+    financial statements rule pack), the titles and row labels of the statements it needs;
+    and those statements."""
     if periods(query).years:
         inside = without_names(query, named.names) or query
-    else:
+    elif subject:
         inside = resolved(query, named)
+    else:
+        inside = without_subject(query, named)
     ask = asked_statements(inside) if statements else StatementAsk()
     return with_statement_words(inside, ask), ask
 

@@ -1,7 +1,8 @@
 """The answer flow's one port to the documents: search and rerank a part of a question, the
 passages around what was found (parents, the chunk before, the lead-in of a parent), the opening
-passages of pages titled by a subject, stored vectors for the gate, the graph for related documents
-and what a summary reads. `StorePassages` serves it from a `Store` and a retriever.
+passages of pages titled by a subject, stored vectors for the gate, the graph for related documents,
+what a summary reads, and for the conversation the collection's documents. `StorePassages`
+serves it from a `Store` and a retriever.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from typing import Protocol
 from citewise.graph.store import GraphStore
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.named_documents import NamedDocuments
+from citewise.retrieve.ordering import ranked as ranked_hits
+from citewise.retrieve.ordering import rescored, set_aside
 from citewise.retrieve.rerank.base import Reranker, RerankResult, rerank_result
-from citewise.retrieve.retriever import HybridRetriever, rescored, set_aside
-from citewise.retrieve.retriever import ranked as ranked_hits
+from citewise.retrieve.retriever import HybridRetriever
 from citewise.store.base import GraphHolder, Store
 from citewise.store.genre import documents_titled
 from citewise.types import ChunkRecord, DocumentInfo, SearchFilter, SearchResult
@@ -62,6 +64,8 @@ class PassageReader(Protocol):
     def vectors(self, ids: Sequence[int]) -> Mapping[int, Vectors]: ...
 
     def documents(self, collection: str) -> list[DocumentInfo]: ...
+
+    def has_documents(self, collection: str) -> bool: ...
 
     def document_chunks(self, doc_id: int) -> list[ChunkRecord]: ...
 
@@ -147,6 +151,9 @@ class StorePassages:
 
     def documents(self, collection: str) -> list[DocumentInfo]:
         return self._store.list_documents(collection)
+
+    def has_documents(self, collection: str) -> bool:
+        return self._store.has_documents(collection)
 
     def document_chunks(self, doc_id: int) -> list[ChunkRecord]:
         return self._store.document_chunks(doc_id)

@@ -3,9 +3,9 @@ sources) fused with RRF, then demoted and diversified."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from citewise.embed.base import Embedder
 from citewise.errors import InputError
@@ -22,6 +22,7 @@ from citewise.retrieve.inside_named import (
     statements_first,
 )
 from citewise.retrieve.named_documents import DocumentPrior, NamedDocuments
+from citewise.retrieve.ordering import entry_for, ranked, rescored, set_aside, spread
 from citewise.retrieve.query import ValidQuery, validate_query
 from citewise.retrieve.sources.base import CandidateSource, SourceQuery
 from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
@@ -29,12 +30,15 @@ from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.retrieve.sources.option_entries import OptionEntrySource
 from citewise.retrieve.sources.vector import VectorSource
 from citewise.store.base import Store
-from citewise.text.blocks import aside_kind, asks_about
-from citewise.text.headings import heading_names, last_heading
-from citewise.text.identifiers import query_identifiers
 from citewise.text.release_notes import is_release_notes
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
 from citewise.types.vectors import Vectors
+
+# inside the documents names alone chose, what the subject's words (the names and the
+# documents' terms for them) still take part in: the whole ranking ("kept"), the vector side
+# and the reranker only ("vector"), or nothing ("none": keyword search, vector and reranker
+# read the ask without them)
+SubjectWords = Literal["kept", "vector", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,8 @@ class RetrievalOptions:
     # names alone (no year) single out the documents searched first, with the ask: the
     # question without the names, plus the documents' own terms for them (their aliases)
     subject_first: bool = True
+    # ... and ranks their passages without the subject's words (`SubjectWords`)
+    subject_words: SubjectWords = "none"
     # inside the named documents, search for the financial statements a question needs and
     # raise their passages' scores by this share (the rule pack decides:
     # `RulePack.financial_statements`)
@@ -77,10 +83,6 @@ class RetrievalOptions:
     # ... and at most this many passages of one page before other pages get their turn (a
     # statement's page raised whole would fill the list; 0: off)
     statement_per_page: int = 2
-
-
-# the name an entry's heading documents: "Popen.terminate()", "class dict(**kwargs)"
-_ENTRY_NAME = re.compile(r"^(?:[a-z]+\s+)*@?([A-Za-z_][\w.]*)")
 
 
 def default_sources(
@@ -163,7 +165,12 @@ class HybridRetriever:
         # query); an ask is read where the names alone chose the documents
         if narrowed(flt, named) is None or periods(query).years:
             return query
-        return inside_query(query, named, statements=self.options.statements)[0]
+        return self._inside(query, named, subject=self.options.subject_words != "none")
+
+    def _inside(self, query: str, named: NamedDocuments, *, subject: bool) -> str:
+        """The ask inside the documents names alone chose, with the subject's names in
+        their terms or without them (`inside_named.inside_query`)."""
+        return inside_query(query, named, statements=self.options.statements, subject=subject)[0]
 
     def _search(
         self, sq: SourceQuery, carried: tuple[str, ...] = (), ask_vector: Vectors | None = None
@@ -178,16 +185,28 @@ class HybridRetriever:
         if narrow is None:
             return self._searched(sq, named)
         inside, ask = inside_query(sq.text, named, statements=self.options.statements)
+        if not periods(sq.text).years:
+            inside = self._inside(sq.text, named, subject=self.options.subject_words != "none")
         # the statements' passages are raised from a deeper list: they may rank below k
         depth = sq.k * 2 if ask else sq.k
         vector = sq.vector if inside == sq.text else ask_vector
-        first = self._searched(replace(sq, flt=narrow, text=inside, k=depth, vector=vector), named)
+        keywords = self._keywords(sq.text, inside, named)
+        first = self._searched(
+            replace(sq, flt=narrow, text=inside, k=depth, vector=vector, keywords=keywords), named
+        )
         first = statements_first(first, ask, self.options.statement_boost)
         per_page = self.options.statement_per_page if ask else 0
         first = ranked(pages_spread(first, per_page)[: sq.k])
         if len(first) >= sq.k:
             return first
         return ranked(first_then_rest(first, self._searched(sq, named), sq.k))
+
+    def _keywords(self, query: str, inside: str, named: NamedDocuments) -> str | None:
+        """What keyword search matches inside the documents names alone chose, when not
+        the ask: without the subject's words (`inside_named.without_subject`)."""
+        if self.options.subject_words != "vector" or periods(query).years:
+            return None
+        return self._inside(query, named, subject=False)
 
     def _searched(self, sq: SourceQuery, named: NamedDocuments) -> list[Hit]:
         opts, trace = self.options, sq.trace
@@ -241,90 +260,3 @@ class HybridRetriever:
                 continue
             hits.append(Hit.of(rec, len(hits) + 1, f.score, f.ranks))
         return hits
-
-
-def set_aside(query: str) -> Callable[[Hit], bool]:
-    """Whether a hit is a framing block (`text.blocks.aside_kind`) the query does not ask
-    about: a preamble for a question about a clause, not for one about the parties."""
-
-    def aside(h: Hit) -> bool:
-        kind = aside_kind(h.text, h.section)
-        return kind is not None and not asks_about(query, kind)
-
-    return aside
-
-
-def demote(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list[Hit]:
-    """The hits re-sorted after multiplying the scores of those `which` picks by `factor`,
-    re-ranked 1..n (pure)."""
-    return ranked(rescored(hits, which, factor))
-
-
-def rescored(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list[Hit]:
-    """As `demote`, the ranks left as they were."""
-    out = [replace(h, score=h.score * factor) if which(h) else h for h in hits]
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
-
-
-def ranked(hits: list[Hit]) -> list[Hit]:
-    """The hits ranked 1..n in their order."""
-    return [h if h.rank == i + 1 else replace(h, rank=i + 1) for i, h in enumerate(hits)]
-
-
-def entry_for(query: str) -> Callable[[Hit], bool]:
-    """Whether a hit stands under the entry documenting an identifier or option the query
-    names: "Popen.terminate()" for "Popen.terminate", "-m <module-name>" for "-m" (pure)."""
-    names = query_identifiers(query)
-
-    def documents_a_name(h: Hit) -> bool:
-        heading = last_heading(h.section)
-        entry = _ENTRY_NAME.match(heading)
-        return any(
-            heading_names(heading, n)
-            if n.startswith("-")
-            else entry is not None and _same_entry(entry[1], n)
-            for n in names
-        )
-
-    return documents_a_name
-
-
-def _same_entry(heading_name: str, name: str) -> bool:
-    """Whether the entry headed `heading_name` documents `name`: "Popen.terminate" heads the
-    one for "Popen.terminate", "terminate" and "subprocess.Popen.terminate"; a bare
-    "terminate" only the one for "terminate"."""
-    if heading_name == name or heading_name.endswith("." + name):
-        return True
-    return "." in heading_name and name.endswith("." + heading_name)
-
-
-def diversify(
-    hits: list[Hit], max_per_document: int, exempt: Callable[[Hit], bool] | None = None
-) -> list[Hit]:
-    """The hits with any beyond the first `max_per_document` of a document moved behind
-    the others (order otherwise kept), re-ranked 1..n. 0 turns it off (pure). The first
-    `exempt` hit of a document neither moves nor counts: the entry for what the query names
-    ("Popen.terminate()") stays where it ranked even when three passages of its page rank
-    higher (one only: a long entry's chunks would fill the list again)."""
-    if max_per_document <= 0:
-        return hits
-    return ranked(spread(hits, max_per_document, exempt))
-
-
-def spread(
-    hits: list[Hit], max_per_document: int, exempt: Callable[[Hit], bool] | None = None
-) -> list[Hit]:
-    """As `diversify` (`max_per_document` > 0), the ranks left as they were."""
-    seen: dict[int, int] = {}
-    exempted: set[int] = set()
-    first: list[Hit] = []
-    later: list[Hit] = []
-    for h in hits:
-        if exempt is not None and h.doc_id not in exempted and exempt(h):
-            exempted.add(h.doc_id)
-            first.append(h)
-            continue
-        seen[h.doc_id] = seen.get(h.doc_id, 0) + 1
-        (first if seen[h.doc_id] <= max_per_document else later).append(h)
-    return first + later

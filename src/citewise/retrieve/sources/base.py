@@ -24,6 +24,13 @@ class SourceQuery:
     flt: SearchFilter
     vector: Vectors | None = None  # the query's embedding, when the caller has it
     trace: Trace = field(default_factory=Trace)
+    # what keyword search matches when not `text`: inside the documents a subject chose,
+    # the ask without the subject's words (`inside_named.without_subject`)
+    keywords: str | None = None
+
+    @property
+    def keyword_text(self) -> str:
+        return self.text if self.keywords is None else self.keywords
 
     def depth(self, own: int) -> int:
         """A source's list depth: its own in a hybrid search, at least `k` when alone."""

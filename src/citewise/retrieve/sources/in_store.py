@@ -42,7 +42,7 @@ def fuse_in_store(
     with query.trace.span("hybrid_sql"):
         ranking = store.hybrid_search(
             HybridQuery(
-                terms=query_terms(query.text), vector=embedded,
+                terms=query_terms(query.keyword_text), vector=embedded,
                 keyword_k=query.depth(keyword.k), vector_k=query.depth(vector.k), rrf_k=rrf_k,
                 keyword_weight=keyword.weight, vector_weight=vector.weight,
             ),

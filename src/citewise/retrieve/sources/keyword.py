@@ -26,5 +26,5 @@ class KeywordSource:
     def candidates(
         self, query: SourceQuery, found: Mapping[str, Sequence[Candidate]]
     ) -> list[Candidate]:
-        terms = query_terms(query.text)
+        terms = query_terms(query.keyword_text)
         return self.store.keyword_search(terms, query.flt, query.depth(self.k)) if terms else []
