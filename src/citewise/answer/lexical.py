@@ -146,6 +146,11 @@ class Evidence:
     def has_literal(self, literal: str) -> bool:
         return " ".join(literal.lower().split()) in " ".join(self.normalised.split())
 
+    def has_phrase(self, phrase: str) -> bool:
+        """`phrase` as whole words ("EFJ" is not in "EFJohnson")."""
+        wanted = r"\s+".join(re.escape(w) for w in phrase.lower().split())
+        return re.search(rf"(?<!\w){wanted}(?!\w)", self.normalised) is not None
+
 
 # the unit word right after a bare number ("12 days"), if any
 _NUMBER_AFTER = re.compile(rf"\s+((?:{_UNITS})s?|weeks?|months?|years?)\b")

@@ -81,7 +81,7 @@ def _recited(
             return clearly or found  # the judge could not decide: kept, weakly
     if clearly is not None:
         return clearly
-    parts = by_parts(sentence, cited, passages, known)
+    parts = by_parts(sentence, cited, passages, known, judge)
     if parts is not None:
         return parts
     if judge is None:
@@ -94,8 +94,9 @@ def _recited(
     return found
 
 
-# where a two-part or comparison sentence divides: "…, while …", "…; …", "…, whereas …"
-_PARTS = re.compile(r";\s+|,\s+(?=(?:while|whereas|but|and\s+(?:the|a|an|its|their|in)|and)\b)")
+# where a two-part or comparison sentence divides: "…, while …", "…; …", "…, whereas …",
+# "…, or …" (the items of a list of conditions)
+_PARTS = re.compile(r";\s+|,\s+(?=(?:while|whereas|but|and|or)\b)")
 
 
 def by_parts(
@@ -103,11 +104,14 @@ def by_parts(
     cited: Sequence[Passage],
     passages: Sequence[Passage],
     known: Evidence | None,
+    judge: LLMJudge | None = None,
 ) -> Support | None:
     """A sentence of several parts ("Bigtable uses 64 KB blocks, while GFS uses 64 MB
-    chunks") whose every part one passage shown clearly supports on its own (its cited
-    passages first), citing those passages; None when a part has none. Each part is held to
-    its own passage: two passages that only hold the values together do not count."""
+    chunks") whose every part one passage shown supports on its own (its cited passages
+    first), citing those passages; None when a part has none. A part one passage clearly
+    supports is held there; else the judge is asked about its closest passages
+    (`RECITE_JUDGED`). Each part is held to its own passage: two passages that only hold the
+    values together do not count."""
     claim = strip_citation_marks(sentence)
     parts = [p.strip(" ,;") for p in _PARTS.split(claim)]
     parts = [p for p in parts if content_words(p)]
@@ -117,11 +121,7 @@ def by_parts(
     holders: list[int] = []
     scores: list[float] = []
     for part in parts:
-        held = next(
-            (s for s in (lexical_verdict(part, [p], known) for p in order)
-             if s.verdict == "supported"),
-            None,
-        )  # fmt: skip
+        held = _part_held(part, order, known, judge)
         if held is None:
             return None
         holders += [n for n in held.cited if n not in holders]
@@ -129,6 +129,23 @@ def by_parts(
     recited = set(holders) != {p.n for p in cited}
     text = attach_marker(claim, sorted(holders))
     return Support(text, "supported", min(scores), tuple(sorted(holders)), recited=recited)
+
+
+def _part_held(
+    part: str, order: Sequence[Passage], known: Evidence | None, judge: LLMJudge | None
+) -> Support | None:
+    """The verdict of the first passage of `order` that clearly supports `part`, else of the
+    first of its closest uncertain ones the judge confirms (None: no passage does)."""
+    verdicts = [lexical_verdict(part, [p], known) for p in order]
+    clearly = next((v for v in verdicts if v.verdict == "supported"), None)
+    if clearly is not None or judge is None:
+        return clearly
+    maybe = sorted((v for v in verdicts if v.verdict == "uncertain"), key=lambda v: -v.score)
+    for v in maybe[:RECITE_JUDGED]:
+        judged = check_sentence(part, [p for p in order if p.n in v.cited], judge, known)
+        if judged.verdict == "supported":
+            return judged
+    return None
 
 
 def recite(
