@@ -168,3 +168,34 @@ def test_the_verified_answer_keeps_a_party_the_passage_names_by_its_role() -> No
             made = stop.value
             break
     assert made.fallback is None and made.text == said
+
+
+VENUE = passage(
+    1,
+    "- Ana: so the agreement is to use the harbour hall location.",
+    source="minutes/2025-01-08.md",
+)
+ROOMS = passage(
+    2,
+    "- Ben has booked the largest room in the harbour hall, which seats ~60 people.",
+    source="minutes/2025-01-08.md",
+)
+
+
+def test_an_aside_in_parentheses_is_a_part_held_on_its_own_passage() -> None:
+    text = "The harbour hall location (its largest room, which seats about 60 people) [1]."
+    report = check_answer(text, [VENUE, ROOMS], Judge(True), terms=True, repair=True)
+    s = report.sentences[0]
+    assert s.verdict == "supported" and s.cited == (1, 2)
+    invented = "The harbour hall location (its largest room, which seats about 90 people) [1]."
+    wrong = check_answer(invented, [VENUE, ROOMS], Judge(True), terms=True, repair=True)
+    assert "90" not in wrong.supported_text  # the aside's value is in no passage: cut
+
+
+def test_the_words_of_a_linked_file_name_are_the_passages_words() -> None:
+    shown = passage(
+        1, "- The policy was approved https://example.org/files/OpenDocs_Remote_Work_Policy.pdf."
+    )
+    text = "The board approved the policy (the OpenDocs Remote Work Policy) [1]."
+    report = check_answer(text, [shown], Judge(True), terms=True, repair=True)
+    assert report.sentences[0].verdict == "supported" and not report.sentences[0].missing

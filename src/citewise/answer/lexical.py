@@ -95,12 +95,15 @@ class Evidence:
         stems = {stem(w) for w in content_words(text)}
         trigrams = set(word_trigrams(stem(w) for w in ws))
         found = counts(text)
-        digits = digitised(text)  # "thirty (30) days" and "30 days" state one value
+        # "thirty (30) days" and "30 days" state one value; a file name or link spells its
+        # words with underscores ("OpenJS_AI_Coding_Policy.pdf")
+        digits = digitised(text).replace("_", " ")
         if digits != text:
             normalised = f"{normalised}\n{normalise(digits)}"
             stems.update(stem(w) for w in content_words(digits))
             trigrams.update(word_trigrams(stem(w) for w in words(digits)))
             found = found | counts(digits)
+            ws = [*ws, *words(digits)]
         return cls(
             text=text,
             normalised=normalised,
