@@ -199,3 +199,24 @@ def test_the_words_of_a_linked_file_name_are_the_passages_words() -> None:
     text = "The board approved the policy (the OpenDocs Remote Work Policy) [1]."
     report = check_answer(text, [shown], Judge(True), terms=True, repair=True)
     assert report.sentences[0].verdict == "supported" and not report.sentences[0].missing
+
+
+class Recorder(Judge):
+    def __init__(self) -> None:
+        super().__init__(True)
+        self.evidence: list[str] = []
+
+    def judge(self, sentence: str, evidence: str) -> bool | None:
+        self.evidence.append(evidence)
+        return super().judge(sentence, evidence)
+
+
+def test_the_judge_reads_the_claim_as_written_and_the_passages_names_for_its_parties() -> None:
+    text = "Acme Corp has to present the Products at the trade fairs CeBIT and Computex [1]."
+    judge = Recorder()
+    report = check_answer(
+        text, [EXHIBITIONS], judge, terms=True, aliases={"Acme Corp": ("Distributor",)}
+    )
+    assert report.sentences[0].judged
+    assert judge.claims == [text.replace(" [1]", "")]
+    assert judge.evidence[0].endswith('(In these passages "Distributor" is Acme Corp.)')

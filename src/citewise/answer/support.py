@@ -86,9 +86,12 @@ def check_sentence(
         return lexical
     claim = strip_citation_marks(sentence)
     ev = Evidence.of(p.context for p in passages_cited)
+    evidence = ev.text
     if known is not None and known.aliases:
-        claim = in_passage_words(claim, known.aliases, ev)  # as the passage names the parties
-    decided = judge.judge(claim, ev.text)
+        # the claim as written, the evidence with the names the passages use for its parties
+        said = _renamed(claim, known.aliases, ev)[1]
+        evidence += "".join(f'\n(In these passages "{held}" is {name}.)' for name, held in said)
+    decided = judge.judge(claim, evidence)
     if decided is None:
         return lexical
     verdict: Verdict = "supported" if decided else "unsupported"
@@ -162,16 +165,26 @@ def in_passage_words(
     named in the claim by its role there ("Acme Corp" → "Distributor"), a role by the
     party's name; names the evidence holds stay as written. A party may be named short
     (`name_forms`: "EFJ" for "EFJ Inc")."""
+    return _renamed(claim, aliases, ev)[0]
+
+
+def _renamed(
+    claim: str, aliases: Sequence[tuple[str, tuple[str, ...]]], ev: Evidence
+) -> tuple[str, list[tuple[str, str]]]:
+    """`in_passage_words`, and the (name in the claim, word in the evidence) pairs it put."""
     pairs = [(form, roles) for name, roles in aliases for form in name_forms(name)]
     pairs += [(role, (name,)) for name, roles in aliases for role in roles]
+    put: list[tuple[str, str]] = []
     for name, others in sorted(pairs, key=lambda p: len(p[0]), reverse=True):
         pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
-        if not pattern.search(claim) or ev.has_phrase(name):
+        found = pattern.search(claim)
+        if found is None or ev.has_phrase(name):
             continue
         held = next((o for o in others if ev.has_phrase(o)), None)
         if held is not None:
+            put.append((found.group(0), held))
             claim = pattern.sub(held, claim)
-    return claim
+    return claim, put
 
 
 # company forms and joining words at a name's end: "EFJ" is how an answer names "EFJ Inc"
