@@ -20,6 +20,7 @@ from citewise.answer.prompts import NOTHING_MORE, styled_question
 from citewise.answer.request import AnswerRequest
 from citewise.answer.settle import closest_passage, make_answer, not_found, settle
 from citewise.answer.summary_flow import summarize_document
+from citewise.answer.support import document_aliases
 from citewise.embed.base import Embedder
 from citewise.extractive.extractor import Extractor
 from citewise.extractive.outcome import CLOSEST_PASSAGE
@@ -206,6 +207,7 @@ class DocumentAnswerer:
                 shown,
                 lambda: extract().text,
                 budget_s=self.llm_budget_s,
+                aliases=self._aliases(shown, req),
             )
             record_generation(trace, made)
             text, report, fallback = made.text, made.report, made.fallback
@@ -256,6 +258,14 @@ class DocumentAnswerer:
             return prior.sources if prior is not None else ()
         named = self.reader.named(prior.question, flt)
         return named.unambiguous or tuple(m.source for m in named.matches[:1])
+
+    def _aliases(self, shown: Sequence[Passage], req: AnswerRequest) -> dict[str, tuple[str, ...]]:
+        """The shown documents' own words for the names in them (`DocumentFields.aliases`):
+        the check holds a party the answer names to the role its passage gives it."""
+        ids = {p.hit.doc_id for p in shown}
+        collections = dict.fromkeys(req.collections or (req.flt.collection,))
+        docs = [d for c in collections for d in self.reader.documents(c) if d.doc_id in ids]
+        return document_aliases(d.fields for d in docs)
 
     def _tokens_in(self, text: str) -> int:
         return self.embedder_factory().count_tokens(text)

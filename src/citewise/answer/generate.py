@@ -30,6 +30,7 @@ from citewise.answer.context import render_context
 from citewise.answer.excerpts import has_claim, is_claim, passage_excerpts
 from citewise.answer.grounding import (
     MAX_RETRIES,
+    Aliases,
     GroundingReport,
     Support,
     check_answer,
@@ -159,14 +160,16 @@ def generate_verified(
     max_retries: int = MAX_RETRIES,
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
+    aliases: Aliases | None = None,
 ) -> Generator[Status | Token | Retraction, None, Draft]:
     """Yields `Token`s of the first attempt, a `Retraction` for each of its sentences the
     check drops (as soon as a sentence is finished when the lexical check decides, else after
     the whole check) and `Status` events; returns the `Draft`. Raises `LLMError` when an
-    attempt fails."""
+    attempt fails. `aliases`: the documents' own words for the names in them (the check
+    holds a party named in the answer to its role in the passage)."""
     started = clock()
     context = render_context(passages)
-    stream_check = SentenceWatch(passages, question)
+    stream_check = SentenceWatch(passages, question, aliases)
     numbers = DraftNumbers(p.n for p in passages)  # the reader sees [1] for the first cited
     judge = LLMSentenceJudge(llm, deadline=started + budget_s, clock=clock)
     prompt = answer_prompt(question, context)
@@ -206,7 +209,9 @@ def generate_verified(
         if is_decline(text):
             return Draft(NOT_FOUND, check_answer("", passages), attempt + 1, True, retried)
         yield Status("verify", "checking every sentence against its passage")
-        report = check_answer(text, passages, judge, question=question, terms=True, repair=True)
+        report = check_answer(
+            text, passages, judge, question=question, terms=True, repair=True, aliases=aliases
+        )
         if attempt == 0:
             for r in stream_check.dropped(report):
                 yield Retraction(numbers.apply(r.sentence), r.reason)
@@ -240,9 +245,11 @@ class SentenceWatch:
     clearly do not support, and no other passage shown supports, is retracted at once (the
     judge is left for the whole check, which retracts what it drops later)."""
 
-    def __init__(self, passages: Sequence[Passage], question: str) -> None:
+    def __init__(
+        self, passages: Sequence[Passage], question: str, aliases: Aliases | None = None
+    ) -> None:
         self.passages = passages
-        self.known = known_to_model(passages, question)
+        self.known = known_to_model(passages, question, aliases)
         self.checked = 0
         self.retracted: set[str] = set()
 
@@ -287,6 +294,7 @@ def answer_with_fallback(
     max_retries: int = MAX_RETRIES,
     budget_s: float = DEFAULT_BUDGET_S,
     clock: Clock = time.monotonic,
+    aliases: Aliases | None = None,
 ) -> Generator[Status | Token | Retraction, None, Generated]:
     """The LLM's verified answer, or a marked fallback when the LLM failed (see the module
     docstring). A model that declined gets "not in the documents", a draft whose every
@@ -294,7 +302,13 @@ def answer_with_fallback(
     cites anything. The passages are shown only when the LLM's connection failed."""
     try:
         draft = yield from generate_verified(
-            llm, question, passages, max_retries=max_retries, budget_s=budget_s, clock=clock
+            llm,
+            question,
+            passages,
+            max_retries=max_retries,
+            budget_s=budget_s,
+            clock=clock,
+            aliases=aliases,
         )
     except LLMError as exc:
         return (yield from _fall_back(passages, extractive, f"the LLM failed: {exc}", None))

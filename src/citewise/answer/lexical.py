@@ -95,12 +95,15 @@ class Evidence:
         stems = {stem(w) for w in content_words(text)}
         trigrams = set(word_trigrams(stem(w) for w in ws))
         found = counts(text)
-        digits = digitised(text)  # "thirty (30) days" and "30 days" state one value
+        # "thirty (30) days" and "30 days" state one value; a file name or link spells its
+        # words with underscores ("OpenJS_AI_Coding_Policy.pdf")
+        digits = digitised(text).replace("_", " ")
         if digits != text:
             normalised = f"{normalised}\n{normalise(digits)}"
             stems.update(stem(w) for w in content_words(digits))
             trigrams.update(word_trigrams(stem(w) for w in words(digits)))
             found = found | counts(digits)
+            ws = [*ws, *words(digits)]
         return cls(
             text=text,
             normalised=normalised,
@@ -145,6 +148,11 @@ class Evidence:
 
     def has_literal(self, literal: str) -> bool:
         return " ".join(literal.lower().split()) in " ".join(self.normalised.split())
+
+    def has_phrase(self, phrase: str) -> bool:
+        """`phrase` as whole words ("EFJ" is not in "EFJohnson")."""
+        wanted = r"\s+".join(re.escape(w) for w in phrase.lower().split())
+        return re.search(rf"(?<!\w){wanted}(?!\w)", self.normalised) is not None
 
 
 # the unit word right after a bare number ("12 days"), if any

@@ -81,7 +81,7 @@ def _recited(
             return clearly or found  # the judge could not decide: kept, weakly
     if clearly is not None:
         return clearly
-    parts = by_parts(sentence, cited, passages, known)
+    parts = by_parts(sentence, cited, passages, known, judge)
     if parts is not None:
         return parts
     if judge is None:
@@ -94,8 +94,9 @@ def _recited(
     return found
 
 
-# where a two-part or comparison sentence divides: "…, while …", "…; …", "…, whereas …"
-_PARTS = re.compile(r";\s+|,\s+(?=(?:while|whereas|but|and\s+(?:the|a|an|its|their|in)|and)\b)")
+# where a two-part or comparison sentence divides: "…, while …", "…; …", "…, whereas …",
+# "…, or …" (the items of a list of conditions)
+_PARTS = re.compile(r";\s+|,\s+(?=(?:while|whereas|but|and|or)\b)")
 
 
 def by_parts(
@@ -103,25 +104,22 @@ def by_parts(
     cited: Sequence[Passage],
     passages: Sequence[Passage],
     known: Evidence | None,
+    judge: LLMJudge | None = None,
 ) -> Support | None:
     """A sentence of several parts ("Bigtable uses 64 KB blocks, while GFS uses 64 MB
-    chunks") whose every part one passage shown clearly supports on its own (its cited
-    passages first), citing those passages; None when a part has none. Each part is held to
-    its own passage: two passages that only hold the values together do not count."""
+    chunks"; an aside in parentheses is a part too) whose every part one passage shown
+    supports on its own (`_part_held`: its cited passages first, the judge confirming a
+    paraphrased part), citing those passages; None when a part has none. Each part is held
+    to its own passage: two passages that only hold the values together do not count."""
     claim = strip_citation_marks(sentence)
-    parts = [p.strip(" ,;") for p in _PARTS.split(claim)]
-    parts = [p for p in parts if content_words(p)]
+    parts = [p for p in _parts(claim) if content_words(p)]
     if len(parts) < 2:
         return None
-    order = [*cited, *(p for p in passages if p not in cited)]
+    others = [p for p in passages if p not in cited]
     holders: list[int] = []
     scores: list[float] = []
     for part in parts:
-        held = next(
-            (s for s in (lexical_verdict(part, [p], known) for p in order)
-             if s.verdict == "supported"),
-            None,
-        )  # fmt: skip
+        held = _part_held(part, cited, others, known, judge)
         if held is None:
             return None
         holders += [n for n in held.cited if n not in holders]
@@ -129,6 +127,43 @@ def by_parts(
     recited = set(holders) != {p.n for p in cited}
     text = attach_marker(claim, sorted(holders))
     return Support(text, "supported", min(scores), tuple(sorted(holders)), recited=recited)
+
+
+def _parts(claim: str) -> list[str]:
+    """The parts of a claim: its clauses (`_PARTS`), and each parenthesised aside of a few
+    words ("The Datadog location (its Paris office, for about 40 people)"); a short aside
+    ("thirty (30) days") stays in its clause."""
+    asides = [m for m in _ASIDE.finditer(claim) if len(content_words(m.group(0))) >= 2]
+    main = claim
+    for m in reversed(asides):
+        main = main[: m.start()] + main[m.end() :]
+    parts = [p.strip(" ,;") for p in _PARTS.split(main)]
+    return parts + [m.group(0).strip()[1:-1].strip() for m in asides]
+
+
+def _part_held(
+    part: str,
+    cited: Sequence[Passage],
+    others: Sequence[Passage],
+    known: Evidence | None,
+    judge: LLMJudge | None,
+) -> Support | None:
+    """The verdict of the passage that supports `part`: a cited one that does clearly or by
+    the judge (the model's own citation first), else another that does clearly, else the
+    first of the closest uncertain others the judge confirms (None: no passage does)."""
+    for group, judged_at_most in ((cited, len(cited)), (others, RECITE_JUDGED)):
+        verdicts = [lexical_verdict(part, [p], known) for p in group]
+        clearly = next((v for v in verdicts if v.verdict == "supported"), None)
+        if clearly is not None:
+            return clearly
+        if judge is None:
+            continue
+        maybe = sorted((v for v in verdicts if v.verdict == "uncertain"), key=lambda v: -v.score)
+        for v in maybe[:judged_at_most]:
+            judged = check_sentence(part, [p for p in group if p.n in v.cited], judge, known)
+            if judged.verdict == "supported":
+                return judged
+    return None
 
 
 def recite(

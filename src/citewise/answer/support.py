@@ -13,7 +13,7 @@ table row supports a claim whose label and value sit in different cells.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
@@ -28,6 +28,7 @@ from citewise.answer.lexical import (
 )
 from citewise.text.sentences import content_words, strip_citation_marks
 from citewise.types import Passage
+from citewise.types.document_fields import DocumentFields
 
 Verdict = Literal["supported", "unsupported", "uncertain"]
 # a name in the documents -> the role words they use for it ("Acme Corp" -> "Distributor"),
@@ -85,9 +86,12 @@ def check_sentence(
         return lexical
     claim = strip_citation_marks(sentence)
     ev = Evidence.of(p.context for p in passages_cited)
+    evidence = ev.text
     if known is not None and known.aliases:
-        claim = in_passage_words(claim, known.aliases, ev)  # as the passage names the parties
-    decided = judge.judge(claim, ev.text)
+        # the claim as written, the evidence with the names the passages use for its parties
+        said = _renamed(claim, known.aliases, ev)[1]
+        evidence += "".join(f'\n(In these passages "{held}" is {name}.)' for name, held in said)
+    decided = judge.judge(claim, evidence)
     if decided is None:
         return lexical
     verdict: Verdict = "supported" if decided else "unsupported"
@@ -141,19 +145,66 @@ def known_to_model(
     return replace(known, aliases=pairs)
 
 
+def document_aliases(fields: Iterable[DocumentFields | None]) -> dict[str, tuple[str, ...]]:
+    """The documents' own words for the names in them, as `Aliases`: each name its document
+    spells (a party, an expansion) -> the terms it uses for it (a role, an abbreviation)."""
+    out: dict[str, list[str]] = {}
+    for f in fields:
+        for name, term in f.aliases if f is not None else ():
+            if name.strip() and term.strip() and name.lower() != term.lower():
+                out.setdefault(name, [])
+                if term not in out[name]:
+                    out[name].append(term)
+    return {name: tuple(terms) for name, terms in out.items()}
+
+
 def in_passage_words(
     claim: str, aliases: Sequence[tuple[str, tuple[str, ...]]], ev: Evidence
 ) -> str:
     """`claim` with each name the evidence does not hold put in the words it does: a party
     named in the claim by its role there ("Acme Corp" → "Distributor"), a role by the
-    party's name; names the evidence holds stay as written."""
-    pairs = [(name, roles) for name, roles in aliases]
+    party's name; names the evidence holds stay as written. A party may be named short
+    (`name_forms`: "EFJ" for "EFJ Inc")."""
+    return _renamed(claim, aliases, ev)[0]
+
+
+def _renamed(
+    claim: str, aliases: Sequence[tuple[str, tuple[str, ...]]], ev: Evidence
+) -> tuple[str, list[tuple[str, str]]]:
+    """`in_passage_words`, and the (name in the claim, word in the evidence) pairs it put."""
+    pairs = [(form, roles) for name, roles in aliases for form in name_forms(name)]
     pairs += [(role, (name,)) for name, roles in aliases for role in roles]
+    put: list[tuple[str, str]] = []
     for name, others in sorted(pairs, key=lambda p: len(p[0]), reverse=True):
         pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
-        if not pattern.search(claim) or ev.has_literal(name):
+        found = pattern.search(claim)
+        if found is None or ev.has_phrase(name):
             continue
-        held = next((o for o in others if ev.has_literal(o)), None)
+        held = next((o for o in others if ev.has_phrase(o)), None)
         if held is not None:
+            put.append((found.group(0), held))
             claim = pattern.sub(held, claim)
-    return claim
+    return claim, put
+
+
+# company forms and joining words at a name's end: "EFJ" is how an answer names "EFJ Inc"
+_NAME_FORMS = frozenset(
+    [
+        "inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "llc",
+        "plc", "gmbh", "ag", "lp", "llp", "sa", "nv", "bv", "group", "holdings",
+    ]
+)  # fmt: skip
+_NAME_END = re.compile(r"[\s,.]*\b(\w+)[\s,.]*$")
+
+
+def name_forms(name: str) -> list[str]:
+    """`name` and its shorter forms without company forms at its end ("Identive Group, Inc."
+    → "Identive Group", "Identive"), each at least two characters."""
+    forms = [name.strip()]
+    rest = name.strip()
+    while (m := _NAME_END.search(rest)) and m.group(1).lower() in _NAME_FORMS:
+        rest = rest[: m.start()].rstrip(" ,.")
+        if len(rest) < 2 or all(w.lower() in _NAME_FORMS for w in rest.split()):
+            break
+        forms.append(rest)
+    return forms
