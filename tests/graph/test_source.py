@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from citewise.chat.query_router import asks_relationship
 from citewise.graph.extract import extract
 from citewise.graph.model import ChunkText
 from citewise.graph.sqlite import SQLiteGraphStore
@@ -13,7 +14,6 @@ from citewise.graph.walk import named_entities, question_keys, walk
 from citewise.retrieve.sources.base import SourceQuery
 from citewise.retrieve.sources.graph import (
     GraphSource,
-    asks_the_graph,
     by_document_turns,
     expand_known,
 )
@@ -174,11 +174,11 @@ def test_source_with_other_sources_lists_brings_in_at_most_two_new_documents(
     assert len(chunks) <= 2
 
 
-def test_which_documents_and_parties_questions_join_even_off_the_relationship_route(
-    store: SQLiteGraphStore,
-) -> None:
+def test_the_source_joins_only_the_questions_its_route_takes(store: SQLiteGraphStore) -> None:
     never = GraphSource(store, route=lambda q: False)
-    assert never.candidates(query("Which of my documents discuss the Controller Firmware?"), {})
-    assert never.candidates(query("What is the Controller Firmware?"), {}) == []
-    assert asks_the_graph("Who are the parties to the distributor agreement?")
-    assert not asks_the_graph("Who signed the form?")
+    assert (
+        never.candidates(query("Which of my documents discuss the Controller Firmware?"), {}) == []
+    )
+    routed = GraphSource(store, route=asks_relationship)
+    assert routed.candidates(query("Which of my documents discuss the Controller Firmware?"), {})
+    assert routed.candidates(query("What is the Controller Firmware?"), {}) == []

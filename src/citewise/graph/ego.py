@@ -19,9 +19,9 @@ from citewise.graph.model import (
     Relation,
     entity_key,
 )
-from citewise.graph.rules.english import is_english
 from citewise.graph.store import GraphStore
 from citewise.graph.views import Store, link_reason
+from citewise.text.english import is_english
 
 EGO_LIMIT = 24  # neighbours drawn at once: more are listed as "and N more"
 DOCUMENT_SHARE = 3  # at most a third of a document's neighbours are other documents

@@ -22,13 +22,12 @@ from citewise.graph.rules.citations import cited_titles, is_bibliography
 from citewise.graph.rules.codes import find_codes
 from citewise.graph.rules.names import (
     capitalised_runs,
-    find_acronym_definitions,
     find_acronyms,
     find_names,
     inside_phrases,
 )
 from citewise.graph.rules.technical import TechnicalEvidence, find_technical
-from citewise.graph.rules.terms import find_terms
+from citewise.graph.rules.terms import find_abbreviations, find_terms
 from citewise.graph.rules.tokens import (
     Mention,
     Sentence,
@@ -37,6 +36,7 @@ from citewise.graph.rules.tokens import (
     is_heading_like,
     tokenize,
 )
+from citewise.text.aliases import definitions
 from citewise.text.sentences import split_sentences
 from citewise.types import ChunkRecord
 from citewise.types.documents import SECTION_SEPARATOR
@@ -125,10 +125,11 @@ def sentence_mentions(
     """Every rule's mentions in one sentence, overlaps settled by rule priority then length
     (`runs`: the sentence's `capitalised_runs`, when the caller has them already)."""
     # when two rules claim overlapping text, the more specific rule (listed first) wins
+    defined = definitions(sentence.text)
     by_rule = (
         # a role's short name standing alone ("the Company") is no entity of its own
-        [m for m in find_terms(sentence.text) if m.name not in evidence.roles],
-        find_acronym_definitions(sentence),
+        [m for m in find_terms(sentence.text, defined) if m.name not in evidence.roles],
+        find_abbreviations(sentence.text, defined),
         find_technical(sentence.text, evidence.technical),
         find_codes(sentence.text),
         find_names(sentence, evidence, runs),

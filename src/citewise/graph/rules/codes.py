@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from citewise.graph.model import EntityKind, entity_key
-from citewise.graph.rules.english import is_english
 from citewise.graph.rules.tokens import Mention, is_placeholder, word_set
+from citewise.text.english import is_english
 
 _STANDARD = re.compile(
     r"\b(?:RFC|BCP|STD|FYI|PEP|ISO(?:/IEC)?|IEC|IEEE|ECMA|ANSI|FIPS|NIST\s+SP|CVE|CWE|EN|DIN)"

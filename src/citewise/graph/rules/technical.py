@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from citewise.graph.model import EntityKind, entity_key
-from citewise.graph.rules.english import INFLECTED, is_compound, is_english, is_fragment
 from citewise.graph.rules.tokens import (
     COMMON_CAPITALISED,
     Mention,
     is_placeholder,
     looks_random,
 )
+from citewise.text.english import INFLECTED, is_compound, is_english, is_fragment
 from citewise.text.words import STOPWORDS
 
 _WORD = r"[a-z][a-z0-9+-]*[a-z0-9+]"

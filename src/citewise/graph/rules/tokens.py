@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from citewise.graph.model import EntityKind
-from citewise.graph.rules.english import is_english
+from citewise.text.english import is_english
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -49,7 +49,6 @@ VENUE_WORDS = word_set(
     "convention treaty agreement act"
 )
 # words an acronym's expansion may hold without a letter in the acronym
-EXPANSION_JOINERS = CONNECTORS | word_set("and on in to with by")
 # capitalised words that open a sentence or a heading far more often than a name
 COMMON_CAPITALISED = word_set(
     """
