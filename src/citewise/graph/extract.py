@@ -26,6 +26,7 @@ from citewise.graph.rules.names import (
     find_names,
     inside_phrases,
 )
+from citewise.graph.rules.standing import unstanding
 from citewise.graph.rules.technical import TechnicalEvidence, find_technical
 from citewise.graph.rules.terms import find_abbreviations, find_terms
 from citewise.graph.rules.tokens import (
@@ -58,13 +59,18 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     # split again for the last one rather than its text kept: a long manual's (15,000
     # chunks) took ~100 MB and ~20 MB
     found = [sentence_mentions(s, evidence, _runs(s)) for s in _sentences(chunks)]
+    headings = _headings(chunks)
+    # the sentences are tokenised a third time rather than kept (see above)
+    judged = zip(_sentences(chunks), found, strict=True)
+    dropped = unstanding(judged, "\n\n".join(c.text for c in chunks), headings, evidence.roles)
+    found = [[m for m in ms if m.key not in dropped] for ms in found]
     aliases = _alias_map(m for ms in found for m in ms)
     graph = Builder()
     for (chunk_id, text), mentions in zip(_texts(chunks), found, strict=True):
         graph.add(chunk_id, text, [_resolve(m, aliases) for m in mentions])
     for chunk in chunks:  # a party's "Inc." ends a sentence for the splitter: whole passages
         graph.agreements(chunk.chunk_id, chunk.text)
-    return replace(graph.build(), headings=_headings(chunks), citations=citations)
+    return replace(graph.build(), headings=headings, citations=citations)
 
 
 def _citations(chunks: Iterable[ChunkText]) -> tuple[Reference, ...]:
