@@ -131,9 +131,11 @@ def entity_ego(
 
 def worth_a_card(e: Entity) -> bool:
     """Not a place in a document ("Section 3"), nor a defined term that is one everyday word
-    ("Software", "Person", "cost": the document's shorthand, not a thing of its own)."""
+    ("Software", "Person", "cost": the document's shorthand, not a thing of its own), nor a
+    concept (the object of "X is a consensus algorithm": a description, kept as a relation's
+    end, not a name)."""
     lone_word = e.kind == "term" and " " not in e.name and is_english(e.name)
-    return e.kind not in LOCAL_KINDS and not lone_word
+    return e.kind not in LOCAL_KINDS and e.kind != "concept" and not lone_word
 
 
 def _card_worthy(graph: GraphStore, collection: str, passages: dict[str, int]) -> list[Entity]:

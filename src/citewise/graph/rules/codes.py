@@ -16,6 +16,8 @@ _STANDARD = re.compile(
 )
 # letters, then dash-separated parts ending in digits: FC-001-234, SHA-256, UTF-8, X-509
 _CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]+)*-\d+(?:[-.]\d+)*(?:-[a-z]+\b|[a-z]?\b)")
+# one letter and a number or a range: a variable or a figure's label ("W-1", "M1-3")
+_NOTATION = re.compile(r"^[A-Z]\d*-\d+$")
 _SECTION = re.compile(
     r"(?:\b(?P<word>Section|Sections|Chapter|Appendix|Annex|Clause|Schedule|Exhibit)\s+|§\s*)"
     r"(?P<num>[A-Z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[A-Z]\b)"
@@ -53,7 +55,8 @@ def find_codes(text: str) -> list[Mention]:
             found.append(_mention(_normal_standard(m.group()), "code", m.start(), m.end()))
         if "-" in text:
             for m in _CODE.finditer(text):
-                found.append(_mention(m.group(), "code", m.start(), m.end()))
+                if not _NOTATION.match(m.group()):
+                    found.append(_mention(m.group(), "code", m.start(), m.end()))
     if any(word in text for word in _SECTION_WORDS):
         for m in _SECTION.finditer(text):
             word = (m.group("word") or "Section").rstrip("s")

@@ -29,8 +29,9 @@ from citewise.text.words import STOPWORDS
 # the kinds read from capitals alone
 JUDGED: frozenset[EntityKind] = frozenset({"name", "product", "acronym", "agreement"})
 LONG_RUN = 4
-MIN_PROSE_WORDS = 4
+MIN_PROSE_WORDS = 3  # around the name
 MIN_LOWER_WORDS = 2  # a verb and a function word at least: "A reads the B"
+_PUNCTUATION = ".,;:!?()[]{}\"'“”‘’"
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # a capitalised word or a number just before (not one ending a sentence), or "&"
 # (an ordinal such as "21st", not a phone number or a postcode)
@@ -52,7 +53,11 @@ def prose_at(sentence: Sentence, start: int, end: int) -> bool:
     text = sentence.text
     left = max(text.rfind("|", 0, start), text.rfind("\n", 0, start)) + 1
     rights = [i for i in (text.find("|", end), text.find("\n", end)) if i >= 0]
-    words = _WORD.findall(text[left : min(rights, default=len(text))])
+    # whole words only: an e-mail address or a URL is no prose ("fbs@cs.cornell.edu")
+    # the name's own words ("Department of …") are not the prose around it
+    right = min(rights, default=len(text))
+    stretch = f"{text[left:start]} {text[end:right]}".split()
+    words = [w for t in stretch if (w := t.strip(_PUNCTUATION)).isalpha()]
     lower = [w for w in words if w.islower()]
     return (
         len(words) >= MIN_PROSE_WORDS
@@ -82,6 +87,7 @@ def unstanding(
             if m.key not in prose and prose_at(sentence, m.start, m.end):
                 prose.add(m.key)
     titles = {entity_key(_unnumbered(h)) for h in headings}
+    known = names.keys() | other
     out: set[str] = set()
     for key, name in names.items():
         if key in other:
@@ -91,6 +97,7 @@ def unstanding(
             or _only_inside_longer(name, text)
             or (_everyday_run(name) and (key in titles or _only_titles(name, text)))
             or _role_phrase(name, roles)
+            or _run_on(name, known, roles)
         ):
             out.add(key)
     return out
@@ -101,6 +108,35 @@ def _role_phrase(name: str, roles: Collection[str]) -> bool:
     Products"): a description of a party or a part, not a name."""
     parts = re.split(r"\s+of\s+", name)
     return len(parts) > 1 and any(p in roles for p in parts)
+
+
+def _run_on(name: str, names: Collection[str], roles: Collection[str]) -> bool:
+    """Two things run together: across "the" ("Agreement the Executive", "Complete the
+    Initial Closing"), a role before another name ("Employee Confidential Information"), or a
+    word and a hyphenated everyday word that lost its hyphen ("Dapperinstrumented")."""
+    words = name.split()
+    for i, w in enumerate(words[1:-1], start=1):
+        if w == "the" and words[i - 1].lower() not in _JOIN_BEFORE_THE:
+            return True
+    if len(words) > 2 and words[0] in roles and entity_key(" ".join(words[1:])) in names:
+        return True
+    return len(words) == 1 and _glued(name)
+
+
+# "Board of Directors of the Company", "Convention for the Sale": "the" inside a name
+_JOIN_BEFORE_THE = frozenset({"of", "for", "to", "in", "on", "and", "&", "at", "by", "upon"})
+_GLUED_ENDS = ("ed", "able", "ible", "ant", "ent", "ive", "ing", "ized", "ised")
+
+
+def _glued(word: str) -> bool:
+    """A name and an everyday adjective run together ("FHScompliant", "Dapperinstrumented"):
+    a long everyday tail in lower case after a capitalised head."""
+    for cut in range(1, len(word) - 7):
+        head, tail = word[:cut], word[cut:]
+        shaped = head[0].isupper() and tail.islower() and tail.endswith(_GLUED_ENDS)
+        if shaped and len(tail) >= 8 and is_english(tail):
+            return True
+    return False
 
 
 def _needs_prose(name: str) -> bool:
