@@ -65,7 +65,7 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     dropped = unstanding(judged, "\n\n".join(c.text for c in chunks), headings, evidence.roles)
     found = [[m for m in ms if m.key not in dropped] for ms in found]
     aliases = _alias_map(m for ms in found for m in ms)
-    graph = Builder()
+    graph = Builder(subject=entity_key(headings[0]) if headings else "")
     for (chunk_id, text), mentions in zip(_texts(chunks), found, strict=True):
         graph.add(chunk_id, text, [_resolve(m, aliases) for m in mentions])
     for chunk in chunks:  # a party's "Inc." ends a sentence for the splitter: whole passages
