@@ -37,6 +37,11 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # (an ordinal such as "21st", not a phone number or a postcode)
 _LONGER_BEFORE = re.compile(r"(?:(?P<w>[A-Z](?:[\w'’-]*[\w'’])?|\d+(?:st|nd|rd|th))|&)[ \t]+$")
 _LONGER_AFTER = re.compile(r"^[ \t]+(?P<w>[A-Z][\w'’-]*)")
+# joined to more capitalised words: "Travel and Entertainment Expense Policy", "Data Security
+# Compliance & Policy" (at a cost: "Executive Vice President and Chief Operating Officer" also
+# hides a true name that is always joined so; precision over recall)
+_JOINED_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+(?:and|&|of)[ \t]+$")
+_JOINED_AFTER = re.compile(r"^[ \t]+(?:and|&|of)(?:[ \t]+the)?[ \t]+[A-Z]")
 # a clause's or a section's number (or nothing) on its line before, a full stop or colon after
 _TITLE_BEFORE = re.compile(
     r"(?:^|\n)[ \t]*(?:(?:Section|Article|Clause)\s+)?(?:[\dA-Za-z]{1,3}(?:\.\d+)*[.)][ \t]*)*$"
@@ -163,12 +168,19 @@ def _occurrences(name: str, text: str) -> list[re.Match[str]]:
 
 
 def _only_inside_longer(name: str, text: str) -> bool:
-    """Every occurrence continues a longer capitalised name, before or after it."""
+    """Every occurrence continues a longer capitalised name, before or after it (a run of
+    everyday words also through "and", "&" or "of": a person's name is not cut so)."""
     hits = _occurrences(name, text)
-    return bool(hits) and all(_inside_longer(text, m.start(), m.end()) for m in hits)
+    joined = _everyday_run(name)
+    return bool(hits) and all(_inside_longer(text, m.start(), m.end(), joined) for m in hits)
 
 
-def _inside_longer(text: str, start: int, end: int) -> bool:
+def _inside_longer(text: str, start: int, end: int, joined: bool = False) -> bool:
+    if joined and (
+        _JOINED_BEFORE.search(text, max(0, start - 40), start) is not None
+        or _JOINED_AFTER.match(text[end : end + 40]) is not None
+    ):
+        return True
     before = _LONGER_BEFORE.search(text, max(0, start - 40), start)
     if before is not None and (before["w"] is None or before["w"].lower() not in STOPWORDS):
         return True
