@@ -57,6 +57,7 @@ def test_one_sided_relationship_questions_take_the_relationship_route(question: 
 def test_questions_only_the_graph_answers_whole_join_its_route(question: str) -> None:
     assert asks_relationship(question)
     assert asks_the_graph(question)
+    assert QueryRouter().plan(question).kind == "relationship"
 
 
 def test_a_question_about_who_signed_is_not_about_parties() -> None:

@@ -181,6 +181,8 @@ class QueryRouter:
                 return self._plan("relationship", "relates two things", parts=sides)
         if asks_what_is_linked(q):
             return self._plan("relationship", "asks what is linked to one thing")
+        if asks_the_graph(q):  # "which of my documents …", "who are the parties to …"
+            return self._plan("relationship", "asks which documents or parties")
         parts = sub_questions(question, analysis.parts if analysis is not None else None)
         if len(parts) > 1:
             return self._plan("complex", f"{len(parts)} questions in one", parts=parts)
