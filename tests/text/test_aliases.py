@@ -96,6 +96,7 @@ def test_a_bracket_outside_a_between_clause_defines_a_term_not_a_party() -> None
         ("the write-ahead log (WAL) is flushed", "write-ahead log", "WAL"),
         ("the Bureau of Labor Statistics (BLS) said", "Bureau of Labor Statistics", "BLS"),
         ("the FHS (Filesystem Hierarchy Standard) says", "Filesystem Hierarchy Standard", "FHS"),
+        ("called “transparent huge pages” (THP).", "transparent huge pages", "THP"),
     ],
 )
 def test_abbreviations_spelled_by_initials_either_way_round(

@@ -60,7 +60,8 @@ def _expansion_before(
 ) -> list[re.Match[str]] | None:
     """The shortest run of words ending just before the parenthesis (blank between) whose
     initials spell `letters`."""
-    if not words or not letters or text[words[-1].end() : paren].strip():
+    # a closing quotation mark or a comma may stand between: “transparent huge pages” (THP)
+    if not words or not letters or text[words[-1].end() : paren].strip(" \t\n\"”’',"):
         return None
     for n in range(1, min(len(words), len(letters) * 2 + 2) + 1):
         run = words[-n:]
