@@ -182,3 +182,25 @@ def test_the_source_joins_only_the_questions_its_route_takes(store: SQLiteGraphS
     routed = GraphSource(store, route=asks_relationship)
     assert routed.candidates(query("Which of my documents discuss the Controller Firmware?"), {})
     assert routed.candidates(query("What is the Controller Firmware?"), {}) == []
+
+
+def test_a_lone_lower_case_word_names_a_technical_entity_only(conn: sqlite3.Connection) -> None:
+    add_documents(conn, 7)
+    gs = SQLiteGraphStore.over(conn)
+    text = "Packages may use debconf to ask questions. The debconf program stores the answers."
+    gs.replace_document(7, "c", "p", "p.html", extract([ChunkText(70, text)]))
+    assert named_entities(gs, "c", "Which of my documents discuss debconf?") == ["debconf"]
+    assert named_entities(gs, "c", "Which of my documents discuss packages?") == []
+
+
+def test_an_abbreviation_one_document_defines_names_the_thing_in_the_others(
+    conn: sqlite3.Connection,
+) -> None:
+    add_documents(conn, 8, 9)
+    gs = SQLiteGraphStore.over(conn)
+    defining = "Files follow the Filesystem Hierarchy Standard (FHS) in this release."
+    using = "Packages must place their files as the FHS requires."
+    gs.replace_document(8, "c", "a", "a.html", extract([ChunkText(80, defining)]))
+    gs.replace_document(9, "c", "b", "b.html", extract([ChunkText(90, using)]))
+    seeds = named_entities(gs, "c", "Which documents discuss the Filesystem Hierarchy Standard?")
+    assert "filesystem hierarchy standard" in seeds and "fhs" in seeds
