@@ -35,14 +35,14 @@ from citewise.chat.query_router import asks_relationship
 from citewise.evaluation.answers import contains_all
 from citewise.evaluation.dataset import load_items
 from citewise.ingest.graph import store_graphs
-from citewise.retrieve.sources.graph import GraphSource, asks_the_graph
+from citewise.retrieve.sources.graph import GraphSource
 
 TOP = 5
 
 
 def routed(question: str) -> bool:
-    """Whether the graph source joins: the relationship route or its own document questions."""
-    return asks_relationship(question) or asks_the_graph(question)
+    """Whether the graph source joins: the relationship route (its document questions too)."""
+    return asks_relationship(question)
 
 
 def has(sources: list[str], gold_file: str) -> bool:

@@ -11,7 +11,8 @@ is hybrid alone or hybrid fused (RRF, k=60) with the graph CandidateSource.
 
 Reports, per half: gold-document recall@5 and all-gold@5 (every gold document in the top 5)
 off and on; the graph's size, build time and extraction throughput; with --labels FILE, the
-entity precision of the labelled sample ({"doc", "name", "ok"} lines).
+entity precision of each labelled sample ({"doc", "name", "ok"} lines) as drawn, and of the
+part of it this extractor still makes cards for.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 from citewise.assistant import Assistant
 from citewise.graph.ego import common_keys, worth_a_card
 from citewise.graph.extract import extract
-from citewise.graph.model import WEAK_RELATION, ChunkText, Entity
+from citewise.graph.model import WEAK_RELATION, ChunkText, Entity, entity_key
 from citewise.graph.sqlite import SQLiteGraphStore, apply_schema
 from citewise.retrieve.sources.graph import GraphSource
 
@@ -153,30 +154,53 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }  # fmt: skip
     if args.sample:
         report["sample"] = sample_entities(gs, a, args.sample, args.seed)
-    if args.labels:
-        labels = [json.loads(x) for x in Path(args.labels).read_text().splitlines() if x.strip()]
-        report["entity_precision"] = round(sum(x["ok"] for x in labels) / len(labels), 3)
-        report["labelled"] = len(labels)
+    for path in args.labels:
+        labels = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+        report.setdefault("labels", {})[path] = {
+            "precision": round(sum(x["ok"] for x in labels) / len(labels), 3),
+            "labelled": len(labels),
+            "against_this_extractor": still_cards(gs, a, labels),
+        }
     return report
 
 
 def sample_entities(gs: SQLiteGraphStore, a: Assistant, n: int, seed: int) -> list[dict[str, str]]:
     """`n` random (document, entity) mentions with the start of a passage naming them."""
-    snap = gs.snapshot(a.collection)
-    docs = {d.doc_id: d.source.rsplit("/", 1)[-1] for d in snap.documents}
-    # what a card is made for: not section numbers, not names the stop-list hides
-    common = common_keys(gs, a.collection, [e.key for e in snap.entities])
-    worthy = [e for e in snap.entities if worth_a_card(e) and e.key not in common]
-    pairs: list[tuple[int, Entity]] = [(d, e) for e in worthy for d in e.doc_ids]
+    docs = {d.source.rsplit("/", 1)[-1]: d.doc_id for d in a.documents()}
+    pairs = card_pairs(gs, a)
     rng = random.Random(seed)
     out = []
-    for doc_id, e in rng.sample(pairs, min(n, len(pairs))):
-        recs = [r for r in a.store.get_chunks(list(e.chunk_ids)) if r.doc_id == doc_id]
+    for doc, e in rng.sample(pairs, min(n, len(pairs))):
+        recs = [r for r in a.store.get_chunks(list(e.chunk_ids)) if r.doc_id == docs[doc]]
         text = recs[0].text if recs else ""
         at = text.lower().find(e.name.lower())
         context = text[max(0, at - 80) : at + len(e.name) + 80] if at >= 0 else text[:160]
-        out.append({"doc": docs[doc_id], "name": e.name, "kind": e.kind, "context": context})
+        out.append({"doc": doc, "name": e.name, "kind": e.kind, "context": context})
     return out
+
+
+def card_pairs(gs: SQLiteGraphStore, a: Assistant) -> list[tuple[str, Entity]]:
+    """Every (document file, entity) a card is made for: not section numbers, not names the
+    document-frequency stop-list hides."""
+    snap = gs.snapshot(a.collection)
+    docs = {d.doc_id: d.source.rsplit("/", 1)[-1] for d in snap.documents}
+    common = common_keys(gs, a.collection, [e.key for e in snap.entities])
+    worthy = [e for e in snap.entities if worth_a_card(e) and e.key not in common]
+    return [(docs[d], e) for e in worthy for d in e.doc_ids]
+
+
+def still_cards(gs: SQLiteGraphStore, a: Assistant, labels: list[dict[str, Any]]) -> dict[str, Any]:
+    """A labelled sample drawn from an earlier extractor, against this one: how many of its
+    true and false entities are still cards of their document, and the precision of those."""
+    kept = {(doc, entity_key(e.name)) for doc, e in card_pairs(gs, a)}
+    kept |= {(doc, entity_key(alias)) for doc, e in card_pairs(gs, a) for alias in e.aliases}
+    left = [x for x in labels if (x["doc"], entity_key(x["name"])) in kept]
+    return {
+        "true_kept": f"{sum(x['ok'] for x in left)}/{sum(x['ok'] for x in labels)}",
+        "false_kept": f"{sum(not x['ok'] for x in left)}/{sum(not x['ok'] for x in labels)}",
+        "precision_of_kept": round(sum(x["ok"] for x in left) / max(len(left), 1), 3),
+        "false_still_kept": [x["name"] for x in left if not x["ok"]],
+    }
 
 
 def main() -> None:
@@ -187,7 +211,7 @@ def main() -> None:
     p.add_argument("--half", default="tune", choices=("tune", "test", "all"))
     p.add_argument("--sample", type=int, default=0)
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--labels", default="")
+    p.add_argument("--labels", action="append", default=[], help="labelled samples (repeat)")
     p.add_argument("--expand", action="store_true", help="graph sees hybrid's hits")
     p.add_argument("--per-document", type=int, default=1)
     p.add_argument("--graph-k", type=int, default=10, help="graph candidates fused")

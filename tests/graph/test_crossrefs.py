@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from citewise.graph.crossrefs import (
@@ -48,6 +50,17 @@ def test_a_bare_section_or_chapter_number_is_never_a_citation_of_another_documen
     # the maintainers' guide's own "chapter 5" does not cite the reference's Chapter 5
     reference = prof(3, "Chapter 5. Network setup", "debian-reference/ch05.html")
     guide = prof(4, "Debian New Maintainers' Guide", "maint-guide.pdf", "See Chapter 5 for rules.")
+    assert links_for(guide, [reference]) == []
+
+
+def test_a_chapter_number_as_an_alias_is_no_citation_either() -> None:
+    reference = prof(3, "Chapter 6. Maintainer scripts", "ch-maintainerscripts.html")
+    graph = extract([ChunkText(401, "The Sensor Bus Interface is described later.")])
+    with_alias = replace(
+        graph,
+        entities=tuple(replace(e, aliases=("Chapter 6",)) for e in graph.entities),
+    )
+    guide = profile(4, "Filesystem Hierarchy Standard", "fhs.pdf", with_alias)
     assert links_for(guide, [reference]) == []
 
 

@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from citewise.chat.query_router import asks_relationship
 from citewise.graph.extract import extract
 from citewise.graph.model import ChunkText
 from citewise.graph.sqlite import SQLiteGraphStore
@@ -13,7 +14,6 @@ from citewise.graph.walk import named_entities, question_keys, walk
 from citewise.retrieve.sources.base import SourceQuery
 from citewise.retrieve.sources.graph import (
     GraphSource,
-    asks_the_graph,
     by_document_turns,
     expand_known,
 )
@@ -174,11 +174,33 @@ def test_source_with_other_sources_lists_brings_in_at_most_two_new_documents(
     assert len(chunks) <= 2
 
 
-def test_which_documents_and_parties_questions_join_even_off_the_relationship_route(
-    store: SQLiteGraphStore,
-) -> None:
+def test_the_source_joins_only_the_questions_its_route_takes(store: SQLiteGraphStore) -> None:
     never = GraphSource(store, route=lambda q: False)
-    assert never.candidates(query("Which of my documents discuss the Controller Firmware?"), {})
-    assert never.candidates(query("What is the Controller Firmware?"), {}) == []
-    assert asks_the_graph("Who are the parties to the distributor agreement?")
-    assert not asks_the_graph("Who signed the form?")
+    assert (
+        never.candidates(query("Which of my documents discuss the Controller Firmware?"), {}) == []
+    )
+    routed = GraphSource(store, route=asks_relationship)
+    assert routed.candidates(query("Which of my documents discuss the Controller Firmware?"), {})
+    assert routed.candidates(query("What is the Controller Firmware?"), {}) == []
+
+
+def test_a_lone_lower_case_word_names_a_technical_entity_only(conn: sqlite3.Connection) -> None:
+    add_documents(conn, 7)
+    gs = SQLiteGraphStore.over(conn)
+    text = "Packages may use debconf to ask questions. The debconf program stores the answers."
+    gs.replace_document(7, "c", "p", "p.html", extract([ChunkText(70, text)]))
+    assert named_entities(gs, "c", "Which of my documents discuss debconf?") == ["debconf"]
+    assert named_entities(gs, "c", "Which of my documents discuss packages?") == []
+
+
+def test_an_abbreviation_one_document_defines_names_the_thing_in_the_others(
+    conn: sqlite3.Connection,
+) -> None:
+    add_documents(conn, 8, 9)
+    gs = SQLiteGraphStore.over(conn)
+    defining = "Files follow the Filesystem Hierarchy Standard (FHS) in this release."
+    using = "Packages must place their files as the FHS requires."
+    gs.replace_document(8, "c", "a", "a.html", extract([ChunkText(80, defining)]))
+    gs.replace_document(9, "c", "b", "b.html", extract([ChunkText(90, using)]))
+    seeds = named_entities(gs, "c", "Which documents discuss the Filesystem Hierarchy Standard?")
+    assert "filesystem hierarchy standard" in seeds and "fhs" in seeds

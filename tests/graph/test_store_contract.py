@@ -74,7 +74,9 @@ def test_edges_can_be_limited_to_documents_from_given_sources(backend: Backend) 
 def test_re_ingest_replaces_everything_the_document_contributed(backend: Backend) -> None:
     backend.add_documents(1)
     backend.store.replace_document(1, "c", "Pump manual", "pump.pdf", graph(1, *PUMP))
-    backend.store.replace_document(1, "c", "Pump manual", "pump.pdf", graph(1, "The Cooling Loop."))
+    backend.store.replace_document(
+        1, "c", "Pump manual", "pump.pdf", graph(1, "The Cooling Loop is new.")
+    )
     assert backend.store.match_names("c", ["sbi"]) == {}
     assert [e.key for e in backend.store.snapshot("c").entities] == ["cooling loop"]
 

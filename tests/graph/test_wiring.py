@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant
-from citewise.chat.query_router import QueryRouter, asks_relationship
+from citewise.chat.query_router import QueryRouter, asks_relationship, asks_the_graph
 from citewise.graph.model import entity_key
 from citewise.retrieve.sources.base import SourceQuery
 from citewise.retrieve.sources.graph import GraphSource
@@ -44,6 +44,24 @@ def _doc_ids(assistant: Assistant) -> dict[str, int]:
 def test_one_sided_relationship_questions_take_the_relationship_route(question: str) -> None:
     assert QueryRouter().plan(question).kind == "relationship"
     assert asks_relationship(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which of my documents discuss Chubby?",
+        "Which papers mention Paxos?",
+        "Who are the parties to the distributor agreement?",
+    ],
+)
+def test_questions_only_the_graph_answers_whole_join_its_route(question: str) -> None:
+    assert asks_relationship(question)
+    assert asks_the_graph(question)
+    assert QueryRouter().plan(question).kind == "relationship"
+
+
+def test_a_question_about_who_signed_is_not_about_parties() -> None:
+    assert not asks_the_graph("Who signed the form?")
 
 
 @pytest.mark.parametrize(

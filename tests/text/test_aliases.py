@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from citewise.text.aliases import Alias, aliases
+import pytest
+
+from citewise.text.abbreviations import abbreviations
+from citewise.text.aliases import Alias, aliases, definitions
 
 PREAMBLE = (
     'THIS EXCLUSIVE SOFTWARE LICENSE AGREEMENT (this "Agreement") is entered into as of '
@@ -56,3 +59,51 @@ def test_abbreviations_after_and_before_their_expansion() -> None:
 
 def test_a_dated_definition_names_no_party() -> None:
     assert aliases('dated as of July 1, 2005 (the "Effective Date")') == ()
+
+
+def test_definitions_say_what_each_is_and_where_its_name_is_written() -> None:
+    text = (
+        'This Distribution Agreement is made between Acme Pumps Limited ("Supplier") and '
+        'Borealis Trading GmbH ("Distributor"). "Territory" means Norway. The Sensor Bus '
+        "Interface (SBI) is covered."
+    )
+    found = {(d.name, d.term, d.kind) for d in definitions(text)}
+    assert ("Acme Pumps Limited", "Supplier", "party") in found
+    assert ("Borealis Trading GmbH", "Distributor", "party") in found
+    assert ("Territory", "Territory", "term") in found
+    assert ("Sensor Bus Interface", "SBI", "abbreviation") in found
+    for d in definitions(text):
+        assert text[d.start : d.end].startswith(d.name.split()[0])
+
+
+def test_a_party_without_a_role_is_a_definition_but_no_alias() -> None:
+    text = "This Agreement is made between Acme Pumps Limited and Borealis Trading GmbH."
+    assert {d.name for d in definitions(text) if d.kind == "party"} == {
+        "Acme Pumps Limited",
+        "Borealis Trading GmbH",
+    }
+    assert aliases(text) == ()
+
+
+def test_a_bracket_outside_a_between_clause_defines_a_term_not_a_party() -> None:
+    text = 'The Purchase Agreement and the Transaction Documents (the "Documents") survive.'
+    assert [(d.name, d.kind) for d in definitions(text)] == [("Transaction Documents", "term")]
+
+
+@pytest.mark.parametrize(
+    ("text", "full", "abbr"),
+    [
+        ("the write-ahead log (WAL) is flushed", "write-ahead log", "WAL"),
+        ("the Bureau of Labor Statistics (BLS) said", "Bureau of Labor Statistics", "BLS"),
+        ("the FHS (Filesystem Hierarchy Standard) says", "Filesystem Hierarchy Standard", "FHS"),
+        ("called “transparent huge pages” (THP).", "transparent huge pages", "THP"),
+    ],
+)
+def test_abbreviations_spelled_by_initials_either_way_round(
+    text: str, full: str, abbr: str
+) -> None:
+    assert [(a.full, a.abbr) for a in abbreviations(text)] == [(full, abbr)]
+
+
+def test_words_a_comma_separates_do_not_spell_an_abbreviation() -> None:
+    assert abbreviations("Storage, Bus, Interface (SBI) here") == []

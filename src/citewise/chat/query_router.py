@@ -90,6 +90,12 @@ _ONE_SIDED = re.compile(
     r"\s+(?!(?:the\s+)?(?:most|least|more|less|fewer)\b)(?P<b>.+)$",
     re.I,
 )
+# questions only the graph answers whole: which documents name something, who the parties are
+_GRAPH_QUESTION = re.compile(
+    r"\bwhich\s+(?:of\s+(?:my|the|our)\s+)?(?:documents|files|papers|agreements|contracts"
+    r"|guides|manuals)\b|\bwho\s+(?:are|is|were|was)\s+(?:the\s+)?part(?:y|ies)\s+(?:to|of|in)\b",
+    re.I,
+)
 _LEAD = re.compile(r"^(?:(?:what|which|when|how|should|i|we|the|a|an)\s+)+", re.I)
 _AND_ASK = re.compile(r"\s+and\s+(?=(?:how|what|which|when|where|why|who)\s)", re.I)
 _EXPLAIN = re.compile(
@@ -175,6 +181,8 @@ class QueryRouter:
                 return self._plan("relationship", "relates two things", parts=sides)
         if asks_what_is_linked(q):
             return self._plan("relationship", "asks what is linked to one thing")
+        if asks_the_graph(q):  # "which of my documents …", "who are the parties to …"
+            return self._plan("relationship", "asks which documents or parties")
         parts = sub_questions(question, analysis.parts if analysis is not None else None)
         if len(parts) > 1:
             return self._plan("complex", f"{len(parts)} questions in one", parts=parts)
@@ -223,7 +231,12 @@ def asks_relationship(question: str) -> bool:
         m = pattern.search(q)
         if m and _side(m["a"]) and _side(m["b"]):
             return True
-    return asks_what_is_linked(q)
+    return asks_what_is_linked(q) or asks_the_graph(q)
+
+
+def asks_the_graph(question: str) -> bool:
+    """ "Which of my documents discuss X?", "Who are the parties to the Y agreement?" """
+    return _GRAPH_QUESTION.search(question) is not None
 
 
 def asks_what_is_linked(question: str) -> bool:

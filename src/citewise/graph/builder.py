@@ -1,7 +1,7 @@
 """A document's graph put together sentence by sentence: its entities (names, kinds, aliases
 and the chunks naming them), typed relations, concept objects, agreements and their parties,
-weak co-occurrence links (kept when two sentences agree), references, and part_of from its
-structure (a path in its directory)."""
+weak co-occurrence links (kept when two sentences agree), references, and relations from its
+structure (a path in its directory, the terms an agreement defines, a command's options)."""
 
 from __future__ import annotations
 
@@ -57,11 +57,19 @@ class Builder:
     refs: dict[str, tuple[str, set[int]]] = field(default_factory=dict)
     agreement: str | None = None  # the first agreement the document names
     pending: list[tuple[str, RelationKind, int, Agreement | None]] = field(default_factory=list)
+    defined: dict[str, int] = field(default_factory=dict)  # a term → where it is defined
+    options: dict[str, int] = field(default_factory=dict)  # an option → where first named
+    subject: str = ""  # the key of what the document is about (its title), if an entity
 
     def add(self, chunk: int, text: str, mentions: Sequence[Mention]) -> None:
         """One sentence (`text`, of chunk `chunk`) and its mentions."""
         for m in mentions:
             self._add_mention(chunk, m)
+            # the sentence that defines a term (not a later use of its short form)
+            if m.kind == "term" and text[m.start : m.end].startswith(m.name):
+                self.defined.setdefault(m.key, chunk)
+            elif m.kind == "option":
+                self.options.setdefault(m.key, chunk)
         typed = typed_relations(text, mentions)
         for source, target, kind in typed:
             self._relate(source, target, kind, chunk, 1.0)
@@ -125,6 +133,18 @@ class Builder:
                 self._relate(agreement, key, "governed_by", chunk, 1.0)
         self.pending.clear()
 
+    def _structure(self) -> None:
+        """defines and part_of from what the document is: the agreement (or licence) defines
+        the terms it defines; a manual page's options are part of its command."""
+        if self.agreement is not None:
+            for key, chunk in self.defined.items():
+                if key != self.agreement:
+                    self._relate(self.agreement, key, "defines", chunk, 1.0)
+        if self.subject and self.subject in self.entities:
+            for key, chunk in self.options.items():
+                if key != self.subject:
+                    self._relate(key, self.subject, "part_of", chunk, 1.0)
+
     def _hierarchy(self) -> None:
         """part_of from the document's structure: a path inside a directory it also names
         ("/etc/shadow" in "/etc"), a dotted name inside its module ("os.path" in "os")."""
@@ -149,6 +169,7 @@ class Builder:
 
     def build(self) -> DocumentGraph:
         self._settle_agreements()
+        self._structure()
         self._hierarchy()
         entities = tuple(
             Entity(

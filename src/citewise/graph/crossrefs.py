@@ -62,10 +62,11 @@ def document_names(title: str, source: str, headings: Iterable[str] = ()) -> fro
 def profile(doc_id: int, title: str, source: str, graph: DocumentGraph) -> DocumentProfile:
     # a bare "Chapter 5" or "Section 3" names a place in a book without saying which book: it
     # is never a citation of another document (its own chapter, or a book it does not name)
-    cites = {e.key for e in graph.entities if _number_of(e.key) is None}
+    cites = {e.key for e in graph.entities}
     cites.update(entity_key(a) for e in graph.entities for a in e.aliases)
-    cites.update(p for r in graph.references if _number_of(r.key) is None for p in _prefixes(r.key))
+    cites.update(p for r in graph.references for p in _prefixes(r.key))
     cites.update(c.key for c in graph.citations)  # titles in its reference list
+    cites = {c for c in cites if _number_of(c) is None}  # an alias or a title too
     shares = {e.key for e in graph.entities if e.kind not in LOCAL_KINDS}
     names = document_names(title, source, graph.headings)
     return DocumentProfile(doc_id, names, frozenset(cites - names), frozenset(shares))

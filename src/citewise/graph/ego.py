@@ -19,9 +19,9 @@ from citewise.graph.model import (
     Relation,
     entity_key,
 )
-from citewise.graph.rules.english import is_english
 from citewise.graph.store import GraphStore
 from citewise.graph.views import Store, link_reason
+from citewise.text.english import is_english
 
 EGO_LIMIT = 24  # neighbours drawn at once: more are listed as "and N more"
 DOCUMENT_SHARE = 3  # at most a third of a document's neighbours are other documents
@@ -131,9 +131,11 @@ def entity_ego(
 
 def worth_a_card(e: Entity) -> bool:
     """Not a place in a document ("Section 3"), nor a defined term that is one everyday word
-    ("Software", "Person", "cost": the document's shorthand, not a thing of its own)."""
+    ("Software", "Person", "cost": the document's shorthand, not a thing of its own), nor a
+    concept (the object of "X is a consensus algorithm": a description, kept as a relation's
+    end, not a name)."""
     lone_word = e.kind == "term" and " " not in e.name and is_english(e.name)
-    return e.kind not in LOCAL_KINDS and not lone_word
+    return e.kind not in LOCAL_KINDS and e.kind != "concept" and not lone_word
 
 
 def _card_worthy(graph: GraphStore, collection: str, passages: dict[str, int]) -> list[Entity]:

@@ -22,13 +22,13 @@ from citewise.graph.rules.citations import cited_titles, is_bibliography
 from citewise.graph.rules.codes import find_codes
 from citewise.graph.rules.names import (
     capitalised_runs,
-    find_acronym_definitions,
     find_acronyms,
     find_names,
     inside_phrases,
 )
+from citewise.graph.rules.standing import unstanding
 from citewise.graph.rules.technical import TechnicalEvidence, find_technical
-from citewise.graph.rules.terms import find_terms
+from citewise.graph.rules.terms import find_abbreviations, find_terms
 from citewise.graph.rules.tokens import (
     Mention,
     Sentence,
@@ -37,6 +37,7 @@ from citewise.graph.rules.tokens import (
     is_heading_like,
     tokenize,
 )
+from citewise.text.aliases import definitions
 from citewise.text.sentences import split_sentences
 from citewise.types import ChunkRecord
 from citewise.types.documents import SECTION_SEPARATOR
@@ -58,13 +59,18 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     # split again for the last one rather than its text kept: a long manual's (15,000
     # chunks) took ~100 MB and ~20 MB
     found = [sentence_mentions(s, evidence, _runs(s)) for s in _sentences(chunks)]
+    headings = _headings(chunks)
+    # the sentences are tokenised a third time rather than kept (see above)
+    judged = zip(_sentences(chunks), found, strict=True)
+    dropped = unstanding(judged, "\n\n".join(c.text for c in chunks), headings, evidence.roles)
+    found = [[m for m in ms if m.key not in dropped] for ms in found]
     aliases = _alias_map(m for ms in found for m in ms)
-    graph = Builder()
+    graph = Builder(subject=entity_key(headings[0]) if headings else "")
     for (chunk_id, text), mentions in zip(_texts(chunks), found, strict=True):
         graph.add(chunk_id, text, [_resolve(m, aliases) for m in mentions])
     for chunk in chunks:  # a party's "Inc." ends a sentence for the splitter: whole passages
         graph.agreements(chunk.chunk_id, chunk.text)
-    return replace(graph.build(), headings=_headings(chunks), citations=citations)
+    return replace(graph.build(), headings=headings, citations=citations)
 
 
 def _citations(chunks: Iterable[ChunkText]) -> tuple[Reference, ...]:
@@ -125,10 +131,11 @@ def sentence_mentions(
     """Every rule's mentions in one sentence, overlaps settled by rule priority then length
     (`runs`: the sentence's `capitalised_runs`, when the caller has them already)."""
     # when two rules claim overlapping text, the more specific rule (listed first) wins
+    defined = definitions(sentence.text)
     by_rule = (
         # a role's short name standing alone ("the Company") is no entity of its own
-        [m for m in find_terms(sentence.text) if m.name not in evidence.roles],
-        find_acronym_definitions(sentence),
+        [m for m in find_terms(sentence.text, defined) if m.name not in evidence.roles],
+        find_abbreviations(sentence.text, defined),
         find_technical(sentence.text, evidence.technical),
         find_codes(sentence.text),
         find_names(sentence, evidence, runs),

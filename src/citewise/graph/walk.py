@@ -15,6 +15,7 @@ from citewise.graph.crossrefs import COMMON_SHARE
 from citewise.graph.model import WEAK_RELATION, Relation, entity_key
 from citewise.graph.rules.tokens import COMMON_CAPITALISED, Token, tokenize
 from citewise.graph.store import GraphStore
+from citewise.text.english import is_english
 from citewise.text.words import STOPWORDS
 
 MAX_DEPTH = 2
@@ -50,6 +51,19 @@ def question_keys(question: str) -> list[str]:
     return sorted(keys)
 
 
+def lower_words(question: str) -> list[str]:
+    """The question's lone lower-case words outside everyday English ("debconf", "dpkg-divert"):
+    names only if the collection knows them as technical names (see `named_entities`)."""
+    return sorted(
+        {
+            entity_key(t.text)
+            for t in tokenize(question)
+            if t.text.islower() and len(t.text) >= 3 and t.text not in STOPWORDS
+            and not is_english(t.text)
+        }
+    )  # fmt: skip
+
+
 def _marked(tok: Token) -> bool:
     word = tok.text
     if word.lower() in STOPWORDS or word.lower() in COMMON_CAPITALISED:
@@ -65,11 +79,33 @@ def named_entities(store: GraphStore, collection: str, question: str) -> list[st
     matches = store.match_names(collection, question_keys(question))
     longest = [k for k in matches if not any(k != o and f" {k} " in f" {o} " for o in matches)]
     keys = sorted({e for k in longest for e in matches[k]})
+    keys = sorted(
+        {*keys, *_technical(store, collection, question), *_aliased(store, collection, keys)}
+    )
     freq = store.frequencies(collection, keys)
     n_docs = store.document_count(collection)
     common = max(2.0, COMMON_SHARE * n_docs)
     specific = [k for k in keys if freq.get(k, 0) <= common]
     return sorted(specific, key=lambda k: (freq.get(k, 0), k))
+
+
+# kinds a lone lower-case word of a question may name ("debconf" the program, not "cost")
+TECHNICAL_KINDS = frozenset({"command", "software", "path", "option", "configuration", "code"})
+
+
+def _technical(store: GraphStore, collection: str, question: str) -> list[str]:
+    words = lower_words(question)
+    matched = store.match_names(collection, words) if words else {}
+    found = sorted({e for keys in matched.values() for e in keys})
+    return [e.key for e in store.entities(collection, found) if e.kind in TECHNICAL_KINDS]
+
+
+def _aliased(store: GraphStore, collection: str, keys: Sequence[str]) -> list[str]:
+    """Entities named by the seeds' aliases in other documents: "FHS" where another document
+    defines "Filesystem Hierarchy Standard (FHS)" names the standard there too."""
+    aliases = sorted({entity_key(a) for e in store.entities(collection, keys) for a in e.aliases})
+    matched = store.match_names(collection, [a for a in aliases if a]) if aliases else {}
+    return sorted({e for found in matched.values() for e in found})
 
 
 def walk(

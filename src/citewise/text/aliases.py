@@ -8,14 +8,23 @@ parties and things, and the abbreviations it introduces.
 - Abbreviations: `European Medicines Agency (EMA)`, whose letters are the initials of the
   words before it, in order; and `EMA (European Medicines Agency)`.
 
-Each alias is a (name, term) pair: the name as the document spells it, the term it uses for it
-afterwards. The graph's entity extraction can read the same pairs.
+- Parties: `made between Acme Pumps Limited ("Supplier") and Borealis GmbH` (`text.parties`).
+- Terms defined without a name: `"Confidential Information" means …`, `the term "Licensee"`.
+
+`definitions(text)` is the one extractor: every definition with its kind and where its name is
+written; the knowledge graph makes its `term`, `party` and `acronym` entities from it.
+`aliases(text)` is its (name, term) pairs: the name as the document spells it, the term it
+uses for it afterwards (what the retriever matches a question's words against).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
+
+from citewise.text.abbreviations import abbreviations
+from citewise.text.parties import find_parties, is_party_name
 
 _QUOTE_OPEN = "\"“'‘"
 _QUOTE_CLOSE = "\"”'’"
@@ -59,8 +68,6 @@ _HEREINAFTER = re.compile(
     rf"(?:[{_QUOTE_OPEN}](?P<quoted>[A-Za-z][\w&.' -]{{0,40}}?)[,.]?[{_QUOTE_CLOSE}]"
     r"|(?P<term>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}))"
 )
-_ABBREVIATION = re.compile(r"\(\s*(?P<abbr>[A-Z][A-Za-z0-9&]{1,9})\s*\)")
-_EXPANSION = re.compile(r"\b(?P<abbr>[A-Z][A-Z0-9&]{1,9})\s*\(\s*(?P<full>[A-Z][^()]{3,80}?)\s*\)")
 # joining words after which a party's name starts
 _JOINS = re.compile(
     r"(?:\bby\s+and\s+(?:between|among)|\bbetween|\bamong|\bby|\band|\bwith|[:;])\s+(?=\S)",
@@ -101,49 +108,110 @@ class Alias:
     term: str  # what it calls it afterwards: "Distributor", "EMA"
 
 
+DefinitionKind = Literal["party", "term", "abbreviation"]
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """One thing `text` defines: its name where it is written (`start`, `end`), the term the
+    document uses for it afterwards ("" for a party without a role; the name itself for a term
+    defined by "means")."""
+
+    name: str
+    term: str
+    kind: DefinitionKind
+    start: int
+    end: int
+
+
+# "Confidential Information" means …, "Licensor" shall mean …
+_MEANS = re.compile(
+    rf"[{_QUOTE_OPEN}](?P<term>[^{_QUOTE_CLOSE}\n]{{2,60}})[{_QUOTE_CLOSE}]\s*,?\s+(?:means"
+    r"|refers\s+to|is\s+defined\s+as|shall\s+mean|denotes|stands\s+for)\b"
+)
+_MEANS_WORDS = ("mean", "refers", "defined", "denotes", "stands")
+_THE_TERM = re.compile(
+    rf"\bthe\s+term\s+[{_QUOTE_OPEN}](?P<term>[^{_QUOTE_CLOSE}\n]{{2,60}})[{_QUOTE_CLOSE}]"
+)
+# a definition's name is a party's when the clause is "between … and …"
+_PARTY_CLAUSE = re.compile(r"\b(?:between|among)\b", re.I)
+
+
 def aliases(text: str) -> tuple[Alias, ...]:
     """The defined terms and abbreviations of `text`, each (name, term) pair once, in the
     order they are defined."""
-    found: list[Alias] = []
+    pairs = [
+        Alias(d.name, d.term)
+        for d in definitions(text)
+        if d.term and d.name.lower() != d.term.lower()
+    ]
+    unique = {(a.name.lower(), a.term.lower()): a for a in reversed(pairs)}
+    return tuple(sorted(unique.values(), key=pairs.index)[:MAX_ALIASES])
+
+
+def definitions(text: str) -> tuple[Definition, ...]:
+    """Every party, defined term and abbreviation of `text`, in the order written."""
+    found = _bracketed(text)
+    defined = {d.term.lower() for d in found}
+    # "(each a "Party")" after a defined term names no one new
+    found = [d for d in found if d.name.lower() not in defined or d.term.isupper()]
+    named = {d.name.lower() for d in found}
+    for p in find_parties(text):  # a party with no role defined, or one the brackets missed
+        if p.name.lower() not in named:
+            found.append(Definition(p.name, p.role, "party", p.start, p.end))
+    found += _terms(text)
+    found += [
+        Definition(a.full, a.abbr, "abbreviation", a.start, a.end) for a in abbreviations(text)
+    ]
+    return tuple(sorted(found, key=lambda d: d.start))
+
+
+def _bracketed(text: str) -> list[Definition]:
+    """`Acme Widgets, Inc., a Nevada corporation ("Distributor")` and `… hereinafter referred
+    to as "lessor,"`: the name before, each term the bracket or the clause defines."""
+    found: list[Definition] = []
     last_end = 0
     spans: list[tuple[int, int]] = []
     for m in _BRACKET.finditer(text):
-        defined = [_clean_term(q["term"]) for q in _QUOTED.finditer(m["body"])]
+        terms = [_clean_term(q["term"]) for q in _QUOTED.finditer(m["body"])]
         rest = _QUOTED.sub(" ", m["body"]).replace(",", " ").lower().split()
-        if not defined or any(w not in _DEFINING_WORDS for w in rest):
+        if not terms or any(w not in _DEFINING_WORDS for w in rest):
             continue
-        name = _name_before(text, max(last_end, m.start() - _WINDOW), m.start())
+        named = _name_before(text, max(last_end, m.start() - _WINDOW), m.start())
         last_end = m.end()
         spans.append(m.span())
-        found += [
-            Alias(name, term)
-            for term in defined
-            if term and name and name.lower() != term.lower() and _named(name, term)
-        ]
+        found += [_definition(text, named, term, m.start()) for term in terms]
     for m in _HEREINAFTER.finditer(text):
-        if any(a <= m.start() < b for a, b in spans):
-            continue
-        term = _clean_term(m["quoted"] or m["term"] or "")
-        name = _name_before(text, max(0, m.start() - _WINDOW), m.start())
-        if term and name and name.lower() != term.lower() and _named(name, term):
-            found.append(Alias(name, term))
-    terms = {a.term.lower() for a in found}
-    # "(each a "Party")" after a defined term names no one new
-    found = [a for a in found if a.name.lower() not in terms or a.term.isupper()]
-    for m in _ABBREVIATION.finditer(text):
-        abbr = m["abbr"]
-        if sum(c.isupper() for c in abbr) < 2:
-            continue
-        full = _expansion_before(text[max(0, m.start() - 120) : m.start()], abbr)
-        if full:
-            found.append(Alias(full, abbr))
-    for m in _EXPANSION.finditer(text):
-        full = m["full"].strip()
-        if _initials_match(full.split(), m["abbr"]) == sum(c.isalpha() for c in m["abbr"]):
-            found.append(Alias(full, m["abbr"]))
-    unique = {(a.name.lower(), a.term.lower()): a for a in reversed(found)}
-    ordered = sorted(unique.values(), key=lambda a: found.index(a))
-    return tuple(ordered[:MAX_ALIASES])
+        if not any(a <= m.start() < b for a, b in spans):
+            term = _clean_term(m["quoted"] or m["term"] or "")
+            named = _name_before(text, max(0, m.start() - _WINDOW), m.start())
+            found.append(_definition(text, named, term, m.start()))
+    return [d for d in found if d.term]
+
+
+def _definition(text: str, named: tuple[str, int], term: str, at: int) -> Definition:
+    name, start = named
+    if not (term and name and name.lower() != term.lower() and _named(name, term)):
+        return Definition("", "", "term", 0, 0)
+    clause = text[max(0, start - 200) : start]
+    party = _PARTY_CLAUSE.search(clause) is not None and is_party_name(name)
+    return Definition(name, term, "party" if party else "term", start, start + len(name))
+
+
+def _terms(text: str) -> list[Definition]:
+    """Terms defined on their own: `"X" means …`, `the term "X"` (not a quoted value)."""
+    if not any(q in text for q in _QUOTE_OPEN):
+        return []
+    found = []
+    if any(word in text for word in _MEANS_WORDS):
+        found += list(_MEANS.finditer(text))
+    if "term" in text:
+        found += list(_THE_TERM.finditer(text))
+    return [
+        Definition(t, t, "term", m.start("term"), m.start("term") + len(t))
+        for m in found
+        if (t := m["term"].strip()) and not t[:1].isdigit()
+    ]
 
 
 def _clean_term(term: str) -> str:
@@ -161,45 +229,32 @@ def _named(name: str, term: str) -> bool:
     return len(words) > 1 or (term.isupper() and _initials_match([name], term) > 0)
 
 
-def _name_before(text: str, start: int, end: int) -> str:
-    """The party's name in `text[start:end]`: the first run of capitalised words after the
-    last joining word that is followed by one."""
+def _name_before(text: str, start: int, end: int) -> tuple[str, int]:
+    """The party's name in `text[start:end]` and where it starts: the first run of capitalised
+    words after the last joining word that is followed by one."""
     window = text[start:end]
     ends = list(_SENTENCE_END.finditer(window))
-    window = window[ends[-1].end() :] if ends else window
-    cut = 0
-    for j in _JOINS.finditer(window):
+    begin = ends[-1].end() if ends else 0
+    cut = begin
+    for j in _JOINS.finditer(window, begin):
         rest = window[j.end() :]
         if _NAME_RUN.match(rest) and not _starts_generic(rest):
             cut = j.end()
     for run in _NAME_RUN.finditer(window, cut):
+        written = run.group(0).rstrip(" ,")
         # "A. Owner": an enumeration's letter is not part of the name
-        name = _ENUMERATION.sub("", " ".join(run.group(0).strip(" ,").split()))
+        lead = _ENUMERATION.match(written)
+        skip = lead.end() if lead else 0
+        name = " ".join(written[skip:].split())
         if _starts_generic(name):
             continue
-        return name if len(name.split()) <= 8 else ""
-    return ""
+        return (name, start + run.start() + skip) if len(name.split()) <= 8 else ("", 0)
+    return "", 0
 
 
 def _starts_generic(text: str) -> bool:
     first = text.split(maxsplit=1)[0].strip(",.") if text.split() else ""
     return first in _NOT_NAME_START
-
-
-def _expansion_before(before: str, abbr: str) -> str:
-    """The words before "(ABC)" whose initials spell ABC, in order ("European Medicines
-    Agency" for "EMA"), or ""."""
-    words = re.findall(r"[\w&'’-]+", before)
-    letters = [c for c in abbr if c.isalpha()]
-    for n in range(len(letters), min(len(letters) + 3, len(words)) + 1):
-        tail = words[-n:]
-        if (
-            tail
-            and tail[0][0].upper() == letters[0]
-            and _initials_match(tail, abbr) == len(letters)
-        ):
-            return " ".join(tail)
-    return ""
 
 
 def _initials_match(words: list[str], abbr: str) -> int:

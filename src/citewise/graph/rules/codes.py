@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from citewise.graph.model import EntityKind, entity_key
-from citewise.graph.rules.english import is_english
 from citewise.graph.rules.tokens import Mention, is_placeholder, word_set
+from citewise.text.english import is_english
 
 _STANDARD = re.compile(
     r"\b(?:RFC|BCP|STD|FYI|PEP|ISO(?:/IEC)?|IEC|IEEE|ECMA|ANSI|FIPS|NIST\s+SP|CVE|CWE|EN|DIN)"
@@ -16,6 +16,8 @@ _STANDARD = re.compile(
 )
 # letters, then dash-separated parts ending in digits: FC-001-234, SHA-256, UTF-8, X-509
 _CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]+)*-\d+(?:[-.]\d+)*(?:-[a-z]+\b|[a-z]?\b)")
+# one letter and a number or a range: a variable or a figure's label ("W-1", "M1-3")
+_NOTATION = re.compile(r"^[A-Z]\d*-\d+$")
 _SECTION = re.compile(
     r"(?:\b(?P<word>Section|Sections|Chapter|Appendix|Annex|Clause|Schedule|Exhibit)\s+|§\s*)"
     r"(?P<num>[A-Z]?\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[A-Z]\b)"
@@ -53,7 +55,8 @@ def find_codes(text: str) -> list[Mention]:
             found.append(_mention(_normal_standard(m.group()), "code", m.start(), m.end()))
         if "-" in text:
             for m in _CODE.finditer(text):
-                found.append(_mention(m.group(), "code", m.start(), m.end()))
+                if not _NOTATION.match(m.group()):
+                    found.append(_mention(m.group(), "code", m.start(), m.end()))
     if any(word in text for word in _SECTION_WORDS):
         for m in _SECTION.finditer(text):
             word = (m.group("word") or "Section").rstrip("s")

@@ -13,11 +13,9 @@ from __future__ import annotations
 import re
 
 from citewise.graph.model import EntityKind, entity_key
-from citewise.graph.rules.english import is_english
 from citewise.graph.rules.tokens import (
     COMMON_CAPITALISED,
     CONNECTORS,
-    EXPANSION_JOINERS,
     MONTHS_AND_DAYS,
     VENUE_WORDS,
     Mention,
@@ -31,6 +29,7 @@ from citewise.graph.rules.tokens import (
     singular_acronym,
     word_shape,
 )
+from citewise.text.english import is_english
 from citewise.text.words import STOPWORDS
 
 _TRIMMED = CONNECTORS | {"on"}
@@ -103,8 +102,6 @@ _NOT_ALONE = (
     )
 )
 _VERSION = re.compile(r"^\d+(?:\.\d+)*[a-z]?$")
-_ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9&]{1,9}$")
-_PARENTHESISED = re.compile(r"\(\s*([^()]{2,80}?)\s*\)")
 
 
 def find_names(
@@ -166,64 +163,6 @@ def find_acronyms(sentence: Sentence, evidence: WordEvidence | None = None) -> l
             )
         i = j
     return found
-
-
-def find_acronym_definitions(sentence: Sentence) -> list[Mention]:
-    """ "Foo Bar Baz (FBB)" and "FBB (Foo Bar Baz)": the expansion, with the acronym as alias."""
-    text = sentence.text
-    found: list[Mention] = []
-    if "(" not in text:
-        return found
-    for m in _PARENTHESISED.finditer(text):
-        inside = m.group(1)
-        before = [t for t in sentence.tokens if t.end <= m.start()]
-        if _ACRONYM.match(inside) and sum(c.isupper() for c in inside) >= 2:
-            words = _expansion_before(before, _letters(inside))
-            if words and gap_is_blank(text, words[-1], Token("(", m.start(), m.start(), False)):
-                name = text[words[0].start : words[-1].end]
-                found.append(_definition(name, inside, words[0].start, m.end()))
-        elif before and _ACRONYM.match(before[-1].text) and before[-1].is_allcaps:
-            acronym = before[-1].text
-            inner = [t for t in sentence.tokens if m.start() < t.start and t.end <= m.end()]
-            if inner and _initials_match(inner, _letters(acronym)):
-                found.append(_definition(inside, acronym, before[-1].start, m.end()))
-    return found
-
-
-def _definition(expansion: str, acronym: str, start: int, end: int) -> Mention:
-    return Mention(entity_key(expansion), expansion, "acronym", start, end, (acronym,))
-
-
-def _letters(acronym: str) -> str:
-    return "".join(c for c in acronym if c.isupper() or c.isdigit()).lower()
-
-
-def _expansion_before(before: list[Token], letters: str) -> list[Token] | None:
-    """The shortest run of words ending just before the parenthesis whose initials spell
-    `letters` (joiners such as "of" may be skipped)."""
-    for n in range(len(letters), min(len(before), len(letters) * 2 + 2) + 1):
-        words = before[-n:]
-        if words[0].text.lower() in EXPANSION_JOINERS:
-            continue
-        if _initials_match(words, letters):
-            return words
-    return None
-
-
-def _initials_match(words: list[Token], letters: str) -> bool:
-    """Whether the words' initials spell `letters`, each joiner either used or skipped."""
-
-    def walk(i: int, j: int) -> bool:
-        if j == len(letters):
-            return i == len(words) or all(w.text.lower() in EXPANSION_JOINERS for w in words[i:])
-        if i == len(words):
-            return False
-        word = words[i].text.lower()
-        if word[0] == letters[j] and walk(i + 1, j + 1):
-            return True
-        return word in EXPANSION_JOINERS and walk(i + 1, j)
-
-    return walk(0, 0)
 
 
 def _continues_command(tok: Token) -> bool:

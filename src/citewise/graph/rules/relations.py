@@ -86,10 +86,11 @@ MAX_CO_OCCURRING = 8  # a longer list of names is an enumeration: its pairs say 
 
 def typed_relations(text: str, mentions: Sequence[Mention]) -> list[tuple[str, str, RelationKind]]:
     """(source key, target key, kind) for each pair of neighbouring mentions whose words
-    between match a relation pattern, without a negation."""
+    between match a relation pattern, without a negation; an active verb's object list
+    ("X requires A, B and C") gives each its edge."""
     out: list[tuple[str, str, RelationKind]] = []
     ordered = sorted((m for m in mentions if m.kind != "section"), key=lambda m: m.start)
-    for left, right in pairwise(ordered):
+    for i, (left, right) in enumerate(pairwise(ordered)):
         between = text[left.end : right.start]
         if left.key == right.key or _NEGATION.search(between):
             continue
@@ -102,7 +103,21 @@ def typed_relations(text: str, mentions: Sequence[Mention]) -> list[tuple[str, s
             for kind, pattern in ACTIVE:
                 if pattern.match(between):
                     out.append((left.key, right.key, kind))
+                    out += [(left.key, m.key, kind) for m in _listed_after(text, ordered, i + 1)]
                     break
+    return out
+
+
+_LIST_JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)(?:the\s+|a\s+|an\s+)?$")
+
+
+def _listed_after(text: str, ordered: Sequence[Mention], first: int) -> list[Mention]:
+    """The mentions listed after `ordered[first]`, joined by commas, "and" or "or"."""
+    out: list[Mention] = []
+    for prev, nxt in pairwise(ordered[first:]):
+        if not _LIST_JOIN.match(text[prev.end : nxt.start]):
+            break
+        out.append(nxt)
     return out
 
 

@@ -1,7 +1,8 @@
 """Lower-case technical names a document treats as things: file paths (`/etc/shadow`,
 `debian/control`), long options (`--purge`), manual-page references (`dpkg(1)`), a command after
-a shell prompt (`$ lintian …`), a word a noun marks ("the quilt program"), and a word outside
-everyday English that opens sentences in lower case or recurs ("dpkg-source unpacks …").
+a shell prompt (`$ lintian …`), a word a noun marks ("the quilt program", "a program, such as
+debconf"), a word used as a tool ("use debconf to …"), and a word outside everyday English that
+opens sentences in lower case or recurs ("dpkg-source unpacks …").
 
 The first pass (`TechnicalEvidence.add`) learns the document's technical words; the second
 (`find_technical`) finds every mention of them, and the paths and options, in a sentence.
@@ -15,13 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from citewise.graph.model import EntityKind, entity_key
-from citewise.graph.rules.english import INFLECTED, is_compound, is_english, is_fragment
 from citewise.graph.rules.tokens import (
     COMMON_CAPITALISED,
     Mention,
     is_placeholder,
     looks_random,
 )
+from citewise.text.english import INFLECTED, is_compound, is_english, is_fragment
 from citewise.text.words import STOPWORDS
 
 _WORD = r"[a-z][a-z0-9+-]*[a-z0-9+]"
@@ -34,6 +35,14 @@ _COMMAND_NOUNS = "command|program|utility|tool|daemon|script|binary|executable|h
 _THING_NOUNS = "package|library|module|service|plugin|extension|backend|frontend"
 _MARKED = re.compile(
     rf"\b(?i:the|a|an|its|this|your|our)\s+({_WORD})\s+(?P<noun>{_COMMAND_NOUNS}|{_THING_NOUNS})s?\b"
+)
+# "a program, such as debconf", "use debconf to find out": a word named as a tool
+_SUCH_AS = re.compile(
+    rf"\b(?:{_COMMAND_NOUNS}|{_THING_NOUNS})s?,?\s+(?:such\s+as|like|e\.g\.,?)\s+({_WORD})\b",
+    re.I,
+)
+_USED = re.compile(
+    rf"\b(?:use|uses|using|used|run|runs|running|call|calls|calling)\s+({_WORD})\s+(?:to|for|in)\b"
 )
 _OPENER = re.compile(rf"(?:^|[.!?]\s+)({_WORD})\b(?!\s*[(:=])")
 _LOWER_WORD = re.compile(rf"(?<![\w./$@'’-])({_WORD})(?![\w/@]|\.\w|\((?![1-8][a-z]*\)))")
@@ -63,6 +72,8 @@ class TechnicalEvidence:
         if "$" in text:
             for m in _PROMPT.finditer(text):
                 self._mark(m.group(1), "command", strong=True)
+        for m in (*_SUCH_AS.finditer(text), *_USED.finditer(text)):
+            self._mark(m.group(1), "software", strong=False)
         for m in _MARKED.finditer(text):
             noun = m.group("noun")
             self._mark(m.group(1), "command" if noun in _COMMAND_NOUNS else "software", False)

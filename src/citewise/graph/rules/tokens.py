@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from citewise.graph.model import EntityKind
-from citewise.graph.rules.english import is_english
+from citewise.text.aliases import definitions
+from citewise.text.english import is_english
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -49,7 +50,6 @@ VENUE_WORDS = word_set(
     "convention treaty agreement act"
 )
 # words an acronym's expansion may hold without a letter in the acronym
-EXPANSION_JOINERS = CONNECTORS | word_set("and on in to with by")
 # capitalised words that open a sentence or a heading far more often than a name
 COMMON_CAPITALISED = word_set(
     """
@@ -203,6 +203,12 @@ class WordEvidence:
             for m in _QUOTED_WORD.finditer(sentence.text):
                 if is_english(m.group(1)):
                     self.roles.add(m.group(1))
+            # every term a bracket defines: '(the “Company”, “Employer”)'
+            self.roles.update(
+                d.term
+                for d in definitions(sentence.text)
+                if d.kind != "abbreviation" and " " not in d.term and is_english(d.term)
+            )
         if is_shouting(sentence.tokens):
             self.shouted.update(t.text for t in sentence.tokens if t.text.isupper())
         for tok in sentence.tokens:

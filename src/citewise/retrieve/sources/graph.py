@@ -10,7 +10,6 @@ the query's timings) rather than return passages the filter would exclude.
 
 from __future__ import annotations
 
-import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -25,20 +24,6 @@ from citewise.types import Candidate, SearchMode
 CO_OCCURRENCE_SCORE = 0.25
 SECOND_HOP_SCORE = 0.3
 MENTION_SCORE = 1.0
-
-
-# questions only the graph answers whole, joined even when the query router's relationship
-# route does not take them: which documents name something, who the parties to an agreement are
-_GRAPH_QUESTION = re.compile(
-    r"\bwhich\s+(?:of\s+(?:my|the|our)\s+)?(?:documents|files|papers|agreements|contracts"
-    r"|guides|manuals)\b|\bwho\s+(?:are|is|were|was)\s+(?:the\s+)?part(?:y|ies)\s+(?:to|of|in)\b",
-    re.I,
-)
-
-
-def asks_the_graph(question: str) -> bool:
-    """ "Which of my documents discuss X?", "Who are the parties to the Y agreement?" """
-    return _GRAPH_QUESTION.search(question) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +47,7 @@ class GraphSource:
     def candidates(
         self, query: SourceQuery, found: Mapping[str, Sequence[Candidate]]
     ) -> list[Candidate]:
-        if self.route is not None and not (self.route(query.text) or asks_the_graph(query.text)):
+        if self.route is not None and not self.route(query.text):
             return []
         t = time.perf_counter()
         flt = query.flt

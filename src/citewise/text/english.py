@@ -21,7 +21,7 @@ INFLECTED = ("ly", "ed", "ing", "ies", "able", "ability", "ity", "ation", "ation
 
 @cache
 def vocabulary() -> frozenset[str]:
-    text = files("citewise.graph.rules").joinpath("english.txt").read_text(encoding="utf-8")
+    text = files("citewise.text").joinpath("english.txt").read_text(encoding="utf-8")
     return frozenset(line for line in text.splitlines() if line.isalpha())
 
 

@@ -1,0 +1,48 @@
+"""Names judged over the whole document: in prose, whole, not a title, not a role's phrase."""
+
+from __future__ import annotations
+
+from citewise.graph.extract import extract
+from citewise.graph.model import ChunkText
+
+
+def _keys(*texts: str) -> set[str]:
+    graph = extract(ChunkText(i, t, "") for i, t in enumerate(texts, start=1))
+    return {e.key for e in graph.entities}
+
+
+def test_table_cells_of_everyday_words_are_no_name() -> None:
+    keys = _keys(
+        "We ran a mix of jobs on the Mesos Cluster for a week.",
+        "To evaluate it we ran a | Bin | Job Type | Map Tasks | Reduce Tasks",
+    )
+    assert "mesos cluster" in keys
+    assert not keys & {"map tasks", "reduce tasks", "job type"}
+
+
+def test_a_name_only_ever_inside_a_longer_one_is_a_fragment() -> None:
+    keys = _keys(
+        "The services are provided by 21st Century Oncology to the patients of the clinic.",
+        "Payments to 21st Century Oncology are due when the Valve Controller ships.",
+    )
+    assert "century oncology" not in keys
+    assert "valve controller" in keys
+
+
+def test_a_run_of_everyday_words_that_only_titles_a_clause_is_no_name() -> None:
+    keys = _keys(
+        "7. Payment Terms. The buyer pays the seller within thirty days.",
+        "The Sensor Bus Interface is read by the buyer when it pays.",
+    )
+    assert "payment terms" not in keys
+    assert "sensor bus interface" in keys
+
+
+def test_a_defined_role_of_something_is_a_description() -> None:
+    keys = _keys(
+        'This Distribution Agreement is made between Acme Pumps Limited ("Distributor") and '
+        'Borealis Trading GmbH ("Supplier").',
+        "The Distributor of Borealis Pumps shall keep the stock in the warehouse.",
+    )
+    assert "distributor of borealis pumps" not in keys
+    assert "acme pumps limited" in keys
