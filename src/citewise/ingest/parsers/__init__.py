@@ -54,7 +54,8 @@ SHEET_INFLATION = 40  # worksheet XML compresses ~8-12 times; 40 leaves room
 #    bars, pager lines, breadcrumbs, pydoc's index cell) left out of HTML
 # 8: tables on PDF pages read as rows, each value with its column header
 # 9: CSV/TSV read as rows ("<column>: <value> · …") in blocks cited by row range
-PARSER_VERSION = 9
+# 10: an e-mail attachment's heading is marked ("› report.pdf") so citations name the file
+PARSER_VERSION = 10
 
 
 class Parser(Protocol):
@@ -90,7 +91,7 @@ _MODULES = {
     "rtf": ("rtf", "parse_rtf"),
     "legacy": ("legacy", "parse_legacy"),
 }
-_FORMATS = ("pdf", "docx", "pptx", "image", "html", "markdown", "text", *_MODULES)
+_FORMATS = ("pdf", "docx", "pptx", "image", "html", "markdown", "text", "msg", *_MODULES)
 PARSERS = Registry[Parser](
     "parser",
     [(fmt, _lazy(*_MODULES.get(fmt, (fmt, f"parse_{fmt}")))) for fmt in _FORMATS],
@@ -111,6 +112,7 @@ FORMAT_BY_EXTENSION: dict[str, str] = {
     **dict.fromkeys((".csv", ".tsv", ".tab"), "csv"),
     **dict.fromkeys((".xlsx", ".xlsm", ".ods", ".xls"), "spreadsheet"),
     ".eml": "email",
+    ".msg": "msg",  # read when the optional extract-msg is installed
     ".mbox": "mbox",
     ".epub": "epub",
     ".odt": "odt",
@@ -127,6 +129,7 @@ _OFFICE_NAMES = {
     "odt": "an OpenDocument text",
     "odp": "an OpenDocument presentation",
     "rtf": "an RTF document",
+    "msg": "an Outlook message",
 }
 # sniffed content → the parser that reads it, whatever the extension says
 _BY_CONTENT = {
@@ -144,7 +147,7 @@ OnPage = Callable[[int, int], None]
 DEFAULT_OCR = "tesseract"
 _NOT_A_DOCUMENT = {
     "zip": "a ZIP archive that is not an Office, OpenDocument or EPUB document",
-    "ole": "an OLE file that is not a Word, PowerPoint or Excel document",
+    "ole": "an OLE file that is not a Word, PowerPoint, Excel or Outlook document",
 }
 
 
@@ -187,6 +190,13 @@ def choose_parser(data: bytes, name: str) -> str:
         raise EncryptedDocumentError(
             "the Office file is encrypted with a password; remove the password and save it again"
         )
+    if kind == "msg":
+        from citewise.ingest.parsers.msg import MISSING as NO_MSG_READER
+        from citewise.ingest.parsers.msg import available
+
+        if not available():
+            raise UnsupportedFormatError(NO_MSG_READER)
+        return "msg"
     if kind in ("doc", "ppt"):
         from citewise.ingest.parsers.legacy import MISSING, soffice
 
