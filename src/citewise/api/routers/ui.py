@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from citewise.api.security import require_scope
 from citewise.auth.models import Principal
 from citewise.ingest.originals import original_path
-from citewise.ingest.parsers import SUPPORTED_EXTENSIONS
+from citewise.ingest.parsers import supported_extensions
 from citewise.store.base import Store
 from citewise.types import ChunkRecord, DocumentInfo
 from citewise.types.positions import boxes_for_quote
@@ -154,7 +154,7 @@ def config(request: Request) -> UiConfig:
     """What the UI tells users before they try: the upload limit and the file types read."""
     return UiConfig(
         max_upload_bytes=request.app.state.settings.max_upload_bytes,
-        upload_types=sorted(SUPPORTED_EXTENSIONS),
+        upload_types=sorted(supported_extensions()),
     )
 
 

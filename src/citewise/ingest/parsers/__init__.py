@@ -35,6 +35,7 @@ __all__ = [
     "choose_parser",
     "get_parser",
     "is_supported",
+    "supported_extensions",
     "parse_bytes",
     "parse_file",
 ]
@@ -161,6 +162,11 @@ def is_supported(path: Path) -> bool:
     ext = path.suffix.lower()
     plugin = PLUGIN_FORMATS.format_for(ext)  # first: a broken plugin stops the walk at once
     return ext in SUPPORTED_EXTENSIONS or plugin is not None
+
+
+def supported_extensions() -> frozenset[str]:
+    """Every extension a parser reads: the built-in ones and those of installed plugins."""
+    return SUPPORTED_EXTENSIONS | PLUGIN_FORMATS.extensions()
 
 
 def _ext_label(ext: str) -> str:
