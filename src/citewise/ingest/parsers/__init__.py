@@ -35,9 +35,9 @@ __all__ = [
     "choose_parser",
     "get_parser",
     "is_supported",
-    "supported_extensions",
     "parse_bytes",
     "parse_file",
+    "supported_extensions",
 ]
 
 DEFAULT_MAX_BYTES = 100 * 2**20
