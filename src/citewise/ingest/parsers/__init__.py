@@ -22,7 +22,13 @@ from citewise.errors import (
     UnsupportedFormatError,
 )
 from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
-from citewise.ingest.parsers._sniff import ZIP_MAGIC, describe, is_encrypted_ole, sniff
+from citewise.ingest.parsers._sniff import (
+    ZIP_MAGIC,
+    describe,
+    is_encrypted_ole,
+    ole_damage,
+    sniff,
+)
 from citewise.ingest.parsers.plugins import PluginFormats
 from citewise.registry import Registry
 from citewise.text.sizes import human_size
@@ -209,6 +215,10 @@ def choose_parser(data: bytes, name: str) -> str:
         if soffice() is None:
             raise UnsupportedFormatError(MISSING)
         return "legacy"
+    if kind == "ole" and (damage := ole_damage(data)):
+        raise CorruptDocumentError(
+            f"the file is damaged: its OLE directory cannot be read ({damage})"
+        )
     if expected in _OFFICE_NAMES:
         raise CorruptDocumentError(
             f"not {_OFFICE_NAMES[expected]}: the file has a {ext} extension but its content "

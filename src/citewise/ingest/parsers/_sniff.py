@@ -107,17 +107,33 @@ _OLE_STREAMS: tuple[tuple[str, OleKind], ...] = (
 )  # fmt: skip
 
 
+_OLE_ERRORS = (OSError, ValueError, IndexError, struct.error, RecursionError)
+
+
 def _ole_root(data: bytes) -> set[str] | None:
     """The names (lower case) of the streams and storages at an OLE file's root, None when
     its directory cannot be read. Only the root counts: a message's attached workbook or an
     encrypted attachment keeps its own directory inside one of the message's streams."""
+    try:
+        return _read_root(data)
+    except _OLE_ERRORS:
+        return None
+
+
+def ole_damage(data: bytes) -> str:
+    """Why an OLE file's directory cannot be read ('' when it can)."""
+    try:
+        _read_root(data)
+    except _OLE_ERRORS as exc:
+        return str(exc) or type(exc).__name__
+    return ""
+
+
+def _read_root(data: bytes) -> set[str]:
     import olefile
 
-    try:
-        with olefile.OleFileIO(data) as ole:
-            return {path[0].lower() for path in ole.listdir(streams=True, storages=True)}
-    except (OSError, ValueError, IndexError, struct.error, RecursionError):
-        return None
+    with olefile.OleFileIO(io.BytesIO(data)) as ole:  # bytes under 1.5 KB read as a path
+        return {path[0].lower() for path in ole.listdir(streams=True, storages=True)}
 
 
 def ole_kind(data: bytes) -> OleKind:
