@@ -147,6 +147,7 @@ def _gzipped(path: Path, mtime_ns: int) -> bytes:
 class UiConfig(BaseModel):
     max_upload_bytes: int
     upload_types: list[str]  # the file extensions an upload may have, ".csv" … ".xlsx"
+    web_max_pages: int  # the most pages one web address may add (a crawl's limit)
 
 
 @router.get("/ui-api/config", response_model=UiConfig)
@@ -155,6 +156,7 @@ def config(request: Request) -> UiConfig:
     return UiConfig(
         max_upload_bytes=request.app.state.settings.max_upload_bytes,
         upload_types=sorted(supported_extensions()),
+        web_max_pages=request.app.state.settings.web_max_pages,
     )
 
 
