@@ -12,8 +12,7 @@ from citewise.errors import (
     EncryptedDocumentError,
     UnsupportedFormatError,
 )
-from citewise.ingest.parsers import choose_parser, parse_bytes, parse_file
-from citewise.ingest.parsers import msg as msg_module
+from citewise.ingest.parsers import _outlook, choose_parser, parse_bytes, parse_file
 from citewise.ingest.parsers._sniff import ole_kind
 from format_files import build_outlook, outlook
 
@@ -104,7 +103,7 @@ def test_an_encrypted_or_unknown_item_is_refused_and_a_contact_read(tmp_path: Pa
 
 def test_a_damaged_or_mislabelled_msg_fails_clearly(tmp_path: Path) -> None:
     data = outlook(tmp_path / "t.msg", "Cut", "The crane is fixed.").read_bytes()
-    with pytest.raises(CorruptDocumentError, match="Outlook message"):
+    with pytest.raises(CorruptDocumentError, match="damaged: its OLE directory"):
         parse_bytes(data[: len(data) // 3], "cut.msg")
     with pytest.raises(CorruptDocumentError, match="not an Outlook message"):
         parse_bytes(b"just some text\n", "notes.msg")
@@ -114,6 +113,6 @@ def test_without_extract_msg_a_msg_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = outlook(tmp_path / "m.msg", "Hello", "Body.").read_bytes()
-    monkeypatch.setattr(msg_module, "available", lambda: False)
+    monkeypatch.setattr(_outlook, "available", lambda: False)
     with pytest.raises(UnsupportedFormatError, match=r"citewise\[outlook\]"):
         choose_parser(data, "m.msg")

@@ -203,8 +203,8 @@ def choose_parser(data: bytes, name: str) -> str:
             "the Office file is encrypted with a password; remove the password and save it again"
         )
     if kind == "msg":
-        from citewise.ingest.parsers.msg import MISSING as NO_MSG_READER
-        from citewise.ingest.parsers.msg import available
+        from citewise.ingest.parsers._outlook import MISSING as NO_MSG_READER
+        from citewise.ingest.parsers._outlook import available
 
         if not available():
             raise UnsupportedFormatError(NO_MSG_READER)

@@ -8,7 +8,6 @@ as messages, three deep at most. Appointments, contacts, tasks and notes read th
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import struct
 from collections.abc import Iterator
@@ -30,23 +29,15 @@ from citewise.ingest.parsers._mail import (
     join_headers,
     plain_blocks,
 )
+from citewise.ingest.parsers._outlook import MISSING
 from citewise.types import Block, ParsedDocument
 
-MISSING = (
-    "an Outlook message (.msg); install the optional extract-msg package "
-    "(pip install 'citewise[outlook]') to read it, or save the message as .eml"
-)
 NO_TEXT = "the Outlook message has no text in its body or readable attachments"
 # message classes whose content only the recipient's key opens
 _PROTECTED = (".smime", ".rpmsg")
 # what extract-msg and olefile raise on a damaged file, besides their own exceptions
 _DAMAGED = (OSError, ValueError, KeyError, IndexError, TypeError, struct.error, UnicodeError)
 log = logging.getLogger(__name__)
-
-
-def available() -> bool:
-    """Whether extract-msg is installed."""
-    return importlib.util.find_spec("extract_msg") is not None
 
 
 def parse_msg(data: bytes, name: str) -> ParsedDocument:
