@@ -20,8 +20,10 @@ def _console() -> tuple[Console, io.StringIO]:
 
 
 def test_a_search_hit_in_an_attachment_names_it_beside_the_message() -> None:
-    hit = Hit(rank=1, chunk_id=7, doc_id=1, source="repairs.eml", title="Dock repairs", page=None,
-              page_end=None, section=SECTION, score=1.0, text="Bolts cost 40.", parent_id=7)  # fmt: skip
+    hit = Hit(
+        rank=1, chunk_id=7, doc_id=1, source="repairs.eml", title="Dock repairs", page=None,
+        page_end=None, section=SECTION, score=1.0, text="Bolts cost 40.", parent_id=7,
+    )  # fmt: skip
     console, out = _console()
     render_search(SearchResult(query="bolts", hits=(hit,), timings_ms={}), console)
     assert "1. repairs.eml › report.pdf › Dock repairs > Costs" in out.getvalue()
