@@ -14,6 +14,8 @@ import pytest
 
 from browser.actions import ask, login
 from browser.conftest import Server, serve
+from browser.test_llm_fallback_notice import upload_and_wait
+from format_files import eml, message
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 
@@ -95,7 +97,8 @@ def test_a_crawl_adds_the_site_pages_and_they_answer(
         sources = table.locator("tr[data-source]").evaluate_all(
             "rows => rows.map(r => r.dataset.source)"
         )
-        assert sorted(sources) == [f"{host}/index.html", f"{host}/lamp.html"]
+        pages = sorted(s for s in sources if s.startswith(host))  # the site's, not other tests'
+        assert pages == [f"{host}/index.html", f"{host}/lamp.html"]
         page.get_by_role("link", name="Chat").click()
         answer = ask(page, "When is the lighthouse lamp lit?")
         assert "dusk" in answer.inner_text()
@@ -111,3 +114,25 @@ def test_the_default_guard_refuses_a_loopback_address(page: Any, server: Server,
     text = results.inner_text()
     assert "failed" in text and "loopback" in text
     assert page.locator("table.doc-table td.name", has_text="lamp").count() == 0
+
+
+def test_an_attachment_is_cited_beside_its_message(
+    browser: Any, intranet: Server, tmp_path: Path
+) -> None:
+    notes = b"Notes\n\nThe quay wall needs new galvanised bolts.\n"
+    path = eml(tmp_path / "repairs.eml", message(
+        "Dock repairs", "The crane on pier 4 is fixed.",
+        attachments=[("notes.txt", notes, "text/plain")],
+    ))  # fmt: skip
+    upload_and_wait(intranet, path)
+    context = browser.new_context(viewport={"width": 1366, "height": 860})
+    page = context.new_page()
+    try:
+        login(page, intranet, "alice")
+        answer = ask(page, "What does the quay wall need?")
+        assert "bolts" in answer.inner_text()
+        sources = page.get_by_role("list", name="Sources").last.inner_text()
+        assert "repairs.eml › notes.txt" in sources
+        assert "› notes.txt >" not in sources and "— Dock repairs" in sources
+    finally:
+        context.close()
