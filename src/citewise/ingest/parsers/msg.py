@@ -92,8 +92,8 @@ def _field(item: Any, attr: str) -> str:
         return ""
     if value is None:
         return ""
-    if hasattr(value, "tzinfo"):
-        return format_datetime(value) if value.tzinfo else format_datetime(value, usegmt=False)
+    if hasattr(value, "tzinfo"):  # the date: as an e-mail's Date header reads
+        return format_datetime(value)
     if isinstance(value, bytes):
         value = value.decode("utf-8", "replace")
     return clean(str(value))
@@ -121,9 +121,9 @@ def _item_blocks(
 
 
 def _body(item: Any, path: tuple[str, ...]) -> Iterator[Block]:
-    text = _field(item, "body")
-    if text:
-        yield from plain_blocks(_raw(item, "body") or text, path)
+    text = _raw(item, "body")
+    if text.strip():
+        yield from plain_blocks(text, path)
         return
     html = _raw(item, "htmlBody")
     if html:
