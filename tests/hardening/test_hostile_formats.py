@@ -12,7 +12,7 @@ import pytest
 
 from citewise.errors import CorruptDocumentError, EncryptedDocumentError, TooLargeError
 from citewise.ingest.parsers import parse_bytes, parse_file
-from format_files import eml, epub, message, odf, odp, ods, odt, rtf, xlsx
+from format_files import eml, epub, message, odf, odp, ods, odt, outlook, rtf, xlsx
 from hardening.hostile_files import docx_bomb
 
 INFLATED = 16 * 2**20
@@ -147,3 +147,20 @@ def test_messages_attached_inside_messages_stop_at_a_depth(tmp_path: Path) -> No
     texts = [b.text for b in doc.blocks]
     assert "Words at level 6." in texts and "The innermost words." not in texts
     assert "attached too deep" in doc.metadata["attachments_left_out"]
+
+
+def test_a_hostile_outlook_message_is_refused_or_kept_without_its_bomb(tmp_path: Path) -> None:
+    pytest.importorskip("extract_msg")
+    pytest.importorskip("aspose.email_foss")
+    bomb = docx_bomb(tmp_path / "bomb.docx", 300 * 2**20).read_bytes()
+    path = outlook(tmp_path / "r.msg", "Report", "The report is attached.",
+                   attachments=[("report.docx", bomb)])  # fmt: skip
+    doc = parse_file(path)
+    assert "The report is attached." in [b.text for b in doc.blocks]
+    assert "report.docx" in doc.metadata["attachments_left_out"]
+    assert "zip bomb" in doc.metadata["attachments_left_out"]
+    data = path.read_bytes()
+    assert parse_bytes(data, "report.eml").format == "msg"  # the content decides
+    for cut in (len(data) // 2, 2000):
+        with pytest.raises(CorruptDocumentError):
+            parse_bytes(data[:cut], "r.msg")

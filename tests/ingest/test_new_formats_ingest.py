@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant
-from format_files import eml, epub, mbox, message, odp, ods, odt, rtf, xlsx
+from citewise.types.documents import attachment_source
+from format_files import eml, epub, mbox, message, odp, ods, odt, outlook, rtf, xlsx
 
 
 def new_formats_folder(root: Path) -> Path:
@@ -31,6 +32,8 @@ def new_formats_folder(root: Path) -> Path:
         message("Re: Canteen", "And lentil stew on Mondays.", message_id="<c2@x>",
                 in_reply_to="<c1@x>", sender="Bo <bo@x>"),
     ])  # fmt: skip
+    outlook(root / "crane.msg", "Crane inspection", "The crane cable was replaced on Tuesday.",
+            attachments=[("invoice.csv", b"Item,Cost\nSteel cable,1200\n")])  # fmt: skip
     return root
 
 
@@ -40,18 +43,24 @@ def test_every_new_format_is_ingested_and_found_by_its_words(tmp_path: Path) -> 
         report = a.ingest([docs])
         found = {q: a.search(q, k=1, mode="keyword").hits[0] for q in (
             "Otter plush", "Whitby", "Rostock", "Dredging", "pilots", "wick", "berth fee",
-            "galvanised bolts", "lentil stew",
+            "galvanised bolts", "lentil stew", "Steel cable",
         )}  # fmt: skip
         formats = {d.source: d.format for d in a.documents()}
     assert {o.source: o.status for o in report.outcomes} == dict.fromkeys(formats, "ingested")
-    assert len(formats) == 9
+    assert len(formats) == 10
     assert formats["harbour.mbox"] == formats["repairs.eml"] == "email"
     hits = {q: (h.source, h.section, h.page) for q, h in found.items()}
     assert hits["Otter plush"] == ("shop.xlsx", "Prices > rows 2–5", None)
     assert hits["Whitby"] == ("tides.ods", "Tides > row 2", None)
     assert hits["Rostock"] == ("ports.csv", "rows 2–3", None)
     assert hits["pilots"] == ("briefing.odp", "Crew", 2)
-    assert hits["galvanised bolts"] == ("repairs.eml", "Dock repairs > notes.txt", None)
+    assert hits["galvanised bolts"] == ("repairs.eml", "Dock repairs > › notes.txt", None)
+    assert attachment_source(*hits["galvanised bolts"][:2]) == (
+        "repairs.eml › notes.txt",
+        "Dock repairs",
+    )
+    assert hits["Steel cable"] == ("crane.msg", "Crane inspection > › invoice.csv > row 2", None)
+    assert formats["crane.msg"] == "msg"
     assert hits["lentil stew"][0] == "harbour.mbox"
     assert hits["lentil stew"][1].startswith("Canteen > Bo, ")
     for query, source in (("Dredging", "minutes.odt"), ("wick", "keeper.epub"),
@@ -80,6 +89,7 @@ def answered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
         ("What is the berth fee per night?", "40 pounds", "berth.rtf"),
         ("What does the quay wall need?", "bolts", "repairs.eml"),
         ("What does the canteen serve on Mondays?", "lentil stew", "harbour.mbox"),
+        ("When was the crane cable replaced?", "Tuesday", "crane.msg"),
     ],
 )
 def test_each_new_format_answers_its_fact_cited_to_its_file(

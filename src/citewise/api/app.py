@@ -33,6 +33,7 @@ from citewise.api.routers import (
     openai,
     query,
     ui,
+    web_pages,
 )
 from citewise.api.validation import explain
 from citewise.api.workers import AnswerPool
@@ -45,8 +46,8 @@ from citewise.mcp.http import McpEndpoint
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (auth, admin, backup, collections, health, chat, query, documents, graph, jobs, openai,
-           ui, docs)  # fmt: skip
+ROUTERS = (auth, admin, backup, collections, health, chat, query, web_pages, documents, graph,
+           jobs, openai, ui, docs)  # fmt: skip
 
 
 def create_app(

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.types import Message
 
 from citewise.errors import DocumentError, InputError, TooLargeError, UnsupportedFormatError
-from citewise.ingest.parsers import SUPPORTED_EXTENSIONS, choose_parser
+from citewise.ingest.parsers import choose_parser, is_supported, supported_extensions
 from citewise.ingest.parsers._sniff import OLE_MAGIC
 from citewise.text.sizes import human_size
 
@@ -71,10 +71,11 @@ def safe_name(raw: str | None) -> str:
 
 
 def check_type(name: str, head: bytes, path: Path) -> None:
-    """415 when the extension is unsupported or the content is not what a parser reads."""
+    """415 when no parser (built in or from a plugin) reads the extension, or the content is
+    not what its parser reads."""
     ext = PurePosixPath(name).suffix.lower()
-    if ext not in SUPPORTED_EXTENSIONS:
-        kinds = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+    if not is_supported(Path(name)):
+        kinds = ", ".join(sorted(supported_extensions()))
         raise UnsupportedFormatError(
             f"{name}: unsupported file type {ext or '(no extension)'}; citewise reads {kinds}"
         )

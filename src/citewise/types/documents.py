@@ -15,6 +15,20 @@ DocumentStatus = Literal["staged", "indexing", "ready"]
 
 # between the headings of a section path: "Library > os — … > os.makedirs(name, …)"
 SECTION_SEPARATOR = " > "
+# marks a heading that names a file attached to a message ("› report.pdf")
+ATTACHMENT_MARK = "› "
+
+
+def attachment_source(source: str, section: str) -> tuple[str, str]:
+    """Where a passage is, as shown to a person: a passage of a message's attachment names
+    the attachment beside the message's file (`repairs.eml › report.pdf`), and its section
+    keeps the other headings (`Dock repairs > Costs`)."""
+    parts = section.split(SECTION_SEPARATOR) if section else []
+    files = [p.removeprefix(ATTACHMENT_MARK) for p in parts if p.startswith(ATTACHMENT_MARK)]
+    if not files:
+        return source, section
+    rest = [p for p in parts if not p.startswith(ATTACHMENT_MARK)]
+    return " › ".join((source, *files)), SECTION_SEPARATOR.join(rest)
 
 
 @dataclass(frozen=True, slots=True)

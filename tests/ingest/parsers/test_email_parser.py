@@ -9,6 +9,7 @@ import pytest
 
 from citewise.ingest.parsers import choose_parser, parse_bytes, parse_file
 from citewise.ingest.parsers import mbox as mbox_module
+from citewise.types.documents import attachment_source
 from format_files import eml, mbox, message
 
 NOTES = b"Notes\n\nThe quay wall needs new bolts.\n"
@@ -40,9 +41,9 @@ def test_an_eml_gives_headers_body_and_attachments_under_its_subject(tmp_path: P
             "Date: Mon, 02 Mar 2026 09:15:00 +0000 · Subject: Dock repairs",
         ),
         (("Dock repairs",), "The crane on pier 4 is fixed."),  # the quoted reply left out
-        (("Dock repairs", "notes.txt"), "Notes"),
-        (("Dock repairs", "notes.txt"), "The quay wall needs new bolts."),
-        (("Dock repairs", "prices.csv", "row 2"), "Item: Bolts · Cost: 40"),
+        (("Dock repairs", "› notes.txt"), "Notes"),
+        (("Dock repairs", "› notes.txt"), "The quay wall needs new bolts."),
+        (("Dock repairs", "› prices.csv", "row 2"), "Item: Bolts · Cost: 40"),
     ]
 
 
@@ -62,7 +63,7 @@ def test_a_message_attached_to_a_message_is_read_under_its_file_name(tmp_path: P
         ("forwarded.eml", bytes(inner), "application/octet-stream")
     ])  # fmt: skip
     blocks = parse_file(eml(tmp_path / "fwd.eml", outer)).blocks
-    assert (("Fwd: Original", "forwarded.eml", "Original"), "The buoy was repainted red.") in [
+    assert (("Fwd: Original", "› forwarded.eml", "Original"), "The buoy was repainted red.") in [
         (b.heading_path, b.text) for b in blocks
     ]
 
@@ -99,3 +100,13 @@ def test_an_oversized_message_in_a_mailbox_is_left_out_not_loaded(
     assert [b.text for b in doc.blocks][-1] == "Tea at four."
     assert all("Scans" not in b.heading_path for b in doc.blocks)
     assert "too large" in doc.metadata["attachments_left_out"]
+
+
+def test_an_attachment_is_cited_beside_its_message_file() -> None:
+    section = "Budget > Ada, Mon 2 Mar > › fwd.eml > › costs.csv > rows 2–5"
+    assert attachment_source("box.mbox", section) == (
+        "box.mbox › fwd.eml › costs.csv",
+        "Budget > Ada, Mon 2 Mar > rows 2–5",
+    )
+    assert attachment_source("a.pdf", "Intro > Scope") == ("a.pdf", "Intro > Scope")
+    assert attachment_source("a.pdf", "") == ("a.pdf", "")

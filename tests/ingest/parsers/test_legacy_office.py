@@ -14,6 +14,7 @@ import pytest
 from citewise.errors import CorruptDocumentError, UnsupportedFormatError
 from citewise.ingest.parsers import choose_parser, parse_bytes, parse_file
 from citewise.ingest.parsers import legacy as legacy_module
+from format_files import xlsx
 
 needs_libreoffice = pytest.mark.skipif(
     legacy_module.soffice() is None,
@@ -22,9 +23,11 @@ needs_libreoffice = pytest.mark.skipif(
 
 
 def _legacy(tmp_path: Path, kind: str) -> Path:
-    """A real Word 97 / PowerPoint 97 file, saved by LibreOffice from a file python-docx or
-    python-pptx wrote."""
-    if kind == "doc":
+    """A real Word 97 / PowerPoint 97 / Excel 97 file, saved by LibreOffice from a file
+    python-docx, python-pptx or XlsxWriter wrote."""
+    if kind == "xls":
+        source = xlsx(tmp_path / "shop.xlsx")
+    elif kind == "doc":
         document = docx.Document()
         document.add_heading("Mooring rules", 1)
         document.add_paragraph("Boats must be moored with two lines after sunset.")
@@ -45,7 +48,30 @@ def _legacy(tmp_path: Path, kind: str) -> Path:
          "--outdir", str(tmp_path / "legacy"), str(source)],
         check=True, capture_output=True, timeout=180,
     )  # fmt: skip
-    return tmp_path / "legacy" / f"{source.stem}.{kind}"
+    converted = tmp_path / "legacy" / f"{source.stem}.{kind}"
+    if not converted.exists():  # Calc is a package of its own (libreoffice-calc-nogui)
+        pytest.skip(f"this LibreOffice cannot write .{kind}")
+    return converted
+
+
+@pytest.mark.slow
+@needs_libreoffice
+def test_a_real_xls_is_read_by_calamine_without_libreoffice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _legacy(tmp_path, "xls").read_bytes()
+    monkeypatch.setattr(legacy_module, "soffice", lambda: None)  # calamine reads BIFF itself
+    doc = parse_bytes(data, "shop.xls")
+    assert doc.format == "spreadsheet"
+    blocks = {b.heading_path: b.text for b in doc.blocks}
+    assert list(blocks) == [("Prices", "rows 2–5"), ("Staff", "row 2")]  # hidden, chart left out
+    assert (
+        "Product: Otter plush · Region: South · Price: 24 · Stock: 8"
+        in blocks[("Prices", "rows 2–5")]
+    )
+    assert "Product: Total · Price: 29.75" in blocks[("Prices", "rows 2–5")]  # the formula's value
+    with pytest.raises(CorruptDocumentError, match="damaged"):
+        parse_bytes(data[: len(data) // 2], "shop.xls")
 
 
 @pytest.mark.slow
@@ -79,7 +105,7 @@ def test_without_libreoffice_a_legacy_file_gets_a_clear_message(
     word = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504 + entry
     with pytest.raises(UnsupportedFormatError, match=r"install LibreOffice .* save it as \.docx"):
         parse_bytes(word, "minutes.doc")
-    # the name in a document's text is not its directory entry
+    # the name in a file's bytes is not a directory entry: with no directory it is damaged
     other = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600 + "WordDocument".encode("utf-16-le")
-    with pytest.raises(UnsupportedFormatError, match="OLE file that is not a Word"):
+    with pytest.raises(CorruptDocumentError, match="damaged: its OLE directory cannot be read"):
         choose_parser(other, "thing.doc")

@@ -130,7 +130,7 @@ def test_is_supported_goes_by_extension() -> None:
 def test_registry_names_every_format_and_rejects_unknown_names() -> None:
     assert set(PARSERS) == {
         "pdf", "docx", "pptx", "image", "html", "markdown", "text", "spreadsheet", "csv",
-        "email", "mbox", "epub", "odt", "odp", "rtf", "legacy",
+        "email", "mbox", "epub", "odt", "odp", "rtf", "legacy", "msg",
     }  # fmt: skip
     assert get_parser("text")(b"Hi\n\nthere", "x.txt").blocks[1].text == "there"
     with pytest.raises(ConfigError, match="valid parsers: csv, docx, email, epub, html, image"):

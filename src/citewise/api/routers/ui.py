@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from citewise.api.security import require_scope
 from citewise.auth.models import Principal
 from citewise.ingest.originals import original_path
-from citewise.ingest.parsers import SUPPORTED_EXTENSIONS
+from citewise.ingest.parsers import supported_extensions
 from citewise.store.base import Store
 from citewise.types import ChunkRecord, DocumentInfo
 from citewise.types.positions import boxes_for_quote
@@ -147,6 +147,7 @@ def _gzipped(path: Path, mtime_ns: int) -> bytes:
 class UiConfig(BaseModel):
     max_upload_bytes: int
     upload_types: list[str]  # the file extensions an upload may have, ".csv" … ".xlsx"
+    web_max_pages: int  # the most pages one web address may add (a crawl's limit)
 
 
 @router.get("/ui-api/config", response_model=UiConfig)
@@ -154,7 +155,8 @@ def config(request: Request) -> UiConfig:
     """What the UI tells users before they try: the upload limit and the file types read."""
     return UiConfig(
         max_upload_bytes=request.app.state.settings.max_upload_bytes,
-        upload_types=sorted(SUPPORTED_EXTENSIONS),
+        upload_types=sorted(supported_extensions()),
+        web_max_pages=request.app.state.settings.web_max_pages,
     )
 
 

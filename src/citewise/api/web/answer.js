@@ -3,14 +3,15 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { marked } from 'marked';
 import DOMPurify from 'dompurify';
-import { html } from './html.js';
+import { citedWhere, html } from './html.js';
 
 const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g; // [2] or [2, 3]
 const UNVERIFIED = 'I could not verify an answer in the documents'; // answer/prompts.py UNVERIFIED
 const NOT_AN_ANSWER = new Set(['greeting', 'gratitude', 'garbage', 'off_topic', 'command', 'tool']);
 
 export function citationLabel(c) {
-  const where = [c.source, c.page ? `page ${c.page}` : '', c.section].filter(Boolean);
+  const { source, section } = citedWhere(c);
+  const where = [source, c.page ? `page ${c.page}` : '', section].filter(Boolean);
   return where.join(' · ');
 }
 

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, events } from './api.js';
 import { AnswerText, Verdict, copyText, copyToClipboard } from './answer.js';
 import { CollectionNote } from './collection-note.js';
-import { fileName, html } from './html.js';
+import { citedWhere, fileName, html } from './html.js';
 import { SessionList, setTitle, titleOf } from './sessions.js';
 import { GraphPanel } from './graph.js';
 import { SourcePanel } from './viewer.js';
@@ -189,8 +189,8 @@ function TurnView({ turn, onOpen, onGraph }) {
           <ol class="sources" aria-label="Sources">
             ${[...turn.citations].sort((a, b) => a.n - b.n).map((c) => html`
               <li key=${c.n}><button type="button" class="source-link" onClick=${() => onOpen(c)}>
-                [${c.n}] ${fileName(c.source)}${c.page ? `, page ${c.page}` : ''}</button>
-                ${c.section && html`<span class="section"> — ${c.section}</span>`}
+                [${c.n}] ${fileName(citedWhere(c).source)}${c.page ? `, page ${c.page}` : ''}</button>
+                ${citedWhere(c).section && html`<span class="section"> — ${citedWhere(c).section}</span>`}
                 <button type="button" class="ghost small graph-link" onClick=${() => onGraph(c.source)}
                   aria-label=${`Graph around ${c.source}`}>graph</button></li>`)}
           </ol>`}

@@ -1,9 +1,11 @@
 // Documents of a collection: upload by picker or drag-and-drop with a byte progress bar,
-// then the job's parse and embed progress per file; list, search by name, delete, re-ingest.
+// then the job's parse and embed progress per file; web pages by address (web-pages.js);
+// list, search by name, delete, re-ingest.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, events, upload } from './api.js';
 import { CollectionNote } from './collection-note.js';
 import { fileName, html } from './html.js';
+import { WebPages } from './web-pages.js';
 
 const STAGE_LABEL = {
   queued: 'queued', parse: 'parsing', embed: 'embedding', done: 'ready',
@@ -26,6 +28,7 @@ export function Documents({ me, collections, collection, onCollection }) {
   const [loading, setLoading] = useState(true);
   const [limit, setLimit] = useState(null);
   const [types, setTypes] = useState([]);
+  const [webPages, setWebPages] = useState(null);
   const [dragging, setDragging] = useState(false);
   const picker = useRef(null);
   const target = collections.find((c) => c.name === collection);
@@ -45,7 +48,7 @@ export function Documents({ me, collections, collection, onCollection }) {
   }, [collection]);
   useEffect(() => { load(); }, [load]);
   useEffect(() => {
-    api('/ui-api/config').then((c) => { setLimit(c.max_upload_bytes); setTypes(c.upload_types || []); }).catch(() => {});
+    api('/ui-api/config').then((c) => { setLimit(c.max_upload_bytes); setTypes(c.upload_types || []); setWebPages(c.web_max_pages); }).catch(() => {});
   }, []);
 
   const patch = (id, change) => setUploads((us) => us.map((u) => (u.id === id ? { ...u, ...change } : u)));
@@ -138,7 +141,8 @@ export function Documents({ me, collections, collection, onCollection }) {
             onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} />
           ${limit && html`<p class="note">Up to ${size(limit)} per file.</p>`}
           ${types.length > 0 && html`<p class="note">Reads ${types.join(' ')}</p>`}
-        </div>`}
+        </div>
+        <${WebPages} collection=${collection} maxPages=${webPages} onAdded=${load} />`}
       ${uploads.length > 0 && html`
         <ul class="uploads" aria-label="Uploads" aria-live="polite">
           ${uploads.map((u) => html`<${UploadRow} key=${u.id} u=${u} />`)}

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, hasToken } from './api.js';
 import { citationLabel } from './answer.js';
-import { html } from './html.js';
+import { citedWhere, html } from './html.js';
 
 const PDFJS = '/ui/vendor/pdfjs';
 let pdfjsReady = null;
@@ -56,7 +56,7 @@ export function SourcePanel({ citation, onClose }) {
   return html`
     <aside class="source-panel" aria-label="Source">
       <header>
-        <h2>[${citation.n}] ${citation.source}</h2>
+        <h2>[${citation.n}] ${citedWhere(citation).source}</h2>
         <button type="button" class="ghost" ref=${closeRef} onClick=${onClose} aria-label="Close the source">✕</button>
       </header>
       <p class="where">${citationLabel(citation)}</p>
@@ -205,7 +205,7 @@ function PassageView({ citation }) {
   const [pre, hit, post] = splitQuote(passage.text, citation.quote || '');
   return html`
     <div class="passage" tabindex="0" ref=${box}>
-      ${passage.section && html`<p class="section">${passage.section}${passage.page ? ` · slide/page ${passage.page}` : ''}</p>`}
+      ${passage.section && html`<p class="section">${citedWhere(passage).section}${passage.page ? ` · slide/page ${passage.page}` : ''}</p>`}
       ${passage.before.map((t) => html`<p class="context">${t}</p>`)}
       <p class="cited">${pre}<mark ref=${mark}>${hit}</mark>${post}</p>
       ${passage.after.map((t) => html`<p class="context">${t}</p>`)}

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from citewise.assistant import final_answer
 from citewise.types import Answer, ErrorEvent, Event, Retraction, Status, Token
+from citewise.types.documents import attachment_source
 
 CONFIDENCE_STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}
 
@@ -52,8 +53,9 @@ def render_answer(answer: Answer, console: Console) -> None:
     if answer.citations:
         console.print()
         for c in answer.citations:
-            where = c.source + (f", p. {c.page}" if c.page is not None else "")
-            section = f" › {c.section}" if c.section else ""
+            source, shown_section = attachment_source(c.source, c.section)  # "a.eml › b.pdf"
+            where = source + (f", p. {c.page}" if c.page is not None else "")
+            section = f" › {shown_section}" if shown_section else ""
             console.print(f"[bold][{c.n}][/bold] [cyan]{where}[/cyan]{section}", highlight=False)
             console.print(f'    [dim]"{c.quote}"[/dim]', highlight=False)
     if answer.related_docs:

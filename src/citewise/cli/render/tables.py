@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citewise.types import DocumentInfo, FileOutcome, IngestReport, SearchResult
+from citewise.types.documents import attachment_source
 
 err_console = Console(stderr=True)
 out_console = Console()
@@ -118,8 +119,9 @@ def render_search(result: SearchResult, console: Console) -> None:
         console.print("[yellow]No matching passages.[/yellow]")
         return
     for hit in result.hits:
-        where = hit.source + (f" p. {hit.page}" if hit.page else "")
-        console.print(f"[bold]{hit.rank}.[/bold] [cyan]{where}[/cyan] › {hit.section}")
+        source, section = attachment_source(hit.source, hit.section)  # "a.eml › b.pdf"
+        where = source + (f" p. {hit.page}" if hit.page else "")
+        console.print(f"[bold]{hit.rank}.[/bold] [cyan]{where}[/cyan] › {section}")
         snippet = hit.text if len(hit.text) < 400 else hit.text[:400] + "…"
         console.print(f"   {snippet}", highlight=False)
     total = result.timings_ms.get("total", 0.0)

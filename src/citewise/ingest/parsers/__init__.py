@@ -22,7 +22,13 @@ from citewise.errors import (
     UnsupportedFormatError,
 )
 from citewise.ingest.parsers._archive import DEFAULT_MAX_INFLATED, ArchiveLimits, check_archive
-from citewise.ingest.parsers._sniff import ZIP_MAGIC, describe, is_encrypted_ole, sniff
+from citewise.ingest.parsers._sniff import (
+    ZIP_MAGIC,
+    describe,
+    is_encrypted_ole,
+    ole_damage,
+    sniff,
+)
 from citewise.ingest.parsers.plugins import PluginFormats
 from citewise.registry import Registry
 from citewise.text.sizes import human_size
@@ -37,6 +43,7 @@ __all__ = [
     "is_supported",
     "parse_bytes",
     "parse_file",
+    "supported_extensions",
 ]
 
 DEFAULT_MAX_BYTES = 100 * 2**20
@@ -54,7 +61,8 @@ SHEET_INFLATION = 40  # worksheet XML compresses ~8-12 times; 40 leaves room
 #    bars, pager lines, breadcrumbs, pydoc's index cell) left out of HTML
 # 8: tables on PDF pages read as rows, each value with its column header
 # 9: CSV/TSV read as rows ("<column>: <value> · …") in blocks cited by row range
-PARSER_VERSION = 9
+# 10: an e-mail attachment's heading is marked ("› report.pdf") so citations name the file
+PARSER_VERSION = 10
 
 
 class Parser(Protocol):
@@ -90,7 +98,7 @@ _MODULES = {
     "rtf": ("rtf", "parse_rtf"),
     "legacy": ("legacy", "parse_legacy"),
 }
-_FORMATS = ("pdf", "docx", "pptx", "image", "html", "markdown", "text", *_MODULES)
+_FORMATS = ("pdf", "docx", "pptx", "image", "html", "markdown", "text", "msg", *_MODULES)
 PARSERS = Registry[Parser](
     "parser",
     [(fmt, _lazy(*_MODULES.get(fmt, (fmt, f"parse_{fmt}")))) for fmt in _FORMATS],
@@ -111,6 +119,7 @@ FORMAT_BY_EXTENSION: dict[str, str] = {
     **dict.fromkeys((".csv", ".tsv", ".tab"), "csv"),
     **dict.fromkeys((".xlsx", ".xlsm", ".ods", ".xls"), "spreadsheet"),
     ".eml": "email",
+    ".msg": "msg",  # read when the optional extract-msg is installed
     ".mbox": "mbox",
     ".epub": "epub",
     ".odt": "odt",
@@ -127,6 +136,7 @@ _OFFICE_NAMES = {
     "odt": "an OpenDocument text",
     "odp": "an OpenDocument presentation",
     "rtf": "an RTF document",
+    "msg": "an Outlook message",
 }
 # sniffed content → the parser that reads it, whatever the extension says
 _BY_CONTENT = {
@@ -144,7 +154,7 @@ OnPage = Callable[[int, int], None]
 DEFAULT_OCR = "tesseract"
 _NOT_A_DOCUMENT = {
     "zip": "a ZIP archive that is not an Office, OpenDocument or EPUB document",
-    "ole": "an OLE file that is not a Word, PowerPoint or Excel document",
+    "ole": "an OLE file that is not a Word, PowerPoint, Excel or Outlook document",
 }
 
 
@@ -158,6 +168,11 @@ def is_supported(path: Path) -> bool:
     ext = path.suffix.lower()
     plugin = PLUGIN_FORMATS.format_for(ext)  # first: a broken plugin stops the walk at once
     return ext in SUPPORTED_EXTENSIONS or plugin is not None
+
+
+def supported_extensions() -> frozenset[str]:
+    """Every extension a parser reads: the built-in ones and those of installed plugins."""
+    return SUPPORTED_EXTENSIONS | PLUGIN_FORMATS.extensions()
 
 
 def _ext_label(ext: str) -> str:
@@ -187,12 +202,23 @@ def choose_parser(data: bytes, name: str) -> str:
         raise EncryptedDocumentError(
             "the Office file is encrypted with a password; remove the password and save it again"
         )
+    if kind == "msg":
+        from citewise.ingest.parsers._outlook import MISSING as NO_MSG_READER
+        from citewise.ingest.parsers._outlook import available
+
+        if not available():
+            raise UnsupportedFormatError(NO_MSG_READER)
+        return "msg"
     if kind in ("doc", "ppt"):
         from citewise.ingest.parsers.legacy import MISSING, soffice
 
         if soffice() is None:
             raise UnsupportedFormatError(MISSING)
         return "legacy"
+    if kind == "ole" and (damage := ole_damage(data)):
+        raise CorruptDocumentError(
+            f"the file is damaged: its OLE directory cannot be read ({damage})"
+        )
     if expected in _OFFICE_NAMES:
         raise CorruptDocumentError(
             f"not {_OFFICE_NAMES[expected]}: the file has a {ext} extension but its content "

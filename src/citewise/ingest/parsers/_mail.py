@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from email.message import EmailMessage, Message
@@ -17,6 +17,7 @@ from citewise.errors import DocumentError
 from citewise.ingest.parsers._common import clean
 from citewise.ingest.parsers.text import split_paragraphs
 from citewise.types import Block
+from citewise.types.documents import ATTACHMENT_MARK
 
 log = logging.getLogger(__name__)
 MAX_DEPTH = 3  # messages attached to messages attached to messages
@@ -46,6 +47,12 @@ def header(msg: Message, name: str) -> str:
     return clean(str(value)) if value is not None else ""
 
 
+def attachment_heading(name: str) -> str:
+    """An attachment's place in the heading path, marked so that a citation can name it
+    beside its message's file (`message.eml › report.pdf`, see `attachment_source`)."""
+    return ATTACHMENT_MARK + name
+
+
 def subject_of(msg: Message) -> str:
     return header(msg, "Subject") or "(no subject)"
 
@@ -56,8 +63,12 @@ def thread_subject(subject: str) -> str:
 
 
 def header_line(msg: Message) -> str:
-    parts = [f"{name}: {value}" for name in HEADERS if (value := header(msg, name))]
-    return " · ".join(parts)
+    return join_headers((name, header(msg, name)) for name in HEADERS)
+
+
+def join_headers(pairs: Iterable[tuple[str, str]]) -> str:
+    """ "From: … · To: … · Subject: …", empty values left out."""
+    return " · ".join(f"{name}: {value}" for name, value in pairs if value)
 
 
 def message_label(msg: Message) -> str:
@@ -90,17 +101,27 @@ def _body(msg: Message, path: tuple[str, ...]) -> Iterator[Block]:
         html = msg.get_body(("html",))
         body, text = (html, _text(html)) if html is not None else (body, text)
     if body.get_content_subtype() == "html":
-        from citewise.ingest.parsers.html import parse_html
+        yield from html_blocks(text, path)
+    else:
+        yield from plain_blocks(text, path)
 
-        try:
-            page = parse_html(text.encode("utf-8"), "body.html")
-        except DocumentError:
-            return
-        for block in page.blocks:
-            yield replace(block, heading_path=path + block.heading_path, page=None)
-        return
+
+def plain_blocks(text: str, path: tuple[str, ...]) -> Iterator[Block]:
+    """A plain-text body's paragraphs, quoted replies left out."""
     for paragraph in split_paragraphs(_unquoted(text)):
         yield Block(paragraph, path)
+
+
+def html_blocks(text: str, path: tuple[str, ...]) -> Iterator[Block]:
+    """An HTML body read by the HTML parser, under `path`; nothing if it holds no text."""
+    from citewise.ingest.parsers.html import parse_html
+
+    try:
+        page = parse_html(text.encode("utf-8"), "body.html")
+    except DocumentError:
+        return
+    for block in page.blocks:
+        yield replace(block, heading_path=path + block.heading_path, page=None)
 
 
 def _text(part: Message) -> str:
@@ -130,7 +151,7 @@ def _attachment(
     part: Message, number: int, path: tuple[str, ...], options: MailOptions, depth: int
 ) -> Iterator[Block]:
     name = clean(part.get_filename() or "") or f"attachment-{number}"
-    where = (*path, name)
+    where = (*path, attachment_heading(name))
     if part.get_content_type() == "message/rfc822":
         inner = part.get_payload()
         nested = inner[0] if isinstance(inner, list) and inner else None
@@ -138,7 +159,16 @@ def _attachment(
             yield from message_blocks(nested, where, options, depth + 1)
         return
     payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes) or not payload:
+    if isinstance(payload, bytes):
+        yield from attachment_blocks(payload, name, where, options, depth)
+
+
+def attachment_blocks(
+    payload: bytes, name: str, where: tuple[str, ...], options: MailOptions, depth: int
+) -> Iterator[Block]:
+    """A file attached to a message (at `depth`), read by its own parser under `where`;
+    one that fails or is over the limit is listed in `options.skipped` instead."""
+    if not payload:
         return
     if len(payload) > options.max_attachment_bytes:
         options.skipped.append(f"{name}: over the attachment limit")

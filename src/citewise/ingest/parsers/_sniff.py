@@ -14,7 +14,7 @@ from citewise.ingest.parsers._archive import check_member_count
 from citewise.ingest.parsers._decode import looks_binary
 
 Sniffed = Literal[
-    "pdf", "docx", "pptx", "xlsx", "ods", "odt", "odp", "epub", "xls", "doc", "ppt", "rtf",
+    "pdf", "docx", "pptx", "xlsx", "ods", "odt", "odp", "epub", "xls", "doc", "ppt", "msg", "rtf",
     "image", "zip", "ole", "binary", "html", "text",
 ]  # fmt: skip
 ZipKind = Literal["docx", "pptx", "xlsx", "ods", "odt", "odp", "epub", "zip"]
@@ -40,9 +40,7 @@ def _entry(name: str) -> bytes:
     return encoded.ljust(64, b"\x00") + struct.pack("<H", len(encoded))
 
 
-_XLS_STREAMS = (_entry("Workbook"), _entry("Book"))
-_DOC_STREAM = _entry("WordDocument")
-_PPT_STREAM = _entry("PowerPoint Document")
+_ENCRYPTION_INFO = "EncryptionInfo".encode("utf-16-le")
 # the image formats OCR reads: PNG, JPEG, TIFF (both byte orders)
 IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 _HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
@@ -102,14 +100,51 @@ def _small_member(archive: zipfile.ZipFile, name: str) -> bytes:
         return member.read(128)
 
 
-def ole_kind(data: bytes) -> Literal["xls", "doc", "ppt", "ole"]:
+OleKind = Literal["xls", "doc", "ppt", "msg", "ole"]
+_OLE_STREAMS: tuple[tuple[str, OleKind], ...] = (
+    ("Workbook", "xls"), ("Book", "xls"), ("WordDocument", "doc"),
+    ("PowerPoint Document", "ppt"), ("__properties_version1.0", "msg"),
+)  # fmt: skip
+
+
+_OLE_ERRORS = (OSError, ValueError, IndexError, struct.error, RecursionError)
+
+
+def _ole_root(data: bytes) -> set[str] | None:
+    """The names (lower case) of the streams and storages at an OLE file's root, None when
+    its directory cannot be read. Only the root counts: a message's attached workbook or an
+    encrypted attachment keeps its own directory inside one of the message's streams."""
+    try:
+        return _read_root(data)
+    except _OLE_ERRORS:
+        return None
+
+
+def ole_damage(data: bytes) -> str:
+    """Why an OLE file's directory cannot be read ('' when it can)."""
+    try:
+        _read_root(data)
+    except _OLE_ERRORS as exc:
+        return str(exc) or type(exc).__name__
+    return ""
+
+
+def _read_root(data: bytes) -> set[str]:
+    import olefile
+
+    with olefile.OleFileIO(io.BytesIO(data)) as ole:  # bytes under 1.5 KB read as a path
+        return {path[0].lower() for path in ole.listdir(streams=True, storages=True)}
+
+
+def ole_kind(data: bytes) -> OleKind:
     """A legacy Excel workbook (read directly), Word document or PowerPoint deck (converted
-    by LibreOffice), or another OLE file."""
-    if any(stream in data for stream in _XLS_STREAMS):
-        return "xls"
-    if _DOC_STREAM in data:
-        return "doc"
-    return "ppt" if _PPT_STREAM in data else "ole"
+    by LibreOffice), an Outlook message, or another OLE file; a file whose directory is
+    damaged is judged by the stream names it holds."""
+    root = _ole_root(data)
+    for name, kind in _OLE_STREAMS:
+        if (name.lower() in root) if root is not None else (_entry(name) in data):
+            return kind
+    return "ole"
 
 
 def sniff(data: bytes) -> Sniffed:
@@ -137,8 +172,12 @@ def describe_binary(data: bytes) -> str:
 
 
 def is_encrypted_ole(data: bytes) -> bool:
-    """Password-protected .docx/.pptx files are OLE containers with an EncryptionInfo stream."""
-    return data.startswith(OLE_MAGIC) and "EncryptionInfo".encode("utf-16-le") in data
+    """Password-protected .docx/.pptx files are OLE containers with an EncryptionInfo stream
+    at their root."""
+    if not data.startswith(OLE_MAGIC):
+        return False
+    root = _ole_root(data)
+    return "encryptioninfo" in root if root is not None else _ENCRYPTION_INFO in data
 
 
 def describe(data: bytes) -> str:
