@@ -38,10 +38,10 @@ class Int8Recipe:
     reduce_range: bool  # 7-bit weights: exact where u8×s8 pairs are summed in int16
     # MatMul/Attention nodes left in fp32 (`minilm.graph` names them after their weights)
     fp32_nodes: tuple[str, ...]
-    min_cosine: float
+    min_cosine: float  # worst cosine to the fp32 graph on the check texts, checked at export
     # ops ONNX Runtime's dynamic quantiser takes after the per-token rewrite (activations
     # quantised per call: one text per call by default, so per text)
-    dynamic_ops: tuple[str, ...] = ("EmbedLayerNormalization",)  # worst cosine to the fp32 graph on the check texts, checked at export
+    dynamic_ops: tuple[str, ...] = ("EmbedLayerNormalization",)
 
 
 FFN_OUTPUTS = tuple(f"encoder.layer.{i}.output.dense" for i in range(6))
