@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     embedders = {side: embedder_for(side) for side in sides}
     first = embedders[sides[0]]
     lengths = [len(ids) for ids in first._runtime.tokenize(texts)]  # type: ignore[attr-defined]
-    cpu = "avx2-emulated" if "avx2_only" in os.environ.get("LD_PRELOAD", "") else "native"
+    cpu = "avx2-emulated" if "avx2" in os.environ.get("LD_PRELOAD", "") else "native"
     print(
         f"{len(texts)} chunks, {statistics.mean(lengths):.0f} tokens on average "
         f"(specials included); sides: {', '.join(sides)}; cpu: {cpu}; load {load()}",
