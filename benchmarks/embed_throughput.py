@@ -1,13 +1,14 @@
-"""Embedding throughput of the bundled MiniLM, int8 recipes A/B, against the model's int8 peak.
+"""Embedding throughput of the bundled MiniLM: fp32 and int8 recipes side by side, against the
+model's peak.
 
     HF_HUB_OFFLINE=1 PYTHONPATH=src .venv/bin/python benchmarks/embed_throughput.py \\
         [--corpus /usr/share/doc/python3.11/html] [--chunks 2048] [--rounds 3] \\
-        [--before portable] [--after (this CPU's recipe)] [--ingest] [--ingest-files N] \\
+        [--sides fp32,portable,uniform] [--avx2-only] [--ingest] [--ingest-files N] \\
         [--json benchmarks/results/embed_throughput.json]
 
 Texts: --chunks chunks, as ingest makes them, evenly spaced over ~120 files of the corpus.
-For each recipe, interleaved round by round (before, after, before, after …: the machine is
-shared, so the two see the same load), with the embedder's default threads and sessions:
+For each side (`fp32`, or an int8 recipe's name), interleaved round by round (the machine is
+shared, so the sides see the same load), with the embedder's default threads and sessions:
 
 - embedding alone: chunks/s of `embed_documents` over the texts (wall), and chunks per
   CPU-second of the process (less sensitive to other load; ×cores ≈ a quiet machine's figure);
@@ -19,7 +20,12 @@ shared, so the two see the same load), with the embedder's default threads and s
   into a fresh store, each in its own process (`CITEWISE_INT8_RECIPE` selects the recipe):
   chunks/s and peak RSS (the process's VmHWM).
 
-`uptime`'s load average is recorded beside every figure.
+`uptime`'s load average is recorded beside every figure, and each side's worst and mean
+cosine to the first side's vectors (the fp32 graph's, when it is first).
+
+--avx2-only runs the whole benchmark again in a process that sees no AVX-512, VNNI or AMX
+(`benchmarks/cpu/avx2_only.c`, compiled with cc, preloaded: CPUID faulting masks those
+flags, so ONNX Runtime's MLAS picks its AVX2 kernels, which then run natively).
 """
 
 from __future__ import annotations
@@ -114,6 +120,26 @@ def peak(embedder: object, lengths: list[int]) -> dict[str, float]:
     return best
 
 
+def avx2_only_library() -> Path:
+    """The CPUID-masking preload library, compiled once into the temp dir."""
+    import tempfile
+
+    source = ROOT / "benchmarks" / "cpu" / "avx2_only.c"
+    built = Path(tempfile.gettempdir()) / "citewise-avx2-only.so"
+    if not built.is_file() or built.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", str(built), str(source)], check=True)
+    return built
+
+
+def embedder_for(side: str) -> object:
+    from citewise.embed.minilm.recipe import recipe_named
+    from citewise.embed.minilm.runtime import MiniLMEmbedder
+
+    if side == "fp32":
+        return MiniLMEmbedder(variant="fp32")
+    return MiniLMEmbedder(recipe=recipe_named(side))
+
+
 def ingest_once(corpus: Path, recipe: str, files: int) -> dict[str, object]:
     """A first ingest into a fresh store, in its own process."""
     script = (
@@ -134,6 +160,8 @@ def ingest_once(corpus: Path, recipe: str, files: int) -> dict[str, object]:
         "    'peak_rss_mb': round(hwm / 1024), 'files': len(r.outcomes)}))\n"
     )
     env = os.environ | {"CITEWISE_INT8_RECIPE": recipe, "PYTHONPATH": str(ROOT / "src")}
+    if recipe == "fp32":
+        env = os.environ | {"CITEWISE_EMBEDDER": "minilm:fp32", "PYTHONPATH": str(ROOT / "src")}
     before = load()
     done = subprocess.run(
         [sys.executable, "-c", script, str(corpus), str(files)],
@@ -144,54 +172,61 @@ def ingest_once(corpus: Path, recipe: str, files: int) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from citewise.embed.minilm.recipe import recipe_named, this_cpus_recipe
-    from citewise.embed.minilm.runtime import MiniLMEmbedder
-
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEV_CORPUS)
     parser.add_argument("--chunks", type=int, default=2048)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--before", default="portable")
-    parser.add_argument("--after", default=this_cpus_recipe().name)
+    parser.add_argument("--sides", default="fp32,portable,uniform", help="fp32 or recipes")
+    parser.add_argument("--avx2-only", action="store_true", help="emulate an AVX2-only CPU")
     parser.add_argument("--ingest", action="store_true", help="also time whole first ingests")
     parser.add_argument("--ingest-files", type=int, default=0, help="0: the whole corpus")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
+    if args.avx2_only and "LD_PRELOAD" not in os.environ:
+        env = os.environ | {"LD_PRELOAD": str(avx2_only_library())}
+        rest = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--avx2-only"]
+        return subprocess.run([sys.executable, __file__, *rest], env=env).returncode
 
     texts = corpus_chunks(args.corpus, args.chunks)
-    recipes = {
-        tag: recipe_named(name) for tag, name in (("before", args.before), ("after", args.after))
-    }
-    embedders = {tag: MiniLMEmbedder(recipe=r) for tag, r in recipes.items()}
-    lengths = [len(ids) for ids in embedders["after"]._runtime.tokenize(texts)]
+    sides = [side.strip() for side in args.sides.split(",") if side.strip()]
+    embedders = {side: embedder_for(side) for side in sides}
+    first = embedders[sides[0]]
+    lengths = [len(ids) for ids in first._runtime.tokenize(texts)]  # type: ignore[attr-defined]
+    cpu = "avx2-emulated" if "avx2" in os.environ.get("LD_PRELOAD", "") else "native"
     print(
         f"{len(texts)} chunks, {statistics.mean(lengths):.0f} tokens on average "
-        f"(specials included); recipes: {args.before} → {args.after}; load {load()}",
+        f"(specials included); sides: {', '.join(sides)}; cpu: {cpu}; load {load()}",
         flush=True,
     )
     rounds: list[dict[str, object]] = []
+    vectors: dict[str, np.ndarray] = {}
     for number in range(args.rounds):
-        for tag, embedder in embedders.items():
+        for side, embedder in embedders.items():
             before = load()
             alone, best = embed_alone(embedder, texts), peak(embedder, lengths)
+            vectors[side] = embedder._embed_all(texts)  # type: ignore[attr-defined]
+            cosines = np.sum(vectors[side] * vectors[sides[0]], axis=1)
             row = {
-                "round": number + 1, "side": tag, "recipe": recipes[tag].name,
+                "round": number + 1, "side": side, "cpu": cpu,
                 "embed": alone, "peak": best,
                 "share_of_peak": round(alone["chunks_per_s"] / best["chunks_per_s"], 3),
                 "share_of_peak_cpu": round(
                     alone["chunks_per_cpu_s"] / best["chunks_per_cpu_s"], 3
                 ),
+                "cosine_to_first": {
+                    "min": round(float(cosines.min()), 4), "mean": round(float(cosines.mean()), 4)
+                },
                 "load_before": before, "load_after": load(),
             }  # fmt: skip
             rounds.append(row)
             print(json.dumps(row), flush=True)
         if args.ingest:
-            for tag in embedders:
-                got = ingest_once(args.corpus, recipes[tag].name, args.ingest_files)
-                row = {"round": number + 1, "side": tag, "recipe": recipes[tag].name, "ingest": got}
+            for side in embedders:
+                got = ingest_once(args.corpus, side, args.ingest_files)
+                row = {"round": number + 1, "side": side, "cpu": cpu, "ingest": got}
                 rounds.append(row)
                 print(json.dumps(row), flush=True)
-    summary = summarise(rounds)
+    summary = summarise(rounds, sides)
     print(json.dumps(summary, indent=2))
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -199,10 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def summarise(rounds: list[dict[str, object]]) -> dict[str, dict[str, float]]:
-    """Per side, the median over rounds of each figure."""
+def summarise(rounds: list[dict[str, object]], sides: list[str]) -> dict[str, dict[str, float]]:
+    """Per side, the median over rounds of each figure, and each side's speed-up on the first."""
     out: dict[str, dict[str, float]] = {}
-    for side in ("before", "after"):
+    for side in sides:
         mine = [r for r in rounds if r["side"] == side]
         figures: dict[str, list[float]] = {}
         for row in mine:
@@ -216,6 +251,13 @@ def summarise(rounds: list[dict[str, object]]) -> dict[str, dict[str, float]]:
                 if key in row:
                     figures.setdefault(key, []).append(float(str(row[key])))
         out[side] = {key: round(statistics.median(v), 3) for key, v in figures.items()}
+        cosine = [r["cosine_to_first"] for r in mine if isinstance(r.get("cosine_to_first"), dict)]
+        if cosine:
+            out[side]["cosine_min"] = min(float(c["min"]) for c in cosine)  # type: ignore[index]
+    for side in sides:
+        for key in ("embed_chunks_per_s", "embed_chunks_per_cpu_s", "ingest_chunks_per_s"):
+            if key in out[side] and key in out[sides[0]]:
+                out[side][f"x_{key}"] = round(out[side][key] / out[sides[0]][key], 2)
     return out
 
 

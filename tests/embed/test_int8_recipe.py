@@ -41,6 +41,13 @@ def test_recipe_follows_the_cpus_vnni_flag(flags: str, recipe: str) -> None:
 def test_only_the_vnni_recipe_uses_full_range_weights() -> None:
     assert not RECIPES["vnni"].reduce_range
     assert RECIPES["portable"].reduce_range
+    assert RECIPES["uniform"].reduce_range  # exact on AVX2 too: one graph for every CPU
+
+
+def test_the_uniform_recipe_quantises_every_matmul_and_the_attention() -> None:
+    uniform = RECIPES["uniform"]
+    assert uniform.per_token and uniform.fp32_nodes == ()
+    assert "Attention" in uniform.dynamic_ops
 
 
 def test_cpu_flags_are_read_from_the_flags_line(tmp_path: Path) -> None:
@@ -52,11 +59,11 @@ def test_cpu_flags_are_read_from_the_flags_line(tmp_path: Path) -> None:
     assert choose_recipe(cpu_flags(tmp_path / "arm")).name == "portable"
 
 
-def test_the_portable_recipe_is_the_default_and_auto_follows_the_cpu(
+def test_the_uniform_recipe_is_the_default_and_auto_follows_the_cpu(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv(RECIPE_ENV, raising=False)
-    assert this_cpus_recipe().name == "portable"
+    assert this_cpus_recipe().name == "uniform"
     monkeypatch.setenv(RECIPE_ENV, "auto")
     assert this_cpus_recipe() == choose_recipe(cpu_flags())
 

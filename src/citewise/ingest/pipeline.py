@@ -37,6 +37,7 @@ from citewise.ingest.originals import keep_original
 from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
 from citewise.text.blocks import BLOCKS_VERSION
+from citewise.text.embed_key import normalised
 from citewise.types import (
     ChunkedDocument,
     DocumentInfo,
@@ -346,6 +347,7 @@ class _EmbedWorker(threading.Thread):
         self._wake = threading.Event()
         self._done = threading.Event()
         self.embedded = 0
+        self.shared = 0  # of those, chunks that took another chunk's vector (not embedded)
         self.error: BaseException | None = None
 
     def wake(self) -> None:
@@ -365,6 +367,25 @@ class _EmbedWorker(threading.Thread):
             self.error = exc
         finally:
             store.close()
+
+    def _embed_once(self, store: Store, embedder: Embedder, part: list[tuple[int, str]]) -> None:
+        """Vectors for `part`: a text stored before (any document, any collection) lends its
+        vector, and texts equal after whitespace are embedded once (`text.embed_key`)."""
+        shared = set(store.share_vectors([cid for cid, _ in part]))
+        todo = [(cid, text) for cid, text in part if cid not in shared]
+        if not todo:
+            self.shared += len(part)
+            return
+        first: dict[str, int] = {}  # normalised text → its row in `unique`
+        unique: list[str] = []
+        for _, text in todo:
+            if first.setdefault(normalised(text), len(unique)) == len(unique):
+                unique.append(text)
+        rows = [first[normalised(text)] for _, text in todo]
+        vectors = embedder.embed_documents(unique)
+        ids, texts = [cid for cid, _ in todo], [text for _, text in todo]
+        store.put_vectors(ids, vectors[rows], embedder.name, texts=texts)
+        self.shared += len(part) - len(unique)
 
     def _loop(self, store: Store) -> None:
         embedder: Embedder | None = None
@@ -391,10 +412,7 @@ class _EmbedWorker(threading.Thread):
             embedder = embedder or self._embedder_factory()
             for start in range(0, len(batch), EMBED_BATCH):  # progress every EMBED_BATCH chunks
                 part = batch[start : start + EMBED_BATCH]
-                ids = [cid for cid, _ in part]
-                texts = [text for _, text in part]
-                vectors = embedder.embed_documents(texts)
-                store.put_vectors(ids, vectors, embedder.name, texts=texts)
-                self.embedded += len(ids)
+                self._embed_once(store, embedder, part)
+                self.embedded += len(part)
                 self._progress.embedded(self.embedded, total)
             self._ready(store.finalize())

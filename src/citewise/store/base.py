@@ -126,6 +126,12 @@ class Store(Protocol):
         holds that text: a chunk deleted meanwhile may have handed its id to a new one."""
         ...
 
+    def share_vectors(self, chunk_ids: Sequence[int]) -> list[int]:
+        """Those of `chunk_ids` lacking a vector take the stored vector of a chunk whose
+        embedded text is the same after whitespace (any document, any collection: one
+        store, one embedder); returns the ids that now have one, the rest are to embed."""
+        ...
+
     def finalize(self) -> list[int]:
         """Promotes fully embedded documents to ready; returns their ids."""
         ...

@@ -314,3 +314,22 @@ class StoreContractTests:
         assert np.allclose(
             store.get_vectors([new.chunk_id])[new.chunk_id], unit_vector(kept.chunk_id)
         )
+
+    def test_equal_embedded_texts_share_one_vector_across_collections(self, store: Store) -> None:
+        # the embedded text starts with the title and section: one source in two collections
+        store.add_document(new_document("a.txt", "Notices go to the address   above."))
+        embed_all(store)
+        store.add_document(
+            new_document("a.txt", "Notices go to the\naddress above.", collection="other")
+        )
+        store.add_document(new_document("a.txt", "Notices go elsewhere.", collection="third"))
+        (first,) = store.document_chunks(store.find_document("default", "a.txt").doc_id)  # type: ignore[union-attr]
+        missing = dict(store.chunks_missing_vectors(10))
+        shared = store.share_vectors(list(missing))
+        assert len(missing) == 2 and len(shared) == 1
+        assert "elsewhere" not in missing[shared[0]]
+        assert np.allclose(store.get_vectors(shared)[shared[0]], unit_vector(first.chunk_id))
+        assert [cid for cid, _ in store.chunks_missing_vectors(10)] == [
+            cid for cid in missing if cid not in shared
+        ]
+        assert store.share_vectors(shared) == []  # a chunk with a vector keeps it

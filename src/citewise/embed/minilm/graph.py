@@ -226,8 +226,9 @@ def quantize(fp32: Path, dest: Path, recipe: Int8Recipe, *, per_channel: bool = 
         bits = 7 if recipe.reduce_range else 8
         per_token = dest.with_suffix(".per-token.onnx")
         fp32 = rewrite_per_token(fp32, per_token, weight_bits=bits, fp32_nodes=recipe.fp32_nodes)
-        # the embedding tables too (uint8, ~35 MB less per session); the matmuls are done
-        ops = ["EmbedLayerNormalization"]
+        # the embedding tables (uint8, ~35 MB less per session) and the recipe's other ops;
+        # the matmuls are done
+        ops = list(recipe.dynamic_ops)
     with quiet():
         quantize_dynamic(
             str(fp32),

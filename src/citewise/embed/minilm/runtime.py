@@ -10,14 +10,14 @@ torch fp32 vectors (mean 0.996) with top-10 neighbour overlap >= 0.9, and needs 
 autocast was faster still on this Xeon (~2.6x fp32 when the machine was quiet), but only because
 it has AMX: without AMX bf16 is slow, so it is not a default.
 
-The int8 recipe is chosen per CPU at run time (`minilm.recipe`; the cached graph's name says
-which). With VNNI: per-token int8 (`minilm.per_token`: each token's activations with their own
-scale, full 8-bit per-channel weights) with the attention's QKV projection kept in fp32, worst
-cosine to the fp32 graph >= 0.99 on the check texts, and a text's vector independent of its
-batch-mates. Elsewhere ("portable"): ONNX Runtime's dynamic quantisation with per-channel
-weights (per-tensor drops to cosine 0.87) reduced to 7 bits (no u8 x s8 saturation on CPUs
-without VNNI: an emulated Haswell gives the same vectors to 4 decimals), with the six FFN
-output projections kept in fp32 (without that the worst chunk falls to ~0.985).
+The int8 recipe (`minilm.recipe`; the cached graph's name says which) is by default "uniform":
+per-token int8 activations (`minilm.per_token`: each token with its own scale) times 7-bit
+per-channel weights for every matmul, the fused attention quantised too. 7-bit weights are
+exact both where u8 x s8 pairs are summed in int16 (AVX2, AVX-512 without VNNI) and with
+VNNI, so every x86 CPU gets the same vectors, at >= 1.8x the fp32 graph on AVX2 and >= 2x on
+VNNI (docs/ingest-speed.md; chunks' cosine to fp32 >= 0.99). The earlier recipes stay
+selectable with $CITEWISE_INT8_RECIPE: "portable" (per-call activation scale, FFN outputs in
+fp32: ~1.1-1.4x fp32 on AVX2) and "vnni" (8-bit weights, exact only with VNNI).
 
 Execution: one session whose operators run on every core (`sessions` > 1: that many
 sessions, the cores shared among them, each taking whole batches). Each session holds its

@@ -117,6 +117,15 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     # Never edit a released entry; add the next number (as the SQLite store's `MIGRATIONS`).
     # The folder a collection's sources are relative to (NULL: none recorded yet)
     ("0007_source_roots", "ALTER TABLE collections ADD COLUMN root text"),
+    # SHA-1 of the whitespace-normalised embedded text (`text.embed_key`): chunks of equal
+    # text share one vector; NULL: stored before, embedded as before
+    (
+        "0008_embed_hash",
+        """
+        ALTER TABLE chunks ADD COLUMN embed_hash text;
+        CREATE INDEX chunks_by_embed_hash ON chunks (embed_hash);
+        """,
+    ),
     *GRAPH_MIGRATIONS,  # 0101: the graph's, named apart
 )
 # the store's migrations are named NNNN_…; the users' and memory's have their own prefixes

@@ -79,6 +79,16 @@ class PostgresWrites(PostgresReads):
             (old_doc_id, doc_id, first_chunk),
         )
 
+    def copy_shared_vectors(self, chunk_ids: Sequence[int]) -> None:
+        self.execute(
+            "INSERT INTO vectors(chunk_id, collection_id, embedding)"
+            " SELECT DISTINCT ON (n.id) n.id, n.collection_id, v.embedding FROM chunks n"
+            " JOIN chunks o ON o.embed_hash = n.embed_hash"
+            " JOIN vectors v ON v.chunk_id = o.id"
+            " WHERE n.id = ANY(?) AND NOT n.has_vector ORDER BY n.id",
+            ([int(c) for c in chunk_ids],),
+        )
+
     def delete_version(self, doc_id: int) -> None:
         self.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 

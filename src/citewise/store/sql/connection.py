@@ -69,6 +69,11 @@ class WriteConn(ReadConn, Protocol):
         vector of an equal chunk (same hash and embedded text) of `old_doc_id`."""
         ...
 
+    def copy_shared_vectors(self, chunk_ids: Sequence[int]) -> None:
+        """Gives those of `chunk_ids` that lack a vector the vector of any chunk with the same
+        `embed_hash` (equal embedded text after whitespace), in any document or collection."""
+        ...
+
     def delete_version(self, doc_id: int) -> None:
         """Removes one document version with its parents, chunks, vectors and keyword rows."""
         ...

@@ -93,6 +93,10 @@ class SqlStore:
         with self._write() as conn:
             writes.describe_document(conn, doc_id, fields)
 
+    def share_vectors(self, chunk_ids: Sequence[int]) -> list[int]:
+        with self._write() as conn:
+            return writes.share_vectors(conn, chunk_ids)
+
     def finalize(self) -> list[int]:
         with self._write() as conn:
             return writes.finalize(conn)

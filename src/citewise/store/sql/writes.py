@@ -6,15 +6,17 @@ a document's knowledge graph."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from citewise.db.sql import SqlConn
 from citewise.graph.model import DocumentGraph, DocumentLink
 from citewise.store.sql.connection import WriteConn
+from citewise.text.embed_key import embed_key
 from citewise.types import ChunkedDocument, DocumentFields, NewDocument
 
 _CHUNK_COLUMNS = (
     "doc_id, parent_id, collection_id, ordinal, text, embed_text, section, page_start,"
-    " page_end, content_hash"
+    " page_end, content_hash, embed_hash"
 )
 
 
@@ -117,12 +119,12 @@ def insert_chunks(
     by_ordinal = dict(zip((p.ordinal for p in chunks.parents), parent_ids, strict=True))
     chunk_ids = conn.insert_ids(
         f"INSERT INTO chunks({_CHUNK_COLUMNS}{conn.chunk_columns})"
-        f" VALUES (?,?,?,?,?,?,?,?,?,?{conn.chunk_marks})",
+        f" VALUES (?,?,?,?,?,?,?,?,?,?,?{conn.chunk_marks})",
         [
             (
                 doc_id, by_ordinal[ch.parent_ordinal], cid, ch.ordinal, ch.text,
                 ch.embed_text, ch.section, ch.page_start, ch.page_end, ch.content_hash,
-                *conn.chunk_values(title, ch),
+                embed_key(ch.embed_text), *conn.chunk_values(title, ch),
             )
             for ch in chunks.children
         ],
@@ -143,6 +145,28 @@ def reuse_vectors(conn: WriteConn, doc_id: int, old_doc_id: int, first_chunk: in
         " AND EXISTS (SELECT 1 FROM vectors WHERE vectors.chunk_id = chunks.id)",
         (doc_id, first_chunk),
     )
+
+
+def share_vectors(conn: WriteConn, chunk_ids: Sequence[int]) -> list[int]:
+    """Those of `chunk_ids` lacking a vector take the vector of a chunk whose embedded text
+    is the same after whitespace (`text.embed_key`); returns the ids that now have one."""
+    if not chunk_ids:
+        return []
+    conn.copy_shared_vectors(chunk_ids)
+    marks = ",".join("?" * len(chunk_ids))
+    done = conn.execute(
+        f"SELECT c.id FROM chunks c WHERE c.id IN ({marks}) AND NOT c.has_vector"
+        " AND EXISTS (SELECT 1 FROM vectors WHERE vectors.chunk_id = c.id)",
+        tuple(chunk_ids),
+    ).fetchall()
+    ids = [int(row[0]) for row in done]
+    if ids:
+        conn.execute(
+            f"UPDATE chunks SET has_vector = TRUE WHERE id IN ({','.join('?' * len(ids))})",
+            tuple(ids),
+        )
+        conn.changed()
+    return ids
 
 
 def delete_document(conn: WriteConn, doc_id: int) -> None:

@@ -95,6 +95,11 @@ def _columns_added_in_place(conn: sqlite3.Connection) -> None:
     graph_tables.apply_schema(conn)
 
 
+def _embed_hash(conn: sqlite3.Connection) -> None:
+    add_column("chunks", "embed_hash", "TEXT")(conn)
+    conn.execute("CREATE INDEX IF NOT EXISTS chunks_by_embed_hash ON chunks(embed_hash)")
+
+
 # Append only: a released migration is never edited (a store that ran it will not run it
 # again). A new column is one more entry, e.g.
 #     Migration(4, "chunk labels", add_column("chunks", "label", "TEXT")),
@@ -104,6 +109,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "what release 2f6bcc7 added in place", _columns_added_in_place),
     # the folder a collection's sources are relative to (NULL: none recorded yet)
     Migration(3, "source roots", add_column("collections", "root", "TEXT")),
+    # SHA-1 of the whitespace-normalised embedded text (`text.embed_key`): chunks of equal
+    # text share one vector; NULL: stored before, embedded as before
+    Migration(4, "embedded-text hash", _embed_hash),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

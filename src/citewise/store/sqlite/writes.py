@@ -68,6 +68,18 @@ class SQLiteWrites(SQLiteReads):
             (old_doc_id, doc_id, first_chunk),
         )
 
+    def copy_shared_vectors(self, chunk_ids: Sequence[int]) -> None:
+        marks = ",".join("?" * len(chunk_ids))
+        self._conn.execute(
+            "INSERT INTO vectors(chunk_id, collection_id, vec)"
+            " SELECT n.id, n.collection_id, (SELECT v.vec FROM chunks o"
+            " JOIN vectors v ON v.chunk_id = o.id WHERE o.embed_hash = n.embed_hash LIMIT 1)"
+            f" FROM chunks n WHERE n.id IN ({marks}) AND n.has_vector = 0"
+            " AND n.embed_hash IS NOT NULL AND EXISTS (SELECT 1 FROM chunks o"
+            " JOIN vectors v ON v.chunk_id = o.id WHERE o.embed_hash = n.embed_hash)",
+            tuple(chunk_ids),
+        )
+
     def delete_version(self, doc_id: int) -> None:
         for sql in (
             "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)",
