@@ -1,5 +1,5 @@
-"""The answer pool: every answer is computed off the event loop on a bounded number of
-worker threads, in arrival order; past `workers + queue_depth` answers admitted at once, a
+"""The answer slots: every answer is computed off the event loop on a bounded number of
+threads, in arrival order; past `workers + queue_depth` answers admitted at once, a
 new one is refused (`RateLimitedError`: 429 with `Retry-After`) instead of queueing without
 bound. The assistant (and its one embedder session set) is shared by every worker."""
 
@@ -12,10 +12,10 @@ import time
 import weakref
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio
-from fastapi import Request
+from fastapi import Depends, Request
 
 from citewise.config import Settings
 from citewise.errors import RateLimitedError
@@ -30,7 +30,7 @@ LLM_WORKERS_PER_CORE = 8  # answers that mostly wait on the model
 MEAN_WEIGHT = 0.2
 
 
-class AnswerPool:
+class AnswerSlots:
     """At most `workers` answer steps run at once; at most `queue_depth` more answers wait."""
 
     def __init__(
@@ -43,12 +43,6 @@ class AnswerPool:
         self._admitted = 0
         self._mean_seconds = 1.0
         self._limiter: anyio.CapacityLimiter | None = None
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> AnswerPool:
-        per_core = LLM_WORKERS_PER_CORE if settings.llm else WORKERS_PER_CORE
-        workers = settings.serve_workers or (os.cpu_count() or 1) * per_core
-        return cls(workers, settings.serve_queue_depth)
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
@@ -88,21 +82,21 @@ class AnswerPool:
 
 
 class Ticket:
-    """One admitted answer: its blocking steps run on the pool; `release` (idempotent) frees
+    """One admitted answer: its blocking steps run in its slot; `release` (idempotent) frees
     the place. A ticket dropped without a release (a response never started) frees it when
     collected."""
 
-    def __init__(self, pool: AnswerPool, started: float) -> None:
-        self._pool = pool
-        self._finalizer = weakref.finalize(self, pool._release, started)
+    def __init__(self, slots: AnswerSlots, started: float) -> None:
+        self._slots = slots
+        self._finalizer = weakref.finalize(self, slots._release, started)
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
-        return self._pool.limiter
+        return self._slots.limiter
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` on a worker thread, after the answers that came first."""
-        return await anyio.to_thread.run_sync(fn, *args, limiter=self._pool.limiter)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._slots.limiter)
 
     def release(self) -> None:
         self._finalizer()
@@ -116,6 +110,17 @@ class Ticket:
         self.release()
 
 
-async def get_pool(request: Request) -> AnswerPool:
-    pool: AnswerPool = request.app.state.answer_pool
-    return pool
+def answer_slots(settings: Settings) -> AnswerSlots:
+    """The slots `settings` asks for (`serve_workers`, `serve_queue_depth`), else a few
+    threads per core."""
+    per_core = LLM_WORKERS_PER_CORE if settings.llm else WORKERS_PER_CORE
+    workers = settings.serve_workers or (os.cpu_count() or 1) * per_core
+    return AnswerSlots(workers, settings.serve_queue_depth)
+
+
+async def get_slots(request: Request) -> AnswerSlots:
+    slots: AnswerSlots = request.app.state.answer_slots
+    return slots
+
+
+SlotsDep = Annotated[AnswerSlots, Depends(get_slots)]
