@@ -12,6 +12,7 @@ from citewise.store.genre import documents_titled, heading_entries
 from citewise.store.sqlite.store import SQLiteStore
 from citewise.testing.genre_contract import GenreLookupsContractTests
 from citewise.testing.graph_contract import GraphHolderContractTests
+from citewise.testing.hybrid_contract import HybridSearchContractTests
 from citewise.testing.schema_contract import SchemaContractTests, SourceIdentityContractTests
 from citewise.testing.store_contract import (
     StoreContractTests,
@@ -51,7 +52,8 @@ class TestSQLiteStore(
 @pytest.mark.integration
 class TestPostgresStore(
     StoreContractTests, StreamingStoreContractTests, GenreLookupsContractTests,
-    GraphHolderContractTests, ChunkRecordTests, SchemaContractTests, SourceIdentityContractTests,
+    GraphHolderContractTests, HybridSearchContractTests, ChunkRecordTests, SchemaContractTests,
+    SourceIdentityContractTests,
 ):  # fmt: skip
     @pytest.fixture
     def store(self, postgres_url: str) -> Iterator[Store]:

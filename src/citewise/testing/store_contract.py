@@ -4,7 +4,8 @@ The `Store` protocol's suites are `DocumentStoreTests`, `KeywordSearchTests` and
 `VectorSearchTests`, bundled as `StoreContractTests`; each optional capability has its own:
 `StreamingStoreContractTests` (`testing.streaming_contract`, for `StreamingStore`),
 `GenreLookupsContractTests` (`testing.genre_contract`, for `store.genre.GenreLookups`) and
-`GraphHolderContractTests` (`testing.graph_contract`, for `GraphHolder`). A backend's test
+`GraphHolderContractTests` (`testing.graph_contract`, for `GraphHolder`) and
+`HybridSearchContractTests` (`testing.hybrid_contract`, for `HybridSearch`). A backend's test
 module names the suites it declares and provides a `store` fixture (an empty store, closed
 after the test), as haystack's `testing/document_store.py` does:
 
@@ -27,10 +28,11 @@ import numpy as np
 import pytest
 
 from citewise.errors import StoreError
-from citewise.store.base import GraphHolder, Store, StreamingStore
+from citewise.store.base import GraphHolder, HybridSearch, Store, StreamingStore
 from citewise.store.genre import GenreLookups
 from citewise.testing.genre_contract import GenreLookupsContractTests
 from citewise.testing.graph_contract import GraphHolderContractTests
+from citewise.testing.hybrid_contract import HybridSearchContractTests
 from citewise.testing.store_documents import (
     document_of,
     embed_all,
@@ -304,5 +306,6 @@ def capability_suites(store: object) -> list[type]:
         (StreamingStore, StreamingStoreContractTests),
         (GenreLookups, GenreLookupsContractTests),
         (GraphHolder, GraphHolderContractTests),
+        (HybridSearch, HybridSearchContractTests),
     )
     return [suite for protocol, suite in offered if isinstance(store, protocol)]
