@@ -27,9 +27,9 @@ class Clock:
         return self.now
 
 
-def test_pool_refuses_past_workers_plus_queue_with_a_retry_after() -> None:
+def test_slots_refuse_past_threads_plus_queue_with_a_retry_after() -> None:
     clock = Clock()
-    slots = AnswerSlots(workers=2, queue_depth=1, clock=clock)
+    slots = AnswerSlots(threads=2, queue_depth=1, clock=clock)
     tickets = [slots.admit() for _ in range(3)]
     with pytest.raises(RateLimitedError) as refused:
         slots.admit()
@@ -42,7 +42,7 @@ def test_pool_refuses_past_workers_plus_queue_with_a_retry_after() -> None:
 
 def test_retry_after_follows_how_long_answers_take() -> None:
     clock = Clock()
-    slots = AnswerSlots(workers=1, queue_depth=0, clock=clock)
+    slots = AnswerSlots(threads=1, queue_depth=0, clock=clock)
     for _ in range(30):  # answers of ten seconds each
         ticket = slots.admit()
         clock.now += 10
@@ -55,7 +55,7 @@ def test_retry_after_follows_how_long_answers_take() -> None:
 
 
 def test_releasing_twice_frees_one_place() -> None:
-    slots = AnswerSlots(workers=1, queue_depth=1)
+    slots = AnswerSlots(threads=1, queue_depth=1)
     ticket = slots.admit()
     held = slots.admit()
     ticket.release()
@@ -65,7 +65,7 @@ def test_releasing_twice_frees_one_place() -> None:
 
 
 def test_a_dropped_ticket_frees_its_place() -> None:
-    slots = AnswerSlots(workers=1, queue_depth=0)
+    slots = AnswerSlots(threads=1, queue_depth=0)
     slots.admit()  # never released: collected at once
     assert slots.admitted == 0
     slots.admit()

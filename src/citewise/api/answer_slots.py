@@ -1,7 +1,7 @@
 """The answer slots: every answer is computed off the event loop on a bounded number of
-threads, in arrival order; past `workers + queue_depth` answers admitted at once, a
+threads, in arrival order; past `threads + queue_depth` answers admitted at once, a
 new one is refused (`RateLimitedError`: 429 with `Retry-After`) instead of queueing without
-bound. The assistant (and its one embedder session set) is shared by every worker."""
+bound. The assistant (and its one embedder session set) is shared by every thread."""
 
 from __future__ import annotations
 
@@ -24,19 +24,19 @@ T = TypeVar("T")
 MAX_RETRY_AFTER = 60
 # extractive answers alternate Python and native steps that release the GIL: a few threads
 # per core keep both busy (measured with benchmarks/load_serve.py, docs/serving.md)
-WORKERS_PER_CORE = 3
-LLM_WORKERS_PER_CORE = 8  # answers that mostly wait on the model
+THREADS_PER_CORE = 3
+LLM_THREADS_PER_CORE = 8  # answers that mostly wait on the model
 # weight of the newest answer in the running mean of answer seconds
 MEAN_WEIGHT = 0.2
 
 
 class AnswerSlots:
-    """At most `workers` answer steps run at once; at most `queue_depth` more answers wait."""
+    """At most `threads` answer steps run at once; at most `queue_depth` more answers wait."""
 
     def __init__(
-        self, workers: int, queue_depth: int, *, clock: Callable[[], float] = time.monotonic
+        self, threads: int, queue_depth: int, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.workers = max(1, workers)
+        self.threads = max(1, threads)
         self.queue_depth = max(0, queue_depth)
         self._clock = clock
         self._lock = threading.Lock()
@@ -48,7 +48,7 @@ class AnswerSlots:
     def limiter(self) -> anyio.CapacityLimiter:
         # made on first use, inside the server's event loop
         if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.workers)
+            self._limiter = anyio.CapacityLimiter(self.threads)
         return self._limiter
 
     @property
@@ -59,7 +59,7 @@ class AnswerSlots:
     def admit(self) -> Ticket:
         """A ticket for one answer, or `RateLimitedError` when the queue is full."""
         with self._lock:
-            if self._admitted >= self.workers + self.queue_depth:
+            if self._admitted >= self.threads + self.queue_depth:
                 raise RateLimitedError(
                     f"the server is busy ({self._admitted} answers in progress or queued); "
                     "try again shortly",
@@ -69,9 +69,9 @@ class AnswerSlots:
         return Ticket(self, self._clock())
 
     def _retry_after(self) -> int:
-        """Seconds until a place is likely free: the queue ahead, drained by every worker."""
-        ahead = self._admitted - self.workers + 1
-        seconds = self._mean_seconds * max(1, ahead) / self.workers
+        """Seconds until a place is likely free: the queue ahead, drained by every thread."""
+        ahead = self._admitted - self.threads + 1
+        seconds = self._mean_seconds * max(1, ahead) / self.threads
         return min(MAX_RETRY_AFTER, max(1, math.ceil(seconds)))
 
     def _release(self, started: float) -> None:
@@ -95,7 +95,7 @@ class Ticket:
         return self._slots.limiter
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` on a worker thread, after the answers that came first."""
+        """`fn(*args)` on an answer thread, after the answers that came first."""
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._slots.limiter)
 
     def release(self) -> None:
@@ -113,9 +113,9 @@ class Ticket:
 def answer_slots(settings: Settings) -> AnswerSlots:
     """The slots `settings` asks for (`serve_workers`, `serve_queue_depth`), else a few
     threads per core."""
-    per_core = LLM_WORKERS_PER_CORE if settings.llm else WORKERS_PER_CORE
-    workers = settings.serve_workers or (os.cpu_count() or 1) * per_core
-    return AnswerSlots(workers, settings.serve_queue_depth)
+    per_core = LLM_THREADS_PER_CORE if settings.llm else THREADS_PER_CORE
+    threads = settings.serve_workers or (os.cpu_count() or 1) * per_core
+    return AnswerSlots(threads, settings.serve_queue_depth)
 
 
 async def get_slots(request: Request) -> AnswerSlots:
