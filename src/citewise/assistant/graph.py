@@ -8,7 +8,6 @@ from typing import Any
 
 from citewise.assistant.base import FacadeBase
 from citewise.errors import InputError
-from citewise.graph.ego import EGO_LIMIT, document_ego, entity_ego
 from citewise.graph.model import GraphSnapshot
 from citewise.graph.store import GraphStore
 from citewise.graph.views import entity_view, related_view
@@ -40,16 +39,21 @@ class GraphMethods(FacadeBase):
         entity: str | None = None,
         document: str | None = None,
         collection: str | None = None,
-        limit: int = EGO_LIMIT,
+        limit: int | None = None,
     ) -> dict[str, Any]:
         """One entity or document (name exactly one) and its strongest neighbours, as nodes
-        and edges; `hidden` counts the neighbours left out."""
+        and edges (at most `limit`, default `graph.ego.EGO_LIMIT`); `hidden` counts the
+        neighbours left out."""
+        # the picture's layout code loads only when a picture is asked for
+        from citewise.graph.ego import EGO_LIMIT, document_ego, entity_ego
+
         if (entity is None) == (document is None):
             raise InputError("name either an entity or a document")
         graph, name = self._graph(), collection or self.collection
+        most = EGO_LIMIT if limit is None else limit
         if entity is not None:
-            return entity_ego(self._store(), graph, name, entity, limit=limit)
-        return document_ego(self._store(), graph, name, document or "", limit=limit)
+            return entity_ego(self._store(), graph, name, entity, limit=most)
+        return document_ego(self._store(), graph, name, document or "", limit=most)
 
     def graph_snapshot(self, *, collection: str | None = None) -> GraphSnapshot:
         """The collection's whole graph: documents, entities, relations and links."""
