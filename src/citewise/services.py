@@ -106,11 +106,6 @@ def register_store(scheme: str, factory: StoreFactory) -> None:
     STORES[scheme] = factory
 
 
-def store_url(settings: Settings) -> str:
-    """`CITEWISE_STORE`, or the SQLite file in the data directory."""
-    return settings.store_url
-
-
 def is_postgres(url: str) -> bool:
     return scheme(url) in ("postgresql", "postgres")
 
