@@ -10,7 +10,7 @@ import pytest
 from citewise.config import load_settings
 from citewise.errors import ConfigError
 from citewise.retrieve.passages import StorePassages
-from citewise.services import build, memory_url, register_store, store_url
+from citewise.services import build, memory_url, register_store
 from citewise.store.registry import sqlite_path
 
 
@@ -23,7 +23,7 @@ def test_sqlite_urls_read_as_sqlalchemy_reads_them() -> None:
 
 def test_the_default_store_is_the_data_dirs_file(tmp_path: Path) -> None:
     settings = load_settings(data_dir=tmp_path)
-    assert store_url(settings) == f"sqlite:///{tmp_path / 'citewise.db'}"
+    assert settings.store_url == f"sqlite:///{tmp_path / 'citewise.db'}"
     parts = build(settings)
     parts.store.get()
     assert (tmp_path / "citewise.db").is_file()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from citewise.answer.flow import DocumentAnswerer
@@ -85,7 +86,7 @@ class Components:
     memory: Lazy[Memory]
     rules: Lazy[RulePack]
     retriever: Lazy[HybridRetriever]  # `search`
-    pool: Lazy[HybridRetriever]  # the answer flow's candidates, reranked
+    candidates: Lazy[HybridRetriever]  # the answer flow's candidates, reranked
     conversation: Lazy[Conversation]
     auth_store: Lazy[AuthStore]
     auth: Lazy[AuthService]
@@ -93,7 +94,7 @@ class Components:
     def close(self) -> None:
         """Closes what was opened (parts never used were never built); a part used again
         afterwards is opened anew."""
-        for over_the_store in (self.conversation, self.retriever, self.pool, self.auth):
+        for over_the_store in (self.conversation, self.retriever, self.candidates, self.auth):
             over_the_store.reset()
         self.memory.reset(lambda memory: memory.close())
         self.store.reset(lambda store: store.close())
@@ -103,11 +104,6 @@ class Components:
 def register_store(scheme: str, factory: StoreFactory) -> None:
     """Adds a store backend for URLs `scheme://…`."""
     STORES[scheme] = factory
-
-
-def store_url(settings: Settings) -> str:
-    """`CITEWISE_STORE`, or the SQLite file in the data directory."""
-    return settings.store_url
 
 
 def is_postgres(url: str) -> bool:
@@ -123,6 +119,110 @@ def memory_url(settings: Settings) -> str:
     return settings.memory
 
 
+def open_store(settings: Settings, *, pool_size: int | None = None) -> Store:
+    """A store of its own over `settings.store_url` (the backend its scheme names)."""
+    return open_store_url(settings.store_url, pool_size=pool_size or settings.store_pool_size)
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    s = settings
+    return create_embedder(
+        s.embedder, base_url=s.embedder_base_url, api_key=s.embedder_api_key,
+        cache_dir=s.model_cache, threads=s.threads or None,
+    )  # fmt: skip
+
+
+def make_llm(settings: Settings) -> LLM | None:
+    """The configured LLM client; None answers extractively."""
+    s = settings
+    return create_llm(s.llm, base_url=s.llm_base_url, api_key=s.llm_api_key, timeout=s.llm_timeout)
+
+
+def make_memory(settings: Settings) -> Memory:
+    return create_memory(
+        memory_url(settings), settings.data_dir, ttl_seconds=int(settings.session_ttl_hours * 3600)
+    )
+
+
+def make_retriever(
+    settings: Settings,
+    store: Store,
+    embedder: Callable[[], Embedder],
+    rules: RulePack,
+    *,
+    candidates: bool,
+) -> HybridRetriever:
+    """The hybrid retriever of `search`, or with `candidates` the answer flow's, which
+    gathers deeper lists for the reranker (`pool_keyword_k`, `pool_vector_k`)."""
+    s = settings
+    options = RetrievalOptions(
+        keyword_k=s.pool_keyword_k if candidates else s.keyword_k,
+        vector_k=s.pool_vector_k if candidates else s.vector_k,
+        rrf_k=s.rrf_k,
+        keyword_weight=s.keyword_weight,
+        vector_weight=s.vector_weight,
+        max_query_chars=s.max_query_chars,
+        max_per_document=s.max_per_document,
+        release_notes_factor=s.release_notes_factor,
+        entries=rules.option_items,
+        statements=rules.financial_statements,
+    )
+    sources = default_sources(store, embedder, options)
+    if isinstance(store, GraphHolder):  # relationship questions walk the graph too
+        sources.append(GraphSource(store.graph_store(), route=asks_relationship))
+    return HybridRetriever(store, embedder, options, sources)
+
+
+def make_conversation(
+    settings: Settings,
+    store: Lazy[Store],
+    embedder: Callable[[], Embedder],
+    llm: LLM | None,
+    memory: Memory,
+    candidates: Lazy[HybridRetriever],
+    rules: RulePack,
+) -> Conversation:
+    """The answer flow: intent and query routers, the reranker and the document answerer."""
+    s = settings
+    reranker = create_reranker(
+        s.reranker, embedder_factory=embedder, llm=llm, vector_lookup=store.get().get_vectors
+    )
+    answerer = DocumentAnswerer(
+        StorePassages(store.get(), candidates.get(), reranker),
+        embedder,
+        llm,
+        select_threshold=reranker.select_threshold,
+        context_tokens=s.context_tokens,
+        llm_context_tokens=s.llm_context_tokens,
+        abstain_threshold=s.abstain_threshold,
+        llm_budget_s=s.llm_answer_budget,
+        rules=rules,
+    )
+    return Conversation(
+        memory=memory,
+        llm=llm,
+        intents=IntentRouter(embedder, llm=llm, doc_overlap=keyword_overlap(store.get)),
+        queries=QueryRouter(llm=llm),
+        answerer=answerer,
+        max_query_chars=s.max_query_chars,
+        summary_tokens=s.summary_tokens,
+    )
+
+
+def make_user_store(settings: Settings) -> AuthStore:
+    from citewise.auth.backends import open_auth_db
+    from citewise.auth.store import AuthStore
+
+    return AuthStore(open_auth_db(settings))
+
+
+def make_auth(settings: Settings, users: AuthStore) -> AuthService:
+    # password hashing loads slowly: only commands and servers that check users pay it
+    from citewise.auth.service import AuthService
+
+    return AuthService(settings, users)
+
+
 def build(
     settings: Settings,
     *,
@@ -130,115 +230,47 @@ def build(
     llm: LLM | None = None,
     memory: Memory | None = None,
 ) -> Components:
-    """The parts `settings` names; `embedder`, `llm` and `memory` replace theirs (tests,
-    an LLM client of the caller's)."""
+    """The parts `settings` names, each built on first use by the `make_*` function above;
+    `embedder`, `llm` and `memory` replace theirs (tests, an LLM client of the caller's)."""
     s = settings
-
-    def open_store(*, pool_size: int | None = None) -> Store:
-        return open_store_url(s.store_url, pool_size=pool_size or s.store_pool_size)
-
-    store = Lazy(open_store)
+    store = Lazy(partial(open_store, s))
     embedder_part: Lazy[Embedder] = Lazy(
-        (lambda: embedder)
-        if embedder is not None
-        else lambda: create_embedder(
-            s.embedder, base_url=s.embedder_base_url, api_key=s.embedder_api_key,
-            cache_dir=s.model_cache, threads=s.threads or None,
-        )
-    )  # fmt: skip
+        partial(_given, embedder) if embedder is not None else partial(make_embedder, s)
+    )
     llm_part: Lazy[LLM | None] = Lazy(
-        (lambda: llm)
-        if llm is not None
-        else lambda: create_llm(
-            s.llm, base_url=s.llm_base_url, api_key=s.llm_api_key, timeout=s.llm_timeout
-        )
+        partial(_given, llm) if llm is not None else partial(make_llm, s)
     )
     memory_part: Lazy[Memory] = Lazy(
-        (lambda: memory)
-        if memory is not None
-        else lambda: create_memory(
-            memory_url(s), s.data_dir, ttl_seconds=int(s.session_ttl_hours * 3600)
+        partial(_given, memory) if memory is not None else partial(make_memory, s)
+    )
+    rules = Lazy(partial(rule_pack, s.profile))
+    search_retriever = Lazy(
+        lambda: make_retriever(s, store.get(), embedder_part.get, rules.get(), candidates=False)
+    )
+    candidates = Lazy(
+        lambda: make_retriever(s, store.get(), embedder_part.get, rules.get(), candidates=True)
+    )
+    conversation = Lazy(
+        lambda: make_conversation(
+            s, store, embedder_part.get, llm_part.get(), memory_part.get(), candidates, rules.get()
         )
     )
-    rules = Lazy(lambda: rule_pack(s.profile))
-
-    def retriever(pool: bool) -> HybridRetriever:
-        options = RetrievalOptions(
-            keyword_k=s.pool_keyword_k if pool else s.keyword_k,
-            vector_k=s.pool_vector_k if pool else s.vector_k,
-            rrf_k=s.rrf_k,
-            keyword_weight=s.keyword_weight,
-            vector_weight=s.vector_weight,
-            max_query_chars=s.max_query_chars,
-            max_per_document=s.max_per_document,
-            release_notes_factor=s.release_notes_factor,
-            entries=rules.get().option_items,
-            statements=rules.get().financial_statements,
-        )
-        the_store = store.get()
-        sources = default_sources(the_store, embedder_part.get, options)
-        if isinstance(the_store, GraphHolder):  # relationship questions walk the graph too
-            sources.append(GraphSource(the_store.graph_store(), route=asks_relationship))
-        return HybridRetriever(the_store, embedder_part.get, options, sources)
-
-    search_retriever = Lazy(lambda: retriever(pool=False))
-    pool_retriever = Lazy(lambda: retriever(pool=True))
-
-    def conversation() -> Conversation:
-        the_llm = llm_part.get()
-        reranker = create_reranker(
-            s.reranker,
-            embedder_factory=embedder_part.get,
-            llm=the_llm,
-            vector_lookup=store.get().get_vectors,
-        )
-        answerer = DocumentAnswerer(
-            StorePassages(store.get(), pool_retriever.get(), reranker),
-            embedder_part.get,
-            the_llm,
-            select_threshold=reranker.select_threshold,
-            context_tokens=s.context_tokens,
-            llm_context_tokens=s.llm_context_tokens,
-            abstain_threshold=s.abstain_threshold,
-            llm_budget_s=s.llm_answer_budget,
-            rules=rules.get(),
-        )
-        return Conversation(
-            memory=memory_part.get(),
-            llm=the_llm,
-            intents=IntentRouter(
-                embedder_part.get, llm=the_llm, doc_overlap=keyword_overlap(store.get)
-            ),
-            queries=QueryRouter(llm=the_llm),
-            answerer=answerer,
-            max_query_chars=s.max_query_chars,
-            summary_tokens=s.summary_tokens,
-        )
-
-    def users() -> AuthStore:
-        from citewise.auth.backends import open_auth_db
-        from citewise.auth.store import AuthStore
-
-        return AuthStore(open_auth_db(s))
-
-    def auth() -> AuthService:
-        # password hashing loads slowly: only commands and servers that check users pay it
-        from citewise.auth.service import AuthService
-
-        return AuthService(s, auth_store.get())
-
-    auth_store = Lazy(users)
+    auth_store = Lazy(partial(make_user_store, s))
     return Components(
         settings=s,
         store=store,
-        open_store=open_store,
+        open_store=partial(open_store, s),
         embedder=embedder_part,
         llm=llm_part,
         memory=memory_part,
         rules=rules,
         retriever=search_retriever,
-        pool=pool_retriever,
-        conversation=Lazy(conversation),
+        candidates=candidates,
+        conversation=conversation,
         auth_store=auth_store,
-        auth=Lazy(auth),
+        auth=Lazy(lambda: make_auth(s, auth_store.get())),
     )
+
+
+def _given(part: T) -> T:
+    return part

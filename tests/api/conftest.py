@@ -36,8 +36,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def _make_key(settings: object, out: Path) -> None:
     """A user with an API key (read, write), as `citewise users` would make them."""
     from citewise.auth.service import AuthService
+    from citewise.services import make_user_store
 
-    auth = AuthService(settings)  # type: ignore[arg-type]
+    auth = AuthService(settings, make_user_store(settings))  # type: ignore[arg-type]
     try:
         user = auth.create_user("tester", "a long test password")
         made, _ = auth.store.create_key(user.user_id, "tests", frozenset({"read", "write"}), None)

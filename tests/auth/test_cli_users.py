@@ -10,11 +10,17 @@ from typer.testing import CliRunner
 
 from citewise.auth.service import AuthService
 from citewise.cli import app
+from citewise.services import make_user_store
 
 if TYPE_CHECKING:
     from auth.conftest import SettingsMaker
+    from citewise.config import Settings
 
 runner = CliRunner()
+
+
+def _service(settings: Settings) -> AuthService:
+    return AuthService(settings, make_user_store(settings))
 
 
 def _run(data: Path, *args: str, stdin: str | None = None) -> tuple[int, str]:
@@ -32,7 +38,7 @@ def test_first_admin_is_created_from_the_cli_and_can_log_in(
     assert code == 2 and "already exists" in out
     code, out = _run(tmp_path, "create", "bob", "--password-stdin", stdin="short\n")
     assert code == 2 and "at least 8" in out
-    auth = AuthService(auth_settings())
+    auth = _service(auth_settings())
     assert auth.login("alice", "alice-password").is_admin
     code, out = _run(tmp_path, "list", "--json")
     assert [u["username"] for u in json.loads(out)["users"]] == ["alice"]
@@ -43,11 +49,11 @@ def test_prompted_password_is_asked_twice(tmp_path: Path, auth_settings: Setting
     assert code == 0, out
     code, out = _run(tmp_path, "set-password", "carol", "--password-stdin", stdin="new-pass-1\n")
     assert code == 0, out
-    assert AuthService(auth_settings()).login("carol", "new-pass-1")
+    assert _service(auth_settings()).login("carol", "new-pass-1")
 
 
 def test_keys_groups_and_grants_from_the_cli(tmp_path: Path, auth_settings: SettingsMaker) -> None:
-    auth = AuthService(auth_settings())
+    auth = _service(auth_settings())
     auth.store.create_user("bob", "")
     code, out = _run(tmp_path, "keys", "create", "bob", "--scope", "admin")
     assert code == 2 and "no admin" in out

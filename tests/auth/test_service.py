@@ -12,6 +12,7 @@ from citewise.auth.access import chat_collection, readable_collections, writable
 from citewise.auth.passwords import hash_password
 from citewise.auth.service import AuthService, is_loopback
 from citewise.errors import AuthError, ForbiddenError, RateLimitedError
+from citewise.services import make_user_store
 
 if TYPE_CHECKING:
     from auth.conftest import SettingsMaker
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 def _service(
     auth_settings: SettingsMaker, *, clock: Callable[[], float] = time.time, **settings: object
 ) -> AuthService:
-    made = AuthService(auth_settings(**settings), clock=clock)
+    s = auth_settings(**settings)
+    made = AuthService(s, make_user_store(s), clock=clock)
     # no argon2 run where the password plays no part (about a second each on 2 busy cores)
     made.store.create_user("alice", "", is_admin=True)
     made.store.create_user("bob", "")

@@ -1,5 +1,6 @@
 """Every store backend runs the store contract kit (`citewise.testing.store_contract`): a
-subclass per backend gives it an empty store of that backend."""
+subclass per backend gives it an empty store of that backend and names the suites of the
+capabilities it has; a store with the core protocol alone passes the core suites."""
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -7,11 +8,19 @@ from pathlib import Path
 import pytest
 
 from citewise.store.base import Store
+from citewise.store.genre import documents_titled, heading_entries
 from citewise.store.sqlite.store import SQLiteStore
+from citewise.testing.genre_contract import GenreLookupsContractTests
 from citewise.testing.graph_contract import GraphHolderContractTests
+from citewise.testing.hybrid_contract import HybridSearchContractTests
 from citewise.testing.schema_contract import SchemaContractTests, SourceIdentityContractTests
-from citewise.testing.store_contract import StoreContractTests, StreamingStoreContractTests
+from citewise.testing.store_contract import (
+    StoreContractTests,
+    StreamingStoreContractTests,
+    capability_suites,
+)
 from citewise.testing.store_documents import new_document
+from citewise.types import SearchFilter
 
 
 class ChunkRecordTests:
@@ -26,8 +35,8 @@ class ChunkRecordTests:
 
 
 class TestSQLiteStore(
-    StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests, ChunkRecordTests,
-    SchemaContractTests, SourceIdentityContractTests,
+    StoreContractTests, StreamingStoreContractTests, GenreLookupsContractTests,
+    GraphHolderContractTests, ChunkRecordTests, SchemaContractTests, SourceIdentityContractTests,
 ):  # fmt: skip
     @pytest.fixture
     def store(self, tmp_path: Path) -> Iterator[Store]:
@@ -42,8 +51,9 @@ class TestSQLiteStore(
 
 @pytest.mark.integration
 class TestPostgresStore(
-    StoreContractTests, StreamingStoreContractTests, GraphHolderContractTests, ChunkRecordTests,
-    SchemaContractTests, SourceIdentityContractTests,
+    StoreContractTests, StreamingStoreContractTests, GenreLookupsContractTests,
+    GraphHolderContractTests, HybridSearchContractTests, ChunkRecordTests, SchemaContractTests,
+    SourceIdentityContractTests,
 ):  # fmt: skip
     @pytest.fixture
     def store(self, postgres_url: str) -> Iterator[Store]:
@@ -59,3 +69,34 @@ class TestPostgresStore(
         from citewise.store.postgres.store import PostgresStore
 
         return lambda: PostgresStore(postgres_url, pool_size=1)
+
+
+class CoreOnly:
+    """A store seen through the `Store` protocol alone: no optional capability shows."""
+
+    def __init__(self, inner: Store) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("_") or name not in vars(Store):
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
+
+class TestCoreOnlyStore(StoreContractTests):
+    """The core suites ask for no optional capability (a third backend starts here)."""
+
+    @pytest.fixture
+    def store(self, tmp_path: Path) -> Iterator[Store]:
+        made = SQLiteStore(tmp_path / "store.db")
+        yield CoreOnly(made)  # type: ignore[misc]
+        made.close()
+
+    def test_it_shows_no_optional_capability(self, store: Store) -> None:
+        assert capability_suites(store) == []
+        assert capability_suites(store._inner) != []  # type: ignore[attr-defined]
+
+    def test_genre_lookups_fall_back_without_the_capability(self, store: Store) -> None:
+        store.add_document(new_document("asyncio.html", "Event loops and tasks."))
+        assert [d.source for d in documents_titled(store, "default", "async")] == ["asyncio.html"]
+        assert heading_entries(store, "-m", SearchFilter(), 5) == []

@@ -17,6 +17,7 @@ from prometheus_client import make_asgi_app
 from starlette.routing import Route
 
 from citewise import __version__
+from citewise.api.answer_slots import answer_slots
 from citewise.api.headers import SecurityHeaders, content_security_policy, security_headers
 from citewise.api.observability import RequestContext, record_answer, tracer_provider
 from citewise.api.routers import (
@@ -36,7 +37,6 @@ from citewise.api.routers import (
     web_pages,
 )
 from citewise.api.validation import explain
-from citewise.api.workers import AnswerPool
 from citewise.assistant import Assistant
 from citewise.config import Settings
 from citewise.errors import CitewiseError, RateLimitedError
@@ -95,7 +95,7 @@ def create_app(
     app.state.settings = settings
     app.state.assistant = served
     app.state.auth = served.auth
-    app.state.answer_pool = AnswerPool.from_settings(settings)
+    app.state.answer_slots = answer_slots(settings)
     app.add_middleware(RequestContext)
     policy = content_security_policy(ui.WEB / "index.html")
     app.add_middleware(SecurityHeaders, headers=security_headers(policy))  # outermost: all

@@ -11,7 +11,6 @@ from typing import Annotated
 from anyio import to_thread
 from fastapi import Depends, Request
 
-from citewise.api.security import current_principal
 from citewise.assistant import Assistant
 from citewise.auth.access import chat_collection, readable_collections, writable_collection
 from citewise.auth.models import Principal
@@ -41,7 +40,6 @@ async def get_jobs(request: Request) -> JobQueue:
 AssistantDep = Annotated[Assistant, Depends(get_assistant)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 JobsDep = Annotated[JobQueue, Depends(get_jobs)]
-PrincipalDep = Annotated[Principal, Depends(current_principal)]
 
 
 def readable(

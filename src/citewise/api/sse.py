@@ -1,9 +1,9 @@
 """The one place that knows SSE: the chat flow's typed events as `text/event-stream`, and
 as the OpenAI chat-completion chunks `/v1/chat/completions` streams.
 
-The flow is a blocking iterator; each step runs on the answer pool's worker threads. When
+The flow is a blocking iterator; each step runs in the answer's slot (api/answer_slots.py). When
 the client goes away the response task is cancelled and the flow is closed, so generation
-stops, and the answer's place in the pool is freed."""
+stops, and the answer's slot is freed."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from typing import Any
 import anyio
 from fastapi.sse import EventSourceResponse, format_sse_event
 
+from citewise.api.answer_slots import Ticket
 from citewise.api.schemas import AnswerModel, CitationModel, HitModel
-from citewise.api.workers import Ticket
 from citewise.errors import CitewiseError
 from citewise.types import (
     Answer,

@@ -7,7 +7,6 @@ import time
 from collections.abc import Callable
 
 from citewise.auth import api_keys
-from citewise.auth.backends import open_auth_db
 from citewise.auth.models import ADMIN, Principal, User, user_scopes
 from citewise.auth.passwords import hash_password, verify_password
 from citewise.auth.ratelimit import RateLimits
@@ -40,13 +39,13 @@ class AuthService:
     def __init__(
         self,
         settings: Settings,
-        store: AuthStore | None = None,
+        store: AuthStore,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = settings
         self.clock = clock
-        self.store = store or AuthStore(open_auth_db(settings))
+        self.store = store
         self.required = auth_required(settings)
         configured = settings.secret_key.get_secret_value() if settings.secret_key else None
         # a configured secret wins; else the database's when processes share one (PostgreSQL)

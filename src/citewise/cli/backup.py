@@ -54,8 +54,8 @@ def restore(archive: Archive, data_dir: DataDir = None, as_json: JsonFlag = Fals
         manifest = unpack(archive, target)
         with open_assistant(target, None) as assistant:
             documents = sum(len(assistant.documents(collection=c))
-                            for c in assistant.store.collections())  # fmt: skip
-            missing = assistant.store.count_missing_vectors()
+                            for c in assistant.collections())  # fmt: skip
+            missing = assistant.missing_vectors()
         if as_json:
             print_json({"data_dir": str(target), "documents": documents,
                         "chunks_without_vectors": missing, "manifest": manifest})  # fmt: skip

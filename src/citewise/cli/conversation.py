@@ -109,7 +109,7 @@ def history_ls(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
 
 def first_question(assistant: Assistant, session_id: str) -> str:
     """A session's title: its first question ("" when its turns expired meanwhile)."""
-    turns = assistant.memory.turns(session_id)
+    turns = assistant.turns(session_id)
     return turns[0].question if turns else ""
 
 
@@ -121,7 +121,7 @@ def history_show(session_id: str, data_dir: DataDir = None, as_json: JsonFlag = 
     def action() -> None:
         with open_assistant(data_dir, None) as assistant:
             turns = assistant.history(session_id)
-            summary = assistant.memory.summary(session_id)
+            summary = assistant.session_summary(session_id)
         if as_json:
             print_json(
                 {
@@ -156,8 +156,7 @@ def history_rm(session_id: str, data_dir: DataDir = None, as_json: JsonFlag = Fa
 
     def action() -> None:
         with open_assistant(data_dir, None) as assistant:
-            assistant.memory.require(session_id)
-            assistant.memory.delete(session_id)
+            assistant.delete_session(session_id)
         if as_json:
             print_json({"deleted": session_id})
         err_console.print(f"deleted session {session_id}")

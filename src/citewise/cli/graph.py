@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import typer
 
 from citewise.cli.common import Collection, DataDir, JsonFlag, open_assistant, run_command
-from citewise.graph.store import GraphStore
 
 if TYPE_CHECKING:
-    from citewise.store.base import Store
+    from citewise.assistant import Assistant
 
 app = typer.Typer(
     help="Look at the knowledge graph: entities, links, export.", no_args_is_help=True
@@ -28,10 +27,9 @@ def graph_show(
     as_json: JsonFlag = False,
 ) -> None:
     """An entity: its aliases, relations (with the passages behind them) and documents."""
-    from citewise.graph.views import entity_view
 
-    def view_of(store: Store, graph: GraphStore, collection: str) -> dict[str, object]:
-        return entity_view(store, graph, collection, name)
+    def view_of(assistant: Assistant) -> dict[str, Any]:
+        return assistant.graph_entity(name)
 
     _print_view(data_dir, collection, as_json, view_of, _print_entity)
 
@@ -59,10 +57,9 @@ def graph_related(
     as_json: JsonFlag = False,
 ) -> None:
     """Documents linked to a document, with the reason and strength of each link."""
-    from citewise.graph.views import related_view
 
-    def view_of(store: Store, graph: GraphStore, collection: str) -> dict[str, object]:
-        return related_view(store, graph, collection, source)
+    def view_of(assistant: Assistant) -> dict[str, Any]:
+        return assistant.graph_related(source)
 
     def print_related(view: Any) -> None:
         from citewise.cli.render.tables import out_console
@@ -82,7 +79,7 @@ def _print_view(
     data_dir: Path | None,
     collection: str | None,
     as_json: bool,
-    view_of: Callable[[Store, GraphStore, str], dict[str, object]],
+    view_of: Callable[[Assistant], dict[str, Any]],
     print_table: Callable[[Any], None],
 ) -> None:
     """Opens the assistant, reads a view of the collection's graph, prints it as JSON or
@@ -91,7 +88,7 @@ def _print_view(
 
     def action() -> None:
         with open_assistant(data_dir, collection) as assistant:
-            view = view_of(assistant.store, graph_of(assistant.store), assistant.collection)
+            view = view_of(assistant)
         if as_json:
             print_json(view)
         else:
@@ -113,7 +110,7 @@ def graph_export(
 
     def action() -> None:
         with open_assistant(data_dir, collection) as assistant:
-            snapshot = graph_of(assistant.store).snapshot(assistant.collection)
+            snapshot = assistant.graph_snapshot()
         sys.stdout.write(export(snapshot, fmt) + "\n")
 
     run_command(False, action)
@@ -131,27 +128,12 @@ def graph_build(
     """Builds the graph of documents stored before the graph existed (ingest builds the graph
     of every document it stores; an unchanged document is not re-read)."""
     from citewise.cli.render.tables import err_console, print_json
-    from citewise.ingest.graph import store_graphs
 
     def action() -> None:
         with open_assistant(data_dir, collection) as assistant:
-            graph = graph_of(assistant.store)
-            ids = [d.doc_id for d in assistant.documents() if d.status == "ready"]
-            have = set() if rebuild else {
-                d.doc_id for d in graph.documents(assistant.collection, ids)
-            }  # fmt: skip
-            built = store_graphs(assistant.store, [i for i in ids if i not in have])
+            built, ready = assistant.build_graph(rebuild=rebuild)
         if as_json:
-            print_json({"built": built, "documents": len(ids)})
-        err_console.print(f"built the graph of {built} of {len(ids)} documents", highlight=False)
+            print_json({"built": built, "documents": ready})
+        err_console.print(f"built the graph of {built} of {ready} documents", highlight=False)
 
     run_command(as_json, action)
-
-
-def graph_of(store: object) -> GraphStore:
-    from citewise.errors import InputError
-    from citewise.store.base import GraphHolder
-
-    if not isinstance(store, GraphHolder):
-        raise InputError("this store keeps no knowledge graph")
-    return store.graph_store()

@@ -57,13 +57,12 @@ def enqueue(
     """Send one ingestion job per file to the workers (paths as every worker sees them)."""
     from citewise.assistant import Assistant
     from citewise.cli.render.tables import err_console, print_json
-    from citewise.ingest.identity import collection_root
     from citewise.workers.queue import IngestQueue
 
     def action() -> None:
         settings = _settings(data_dir, collection, queue)
         with Assistant(settings=settings) as assistant:  # sources from the collection's root
-            root = collection_root(assistant.store, settings.collection, paths)
+            root = assistant.source_root(paths)
         q = IngestQueue(settings.queue)
         try:
             batch = q.submit(paths, settings.collection, root)

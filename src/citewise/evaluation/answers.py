@@ -120,7 +120,7 @@ def run_answers(chat: Assistant, items: Sequence[EvalItem]) -> list[AnswerResult
     results: list[AnswerResult] = []
     for item in items:
         session = f"eval-{item.id}"
-        chat.memory.delete(session)
+        chat.forget_session(session)
         if item.turns:
             for turn in item.turns[:-1]:
                 chat.ask(turn.question, session_id=session)
@@ -132,7 +132,7 @@ def run_answers(chat: Assistant, items: Sequence[EvalItem]) -> list[AnswerResult
         answer = chat.ask(question, session_id=session)
         ms = (time.perf_counter() - started) * 1000
         results.append(score_answer(item.id, item.type, answer, want, gold, item.expect_intent, ms))
-        chat.memory.delete(session)
+        chat.forget_session(session)
     return results
 
 

@@ -44,7 +44,7 @@ def bench_ingest(corpus: Path, embedder: str, data_dir: Path | None = None) -> d
         first = assistant.ingest([corpus])
         rss_after_first = peak_rss_mb()
         again = assistant.ingest([corpus])
-        stats = assistant.store.stats()
+        stats = assistant.stats()
     return {
         "corpus": str(corpus),
         "embedder": embedder,

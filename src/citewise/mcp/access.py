@@ -45,7 +45,7 @@ class CallerAccess:
     def document(self, source: str) -> DocumentInfo:
         """The first readable collection's document named `source`."""
         for name in self.collections():
-            doc = self.assistant.store.find_document(name, source)
+            doc = self.assistant.find_document(source, collection=name)
             if doc is not None:
                 return doc
         raise NotFoundError(f"no document '{source}' in a collection you can read")
@@ -54,7 +54,7 @@ class CallerAccess:
         """A passage of a readable document; another collection's passage is not found,
         exactly like a passage that does not exist."""
         readable = {doc.doc_id for doc in self.documents()}
-        found = [r for r in self.assistant.store.get_chunks([chunk_id]) if r.doc_id in readable]
+        found = [r for r in self.assistant.passages([chunk_id]) if r.doc_id in readable]
         if not found:
             raise NotFoundError(f"no passage {chunk_id} in a collection you can read")
         return found[0]
@@ -62,7 +62,7 @@ class CallerAccess:
     def document_text(self, doc: DocumentInfo) -> str:
         """The document's text in reading order: each parent section once (passages overlap)."""
         parts: dict[int, str] = {}
-        for rec in self.assistant.store.document_chunks(doc.doc_id):
+        for rec in self.assistant.document_passages(doc.doc_id):
             parts.setdefault(rec.parent_id, rec.parent_text or rec.text)
         return "\n\n".join(parts.values())
 
@@ -78,4 +78,4 @@ class CallerAccess:
             yield key
         finally:
             if given is None:
-                self.assistant.memory.delete(key)
+                self.assistant.forget_session(key)

@@ -1,7 +1,13 @@
-"""The store contract kit: every `Store` backend passes the same tests.
+"""The store contract kit, cut by capability: a backend runs the suites of what it supports.
 
-A backend's test module subclasses the mixins and provides a `store` fixture (an empty
-store, closed after the test), as haystack's `testing/document_store.py` does:
+The `Store` protocol's suites are `DocumentStoreTests`, `KeywordSearchTests` and
+`VectorSearchTests`, bundled as `StoreContractTests`; each optional capability has its own:
+`StreamingStoreContractTests` (`testing.streaming_contract`, for `StreamingStore`),
+`GenreLookupsContractTests` (`testing.genre_contract`, for `store.genre.GenreLookups`) and
+`GraphHolderContractTests` (`testing.graph_contract`, for `GraphHolder`) and
+`HybridSearchContractTests` (`testing.hybrid_contract`, for `HybridSearch`). A backend's test
+module names the suites it declares and provides a `store` fixture (an empty store, closed
+after the test), as haystack's `testing/document_store.py` does:
 
     class TestMyStore(StoreContractTests, StreamingStoreContractTests):
         @pytest.fixture
@@ -10,8 +16,7 @@ store, closed after the test), as haystack's `testing/document_store.py` does:
             yield made
             made.close()
 
-`StreamingStoreContractTests` (`testing.streaming_contract`) is for backends that also
-implement `StreamingStore`; `testing.store_documents` makes the small documents.
+`testing.store_documents` makes the small documents.
 """
 
 from __future__ import annotations
@@ -23,8 +28,11 @@ import numpy as np
 import pytest
 
 from citewise.errors import StoreError
-from citewise.store.base import Store
+from citewise.store.base import GraphHolder, HybridSearch, Store, StreamingStore
 from citewise.store.genre import GenreLookups
+from citewise.testing.genre_contract import GenreLookupsContractTests
+from citewise.testing.graph_contract import GraphHolderContractTests
+from citewise.testing.hybrid_contract import HybridSearchContractTests
 from citewise.testing.store_documents import (
     document_of,
     embed_all,
@@ -33,21 +41,23 @@ from citewise.testing.store_documents import (
     unit_vector,
 )
 from citewise.testing.streaming_contract import StreamingStoreContractTests
-from citewise.types import Block, DocumentFields, NewDocument, SearchFilter
+from citewise.types import DocumentFields, SearchFilter
 
-__all__ = ["StoreContractTests", "StreamingStoreContractTests", "document_of", "new_document"]
+__all__ = [
+    "DocumentStoreTests",
+    "KeywordSearchTests",
+    "StoreContractTests",
+    "StreamingStoreContractTests",
+    "VectorSearchTests",
+    "capability_suites",
+    "document_of",
+    "new_document",
+]
 
 
-def _with_headings(
-    source: str, entries: list[tuple[str, str]], collection: str = "default"
-) -> NewDocument:
-    blocks = [Block(text, ("Command line", heading)) for heading, text in entries]
-    return document_of(source, blocks, collection=collection)
-
-
-class StoreContractTests:
-    """The `Store` protocol's contract. A subclass provides a `store` fixture: an empty store of
-    its backend, closed after the test."""
+class DocumentStoreTests:
+    """Documents in and out (add, stage, finalize, describe, delete), chunk reads in reading
+    order, filters and collections."""
 
     def test_new_document_is_keyword_searchable_before_vectors(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "Rotate the logs every night with logrotate."))
@@ -124,14 +134,6 @@ class StoreContractTests:
         vec = store.vector_search(unit_vector(3), SearchFilter(category="api"), 10)
         assert {r.source for r in store.get_chunks([h.chunk_id for h in vec])} == {"y.md"}
 
-    def test_vectors_from_another_embedder_are_refused(self, store: Store) -> None:
-        store.add_document(new_document("a.txt", "Some text."))
-        embed_all(store)
-        store.add_document(new_document("b.txt", "More text."))
-        ((cid, _),) = store.chunks_missing_vectors(10)
-        with pytest.raises(StoreError, match="test-embedder"):
-            store.put_vectors([cid], unit_vector(1)[None, :], "other-embedder")
-
     def test_get_chunks_returns_parent_text_and_keeps_order(self, store: Store) -> None:
         store.add_document(new_document("a.txt", "First passage. " * 5))
         store.add_document(new_document("b.txt", "Second passage. " * 5))
@@ -190,62 +192,23 @@ class StoreContractTests:
         assert {p: r.chunk_id for p, r in before.items()} == expected
         assert store.chunks_before_parents([]) == {}
 
-    def test_get_vectors_returns_stored_vectors_by_chunk_id(self, store: Store) -> None:
-        store.add_document(new_document("a.txt", "Alpha text."))
-        cid = store.keyword_search(["alpha"], SearchFilter(), 1)[0].chunk_id
-        assert store.get_vectors([cid]) == {}
-        embed_all(store)
-        got = store.get_vectors([cid, cid + 999])
-        assert list(got) == [cid] and np.allclose(got[cid], unit_vector(cid))
-
     def test_has_documents_per_collection(self, store: Store) -> None:
         assert not store.has_documents("default")
         store.add_document(new_document("a.txt", "Alpha text.", collection="docs"))
         assert store.has_documents("docs") and not store.has_documents("default")
 
-    def test_documents_titled_by_prefix(self, store: Store) -> None:
-        assert isinstance(store, GenreLookups)
-        store.add_document(new_document("asyncio.html", "Event loops and tasks."))
-        store.add_document(new_document("dev.html", "Developing with care."))
-        store.add_document(new_document("odd_%.html", "A title with wildcards."))
-        assert [d.source for d in store.documents_titled("default", "ASYNC")] == ["asyncio.html"]
-        assert [d.source for d in store.documents_titled("default", "odd_%")] == ["odd_%.html"]
-        assert store.documents_titled("default", "odd__") == []
-        store.add_document(new_document("9. Massif: a heap profiler", "Heap profiling."))
-        # after a chapter number, and only at the start
-        massif = store.documents_titled("default", "massif")
-        assert [d.source for d in massif] == ["9. Massif: a heap profiler"]
-        assert store.documents_titled("default", "heap") == []
-        assert len(store.list_documents("default")) == 4
+    def test_a_failed_insert_leaves_nothing_behind(self, store: Store) -> None:
+        broken = new_document("broken.txt", "Half stored text.")
+        orphan = replace(broken.chunks.children[0], parent_ordinal=99)
+        broken = replace(broken, chunks=replace(broken.chunks, children=(orphan,)))
+        with pytest.raises(LookupError):  # the child's parent is not in the document
+            store.add_document(broken)
+        assert store.stats() == {"documents": 0, "parents": 0, "chunks": 0, "vectors": 0}
+        assert keyword_sources(store, "half") == []
 
-    def test_heading_search_finds_the_entries_headed_by_an_option(self, store: Store) -> None:
-        assert isinstance(store, GenreLookups)
-        store.add_document(
-            _with_headings(
-                "cmdline.txt",
-                [
-                    ("-m <module-name>", "Search sys.path for the named module and run it."),
-                    ("-M", "A different option, in upper case."),
-                    ("-mx", "A longer option that only starts the same."),
-                    ("-c, --check", "Syntax check the script without executing."),
-                    ("Modules", "The -m option runs a module; this heading is prose."),
-                ],
-            )
-        )
-        store.add_document(_with_headings("other.txt", [("-m", "Elsewhere.")], collection="c2"))
 
-        def found(name: str, k: int = 10) -> list[str]:
-            cands = store.heading_search(name, SearchFilter(), k)
-            assert [c.rank for c in cands] == list(range(1, len(cands) + 1))
-            return [r.text for r in store.get_chunks([c.chunk_id for c in cands])]
-
-        assert found("-m") == ["Search sys.path for the named module and run it."]
-        assert found("--check") == ["Syntax check the script without executing."]
-        assert found("-c") == found("--check")
-        assert found("--mx") == [] and found("-x") == [] and found("--") == []
-        assert [r.source for r in store.get_chunks(
-            [c.chunk_id for c in store.heading_search("-m", SearchFilter(collection="c2"), 5)]
-        )] == ["other.txt"]  # fmt: skip
+class KeywordSearchTests:
+    """`keyword_search`: ranked by rarity, over plain terms (never query syntax)."""
 
     def test_keyword_search_ranks_rare_terms_above_common_ones(self, store: Store) -> None:
         for i in range(6):
@@ -263,6 +226,27 @@ class StoreContractTests:
         found = store.keyword_search(['"café"', "*", "AND"], SearchFilter(), 5)
         assert len(found) == 1
         assert store.keyword_search([], SearchFilter(), 5) == []
+
+
+class VectorSearchTests:
+    """Vectors: stored per embedder, read back, searched under a filter, kept across a
+    replacement."""
+
+    def test_vectors_from_another_embedder_are_refused(self, store: Store) -> None:
+        store.add_document(new_document("a.txt", "Some text."))
+        embed_all(store)
+        store.add_document(new_document("b.txt", "More text."))
+        ((cid, _),) = store.chunks_missing_vectors(10)
+        with pytest.raises(StoreError, match="test-embedder"):
+            store.put_vectors([cid], unit_vector(1)[None, :], "other-embedder")
+
+    def test_get_vectors_returns_stored_vectors_by_chunk_id(self, store: Store) -> None:
+        store.add_document(new_document("a.txt", "Alpha text."))
+        cid = store.keyword_search(["alpha"], SearchFilter(), 1)[0].chunk_id
+        assert store.get_vectors([cid]) == {}
+        embed_all(store)
+        got = store.get_vectors([cid, cid + 999])
+        assert list(got) == [cid] and np.allclose(got[cid], unit_vector(cid))
 
     def test_vector_filter_applies_before_ranking_so_recall_is_kept(self, store: Store) -> None:
         for i in range(30):
@@ -289,15 +273,6 @@ class StoreContractTests:
         assert [d for d, _ in store.chunks_missing_vectors(10)] == [
             c.chunk_id for c in store.document_chunks(first)
         ]
-
-    def test_a_failed_insert_leaves_nothing_behind(self, store: Store) -> None:
-        broken = new_document("broken.txt", "Half stored text.")
-        orphan = replace(broken.chunks.children[0], parent_ordinal=99)
-        broken = replace(broken, chunks=replace(broken.chunks, children=(orphan,)))
-        with pytest.raises(LookupError):  # the child's parent is not in the document
-            store.add_document(broken)
-        assert store.stats() == {"documents": 0, "parents": 0, "chunks": 0, "vectors": 0}
-        assert keyword_sources(store, "half") == []
 
     def test_replacement_keeps_vectors_of_unchanged_chunks(self, store: Store) -> None:
         old = store.add_document(new_document("doc.txt", "Unchanged sentence about owls."))
@@ -333,3 +308,23 @@ class StoreContractTests:
             cid for cid in missing if cid not in shared
         ]
         assert store.share_vectors(shared) == []  # a chunk with a vector keeps it
+
+
+class StoreContractTests(DocumentStoreTests, KeywordSearchTests, VectorSearchTests):
+    """The `Store` protocol's whole contract (what every backend supports); optional
+    capabilities add their own suites beside it."""
+
+    def test_the_backend_runs_the_suite_of_each_capability_it_has(self, store: Store) -> None:
+        assert [s.__name__ for s in capability_suites(store) if not isinstance(self, s)] == []
+
+
+def capability_suites(store: object) -> list[type]:
+    """The suites of the optional capabilities `store` implements (its protocol methods are
+    there): a backend that offers one is tested on it."""
+    offered = (
+        (StreamingStore, StreamingStoreContractTests),
+        (GenreLookups, GenreLookupsContractTests),
+        (GraphHolder, GraphHolderContractTests),
+        (HybridSearch, HybridSearchContractTests),
+    )
+    return [suite for protocol, suite in offered if isinstance(store, protocol)]

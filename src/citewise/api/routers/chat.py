@@ -7,11 +7,11 @@ import json
 import uuid
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import Annotated
 
 from anyio import to_thread
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
+from citewise.api.answer_slots import AnswerSlots, SlotsDep
 from citewise.api.deps import (
     AssistantDep,
     check_chat_id,
@@ -22,7 +22,6 @@ from citewise.api.deps import (
 from citewise.api.schemas import AnswerModel, ChatRequest, HistoryResponse
 from citewise.api.security import Reader
 from citewise.api.sse import SSE_DOC, event_stream, reported
-from citewise.api.workers import AnswerPool, get_pool
 from citewise.assistant import Assistant
 from citewise.auth.models import Principal
 from citewise.chat.memory.base import validate_session_id
@@ -30,7 +29,6 @@ from citewise.errors import NotFoundError
 from citewise.types import Event
 
 router = APIRouter(prefix="/chat", tags=["chat"])
-PoolDep = Annotated[AnswerPool, Depends(get_pool)]
 
 
 async def _session(
@@ -52,14 +50,14 @@ async def _session(
 
 
 def _exists(assistant: Assistant, key: str) -> bool:
-    return assistant.memory.exists(key)
+    return assistant.has_session(key)
 
 
 async def _event_stream(
-    pool: AnswerPool, start: Callable[[], Iterator[Event]], public: str
+    slots: AnswerSlots, start: Callable[[], Iterator[Event]], public: str
 ) -> object:
-    """The flow `start` opens, streamed on a place in the pool (429 when there is none)."""
-    ticket = pool.admit()
+    """The flow `start` opens, streamed in an answer slot (429 when there is none)."""
+    ticket = slots.admit()
     try:
         flow = await ticket.run(start)
     except BaseException:
@@ -70,12 +68,12 @@ async def _event_stream(
 
 @router.post("/", response_model=AnswerModel)
 async def chat(
-    body: ChatRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
+    body: ChatRequest, principal: Reader, assistant: AssistantDep, slots: SlotsDep
 ) -> AnswerModel:
     """One complete answer (`citewise ask --json`)."""
     public, key = await _session(principal, assistant, body.session_id, create=body.create_session)
     collections = await readable_async(principal, body.collection, assistant)
-    with pool.admit() as ticket:
+    with slots.admit() as ticket:
         ask = partial(assistant.ask, body.message, session_id=key, collections=collections)
         answer = await ticket.run(ask)
     return AnswerModel.of(answer, public)
@@ -83,19 +81,19 @@ async def chat(
 
 @router.post("/stream", responses=SSE_DOC)
 async def chat_stream(
-    body: ChatRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
+    body: ChatRequest, principal: Reader, assistant: AssistantDep, slots: SlotsDep
 ) -> object:
     """Server-sent events: `status`, `token` (deltas), `sources`, `citation`, `done`
     (the whole answer, as `POST /chat/`), or `error`."""
     public, key = await _session(principal, assistant, body.session_id, create=body.create_session)
     collections = await readable_async(principal, body.collection, assistant)
     stream = partial(assistant.stream, body.message, session_id=key, collections=collections)
-    return await _event_stream(pool, stream, public)
+    return await _event_stream(slots, stream, public)
 
 
 @router.post("/{chat_id}/stream", responses=SSE_DOC)
 async def chat_scoped_stream(
-    chat_id: str, body: ChatRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
+    chat_id: str, body: ChatRequest, principal: Reader, assistant: AssistantDep, slots: SlotsDep
 ) -> object:
     """As `/chat/stream`, answering from the documents uploaded to this chat first."""
     check_chat_id(chat_id)
@@ -106,7 +104,7 @@ async def chat_scoped_stream(
     )  # fmt: skip
     collections = await readable_async(principal, body.collection, assistant, chat_id=chat_id)
     stream = partial(assistant.stream, body.message, session_id=key, collections=collections)
-    return await _event_stream(pool, stream, public)
+    return await _event_stream(slots, stream, public)
 
 
 @router.get("/history/{session_id}", response_model=HistoryResponse)

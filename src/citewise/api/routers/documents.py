@@ -51,12 +51,11 @@ def forget_upload(assistant: Assistant, collection: str, source: str) -> None:
 def beside(assistant: Assistant, collection: str, staged: StagedFile) -> StagedFile:
     """The upload under a name no document of the collection (nor a kept or staged upload)
     has: `notes.md`, else `notes (2).md`, `notes (3).md`…; renamed in its staging folder."""
-    store, keep = assistant.store, uploads_dir(assistant, collection)
+    keep = uploads_dir(assistant, collection)
 
     def taken(name: str) -> bool:
         return (
-            store.find_document(collection, name) is not None
-            or store.find_staged(collection, name) is not None
+            assistant.source_taken(name, collection=collection)
             or (keep / name).exists()
             or any(p != staged.path for p in keep.glob(f".staging/*/{glob.escape(name)}"))
         )

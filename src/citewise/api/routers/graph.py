@@ -11,23 +11,12 @@ from fastapi import APIRouter, Query, Response
 
 from citewise.api.deps import AssistantDep, readable
 from citewise.api.security import Reader
-from citewise.assistant import Assistant
 from citewise.errors import InputError, NotFoundError
-from citewise.graph.ego import EGO_LIMIT, document_ego, entity_ego
+from citewise.graph.ego import EGO_LIMIT
 from citewise.graph.export import export
-from citewise.graph.store import GraphStore
-from citewise.graph.views import entity_view, related_view
-from citewise.store.base import GraphHolder
 
 router = APIRouter(tags=["graph"])
 MEDIA_TYPES = {"graphml": "application/graphml+xml", "json": "application/json"}
-
-
-def graph_of(assistant: Assistant) -> GraphStore:
-    store = assistant.store
-    if not isinstance(store, GraphHolder):
-        raise InputError("this store keeps no knowledge graph")
-    return store.graph_store()
 
 
 def first_found(collections: list[str], view: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
@@ -46,10 +35,9 @@ def get_entity(
     name: str, principal: Reader, assistant: AssistantDep, collection: str | None = None
 ) -> dict[str, Any]:
     """An entity: its aliases, relations with the passages behind them, its documents."""
-    graph = graph_of(assistant)
     return first_found(
         readable(principal, collection, assistant),
-        lambda c: entity_view(assistant.store, graph, c, name),
+        lambda c: assistant.graph_entity(name, collection=c),
     )
 
 
@@ -58,10 +46,9 @@ def get_related(
     source: str, principal: Reader, assistant: AssistantDep, collection: str | None = None
 ) -> dict[str, Any]:
     """Documents linked to `source`, each with the reason and strength of the link."""
-    graph = graph_of(assistant)
     return first_found(
         readable(principal, collection, assistant),
-        lambda c: related_view(assistant.store, graph, c, source),
+        lambda c: assistant.graph_related(source, collection=c),
     )
 
 
@@ -78,17 +65,9 @@ def get_ego(
     edges for a readable picture; `hidden` counts the neighbours left out."""
     if (entity is None) == (document is None):
         raise InputError("name either an entity or a document")
-    graph = graph_of(assistant)
-    if entity is not None:
-        name = entity
-        return first_found(
-            readable(principal, collection, assistant),
-            lambda c: entity_ego(assistant.store, graph, c, name, limit=limit),
-        )
-    source = document or ""
     return first_found(
         readable(principal, collection, assistant),
-        lambda c: document_ego(assistant.store, graph, c, source, limit=limit),
+        lambda c: assistant.graph_ego(entity=entity, document=document, collection=c, limit=limit),
     )
 
 
@@ -101,5 +80,5 @@ def export_graph(
 ) -> Response:
     """A readable collection's whole graph (the requested one, else the first readable)."""
     name = readable(principal, collection, assistant)[0]
-    body = export(graph_of(assistant).snapshot(name), format)
+    body = export(assistant.graph_snapshot(collection=name), format)
     return Response(body, media_type=MEDIA_TYPES[format])

@@ -8,19 +8,16 @@ from citewise import __version__
 from citewise.api.deps import AssistantDep, JobsDep, public_session, session_key
 from citewise.api.schemas import HealthResponse, SessionModel
 from citewise.api.security import Reader
-from citewise.text.urls import scheme
 
 router = APIRouter(tags=["service"])
 
 
 @router.get("/health", response_model=HealthResponse)
 def health(assistant: AssistantDep, jobs: JobsDep) -> HealthResponse:
-    store, s = assistant.store, assistant.settings
-    store.collections()  # the store answers
+    h = assistant.health()
     return HealthResponse(
-        status="ok", version=__version__, store=scheme(s.store_url),
-        llm=assistant.llm_name, embedder=s.embedder, jobs=jobs.name,
-        schema_version=store.schema_version()[0], reindex=store.reindex_reason(),
+        status="ok", version=__version__, store=h.store, llm=h.llm, embedder=h.embedder,
+        jobs=jobs.name, schema_version=h.schema_version, reindex=h.reindex,
     )  # fmt: skip
 
 
@@ -36,6 +33,6 @@ def sessions(principal: Reader, assistant: AssistantDep) -> list[SessionModel]:
             updated_at=i.updated_at,
             expires_at=i.expires_at,
         )
-        for i in assistant.memory.sessions()
+        for i in assistant.sessions()
         if principal.via == "local" or (prefix and i.session_id.startswith(prefix))
     ]

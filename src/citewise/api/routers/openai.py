@@ -9,26 +9,24 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import aclosing
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import anyio
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.sse import EventSourceResponse
 from pydantic import BaseModel
 
+from citewise.api.answer_slots import SlotsDep, Ticket
 from citewise.api.deps import AssistantDep, readable_async, session_key
 from citewise.api.security import Reader
 from citewise.api.sse import STREAM_HEADERS, citations_json, openai_chunks
-from citewise.api.workers import AnswerPool, Ticket, get_pool
 from citewise.assistant import Assistant, final_answer
 from citewise.auth.access import readable_collections
 from citewise.auth.models import Principal
-from citewise.chat.memory import Turn
 from citewise.errors import InputError, NotFoundError
 from citewise.types import Answer, Event
 
 router = APIRouter(prefix="/v1", tags=["openai"])
-PoolDep = Annotated[AnswerPool, Depends(get_pool)]
 DEFAULT_MODEL = "citewise"
 
 
@@ -59,7 +57,7 @@ def _model_names(principal: Principal, assistant: Assistant) -> list[str]:
     models."""
     first = readable_collections(principal, None)
     others = set(principal.readable) | (
-        set(assistant.store.collections()) if principal.is_admin else set()
+        set(assistant.collections()) if principal.is_admin else set()
     )
     return first + sorted(n for n in others if n not in first and not n.startswith("chat-"))
 
@@ -81,16 +79,19 @@ def _conversation(assistant: Assistant, key: str, messages: list[ChatMessage]) -
     if not turns or turns[-1].role != "user":
         raise InputError("the last message must be the user's question")
     question = _text(turns[-1])
+    assistant.replay(key, _exchanges(turns[:-1]))
+    return question
+
+
+def _exchanges(messages: list[ChatMessage]) -> Iterator[tuple[str, str]]:
+    """Each user message with the assistant message that answered it."""
     pending: str | None = None
-    for m in turns[:-1]:
+    for m in messages:
         if m.role == "user":
             pending = _text(m)
         elif pending is not None:
-            assistant.memory.append(
-                Turn(session_id=key, question=pending, answer=_text(m), intent="question")
-            )
+            yield pending, _text(m)
             pending = None
-    return question
 
 
 @router.get("/models")
@@ -115,7 +116,7 @@ def _open_flow(
         question = _conversation(assistant, key, messages)
         return assistant.stream(question, session_id=key, collections=collections)
     except BaseException:
-        assistant.memory.delete(key)
+        assistant.forget_session(key)
         raise
 
 
@@ -123,17 +124,17 @@ def _run_to_end(assistant: Assistant, key: str, flow: Iterator[Event]) -> Answer
     try:
         return final_answer(flow)
     finally:
-        assistant.memory.delete(key)
+        assistant.forget_session(key)
 
 
 @router.post("/chat/completions", response_model=None)
 async def chat_completions(
-    body: CompletionRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
+    body: CompletionRequest, principal: Reader, assistant: AssistantDep, slots: SlotsDep
 ) -> dict[str, object] | EventSourceResponse:
     collections = await _collections(principal, assistant, body.model)
     key = session_key(principal, f"v1-{uuid.uuid4().hex[:16]}")
     assert key is not None
-    ticket = pool.admit()
+    ticket = slots.admit()
     try:
         flow = await ticket.run(partial(_open_flow, assistant, key, body.messages, collections))
     except BaseException:
@@ -172,4 +173,4 @@ async def _chunks(
     finally:
         # a blocking memory call kept off the event loop, and finished even when cancelled
         with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(assistant.memory.delete, key)
+            await anyio.to_thread.run_sync(assistant.forget_session, key)

@@ -4,20 +4,19 @@ relatedDocs, citations, confidence, metadata), and `GET /search` over the passag
 from __future__ import annotations
 
 from functools import partial
-from typing import Annotated, Literal
+from typing import Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from pydantic import BaseModel
 
+from citewise.api.answer_slots import SlotsDep
 from citewise.api.deps import AssistantDep, readable, readable_async, session_key
 from citewise.api.schemas import Question, SearchResponse
 from citewise.api.security import Reader
-from citewise.api.workers import AnswerPool, get_pool
 from citewise.assistant import Assistant
 from citewise.types import Answer
 
 router = APIRouter(tags=["query"])
-PoolDep = Annotated[AnswerPool, Depends(get_pool)]
 LEVELS: dict[str, Literal["High", "Medium", "Low"]] = {
     "high": "High", "medium": "Medium", "low": "Low", "none": "Low",
 }  # fmt: skip
@@ -125,14 +124,14 @@ def node_response(answer: Answer, model: str) -> QueryResponse:
 
 @router.post("/api/query", response_model=QueryResponse)
 async def api_query(
-    body: QueryRequest, principal: Reader, assistant: AssistantDep, pool: PoolDep
+    body: QueryRequest, principal: Reader, assistant: AssistantDep, slots: SlotsDep
 ) -> QueryResponse:
     """One question, no conversation: nothing is kept in memory afterwards."""
     import uuid
 
     key = session_key(principal, f"query-{uuid.uuid4().hex[:12]}")
     collections = await readable_async(principal, body.collection, assistant)
-    with pool.admit() as ticket:
+    with slots.admit() as ticket:
         answer = await ticket.run(partial(_ask_once, assistant, body.query, key, collections))
     return node_response(answer, assistant.llm_name)
 
@@ -142,7 +141,7 @@ def _ask_once(assistant: Assistant, query: str, key: str | None, collections: li
         return assistant.ask(query, session_id=key, collections=collections)
     finally:
         if key is not None:
-            assistant.memory.delete(key)
+            assistant.forget_session(key)
 
 
 @router.get("/search", response_model=SearchResponse)

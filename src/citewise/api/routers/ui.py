@@ -14,11 +14,12 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import BaseModel
 
+from citewise.api.deps import AssistantDep
 from citewise.api.security import require_scope
+from citewise.assistant import Assistant
 from citewise.auth.models import Principal
 from citewise.ingest.originals import original_path
 from citewise.ingest.parsers import supported_extensions
-from citewise.store.base import Store
 from citewise.types import ChunkRecord, DocumentInfo
 from citewise.types.positions import boxes_for_quote
 
@@ -71,44 +72,38 @@ class Passage(BaseModel):
     after: list[str]
 
 
-async def _store(request: Request) -> Store:
-    store: Store = request.app.state.assistant.store
-    return store
-
-
 def _originals(request: Request) -> Path:
     folder: Path = request.app.state.assistant.settings.originals_dir
     return folder
 
 
-StoreDep = Annotated[Store, Depends(_store)]
-
-
-def _readable(principal: Principal, store: Store) -> list[str]:
+def _readable(principal: Principal, assistant: Assistant) -> list[str]:
     if principal.is_admin:
-        return store.collections()
+        return assistant.collections()
     names = {*principal.readable, principal.home_collection, principal.global_collection}
     return sorted(n for n in names if n)
 
 
-def _document_of(store: Store, principal: Principal, record: ChunkRecord) -> DocumentInfo:
+def _document_of(assistant: Assistant, principal: Principal, record: ChunkRecord) -> DocumentInfo:
     """The chunk's document, if a collection the caller may read holds it (404 otherwise:
     a caller learns nothing of documents it may not read)."""
-    for name in _readable(principal, store):
-        doc = store.find_document(name, record.source)
+    for name in _readable(principal, assistant):
+        doc = assistant.find_document(record.source, collection=name)
         if doc is not None and doc.doc_id == record.doc_id:
             return doc
     raise HTTPException(status.HTTP_404_NOT_FOUND, "no such passage")
 
 
-def _chunk(store: Store, principal: Principal, chunk_id: int) -> tuple[ChunkRecord, DocumentInfo]:
-    records = store.get_chunks([chunk_id])
+def _chunk(
+    assistant: Assistant, principal: Principal, chunk_id: int
+) -> tuple[ChunkRecord, DocumentInfo]:
+    records = assistant.passages([chunk_id])
     if not records:
         raise HTTPException(
             status.HTTP_404_NOT_FOUND,
             "this passage is no longer stored (its document was removed or re-ingested)",
         )
-    return records[0], _document_of(store, principal, records[0])
+    return records[0], _document_of(assistant, principal, records[0])
 
 
 @router.get("/", include_in_schema=False)
@@ -162,11 +157,14 @@ def config(request: Request) -> UiConfig:
 
 @router.get("/ui-api/citations/{chunk_id}", response_model=LocatedCitation)
 def locate(
-    chunk_id: ChunkId, principal: Reader, store: StoreDep, quote: Annotated[str, Query()] = ""
+    chunk_id: ChunkId,
+    principal: Reader,
+    assistant: AssistantDep,
+    quote: Annotated[str, Query()] = "",
 ) -> LocatedCitation:
     """Where a cited passage is: its document's kept original and, in a PDF, the lines
     holding `quote` (for citations that came without their boxes)."""
-    record, doc = _chunk(store, principal, chunk_id)
+    record, doc = _chunk(assistant, principal, chunk_id)
     boxes = boxes_for_quote(record.boxes, record.text, quote) if quote else list(record.boxes)
     return LocatedCitation(
         chunk_id=chunk_id, source=doc.source, format=doc.format, page=record.page_start,
@@ -175,11 +173,11 @@ def locate(
 
 
 @router.get("/ui-api/passages/{chunk_id}", response_model=Passage)
-def passage(chunk_id: ChunkId, principal: Reader, store: StoreDep) -> Passage:
+def passage(chunk_id: ChunkId, principal: Reader, assistant: AssistantDep) -> Passage:
     """A cited chunk with its neighbours, for formats shown as text (DOCX, PPTX, HTML,
     Markdown, text)."""
-    record, doc = _chunk(store, principal, chunk_id)
-    chunks = store.document_chunks(doc.doc_id)
+    record, doc = _chunk(assistant, principal, chunk_id)
+    chunks = assistant.document_passages(doc.doc_id)
     at = next(i for i, c in enumerate(chunks) if c.chunk_id == chunk_id)
     window = slice(max(0, at - CONTEXT_CHUNKS), at)
     return Passage(
@@ -191,12 +189,14 @@ def passage(chunk_id: ChunkId, principal: Reader, store: StoreDep) -> Passage:
 
 
 @router.get("/ui-api/files/{doc_hash}", response_class=Response)
-def original(doc_hash: str, request: Request, principal: Reader, store: StoreDep) -> Response:
+def original(
+    doc_hash: str, request: Request, principal: Reader, assistant: AssistantDep
+) -> Response:
     """A document's kept original by content hash: inline for PDFs (the viewer reads
     it), a download otherwise. Old answers keep opening the version they cited while a
     readable collection holds a document with those bytes or its original is kept."""
     path = original_path(_originals(request), doc_hash)
-    doc = _readable_document(store, principal, doc_hash)
+    doc = _readable_document(assistant, principal, doc_hash)
     if path is None or doc is None or not path.is_file():
         raise HTTPException(status.HTTP_404_NOT_FOUND, "no such document, or it is not kept")
     name = Path(doc.source).name
@@ -208,9 +208,11 @@ def original(doc_hash: str, request: Request, principal: Reader, store: StoreDep
     )  # fmt: skip
 
 
-def _readable_document(store: Store, principal: Principal, doc_hash: str) -> DocumentInfo | None:
-    for name in _readable(principal, store):
-        for doc in store.list_documents(name):
+def _readable_document(
+    assistant: Assistant, principal: Principal, doc_hash: str
+) -> DocumentInfo | None:
+    for name in _readable(principal, assistant):
+        for doc in assistant.documents(collection=name):
             if doc.content_hash == doc_hash:
                 return doc
     return None

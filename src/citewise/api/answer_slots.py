@@ -1,7 +1,7 @@
-"""The answer pool: every answer is computed off the event loop on a bounded number of
-worker threads, in arrival order; past `workers + queue_depth` answers admitted at once, a
+"""The answer slots: every answer is computed off the event loop on a bounded number of
+threads, in arrival order; past `threads + queue_depth` answers admitted at once, a
 new one is refused (`RateLimitedError`: 429 with `Retry-After`) instead of queueing without
-bound. The assistant (and its one embedder session set) is shared by every worker."""
+bound. The assistant (and its one embedder session set) is shared by every thread."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import time
 import weakref
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio
-from fastapi import Request
+from fastapi import Depends, Request
 
 from citewise.config import Settings
 from citewise.errors import RateLimitedError
@@ -24,19 +24,19 @@ T = TypeVar("T")
 MAX_RETRY_AFTER = 60
 # extractive answers alternate Python and native steps that release the GIL: a few threads
 # per core keep both busy (measured with benchmarks/load_serve.py, docs/serving.md)
-WORKERS_PER_CORE = 3
-LLM_WORKERS_PER_CORE = 8  # answers that mostly wait on the model
+THREADS_PER_CORE = 3
+LLM_THREADS_PER_CORE = 8  # answers that mostly wait on the model
 # weight of the newest answer in the running mean of answer seconds
 MEAN_WEIGHT = 0.2
 
 
-class AnswerPool:
-    """At most `workers` answer steps run at once; at most `queue_depth` more answers wait."""
+class AnswerSlots:
+    """At most `threads` answer steps run at once; at most `queue_depth` more answers wait."""
 
     def __init__(
-        self, workers: int, queue_depth: int, *, clock: Callable[[], float] = time.monotonic
+        self, threads: int, queue_depth: int, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.workers = max(1, workers)
+        self.threads = max(1, threads)
         self.queue_depth = max(0, queue_depth)
         self._clock = clock
         self._lock = threading.Lock()
@@ -44,17 +44,11 @@ class AnswerPool:
         self._mean_seconds = 1.0
         self._limiter: anyio.CapacityLimiter | None = None
 
-    @classmethod
-    def from_settings(cls, settings: Settings) -> AnswerPool:
-        per_core = LLM_WORKERS_PER_CORE if settings.llm else WORKERS_PER_CORE
-        workers = settings.serve_workers or (os.cpu_count() or 1) * per_core
-        return cls(workers, settings.serve_queue_depth)
-
     @property
     def limiter(self) -> anyio.CapacityLimiter:
         # made on first use, inside the server's event loop
         if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.workers)
+            self._limiter = anyio.CapacityLimiter(self.threads)
         return self._limiter
 
     @property
@@ -65,7 +59,7 @@ class AnswerPool:
     def admit(self) -> Ticket:
         """A ticket for one answer, or `RateLimitedError` when the queue is full."""
         with self._lock:
-            if self._admitted >= self.workers + self.queue_depth:
+            if self._admitted >= self.threads + self.queue_depth:
                 raise RateLimitedError(
                     f"the server is busy ({self._admitted} answers in progress or queued); "
                     "try again shortly",
@@ -75,9 +69,9 @@ class AnswerPool:
         return Ticket(self, self._clock())
 
     def _retry_after(self) -> int:
-        """Seconds until a place is likely free: the queue ahead, drained by every worker."""
-        ahead = self._admitted - self.workers + 1
-        seconds = self._mean_seconds * max(1, ahead) / self.workers
+        """Seconds until a place is likely free: the queue ahead, drained by every thread."""
+        ahead = self._admitted - self.threads + 1
+        seconds = self._mean_seconds * max(1, ahead) / self.threads
         return min(MAX_RETRY_AFTER, max(1, math.ceil(seconds)))
 
     def _release(self, started: float) -> None:
@@ -88,21 +82,21 @@ class AnswerPool:
 
 
 class Ticket:
-    """One admitted answer: its blocking steps run on the pool; `release` (idempotent) frees
+    """One admitted answer: its blocking steps run in its slot; `release` (idempotent) frees
     the place. A ticket dropped without a release (a response never started) frees it when
     collected."""
 
-    def __init__(self, pool: AnswerPool, started: float) -> None:
-        self._pool = pool
-        self._finalizer = weakref.finalize(self, pool._release, started)
+    def __init__(self, slots: AnswerSlots, started: float) -> None:
+        self._slots = slots
+        self._finalizer = weakref.finalize(self, slots._release, started)
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
-        return self._pool.limiter
+        return self._slots.limiter
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` on a worker thread, after the answers that came first."""
-        return await anyio.to_thread.run_sync(fn, *args, limiter=self._pool.limiter)
+        """`fn(*args)` on an answer thread, after the answers that came first."""
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._slots.limiter)
 
     def release(self) -> None:
         self._finalizer()
@@ -116,6 +110,17 @@ class Ticket:
         self.release()
 
 
-async def get_pool(request: Request) -> AnswerPool:
-    pool: AnswerPool = request.app.state.answer_pool
-    return pool
+def answer_slots(settings: Settings) -> AnswerSlots:
+    """The slots `settings` asks for (`serve_workers`, `serve_queue_depth`), else a few
+    threads per core."""
+    per_core = LLM_THREADS_PER_CORE if settings.llm else THREADS_PER_CORE
+    threads = settings.serve_workers or (os.cpu_count() or 1) * per_core
+    return AnswerSlots(threads, settings.serve_queue_depth)
+
+
+async def get_slots(request: Request) -> AnswerSlots:
+    slots: AnswerSlots = request.app.state.answer_slots
+    return slots
+
+
+SlotsDep = Annotated[AnswerSlots, Depends(get_slots)]

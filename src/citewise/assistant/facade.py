@@ -1,7 +1,8 @@
-"""`citewise.Assistant`, the one facade: documents in (ingest, documents, delete), passages
-out (search), cited answers (ask, stream) and conversations (history). The CLI, the HTTP API,
-the workers, `citewise eval`/`bench` and the Python API all call it; `services.build` wires
-the parts behind it."""
+"""`citewise.Assistant`, the one facade: documents in (ingest, reindex, backup), passages
+out (search), cited answers (ask, stream); its method groups add documents and passages
+(`documents.py`), conversations (`conversations.py`) and the knowledge graph (`graph.py`).
+The CLI, the HTTP API, MCP, the workers, `citewise eval`/`bench` and the Python API all
+call it; `services.build` wires the parts behind it (docs/facade.md)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citewise.chat.memory import Memory, SessionInfo, Turn
+from citewise.assistant.conversations import ConversationMethods
+from citewise.assistant.documents import DocumentMethods
+from citewise.assistant.graph import GraphMethods
+from citewise.chat.memory import Memory
 from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
 from citewise.errors import InputError, NotFoundError
 from citewise.ingest.chunking import ChunkingOptions
-from citewise.ingest.originals import forget_original
 from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
 from citewise.ingest.streamed import StreamLimits
 from citewise.ingest.web.fetch import WebLimits
@@ -29,7 +32,6 @@ from citewise.services import Components, build
 from citewise.store.base import Store
 from citewise.types import (
     Answer,
-    DocumentInfo,
     Done,
     Event,
     IngestReport,
@@ -55,7 +57,7 @@ def final_answer(flow: Iterable[Event]) -> Answer:
     return answer
 
 
-class Assistant:
+class Assistant(DocumentMethods, ConversationMethods, GraphMethods):
     """Documents in, cited answers out. Every method is safe to call from any thread.
 
     >>> with Assistant(data_dir="~/.citewise") as a:            # doctest: +SKIP
@@ -85,57 +87,62 @@ class Assistant:
             )
             given = None if isinstance(embedder, str) else embedder
             components = build(settings, embedder=given, llm=llm, memory=memory)
-        self.parts = components
+        self._parts = components
         self.settings = components.settings
         self._ingest_lock = threading.Lock()
         # called with every finished answer (the API records metrics and spans with it)
         self.on_answer: Callable[[Answer], None] | None = None
 
-    # -- parts -----------------------------------------------------------------------
+    # -- looking inside (tests and benchmarks only) -----------------------------------
+    # The product's doors (API, MCP, CLI, workers) use the methods below and never these;
+    # tests/test_facade.py fails on any use of them in `src/` outside the composition root.
 
     @property
-    def collection(self) -> str:
-        return self.settings.collection
+    def parts(self) -> Components:
+        return self._parts
 
     @property
     def store(self) -> Store:
-        return self.parts.store.get()
+        return self._parts.store.get()
 
     @property
     def memory(self) -> Memory:
-        return self.parts.memory.get()
+        return self._parts.memory.get()
+
+    def retriever(self, *, pool: bool = False) -> HybridRetriever:
+        """The hybrid retriever of `search`, or with `pool` the one that gathers the answer
+        flow's candidates for reranking (other list depths, see `Settings`)."""
+        return (self._parts.candidates if pool else self._parts.retriever).get()
+
+    # -- the process -------------------------------------------------------------------
 
     @property
     def auth(self) -> AuthService:
-        return self.parts.auth.get()
+        """Credentials: sign-in, tokens, API keys checked, rate limits (the servers' door)."""
+        return self._parts.auth.get()
 
     @property
     def users(self) -> AuthStore:
         """Users, groups, grants and API keys (without the token and rate-limit side)."""
-        return self.parts.auth_store.get()
+        return self._parts.auth_store.get()
 
     @property
     def llm_name(self) -> str:
         return self.settings.llm or "extractive"
 
     def embedder(self) -> Embedder:
-        return self.parts.embedder.get()
+        return self._parts.embedder.get()
 
     def open_store(self, *, pool_size: int | None = None) -> Store:
         """A store of its own, for a thread that may not share `store`."""
-        return self.parts.open_store(pool_size=pool_size)
-
-    def retriever(self, *, pool: bool = False) -> HybridRetriever:
-        """The hybrid retriever of `search`, or with `pool` the one that gathers the answer
-        flow's candidates for reranking (other list depths, see `Settings`)."""
-        return (self.parts.pool if pool else self.parts.retriever).get()
+        return self._parts.open_store(pool_size=pool_size)
 
     def warm_up(self) -> None:
         """Loads the embedder before the first question needs it."""
         self.embedder().embed_query("warm up")
 
     def close(self) -> None:
-        self.parts.close()
+        self._parts.close()
 
     def __enter__(self) -> Assistant:
         return self
@@ -187,16 +194,16 @@ class Assistant:
         from citewise.ingest.pipeline import pipeline_key
         from citewise.ingest.reindex import reindex_candidates
 
-        made_by, name = self.store.vectors_embedder(), self.embedder().name
+        made_by, name = self._store().vectors_embedder(), self.embedder().name
         if made_by is not None and made_by != name:
             if not new_embedder:
                 raise InputError(
                     f"the stored vectors were made by embedder '{made_by}', not '{name}':"
                     " configure that one, or pass --new-embedder to embed every chunk again"
                 )
-            self.store.forget_vectors()
+            self._store().forget_vectors()
 
-        names = [collection] if collection else self.store.collections()
+        names = [collection] if collection else self._store().collections()
         reports: list[IngestReport] = []
         with self._ingest_lock, tempfile.TemporaryDirectory(prefix="citewise-reindex-") as tmp:
             for i, name in enumerate(names or [self.collection]):
@@ -208,7 +215,7 @@ class Assistant:
                     run_ingest(job, self.open_store, self.embedder, progress, found=found)
                 )
         if not collection:
-            self.store.clear_reindex()
+            self._store().clear_reindex()
         return IngestReport(
             outcomes=tuple(o for r in reports for o in r.outcomes),
             seconds=sum(r.seconds for r in reports),
@@ -240,49 +247,6 @@ class Assistant:
             uploads=uploads,
         )
 
-    def documents(self, *, collection: str | None = None) -> list[DocumentInfo]:
-        return self.store.list_documents(collection or self.collection)
-
-    def document(self, source: str, *, collection: str | None = None) -> DocumentInfo:
-        coll = collection or self.collection
-        doc = self.store.find_document(coll, source)
-        if doc is None:
-            raise NotFoundError(f"no document '{source}' in collection '{coll}'")
-        return doc
-
-    def find_by_hash(
-        self, content_hash: str, *, collection: str | None = None
-    ) -> DocumentInfo | None:
-        return next(
-            (d for d in self.documents(collection=collection) if d.content_hash == content_hash),
-            None,
-        )
-
-    def delete(self, source: str, *, collection: str | None = None) -> DocumentInfo:
-        coll = collection or self.collection
-        doc = self.document(source, collection=coll)
-        self.store.delete_document(doc.doc_id)
-        staged = self.store.find_staged(coll, source)
-        if staged is not None:
-            self.store.delete_document(staged.doc_id)
-        if not any(
-            d.content_hash == doc.content_hash
-            for c in self.store.collections()
-            for d in self.store.list_documents(c)
-        ):  # a deleted document's kept copy goes too, unless another document has its bytes
-            forget_original(self.settings.originals_dir, doc.content_hash)
-        return doc
-
-    def require_collection(self, name: str) -> str:
-        """`name`, when documents were ingested into it or it was created (`POST
-        /collections`); else `NotFoundError`: a mistyped collection is the same error on every
-        door, never an empty answer nor one from another collection."""
-        if name in self.store.collections() or any(
-            c.name == name for c in self.users.list_collections()
-        ):
-            return name
-        raise NotFoundError(f"no collection '{name}': ingest documents into it first")
-
     def backup(self, out: Path) -> BackupReport:
         """A consistent copy of the data directory in one file, taken while other threads
         and processes keep answering and ingesting (`citewise restore` reads it). A
@@ -291,7 +255,7 @@ class Assistant:
 
         from citewise.db.backup import snapshot
 
-        version, _ = self.store.schema_version()
+        version, _ = self._store().schema_version()
         about = {"citewise": release("citewise"), "schema_version": version,
                  "store": "sqlite" if self.settings.store is None else "external"}  # fmt: skip
         return snapshot(self.settings.data_dir, out, about=about)
@@ -332,7 +296,7 @@ class Assistant:
         if not collections:
             raise NotFoundError("no collection is readable for this caller")
         for name in collections:
-            if self.store.has_documents(name):
+            if self._store().has_documents(name):
                 return name
         return collections[0]
 
@@ -349,7 +313,7 @@ class Assistant:
         merged with each passage once."""
         searched = list(collections) or [collection or self.collection]
         primary = self.answer_collection(searched)
-        flow = self.parts.conversation.get().stream(
+        flow = self._parts.conversation.get().stream(
             question, session_id=session_id, collections=[primary, *searched]
         )
         return flow if self.on_answer is None else _observed(flow, self.on_answer)
@@ -368,21 +332,6 @@ class Assistant:
                 question, session_id=session_id, collection=collection, collections=collections
             )
         )
-
-    # -- conversations ---------------------------------------------------------------
-
-    def sessions(self) -> list[SessionInfo]:
-        """Live conversation sessions, most recent first."""
-        return self.memory.sessions()
-
-    def history(self, session_id: str) -> list[Turn]:
-        """The turns of a session (`NotFoundError` when it is unknown or expired)."""
-        self.memory.require(session_id)
-        return self.memory.turns(session_id)
-
-    def delete_session(self, session_id: str) -> None:
-        if not self.memory.delete(session_id):
-            raise NotFoundError(f"no conversation session {session_id!r} (unknown or expired)")
 
 
 def _observed(flow: Iterator[Event], hook: Callable[[Answer], None]) -> Iterator[Event]:

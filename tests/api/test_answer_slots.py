@@ -1,4 +1,4 @@
-"""Answers run on a bounded pool: past its queue a request gets 429 with Retry-After, and the
+"""Answers run in bounded slots: past its queue a request gets 429 with Retry-After, and the
 answers already admitted still complete."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citewise.api.workers import AnswerPool
+from citewise.api.answer_slots import AnswerSlots
 from citewise.errors import RateLimitedError
 from citewise.types import Event, Status, Token
 from http_server import running
@@ -27,48 +27,48 @@ class Clock:
         return self.now
 
 
-def test_pool_refuses_past_workers_plus_queue_with_a_retry_after() -> None:
+def test_slots_refuse_past_threads_plus_queue_with_a_retry_after() -> None:
     clock = Clock()
-    pool = AnswerPool(workers=2, queue_depth=1, clock=clock)
-    tickets = [pool.admit() for _ in range(3)]
+    slots = AnswerSlots(threads=2, queue_depth=1, clock=clock)
+    tickets = [slots.admit() for _ in range(3)]
     with pytest.raises(RateLimitedError) as refused:
-        pool.admit()
+        slots.admit()
     assert refused.value.http_status == 429
     assert refused.value.retry_after >= 1
     tickets[0].release()
-    assert pool.admitted == 2
-    pool.admit().release()
+    assert slots.admitted == 2
+    slots.admit().release()
 
 
 def test_retry_after_follows_how_long_answers_take() -> None:
     clock = Clock()
-    pool = AnswerPool(workers=1, queue_depth=0, clock=clock)
+    slots = AnswerSlots(threads=1, queue_depth=0, clock=clock)
     for _ in range(30):  # answers of ten seconds each
-        ticket = pool.admit()
+        ticket = slots.admit()
         clock.now += 10
         ticket.release()
-    held = pool.admit()
+    held = slots.admit()
     with pytest.raises(RateLimitedError) as refused:
-        pool.admit()
+        slots.admit()
     assert 5 <= refused.value.retry_after <= 10
     held.release()
 
 
 def test_releasing_twice_frees_one_place() -> None:
-    pool = AnswerPool(workers=1, queue_depth=1)
-    ticket = pool.admit()
-    held = pool.admit()
+    slots = AnswerSlots(threads=1, queue_depth=1)
+    ticket = slots.admit()
+    held = slots.admit()
     ticket.release()
     ticket.release()
-    assert pool.admitted == 1
+    assert slots.admitted == 1
     held.release()
 
 
 def test_a_dropped_ticket_frees_its_place() -> None:
-    pool = AnswerPool(workers=1, queue_depth=0)
-    pool.admit()  # never released: collected at once
-    assert pool.admitted == 0
-    pool.admit()
+    slots = AnswerSlots(threads=1, queue_depth=0)
+    slots.admit()  # never released: collected at once
+    assert slots.admitted == 0
+    slots.admit()
 
 
 @pytest.mark.integration  # a real uvicorn on 127.0.0.1
@@ -92,7 +92,7 @@ def test_a_full_queue_answers_429_and_admitted_answers_complete(tmp_path: Path) 
     )
     assistant = SlowAssistant(settings, flow)
     app = create_app(settings, assistant=assistant)
-    pool: AnswerPool = app.state.answer_pool
+    slots: AnswerSlots = app.state.answer_slots
 
     def streamed(url: str, question: str) -> tuple[int, list[str]]:
         with (
@@ -113,7 +113,7 @@ def test_a_full_queue_answers_429_and_admitted_answers_complete(tmp_path: Path) 
         first: Future[tuple[int, list[str]]] = clients.submit(streamed, url, "first")
         wait_for(lambda: running_answers == ["first"])
         second = clients.submit(streamed, url, "second")
-        wait_for(lambda: pool.admitted == 2)
+        wait_for(lambda: slots.admitted == 2)
         with httpx.Client(base_url=url, timeout=30) as client:
             refused = client.post("/chat/stream", json={"message": "third"})
             refused_whole = client.post("/chat/", json={"message": "third"})
@@ -132,6 +132,6 @@ def test_a_full_queue_answers_429_and_admitted_answers_complete(tmp_path: Path) 
             tokens = [line for line in lines if f"{question}-" in line]
             assert len(tokens) == TOKENS
         assert running_answers == ["first", "second"]
-        wait_for(lambda: pool.admitted == 0)
+        wait_for(lambda: slots.admitted == 0)
         assert streamed(url, "fourth")[0] == 200
     assistant.close()
