@@ -8,14 +8,15 @@ from pathlib import Path
 import numpy as np
 
 from citewise.embed.hashing import HashingEmbedder
-from citewise.ingest.pipeline import _EmbedWorker, _Silent
+from citewise.ingest.embedding import EmbedWorker
+from citewise.ingest.pipeline import _Silent
 from citewise.store.sqlite.store import SQLiteStore
 from citewise.testing.fakes import CountingEmbedder
 from citewise.testing.store_documents import new_document
 
 
-def _worker(store: SQLiteStore) -> _EmbedWorker:
-    return _EmbedWorker(lambda: store, HashingEmbedder, _Silent(), lambda ids: None)
+def _worker(store: SQLiteStore) -> EmbedWorker:
+    return EmbedWorker(lambda: store, HashingEmbedder, _Silent(), lambda ids: None)
 
 
 def test_equal_texts_are_embedded_once_and_later_copies_take_the_stored_vector(

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from citewise.embed._util import release_freed_memory
 from citewise.embed.base import Embedder
-from citewise.errors import DocumentError, NoTextError, StoreConnectionError
+from citewise.errors import DocumentError, NoTextError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
 from citewise.ingest.discovery import Candidate, category_for, tags_for
 from citewise.ingest.document_fields import (
@@ -29,6 +28,7 @@ from citewise.ingest.document_fields import (
     first_page_text,
     opening_text,
 )
+from citewise.ingest.embedding import EMBED_BATCH, EmbedWorker, once_more_if_cut
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
 from citewise.ingest.graph import GraphBuilder
@@ -37,7 +37,6 @@ from citewise.ingest.originals import keep_original
 from citewise.ingest.streamed import OnBatch, StreamedFile, StreamLimits, ingest_streamed, streams
 from citewise.store.base import Store
 from citewise.text.blocks import BLOCKS_VERSION
-from citewise.text.embed_key import normalised
 from citewise.types import (
     ChunkedDocument,
     DocumentInfo,
@@ -47,8 +46,6 @@ from citewise.types import (
 )
 
 log = logging.getLogger(__name__)
-_T = TypeVar("_T")
-EMBED_BATCH = 256
 POSITIONS_VERSION = 2  # bump when what pdf_positions takes changes: stored PDFs are re-read
 
 
@@ -111,7 +108,7 @@ def run_ingest(
         raise
     graphs = GraphBuilder(open_store)
     graphs.start()
-    worker = _EmbedWorker(open_store, embedder_factory, progress, graphs.add)
+    worker = EmbedWorker(open_store, embedder_factory, progress, graphs.add, batch=EMBED_BATCH)
     worker.start()
     pages = 0
     try:
@@ -147,7 +144,7 @@ def run_ingest(
 
 
 def _batch_progress(
-    progress: IngestProgress, worker: _EmbedWorker, done: int, total: int, source: str
+    progress: IngestProgress, worker: EmbedWorker, done: int, total: int, source: str
 ) -> OnBatch:
     """Per stored batch of a streamed file: its share read, and the embedder woken."""
 
@@ -169,16 +166,6 @@ def _page_progress(progress: IngestProgress, done: int, total: int, source: str)
         progress.files(done, total, f"{source} {step} {page}/{pages}")
 
     return report
-
-
-def once_more_if_cut(work: Callable[[], _T], what: str) -> _T:
-    """Runs `work`, and once more when the store's connection was cut (a server restart
-    rolls the open transaction back; every step here can be done again)."""
-    try:
-        return work()
-    except StoreConnectionError as exc:
-        log.warning("%s: the store's connection was cut (%s); trying once more", what, exc)
-        return work()
 
 
 def pipeline_key(chunking: ChunkingOptions) -> str:
@@ -326,93 +313,3 @@ def _file_hash(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-class _EmbedWorker(threading.Thread):
-    """Embeds chunks lacking vectors, longest-similar batches together, until told to stop
-    and nothing is left. Runs beside parsing so both cores stay busy."""
-
-    def __init__(
-        self,
-        open_store: Callable[[], Store],
-        embedder_factory: Callable[[], Embedder],
-        progress: IngestProgress,
-        ready: Callable[[Sequence[int]], object],
-    ) -> None:
-        super().__init__(name="citewise-embed", daemon=True)
-        self._ready = ready  # the documents each finalize promoted (their graphs are built)
-        self._open_store = open_store
-        self._embedder_factory = embedder_factory
-        self._progress = progress
-        self._wake = threading.Event()
-        self._done = threading.Event()
-        self.embedded = 0
-        self.shared = 0  # of those, chunks that took another chunk's vector (not embedded)
-        self.error: BaseException | None = None
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    def finish(self) -> None:
-        self._done.set()
-        self._wake.set()
-        while self.is_alive():
-            self.join(timeout=0.5)
-
-    def run(self) -> None:
-        store = self._open_store()
-        try:
-            once_more_if_cut(lambda: self._loop(store), "embedding")
-        except BaseException as exc:  # surfaced by run_ingest in the caller's thread
-            self.error = exc
-        finally:
-            store.close()
-
-    def _embed_once(self, store: Store, embedder: Embedder, part: list[tuple[int, str]]) -> None:
-        """Vectors for `part`: a text stored before (any document, any collection) lends its
-        vector, and texts equal after whitespace are embedded once (`text.embed_key`)."""
-        shared = set(store.share_vectors([cid for cid, _ in part]))
-        todo = [(cid, text) for cid, text in part if cid not in shared]
-        if not todo:
-            self.shared += len(part)
-            return
-        first: dict[str, int] = {}  # normalised text → its row in `unique`
-        unique: list[str] = []
-        for _, text in todo:
-            if first.setdefault(normalised(text), len(unique)) == len(unique):
-                unique.append(text)
-        rows = [first[normalised(text)] for _, text in todo]
-        vectors = embedder.embed_documents(unique)
-        ids, texts = [cid for cid, _ in todo], [text for _, text in todo]
-        store.put_vectors(ids, vectors[rows], embedder.name, texts=texts)
-        self.shared += len(part) - len(unique)
-
-    def _loop(self, store: Store) -> None:
-        embedder: Embedder | None = None
-        while True:
-            finishing = self._done.is_set()
-            batch = store.chunks_missing_vectors(EMBED_BATCH * 4)
-            if not batch:
-                self._ready(store.finalize())
-                if finishing:
-                    return
-                self._wake.wait(timeout=0.5)
-                self._wake.clear()
-                continue
-            if not finishing and len(batch) < EMBED_BATCH:
-                # replacements whose vectors were all reused are ready now
-                self._ready(store.finalize())
-                # Wait for a fuller batch: fewer, larger reads and writes of the store.
-                self._wake.wait(timeout=0.5)
-                self._wake.clear()
-                if not self._done.is_set() and len(batch) < EMBED_BATCH // 4:
-                    continue
-            total = self.embedded + store.count_missing_vectors()
-            self._progress.embedded(self.embedded, total)  # the bar shows before the first batch
-            embedder = embedder or self._embedder_factory()
-            for start in range(0, len(batch), EMBED_BATCH):  # progress every EMBED_BATCH chunks
-                part = batch[start : start + EMBED_BATCH]
-                self._embed_once(store, embedder, part)
-                self.embedded += len(part)
-                self._progress.embedded(self.embedded, total)
-            self._ready(store.finalize())
