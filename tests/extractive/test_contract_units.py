@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 from answer_factories import passage
-from citewise.extractive.answerer import _sentences, framing_only
+from citewise.extractive.answerer import _sentences
 from citewise.extractive.bullets import is_run_in_heading, titled
 from citewise.extractive.candidates import Candidate, stems_of
 from citewise.extractive.compose import ANAPHOR, ScoredSentence, compose
 from citewise.extractive.options import MISSING_NAME_PENALTY, ExtractiveOptions
+from citewise.extractive.prose_candidates import framing_only
 from citewise.extractive.sentence_fit import asked_focus
 from citewise.extractive.sentence_scores import ask_weights, score_sentences
 from citewise.extractive.units import (
