@@ -105,23 +105,12 @@ def spread(
 
 
 def documents_first(hits: list[Hit], per_document: int = 1) -> list[Hit]:
-    """`diversify`d, the order carried by the scores too: the passages moved behind score
-    at most the lowest of those kept ahead (scaled, their order kept), so a later re-sort by
+    """`diversify`d, the order carried by the scores too: each hit takes the score of the
+    slot it moves to (the list's scores, best first, stay as they were: the same passages
+    pass a relative threshold, the gate reads the same top score), so a later re-sort by
     score (a demotion applied after) keeps every document's first passages ahead (pure)."""
     if per_document <= 0 or not hits:
         return hits
-    spread_out = spread(hits, per_document)
-    ahead = _ahead_count(hits, per_document)
-    floor = min(h.score for h in spread_out[:ahead])
-    top = max(h.score for h in hits)
-    scale = floor / top if top > 0 else 0.0
-    moved = [replace(h, score=h.score * scale) for h in spread_out[ahead:]]
-    return ranked(spread_out[:ahead] + moved)
-
-
-def _ahead_count(hits: list[Hit], per_document: int) -> int:
-    """How many hits `spread` keeps ahead: at most `per_document` of each document."""
-    counts: dict[int, int] = {}
-    for h in hits:
-        counts[h.doc_id] = counts.get(h.doc_id, 0) + 1
-    return sum(min(n, per_document) for n in counts.values())
+    slots = sorted((h.score for h in hits), reverse=True)
+    moved = spread(hits, per_document)
+    return ranked([replace(h, score=s) for h, s in zip(moved, slots, strict=True)])
