@@ -9,7 +9,8 @@ costs at ingest.
 document's graph (as ingest now does for new documents), then asks each question twice: with
 the graph source in the retrievers (on) and without it (off). Per set and half: gold-document
 recall@5 and all-gold@5 (every gold document among the answer's first five sources), file@5
-(a gold file among them) and must_contain (in the answer). With --routed-only, only questions
+(a gold file among them), answered (not the not-found reply), cited_recall (the gold documents
+the answer's citations name) and must_contain (in the answer). With --routed-only, only questions
 on the relationship route are asked: on every other question the graph source contributes
 nothing, so on and off are the same by construction.
 
@@ -102,6 +103,12 @@ def answers(args: argparse.Namespace) -> dict[str, Any]:
                 s["recall@5"].append(len(found) / len(gold))
                 s["all_gold@5"].append(float(len(found) == len(gold)))
                 s["file@5"].append(float(bool(found)))
+            # the answer itself: not "the documents do not contain …", and the gold documents
+            # its citations name
+            s["answered"].append(float(answer.answer_kind != "none"))
+            cited = [c.source for c in answer.citations]
+            if gold:
+                s["cited_recall"].append(sum(has(cited, g) for g in gold) / len(gold))
             if item.must_contain:
                 s["must"].append(float(contains_all(answer.answer, item.must_contain)))
             row[name] = {"top": top, "must": contains_all(answer.answer, item.must_contain)}

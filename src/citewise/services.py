@@ -16,7 +16,12 @@ from citewise.chat.conversation import Conversation
 from citewise.chat.intents.probe import keyword_overlap
 from citewise.chat.intents.router import IntentRouter
 from citewise.chat.memory import Memory, create_memory
-from citewise.chat.query_router import QueryRouter, asks_relationship
+from citewise.chat.query_router import (
+    QueryRouter,
+    asks_across_documents,
+    asks_beyond_named,
+    asks_relationship,
+)
 from citewise.config import Settings
 from citewise.embed import create_embedder
 from citewise.embed.base import Embedder
@@ -24,6 +29,7 @@ from citewise.extractive.rules import RulePack, rule_pack
 from citewise.llm import LLM, create_llm
 from citewise.retrieve.passages import StorePassages
 from citewise.retrieve.rerank import create_reranker
+from citewise.retrieve.rerank.documents_first import DocumentsFirst
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, default_sources
 from citewise.retrieve.sources.graph import GraphSource
 from citewise.store.base import GraphHolder, Store
@@ -170,7 +176,7 @@ def make_retriever(
     sources = default_sources(store, embedder, options)
     if isinstance(store, GraphHolder):  # relationship questions walk the graph too
         sources.append(GraphSource(store.graph_store(), route=asks_relationship))
-    return HybridRetriever(store, embedder, options, sources)
+    return HybridRetriever(store, embedder, options, sources, beyond_named=asks_beyond_named)
 
 
 def make_conversation(
@@ -187,6 +193,8 @@ def make_conversation(
     reranker = create_reranker(
         s.reranker, embedder_factory=embedder, llm=llm, vector_lookup=store.get().get_vectors
     )
+    # a list that spans documents shows each document's best passage before a second one
+    reranker = DocumentsFirst(reranker, asks_across_documents)
     answerer = DocumentAnswerer(
         StorePassages(store.get(), candidates.get(), reranker),
         embedder,

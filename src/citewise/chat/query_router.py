@@ -91,10 +91,13 @@ _ONE_SIDED = re.compile(
     re.I,
 )
 # questions only the graph answers whole: which documents name something, who the parties are
-_GRAPH_QUESTION = re.compile(
+_WHICH_DOCUMENTS = re.compile(
     r"\bwhich\s+(?:of\s+(?:my|the|our)\s+)?(?:documents|files|papers|agreements|contracts"
-    r"|guides|manuals)\b|\bwho\s+(?:are|is|were|was)\s+(?:the\s+)?part(?:y|ies)\s+(?:to|of|in)\b",
+    r"|guides|manuals)\b",
     re.I,
+)
+_PARTIES = re.compile(
+    r"\bwho\s+(?:are|is|were|was)\s+(?:the\s+)?part(?:y|ies)\s+(?:to|of|in)\b", re.I
 )
 _LEAD = re.compile(r"^(?:(?:what|which|when|how|should|i|we|the|a|an)\s+)+", re.I)
 _AND_ASK = re.compile(r"\s+and\s+(?=(?:how|what|which|when|where|why|who)\s)", re.I)
@@ -234,9 +237,23 @@ def asks_relationship(question: str) -> bool:
     return asks_what_is_linked(q) or asks_the_graph(q)
 
 
+def asks_across_documents(question: str) -> bool:
+    """Whether the answer to `question` is a list that spans documents: what is linked to one
+    thing, which documents discuss it, who the parties are (not a comparison of two things)."""
+    q = " ".join(question.strip().split())
+    return asks_what_is_linked(q) or asks_the_graph(q)
+
+
 def asks_the_graph(question: str) -> bool:
     """ "Which of my documents discuss X?", "Who are the parties to the Y agreement?" """
-    return _GRAPH_QUESTION.search(question) is not None
+    return _WHICH_DOCUMENTS.search(question) is not None or _PARTIES.search(question) is not None
+
+
+def asks_beyond_named(question: str) -> bool:
+    """Whether the answer lies in other documents than the one `question` names: "What uses
+    the Google File System?" is answered by the papers that use it, not by its own paper."""
+    q = " ".join(question.strip().split())
+    return asks_what_is_linked(q) or _WHICH_DOCUMENTS.search(q) is not None
 
 
 def asks_what_is_linked(question: str) -> bool:

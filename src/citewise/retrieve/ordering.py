@@ -102,3 +102,15 @@ def spread(
         seen[h.doc_id] = seen.get(h.doc_id, 0) + 1
         (first if seen[h.doc_id] <= max_per_document else later).append(h)
     return first + later
+
+
+def documents_first(hits: list[Hit], per_document: int = 1) -> list[Hit]:
+    """`diversify`d, the order carried by the scores too: each hit takes the score of the
+    slot it moves to (the list's scores, best first, stay as they were: the same passages
+    pass a relative threshold, the gate reads the same top score), so a later re-sort by
+    score (a demotion applied after) keeps every document's first passages ahead (pure)."""
+    if per_document <= 0 or not hits:
+        return hits
+    slots = sorted((h.score for h in hits), reverse=True)
+    moved = spread(hits, per_document)
+    return ranked([replace(h, score=s) for h, s in zip(moved, slots, strict=True)])

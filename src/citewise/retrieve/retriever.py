@@ -106,8 +106,12 @@ class HybridRetriever:
         embedder_factory: Callable[[], Embedder],
         options: RetrievalOptions | None = None,
         sources: Sequence[CandidateSource] | None = None,
+        beyond_named: Callable[[str], bool] | None = None,
     ) -> None:
         self._store = store
+        # the questions answered outside the documents they name ("What uses X?"): those
+        # documents are boosted, not searched alone
+        self._beyond_named = beyond_named
         self.options = options or RetrievalOptions()
         opts = self.options
         self._prior = DocumentPrior(
@@ -161,9 +165,11 @@ class HybridRetriever:
         if not self.options.named_documents:
             return query
         named = self._prior.named(query, flt)
+        if self._searched_alone(query, named, flt) is None:
+            return query
         # reports singled out by a period keep the reranking measured on them (the whole
         # query); an ask is read where the names alone chose the documents
-        if narrowed(flt, named) is None or periods(query).years:
+        if periods(query).years:
             return query
         return self._inside(query, named, subject=self.options.subject_words != "none")
 
@@ -181,7 +187,7 @@ class HybridRetriever:
                 named = self._prior.named(sq.text, sq.flt)
         if not named.matches and carried:  # a follow-up naming no document keeps the last ones
             named = carried_documents(carried, self.options.named_max)
-        narrow = narrowed(sq.flt, named)
+        narrow = self._searched_alone(sq.text, named, sq.flt)
         if narrow is None:
             return self._searched(sq, named)
         inside, ask = inside_query(sq.text, named, statements=self.options.statements)
@@ -200,6 +206,15 @@ class HybridRetriever:
         if len(first) >= sq.k:
             return first
         return ranked(first_then_rest(first, self._searched(sq, named), sq.k))
+
+    def _searched_alone(
+        self, query: str, named: NamedDocuments, flt: SearchFilter
+    ) -> SearchFilter | None:
+        """The filter searching only the documents `query` names, None when it names none or
+        is answered beyond them (`beyond_named`)."""
+        if self._beyond_named is not None and self._beyond_named(query):
+            return None
+        return narrowed(flt, named)
 
     def _keywords(self, query: str, inside: str, named: NamedDocuments) -> str | None:
         """What keyword search matches inside the documents names alone chose, when not
