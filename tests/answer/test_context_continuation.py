@@ -99,3 +99,11 @@ def test_the_chunk_after_is_continued_into_even_when_shown_itself() -> None:
     ps = assemble_within_budget(hits, {}, 10_000, count_words, "simple", following={101: _after()})
     assert "Attn:\nMara Quist" in ps[0].context
     assert ps[1].context == NEXT
+
+
+def test_a_cut_sentence_is_continued_to_its_end_only() -> None:
+    cut = "Since weak chains are not consistent, there would seem to"
+    after = _after("be few settings where they are preferred.\nFinally, note the throughput.")
+    assert continuation(hit(cut), after, cut, count_words) == (
+        "be few settings where they are preferred."
+    )

@@ -114,7 +114,8 @@ def continuation(hit: Hit, after: ChunkRecord, context: str, count_tokens: Token
     """The first lines or sentences of the chunk `after` the passage (`context`: the hit's
     text, or its parent's) when the passage ends mid-thought and `after` continues the same
     section of the same document on the same page; else "". At most `CONTINUATION_LINES`
-    and `MAX_CONTINUATION_TOKENS`: the end of the thought, not the next passage."""
+    and `MAX_CONTINUATION_TOKENS`, up to the first that ends a sentence: the end of the thought,
+    not the next passage."""
     if after.doc_id != hit.doc_id or after.section != hit.section:
         return ""
     if after.page_start != hit.page_end or not ends_mid_thought(context):
@@ -127,6 +128,8 @@ def continuation(hit: Hit, after: ChunkRecord, context: str, count_tokens: Token
         if used > MAX_CONTINUATION_TOKENS:
             break
         kept.append(sentence)
+        if not ends_mid_thought(sentence):
+            break  # the thought is finished: the rest is the next passage's
     return "\n".join(kept)
 
 
