@@ -5,8 +5,10 @@ filter relative to the top score drops the tail that would only bleed unrelated 
 the answer. A child is expanded to its parent when the child alone is short or starts/ends
 mid-thought, or the question is complex, and the budget allows; otherwise the child is used.
 Either is led in by the last sentences of the chunk before it in the same section (a chunk
-boundary often falls just after the sentence that states the point). Assembly stops at the
-budget.
+boundary often falls just after the sentence that states the point), and one that ends
+mid-thought ("Attn:", a list's lead-in, a cut sentence) is continued by the first lines of
+the chunk after it, so one fact cut by a boundary is shown as one passage. Assembly stops at
+the budget.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from citewise.answer.policy import policy_for
 from citewise.text.sentences import split_sentences
@@ -27,8 +30,30 @@ MIN_RELATIVE_SCORE = 0.5
 MIN_CHILD_TOKENS = 60  # a child shorter than this says too little alone: use its parent
 MAX_PARENT_TOKENS = 700  # a parent longer than this costs more than it adds
 LEAD_IN_SENTENCES = 2  # sentences of the preceding chunk put before a child passage
+CONTINUATION_LINES = 2  # lines or sentences of the next chunk put after an unfinished passage
+MAX_CONTINUATION_TOKENS = 80  # a continuation longer than this is another passage's work
 
 _DANGLING_START = re.compile(r"^(?:[a-z]|(?:This|That|These|Those|It|Its|They|Such|Both)\b)")
+# a finished thought ends with a sentence end, maybe inside closing quotes or brackets
+_FINISHED = re.compile(r"[.!?…][\"'”’)\]]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbours:
+    """The chunks beside the hits, in reading order of their documents: `before`/`after` by
+    hit chunk id, `before_parents`/`after_parents` by parent id (the chunk before the parent's
+    first chunk, after its last)."""
+
+    before: Mapping[int, ChunkRecord]
+    before_parents: Mapping[int, ChunkRecord]
+    after: Mapping[int, ChunkRecord]
+    after_parents: Mapping[int, ChunkRecord]
+
+    def of(self, hit: Hit, *, whole: bool) -> tuple[ChunkRecord | None, ChunkRecord | None]:
+        """The chunks just before and after `hit`'s passage: its parent's when `whole`."""
+        if whole:
+            return self.before_parents.get(hit.parent_id), self.after_parents.get(hit.parent_id)
+        return self.before.get(hit.chunk_id), self.after.get(hit.chunk_id)
 
 
 def passage_header(p: Passage) -> str:
@@ -79,6 +104,35 @@ def lead_in(hit: Hit, before: ChunkRecord, context: str) -> str:
     return " ".join(fresh[-LEAD_IN_SENTENCES:])
 
 
+def ends_mid_thought(text: str) -> bool:
+    """True when `text` stops before its thought ends: a lead-in (":"), an item of a list
+    (";", ", and"), a sentence cut by a chunk boundary."""
+    return not _FINISHED.search(text.rstrip())
+
+
+def continuation(hit: Hit, after: ChunkRecord, context: str, count_tokens: TokenCounter) -> str:
+    """The first lines or sentences of the chunk `after` the passage (`context`: the hit's
+    text, or its parent's) when the passage ends mid-thought and `after` continues the same
+    section of the same document on the same page; else "". At most `CONTINUATION_LINES`
+    and `MAX_CONTINUATION_TOKENS`, up to the first that ends a sentence: the end of the thought,
+    not the next passage."""
+    if after.doc_id != hit.doc_id or after.section != hit.section:
+        return ""
+    if after.page_start != hit.page_end or not ends_mid_thought(context):
+        return ""
+    fresh = [s for s in split_sentences(after.text) if s not in context]  # children overlap
+    kept: list[str] = []
+    used = 0
+    for sentence in fresh[:CONTINUATION_LINES]:
+        used += count_tokens(sentence) + 1
+        if used > MAX_CONTINUATION_TOKENS:
+            break
+        kept.append(sentence)
+        if not ends_mid_thought(sentence):
+            break  # the thought is finished: the rest is the next passage's
+    return "\n".join(kept)
+
+
 def assemble(
     hits: Sequence[Hit],
     parents: Mapping[int, str],
@@ -87,14 +141,19 @@ def assemble(
     question_kind: str = "complex",
     preceding: Mapping[int, ChunkRecord] | None = None,
     before_parents: Mapping[int, ChunkRecord] | None = None,
+    *,
+    following: Mapping[int, ChunkRecord] | None = None,
+    after_parents: Mapping[int, ChunkRecord] | None = None,
 ) -> list[Passage]:
     """Numbered passages within `budget_tokens` (headers included). `parents` maps a hit's
-    `parent_id` to the parent text, `preceding` a hit's `chunk_id` to the chunk before it,
-    `before_parents` a `parent_id` to the chunk before the parent's first one.
+    `parent_id` to the parent text, `preceding`/`following` a hit's `chunk_id` to the chunk
+    before/after it, `before_parents`/`after_parents` a `parent_id` to the chunk before the
+    parent's first one/after its last one.
     The first passage is always included, cut to the budget by whole sentences if need be."""
     selected = select_hits(hits, question_kind)
-    return _fill(selected, parents, budget_tokens, count_tokens, question_kind, preceding,
-                 before_parents, skip_oversized=False)  # fmt: skip
+    beside = Neighbours(preceding or {}, before_parents or {}, following or {}, after_parents or {})
+    return _fill(selected, parents, budget_tokens, count_tokens, question_kind, beside,
+                 skip_oversized=False)  # fmt: skip
 
 
 def assemble_within_budget(
@@ -105,6 +164,9 @@ def assemble_within_budget(
     question_kind: str = "complex",
     preceding: Mapping[int, ChunkRecord] | None = None,
     before_parents: Mapping[int, ChunkRecord] | None = None,
+    *,
+    following: Mapping[int, ChunkRecord] | None = None,
+    after_parents: Mapping[int, ChunkRecord] | None = None,
 ) -> list[Passage]:
     """The LLM's context: every hit in rank order, duplicates of a text already shown left
     out, until `budget_tokens` is spent. No count per question kind and no score floor: the
@@ -118,8 +180,9 @@ def assemble_within_budget(
         if key not in seen:
             seen.add(key)
             unique.append(h)
-    return _fill(unique, parents, budget_tokens, count_tokens, question_kind, preceding,
-                 before_parents, skip_oversized=True)  # fmt: skip
+    beside = Neighbours(preceding or {}, before_parents or {}, following or {}, after_parents or {})
+    return _fill(unique, parents, budget_tokens, count_tokens, question_kind, beside,
+                 skip_oversized=True)  # fmt: skip
 
 
 def _fill(
@@ -128,8 +191,7 @@ def _fill(
     budget_tokens: int,
     count_tokens: TokenCounter,
     question_kind: str,
-    preceding: Mapping[int, ChunkRecord] | None,
-    before_parents: Mapping[int, ChunkRecord] | None,
+    beside: Neighbours,
     *,
     skip_oversized: bool,
 ) -> list[Passage]:
@@ -158,10 +220,12 @@ def _fill(
             if wanted and small and parent_cost <= remaining:
                 context, cost = parent, parent_cost
                 used_parents.add(hit.parent_id)
-        if context == hit.text:
-            before = (preceding or {}).get(hit.chunk_id)
-        else:
-            before = (before_parents or {}).get(hit.parent_id)
+        before, after = beside.of(hit, whole=context != hit.text)
+        if after is not None:  # even when shown itself: one fact must sit in one passage
+            more = continuation(hit, after, context, count_tokens)
+            more_cost = count_tokens(more) + 1 if more else 0
+            if more and cost + more_cost <= remaining:
+                context, cost = f"{context}\n{more}", cost + more_cost
         if before is not None and before.chunk_id not in chosen:
             lead = lead_in(hit, before, context)
             lead_cost = count_tokens(lead) + 1 if lead else 0

@@ -279,13 +279,12 @@ class DocumentAnswerer:
         counter = self._count_tokens
         preceding = self.reader.preceding(ids)
         before_parents = self.reader.before_parents(list(parents))
-        if llm:
-            return assemble_within_budget(
-                hits, parents, self.llm_context_tokens, counter, kind, preceding, before_parents
-            )
-        return assemble(
-            hits, parents, self.context_tokens, counter, kind, preceding, before_parents
-        )
+        following = self.reader.following(ids)
+        after_parents = self.reader.after_parents(list(parents))
+        budget = self.llm_context_tokens if llm else self.context_tokens
+        fill = assemble_within_budget if llm else assemble
+        return fill(hits, parents, budget, counter, kind, preceding, before_parents,
+                    following=following, after_parents=after_parents)  # fmt: skip
 
 
 def interleave(lists: Sequence[Sequence[Hit]]) -> list[Hit]:

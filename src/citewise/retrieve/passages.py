@@ -57,6 +57,10 @@ class PassageReader(Protocol):
 
     def before_parents(self, parent_ids: Sequence[int]) -> Mapping[int, ChunkRecord]: ...
 
+    def following(self, ids: Sequence[int]) -> Mapping[int, ChunkRecord]: ...
+
+    def after_parents(self, parent_ids: Sequence[int]) -> Mapping[int, ChunkRecord]: ...
+
     def titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
         """Documents whose title starts with `prefix` (pages about a subject)."""
         ...
@@ -142,6 +146,12 @@ class StorePassages:
 
     def before_parents(self, parent_ids: Sequence[int]) -> Mapping[int, ChunkRecord]:
         return self._store.chunks_before_parents(list(parent_ids))
+
+    def following(self, ids: Sequence[int]) -> Mapping[int, ChunkRecord]:
+        return self._store.following_chunks(list(ids))
+
+    def after_parents(self, parent_ids: Sequence[int]) -> Mapping[int, ChunkRecord]:
+        return self._store.chunks_after_parents(list(parent_ids))
 
     def titled(self, collection: str, prefix: str) -> list[DocumentInfo]:
         return documents_titled(self._store, collection, prefix)

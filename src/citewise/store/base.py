@@ -166,9 +166,19 @@ class Store(Protocol):
         first chunks and unknown ids are left out."""
         ...
 
+    def following_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        """For each chunk id, the chunk just after it in its document (reading order);
+        last chunks and unknown ids are left out."""
+        ...
+
     def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
         """For each parent id, the chunk just before the parent's first chunk in its
         document; parents that open their document and unknown ids are left out."""
+        ...
+
+    def chunks_after_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        """For each parent id, the chunk just after the parent's last chunk in its
+        document; parents that close their document and unknown ids are left out."""
         ...
 
     def stats(self) -> dict[str, int]: ...

@@ -179,6 +179,20 @@ class DocumentStoreTests:
         assert before[ids[1]].text == chunks[0].text
         assert store.preceding_chunks([]) == {}
 
+    def test_following_chunks_are_the_chunks_just_after_in_reading_order(
+        self, store: Store
+    ) -> None:
+        words = " ".join(f"word{i}" for i in range(900))
+        doc_id = store.add_document(new_document("long.txt", words))
+        other = store.add_document(new_document("other.txt", "Another document. " * 5))
+        chunks = store.document_chunks(doc_id)
+        last_other = store.document_chunks(other)[-1].chunk_id
+        ids = [c.chunk_id for c in chunks]
+        after = store.following_chunks([*ids, last_other, 10_000_000])
+        assert {c: r.chunk_id for c, r in after.items()} == dict(itertools.pairwise(ids))
+        assert after[ids[0]].text == chunks[1].text
+        assert store.following_chunks([]) == {}
+
     def test_chunks_before_parents_end_just_before_each_parent(self, store: Store) -> None:
         words = " ".join(f"word{i}" for i in range(3000))
         doc_id = store.add_document(new_document("long.txt", words))
@@ -191,6 +205,17 @@ class DocumentStoreTests:
         expected = {p: chunks[i - 1].chunk_id for p, i in firsts.items() if i > 0}
         assert {p: r.chunk_id for p, r in before.items()} == expected
         assert store.chunks_before_parents([]) == {}
+
+    def test_chunks_after_parents_start_just_after_each_parent(self, store: Store) -> None:
+        words = " ".join(f"word{i}" for i in range(3000))
+        doc_id = store.add_document(new_document("long.txt", words))
+        chunks = store.document_chunks(doc_id)
+        lasts = {c.parent_id: i for i, c in enumerate(chunks)}
+        assert len(lasts) > 1
+        after = store.chunks_after_parents([*lasts, 10_000_000])
+        expected = {p: chunks[i + 1].chunk_id for p, i in lasts.items() if i + 1 < len(chunks)}
+        assert {p: r.chunk_id for p, r in after.items()} == expected
+        assert store.chunks_after_parents([]) == {}
 
     def test_has_documents_per_collection(self, store: Store) -> None:
         assert not store.has_documents("default")

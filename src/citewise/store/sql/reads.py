@@ -158,29 +158,49 @@ def preceding_chunks(conn: ReadConn, chunk_ids: Sequence[int]) -> dict[int, Chun
     if not chunk_ids:
         return {}
     where, params = conn.any_of("ch.id", chunk_ids)
-    return _chunks_before(conn, "ch.id", where, params)
+    return _chunks_beside(conn, "ch.id", where, params, -1)
+
+
+def following_chunks(conn: ReadConn, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+    if not chunk_ids:
+        return {}
+    where, params = conn.any_of("ch.id", chunk_ids)
+    return _chunks_beside(conn, "ch.id", where, params, 1)
 
 
 def chunks_before_parents(conn: ReadConn, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+    return _beside_parents(conn, parent_ids, "min", -1)
+
+
+def chunks_after_parents(conn: ReadConn, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+    return _beside_parents(conn, parent_ids, "max", 1)
+
+
+def _beside_parents(
+    conn: ReadConn, parent_ids: Sequence[int], end: str, step: int
+) -> dict[int, ChunkRecord]:
+    """By parent id, the chunk beside the parent's first (`end` "min") or last ("max") one."""
     if not parent_ids:
         return {}
     where, params = conn.any_of("ch.parent_id", parent_ids)
-    return _chunks_before(
+    return _chunks_beside(
         conn,
         "ch.parent_id",
         f"{where} AND ch.ordinal ="
-        " (SELECT min(c.ordinal) FROM chunks c WHERE c.parent_id = ch.parent_id)",
+        f" (SELECT {end}(c.ordinal) FROM chunks c WHERE c.parent_id = ch.parent_id)",
         params,
+        step,
     )
 
 
-def _chunks_before(
-    conn: ReadConn, key: str, where: str, params: Sequence[object]
+def _chunks_beside(
+    conn: ReadConn, key: str, where: str, params: Sequence[object], step: int
 ) -> dict[int, ChunkRecord]:
-    """By `key` of the chunks `ch` matching `where`, the chunk just before each."""
+    """By `key` of the chunks `ch` matching `where`, the chunk `step` places away in reading
+    order (-1: just before, 1: just after)."""
     pairs = conn.execute(
-        f"SELECT {key}, prev.id FROM chunks ch JOIN chunks prev"
-        f" ON prev.doc_id = ch.doc_id AND prev.ordinal = ch.ordinal - 1 WHERE {where}",
+        f"SELECT {key}, nb.id FROM chunks ch JOIN chunks nb"
+        f" ON nb.doc_id = ch.doc_id AND nb.ordinal = ch.ordinal + ({int(step)}) WHERE {where}",
         params,
     ).fetchall()
     records = {r.chunk_id: r for r in get_chunks(conn, [int(p) for _, p in pairs])}

@@ -157,8 +157,20 @@ class SqlStore:
         with self._read() as conn:
             return reads.preceding_chunks(conn, chunk_ids)
 
+    def following_chunks(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        if not chunk_ids:
+            return {}
+        with self._read() as conn:
+            return reads.following_chunks(conn, chunk_ids)
+
     def chunks_before_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
         if not parent_ids:
             return {}
         with self._read() as conn:
             return reads.chunks_before_parents(conn, parent_ids)
+
+    def chunks_after_parents(self, parent_ids: Sequence[int]) -> dict[int, ChunkRecord]:
+        if not parent_ids:
+            return {}
+        with self._read() as conn:
+            return reads.chunks_after_parents(conn, parent_ids)
