@@ -5,7 +5,8 @@ The general core works on any document. A pack switches on the rules written for
 (`CITEWISE_PROFILE`, default "general"). `rule_pack(profile)` is the registry; each switch
 declares the stages it changes (`base.FAMILIES`, printed by `python -m citewise.rules`). The
 rules that need only text live here beside the packs: `option_items` (command-line options as
-list items), `version_notes` ("Changed in version …"), `places`, `openings`; those reading the
+list items), `version_notes` ("Changed in version …"), `financial_statements` (the statements
+a report's figures are in), `places`, `openings`; those reading the
 extractive answerer's candidates stay there (`extractive.entry_headings`,
 `extractive.definitions`). This package sits below `retrieve` and `extractive`
 (pyproject.toml's layers).
