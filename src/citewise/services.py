@@ -25,13 +25,13 @@ from citewise.chat.query_router import (
 from citewise.config import Settings
 from citewise.embed import create_embedder
 from citewise.embed.base import Embedder
-from citewise.extractive.rules import RulePack, rule_pack
 from citewise.llm import LLM, create_llm
 from citewise.retrieve.passages import StorePassages
 from citewise.retrieve.rerank import create_reranker
 from citewise.retrieve.rerank.documents_first import DocumentsFirst
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, default_sources
 from citewise.retrieve.sources.graph import GraphSource
+from citewise.rules import RulePack, rule_pack
 from citewise.store.base import GraphHolder, Store
 from citewise.store.registry import STORES, StoreFactory
 from citewise.store.registry import open_store as open_store_url

@@ -11,7 +11,7 @@ from citewise.extractive.options import (
     MISSING_NAME_PENALTY,
     ExtractiveOptions,
 )
-from citewise.extractive.rules.packs import API_REFERENCE
+from citewise.rules.packs import API_REFERENCE
 from fake_embedder import FAKE_THRESHOLD, answerer, one_sentence_answer
 
 LOGGING = passage(

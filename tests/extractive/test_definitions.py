@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from answer_factories import passage
-from citewise.extractive.rules.definitions import (
+from citewise.extractive.definitions import (
     defines,
     opening_index,
     promote_definitions,
     subject_heading,
 )
-from citewise.extractive.rules.packs import API_REFERENCE
 from citewise.question.subject import definition_subject
+from citewise.rules.packs import API_REFERENCE
 from citewise.text.sentences import stem
 from citewise.types import Hit
 from fake_embedder import answerer, one_sentence_answer

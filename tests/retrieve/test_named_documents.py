@@ -11,7 +11,6 @@ from citewise.retrieve.inside_named import (
     narrowed,
     pages_spread,
     resolved,
-    statements_first,
 )
 from citewise.retrieve.named_documents import (
     DescribedDocuments,
@@ -19,6 +18,7 @@ from citewise.retrieve.named_documents import (
     NamedDocuments,
     named_documents,
 )
+from citewise.rules.financial_statements import statements_first
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
 
 

@@ -22,11 +22,9 @@ from citewise.answer.settle import closest_passage, make_answer, not_found, sett
 from citewise.answer.summary_flow import summarize_document
 from citewise.answer.support import document_aliases
 from citewise.embed.base import Embedder
+from citewise.extractive.definitions import pages_about, promote_definitions
 from citewise.extractive.extractor import Extractor
 from citewise.extractive.outcome import CLOSEST_PASSAGE
-from citewise.extractive.rules import RulePack, rule_pack
-from citewise.extractive.rules.definitions import pages_about, promote_definitions
-from citewise.extractive.rules.openings import with_openings
 from citewise.llm.base import LLM
 from citewise.question.analysis import Analysis
 from citewise.question.question import Prior, Question
@@ -34,6 +32,8 @@ from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.inside_named import resolved
 from citewise.retrieve.passages import PassageReader
 from citewise.retrieve.rerank import select_passages
+from citewise.rules import RulePack, rule_pack
+from citewise.rules.openings import with_openings
 from citewise.types import (
     NOT_FOUND,
     CitationEvent,

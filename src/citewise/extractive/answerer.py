@@ -32,6 +32,11 @@ from citewise.extractive.compose import (
     abstain,
     compose,
 )
+from citewise.extractive.entry_headings import (
+    Framing,
+    framed_by_subject,
+    framed_text,
+)
 from citewise.extractive.late_interaction import centred_scores
 from citewise.extractive.options import (
     MISSING_NAME_PENALTY,
@@ -46,13 +51,6 @@ from citewise.extractive.outcome import (
 from citewise.extractive.parts import PartPicks
 from citewise.extractive.placeholders import blanked
 from citewise.extractive.prose_candidates import prose_candidates
-from citewise.extractive.rules.entry_headings import (
-    Framing,
-    framed_by_subject,
-    framed_text,
-)
-from citewise.extractive.rules.option_items import prefer_option_items, same_option_item
-from citewise.extractive.rules.places import prefer_places
 from citewise.extractive.runners_up import adds, runners_up
 from citewise.extractive.scoring import type_fit
 from citewise.extractive.sentence_fit import (
@@ -73,6 +71,8 @@ from citewise.extractive.window import centre as window_centre
 from citewise.extractive.window import readable, unit_of
 from citewise.question.analysis import Analysis, analyse
 from citewise.question.terms import clauses, mentions, stating_what_is_asked
+from citewise.rules.option_items import prefer_option_items, same_option_item
+from citewise.rules.places import prefer_places
 from citewise.text.sentences import split_labelled
 from citewise.types import Passage
 from citewise.types.vectors import Vectors

@@ -10,7 +10,7 @@ from typing import Literal
 
 from citewise.extractive.bullets import titled
 from citewise.extractive.clauses import as_span
-from citewise.extractive.rules.definitions import is_preamble
+from citewise.extractive.definitions import is_preamble
 from citewise.extractive.units import join_marked, lead_in_end, with_subject
 from citewise.types import NOT_FOUND, Passage
 

@@ -11,10 +11,10 @@ from citewise.embed.base import Embedder
 from citewise.extractive.answerer import ExtractiveAnswerer
 from citewise.extractive.compose import ExtractiveResult
 from citewise.extractive.options import ABSTAIN_BELOW, ExtractiveOptions
-from citewise.extractive.rules import RulePack, rule_pack
 from citewise.extractive.units import norm_sentence
 from citewise.question.analysis import Analysis
 from citewise.question.question import Question
+from citewise.rules import RulePack, rule_pack
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from citewise.extractive.late_interaction import LateInteraction
-from citewise.extractive.rules import RulePack, rule_pack
+from citewise.rules import RulePack, rule_pack
 
 # Between answerable questions and near misses on the dev set (docs/history/tuning-log.md); raise it
 # to refuse more.
@@ -140,5 +140,5 @@ class ExtractiveOptions:
     # Failures" for "Why is supply chain ranked third?": "It is ranked #3 because: …"). Like
     # `type_weight` it picks between sentences and does not count toward the threshold
     heading_is_subject: bool = True
-    # the genre rules in use (`citewise.extractive.rules`): none by default
+    # the genre rules in use (`citewise.rules`): none by default
     rules: RulePack = field(default_factory=lambda: rule_pack(None))

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from citewise.extractive.bullets import ask_stems, is_short_line, labelled_unit, titled_unit
 from citewise.extractive.candidates import Candidate, lexical, read_on, stems_of, term_weights
+from citewise.extractive.entry_headings import entry_openings
 from citewise.extractive.options import ExtractiveOptions
-from citewise.extractive.rules.entry_headings import entry_openings
 from citewise.extractive.scoring import is_table_row, is_title
 from citewise.extractive.sentence_fit import names_row, speaks_of_unseen_code
 from citewise.extractive.units import is_caption, is_prose, lead_in_end, said_before

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from citewise.extractive.rules.places import names_place
 from citewise.question.analysis import AnswerType
+from citewise.rules.places import names_place
 
 _NUMERAL = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty"

@@ -21,17 +21,17 @@ from citewise.extractive.candidates import (
 )
 from citewise.extractive.clauses import Clauses
 from citewise.extractive.compose import ScoredSentence
+from citewise.extractive.definitions import defines
+from citewise.extractive.entry_headings import Framing, with_entry_words
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.polarity import polarity
-from citewise.extractive.rules.definitions import defines
-from citewise.extractive.rules.entry_headings import Framing, with_entry_words
-from citewise.extractive.rules.version_notes import is_version_note
 from citewise.extractive.scoring import type_fit
 from citewise.extractive.sentence_fit import documents_named
 from citewise.extractive.units import said_before
 from citewise.question.analysis import Analysis
 from citewise.question.subject import without_setting
 from citewise.question.terms import headed_by
+from citewise.rules.version_notes import is_version_note
 from citewise.text.headings import last_heading
 from citewise.text.release_notes import is_release_notes
 from citewise.text.sentences import content_words, topic_stem

@@ -1,6 +1,7 @@
 """Searching inside the documents a question names (pure): the filter that searches them first,
 the query they are searched with (its ask), the question read in their own terms, the
-documents a follow-up inherits, and the orderings inside one report (statements, pages)."""
+documents a follow-up inherits, and the order of pages inside one report (the statements' order
+is the financial statements rule pack's: `rules.financial_statements`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from citewise.question.periods import name_matches, periods, without_names
-from citewise.question.statements import StatementAsk, asked_statements, with_statement_words
 from citewise.retrieve.named_documents import DocumentMatch, NamedDocuments
 from citewise.retrieve.query import query_terms
+from citewise.rules.financial_statements import StatementAsk, asked_statements, with_statement_words
 from citewise.types import Hit, SearchFilter
 
 _JOINERS = frozenset({"", "of", "&", "and"})  # words inside one name: "Isle of Capri"
@@ -101,19 +102,6 @@ def inside_query(
         inside = without_subject(query, named)
     ask = asked_statements(inside) if statements else StatementAsk()
     return with_statement_words(inside, ask), ask
-
-
-def statements_first(hits: Sequence[Hit], ask: StatementAsk, boost: float) -> list[Hit]:
-    """The hits re-sorted with the scores of those under or titled by a statement `ask`
-    needs raised by `boost` (ranks as they were; pure)."""
-    if not ask or boost <= 0:
-        return list(hits)
-    out = [
-        replace(h, score=h.score * (1 + boost)) if ask.titled(f"{h.section}\n{h.text[:300]}") else h
-        for h in hits
-    ]
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
 
 
 def pages_spread(hits: Sequence[Hit], per_page: int) -> list[Hit]:

@@ -19,7 +19,6 @@ from citewise.retrieve.inside_named import (
     inside_query,
     narrowed,
     pages_spread,
-    statements_first,
 )
 from citewise.retrieve.named_documents import DocumentPrior, NamedDocuments
 from citewise.retrieve.ordering import entry_for, ranked, rescored, set_aside, spread
@@ -29,6 +28,7 @@ from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
 from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.retrieve.sources.option_entries import OptionEntrySource
 from citewise.retrieve.sources.vector import VectorSource
+from citewise.rules.financial_statements import statements_first
 from citewise.store.base import Store
 from citewise.text.release_notes import is_release_notes
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult

@@ -15,8 +15,9 @@ from pathlib import Path
 from citewise.embed.base import Embedder
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.discovery import Candidate
+from citewise.ingest.embedding import EMBED_BATCH
 from citewise.ingest.graph import store_graphs
-from citewise.ingest.pipeline import EMBED_BATCH, IngestJob, ingest_one, pipeline_key
+from citewise.ingest.pipeline import IngestJob, ingest_one, pipeline_key
 from citewise.ingest.streamed import StreamLimits
 from citewise.store.base import Store
 from citewise.types import FileOutcome

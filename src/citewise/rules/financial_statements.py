@@ -10,7 +10,10 @@ statements and row labels that report it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from citewise.types import Hit
 
 BALANCE = "balance sheet"
 INCOME = "income statement"
@@ -221,3 +224,16 @@ def asked_statements(question: str) -> StatementAsk:
 def with_statement_words(query: str, ask: StatementAsk) -> str:
     """`query` followed by the asked statements' titles and row labels."""
     return f"{query} {ask.search_words()}" if ask else query
+
+
+def statements_first(hits: Sequence[Hit], ask: StatementAsk, boost: float) -> list[Hit]:
+    """The hits re-sorted with the scores of those under or titled by a statement `ask`
+    needs raised by `boost` (ranks as they were; pure)."""
+    if not ask or boost <= 0:
+        return list(hits)
+    out = [
+        replace(h, score=h.score * (1 + boost)) if ask.titled(f"{h.section}\n{h.text[:300]}") else h
+        for h in hits
+    ]
+    out.sort(key=lambda h: h.score, reverse=True)
+    return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from citewise.extractive.candidates import Candidate, stems_of
-from citewise.extractive.rules.definitions import opening_index, subject_heading
+from citewise.extractive.definitions import opening_index, subject_heading
 from citewise.extractive.units import entry_name
 from citewise.question.terms import headed_by
 from citewise.types import Passage

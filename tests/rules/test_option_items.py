@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from answer_factories import passage
-from citewise.extractive.rules.definitions import defines
-from citewise.extractive.rules.option_items import (
+from citewise.extractive.definitions import defines
+from citewise.rules.option_items import (
     option_item,
     option_item_start,
     prefer_option_items,
 )
-from citewise.extractive.rules.packs import CLI_OPTIONS
+from citewise.rules.packs import CLI_OPTIONS
 from fake_embedder import answerer
 
 OPTIONS = (

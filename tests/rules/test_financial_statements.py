@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citewise.question.statements import (
+from citewise.rules.financial_statements import (
     BALANCE,
     CASH_FLOW,
     INCOME,

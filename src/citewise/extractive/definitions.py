@@ -13,9 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from citewise.extractive.rules.option_items import option_item
 from citewise.extractive.units import entry_name, is_code_line
 from citewise.question.subject import spaced
+from citewise.rules.option_items import option_item
 from citewise.text.headings import bare_title, heading_names, last_heading
 from citewise.text.sentences import content_words, lines_of_sentences, stem
 from citewise.types import DocumentInfo, Hit

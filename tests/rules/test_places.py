@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.extractive.rules.places import names_place
 from citewise.question.asks import asks_place
+from citewise.rules.places import names_place
 from fake_embedder import one_sentence_answer
 
 STATISTICS = (

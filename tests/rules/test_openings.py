@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.extractive.rules.openings import with_openings
 from citewise.ingest.chunking import chunk_document
+from citewise.rules.openings import with_openings
 from citewise.store.sqlite.store import SQLiteStore
 from citewise.types import Block, Hit, NewDocument, ParsedDocument
 
