@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 Item = tuple[str, str]
@@ -32,16 +33,35 @@ def default_root() -> Path:
     return cache / "citewise" / "check-sets"
 
 
-def build_main(name: str, build: Callable[[Path], None]) -> Path:
-    """Command line of every builder: `--out DIR` (default: the cache dir for `name`)."""
+@dataclass(frozen=True)
+class Snapshot:
+    """A repository snapshot a builder reads: its flag, the variable that overrides its default."""
+
+    flag: str
+    env: str
+    default: Path
+
+    def path(self) -> Path:
+        return Path(os.environ.get(self.env) or self.default)
+
+
+def build_main(name: str, build: Callable[..., None], snapshots: Sequence[Snapshot] = ()) -> Path:
+    """Command line of every builder: `--out DIR` (default: the cache dir for `name`) and a
+    flag a snapshot; `build(out, *snapshot_dirs)` writes the corpus into a fresh `out`."""
     parser = argparse.ArgumentParser(description=f"Build the '{name}' check-set corpus.")
     parser.add_argument("--out", type=Path, default=default_root() / name)
+    for snap in snapshots:
+        parser.add_argument(snap.flag, type=Path, default=snap.path(), help=f"or ${snap.env}")
     args = parser.parse_args()
+    dirs = [getattr(args, snap.flag.lstrip("-").replace("-", "_")) for snap in snapshots]
+    for found in dirs:
+        if not found.is_dir():
+            parser.error(f"no repository snapshot at {found} (see --help for the sources)")
     out: Path = args.out
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    build(out)
+    build(out, *dirs)
     for f in sorted(out.rglob("*")):
         if f.is_file():
             print(f.relative_to(out), f.stat().st_size)

@@ -25,15 +25,13 @@ folders named by CITEWISE_SOURCE_CONTRACT_SAMPLES and CITEWISE_SOURCE_LEXNLP.
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
-import shutil
 from pathlib import Path
 
 from _writers import (
     Item,
-    default_root,
+    Snapshot,
+    build_main,
     read_checked,
     squash,
     write_docx,
@@ -183,7 +181,8 @@ def _item(lines: list[str]) -> Item:
     return ("p", text)
 
 
-def build(out: Path, sources: dict[str, Path]) -> None:
+def build(out: Path, samples: Path, lexnlp: Path) -> None:
+    sources = {"samples": samples, "lexnlp": lexnlp}
     for name, (repo, path, sha256, title) in AGREEMENTS.items():
         data = read_checked(sources[repo], path, sha256)
         text = clean(data.decode("utf-8"))
@@ -202,26 +201,12 @@ def build(out: Path, sources: dict[str, Path]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Build the 'contracts' check-set corpus.")
-    parser.add_argument("--out", type=Path, default=default_root() / "contracts")
-    for flag, env, mirror in (
-        ("--samples", "CITEWISE_SOURCE_CONTRACT_SAMPLES", "lexpredict-contraxsuite-samples"),
-        ("--lexnlp", "CITEWISE_SOURCE_LEXNLP", "lexpredict-lexnlp"),
-    ):
-        default = Path(os.environ.get(env) or MIRROR / f"LexPredict+{mirror}" / "repo")
-        parser.add_argument(flag, type=Path, default=default)
-    args = parser.parse_args()
-    for source in (args.samples, args.lexnlp):
-        if not source.is_dir():
-            parser.error(f"no repository snapshot at {source} (see --help for the sources)")
-    out: Path = args.out
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    build(out, {"samples": args.samples, "lexnlp": args.lexnlp})
-    for f in sorted(out.iterdir()):
-        print(f.name, f.stat().st_size)
-    print(out)
+    build_main("contracts", build, [
+        Snapshot("--samples", "CITEWISE_SOURCE_CONTRACT_SAMPLES",
+                 MIRROR / "LexPredict+lexpredict-contraxsuite-samples" / "repo"),
+        Snapshot("--lexnlp", "CITEWISE_SOURCE_LEXNLP",
+                 MIRROR / "LexPredict+lexpredict-lexnlp" / "repo"),
+    ])  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -18,14 +18,11 @@ or a checkout; default /work/.mirror/OWASP+Top10/repo or CITEWISE_SOURCE_OWASP_T
 
 from __future__ import annotations
 
-import argparse
-import os
-import shutil
 from pathlib import Path
 
-from _writers import default_root, read_checked
+from _writers import Snapshot, build_main, read_checked
 
-SOURCE = Path(os.environ.get("CITEWISE_SOURCE_OWASP_TOP10") or "/work/.mirror/OWASP+Top10/repo")
+SOURCE = Snapshot("--source", "CITEWISE_SOURCE_OWASP_TOP10", Path("/work/.mirror/OWASP+Top10/repo"))
 DECKS = {
     "2010/presentations/OWASP_Top_10_-_2010 Presentation.pptx":
         "b30bb49bb6238d9f2f56127d9acb1d5635d36f943d6ba73b4355507a318ff56d",
@@ -42,26 +39,13 @@ DECKS = {
 }  # fmt: skip
 
 
-def build(source: Path, out: Path) -> None:
+def build(out: Path, source: Path) -> None:
     for path, sha256 in DECKS.items():
         (out / Path(path).name).write_bytes(read_checked(source, path, sha256))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Build the 'decks' check-set corpus.")
-    parser.add_argument("--source", type=Path, default=SOURCE, help="OWASP/Top10 clone")
-    parser.add_argument("--out", type=Path, default=default_root() / "decks")
-    args = parser.parse_args()
-    if not args.source.is_dir():
-        parser.error(f"no repository snapshot at {args.source} (see --help)")
-    out: Path = args.out
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    build(args.source, out)
-    for f in sorted(out.iterdir()):
-        print(f.name, f.stat().st_size)
-    print(out)
+    build_main("decks", build, [SOURCE])
 
 
 if __name__ == "__main__":

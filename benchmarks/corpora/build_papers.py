@@ -15,13 +15,13 @@ or a checkout.
 
 from __future__ import annotations
 
-import argparse
-import shutil
 from pathlib import Path
 
-from _writers import default_root, read_checked
+from _writers import Snapshot, build_main, read_checked
 
-SOURCE = Path("/work/.mirror/papers-we-love+papers-we-love/repo")
+SOURCE = Snapshot(
+    "--source", "CITEWISE_SOURCE_PAPERS", Path("/work/.mirror/papers-we-love+papers-we-love/repo")
+)
 PAPERS = {
     "datastores/bigtable-a-distributed-storage-system-for-structured-data.pdf":
         "9126cf3b930fd7be2de6248f82565c9b970482eb063bdc30be8c1b29c86b2167",
@@ -58,24 +58,13 @@ PAPERS = {
 }  # fmt: skip
 
 
-def build(source: Path, out: Path) -> None:
+def build(out: Path, source: Path) -> None:
     for path, sha256 in PAPERS.items():
         (out / Path(path).name).write_bytes(read_checked(source, path, sha256))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Build the 'papers' check-set corpus.")
-    parser.add_argument("--source", type=Path, default=SOURCE, help="papers-we-love clone")
-    parser.add_argument("--out", type=Path, default=default_root() / "papers")
-    args = parser.parse_args()
-    out: Path = args.out
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    build(args.source, out)
-    for f in sorted(out.iterdir()):
-        print(f.name, f.stat().st_size)
-    print(out)
+    build_main("papers", build, [SOURCE])
 
 
 if __name__ == "__main__":

@@ -26,14 +26,11 @@ named by CITEWISE_SOURCE_18F, CITEWISE_SOURCE_TSC and CITEWISE_SOURCE_POLICY.
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
-import shutil
 from pathlib import Path
 
 from _markdown_source import markdown_items, read_source
-from _writers import Item, default_root, write_docx, write_html, write_pdf, write_pptx
+from _writers import Item, Snapshot, build_main, write_docx, write_html, write_pdf, write_pptx
 
 MIRROR = Path("/work/.mirror")
 HANDBOOK_PAGES = (
@@ -123,28 +120,12 @@ def build(out: Path, handbook: Path, tsc: Path, policy: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Build the 'workplace' check-set corpus.")
-    parser.add_argument("--out", type=Path, default=default_root() / "workplace")
-    for flag, env, mirror in (
-        ("--source-18f", "CITEWISE_SOURCE_18F", "18F+handbook"),
-        ("--source-tsc", "CITEWISE_SOURCE_TSC", "nodejs+TSC"),
-        ("--source-policy", "CITEWISE_SOURCE_POLICY", "github+site-policy"),
-    ):
-        default = Path(os.environ.get(env) or MIRROR / mirror / "repo")
-        parser.add_argument(flag, type=Path, default=default)
-    args = parser.parse_args()
-    for source in (args.source_18f, args.source_tsc, args.source_policy):
-        if not source.is_dir():
-            parser.error(f"no repository snapshot at {source} (see --help for the sources)")
-    out: Path = args.out
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    build(out, args.source_18f, args.source_tsc, args.source_policy)
-    for f in sorted(out.rglob("*")):
-        if f.is_file():
-            print(f.relative_to(out), f.stat().st_size)
-    print(out)
+    build_main("workplace", build, [
+        Snapshot("--source-18f", "CITEWISE_SOURCE_18F", MIRROR / "18F+handbook" / "repo"),
+        Snapshot("--source-tsc", "CITEWISE_SOURCE_TSC", MIRROR / "nodejs+TSC" / "repo"),
+        Snapshot("--source-policy", "CITEWISE_SOURCE_POLICY",
+                 MIRROR / "github+site-policy" / "repo"),
+    ])  # fmt: skip
 
 
 if __name__ == "__main__":
