@@ -4,9 +4,7 @@ then answer a question; a server with the default guard refuses the loopback add
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,7 @@ from browser.actions import ask, login
 from browser.conftest import Server, serve
 from browser.test_llm_fallback_notice import upload_and_wait
 from format_files import eml, message
+from static_site import serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 
@@ -32,31 +31,9 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = PAGES.get(self.path)
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            kind = "text/plain" if self.path.endswith(".txt") else "text/html"
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=10)
+    kinds = {path: "text/plain" if path.endswith(".txt") else "text/html" for path in PAGES}
+    with serving({path: (kinds[path], body) for path, body in PAGES.items()}) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

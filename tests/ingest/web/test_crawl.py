@@ -5,9 +5,7 @@ as files; private addresses refused by default."""
 from __future__ import annotations
 
 import ipaddress
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpcore
@@ -19,6 +17,7 @@ from citewise.cli import app
 from citewise.ingest.web.crawl import crawl
 from citewise.ingest.web.fetch import WebLimits
 from citewise.ingest.web.guard import GuardedBackend, RefusedAddressError, refusal
+from static_site import serving
 
 pytestmark = pytest.mark.integration
 
@@ -52,37 +51,8 @@ SITE: dict[str, tuple[str, bytes]] = {
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            kind, body = SITE.get(self.path, ("", b""))
-            if kind == "redirect":
-                self.send_response(302)
-                self.send_header("Location", body.decode())
-                self.end_headers()
-                return
-            if not kind:
-                self.send_error(404)
-                return
-            body = body.replace(b"{base}", base.encode())
-            self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(SITE) as base:
         yield base
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 LOCAL = WebLimits(allow_private=True, max_page_bytes=100_000, timeout_s=10)
