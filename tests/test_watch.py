@@ -50,3 +50,33 @@ def test_added_changed_and_deleted_files_are_ingested_replaced_and_removed(
         thread.join(timeout=10)
         services.close()
     assert not thread.is_alive()
+
+
+def test_a_file_saved_just_after_the_first_sync_is_not_missed(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nThe first file talks about apples.\n")
+    late = folder / "late.txt"
+    seen: list[str] = []
+    got_late = threading.Event()
+
+    def on_batch(outcomes: list[FileOutcome]) -> None:
+        if not seen:  # the initial sync's report: a file saved right now must still come in
+            late.write_text("Late\n\nThe late file is about lanterns.\n")
+        seen.extend(o.source for o in outcomes)
+        if "late.txt" in seen:
+            got_late.set()
+
+    services = Assistant(data_dir=tmp_path / "data", embedder="hashing")
+    stop = threading.Event()
+    watch = FolderWatch(services, folder, "default", on_batch=on_batch, debounce_ms=200)
+    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        assert got_late.wait(20), f"late.txt never ingested (batches: {seen})"
+        assert seen[0] == "a.md"
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+        services.close()
+    assert not thread.is_alive()

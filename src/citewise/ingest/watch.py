@@ -50,21 +50,26 @@ class FolderWatch:
         self.debounce_ms = debounce_ms
 
     def run(self, stop: threading.Event) -> None:
-        """Syncs once, then follows the folder until `stop` is set."""
-        self._report(self.sync())
+        """Syncs once the watcher is armed, then follows the folder until `stop` is set."""
+        synced = False
         for changes in watch(
             self.folder,
             watch_filter=DefaultFilter(),
             debounce=self.debounce_ms,
             stop_event=stop,
             rust_timeout=500,
-            yield_on_timeout=False,
+            yield_on_timeout=True,  # the first (empty) yield says the watcher is armed
         ):
+            if synced and not changes:
+                continue
             deleted = {Path(p) for kind, p in changes if kind == Change.deleted}
             try:
                 self._report(self.sync(deleted))
             except CitewiseError as exc:  # the next change tries again
+                if not synced:
+                    raise
                 log.error("watch %s: %s", self.folder, exc)
+            synced = True
 
     def sync(self, deleted: set[Path] | None = None) -> list[FileOutcome]:
         """Ingests the folder; after deletions, its documents whose files are gone go
