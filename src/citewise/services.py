@@ -209,7 +209,10 @@ def make_conversation(
     return Conversation(
         memory=memory,
         llm=llm,
-        intents=IntentRouter(embedder, llm=llm, doc_overlap=keyword_overlap(store.get)),
+        # the off-topic probe reads the documents through the answer flow's port
+        intents=IntentRouter(
+            embedder, llm=llm, doc_overlap=keyword_overlap(lambda: answerer.reader)
+        ),
         queries=QueryRouter(llm=llm),
         answerer=answerer,
         max_query_chars=s.max_query_chars,

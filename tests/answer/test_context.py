@@ -82,6 +82,14 @@ def test_child_starting_mid_thought_is_expanded() -> None:
     assert ps[0].context == parent
 
 
+def test_child_opening_on_a_nested_item_is_expanded_to_the_slide() -> None:
+    # the slide's first bullet, which the nested items hang under, is in the chunk before
+    child = "  - Can have a unique token for each function for every sensitive request\n" * 8
+    parent = "- Add a secret token to ALL sensitive requests\n" + child
+    ps = assemble([hit(child, parent_id=7)], {7: parent}, 10_000, count_words, "simple")
+    assert ps[0].context == parent
+
+
 def test_two_children_of_one_parent_become_one_passage() -> None:
     parent = LONG + " " + LONG
     hits = [hit(LONG, rank=1, parent_id=7), hit(LONG, rank=2, parent_id=7), hit(LONG, rank=3)]

@@ -40,7 +40,7 @@ def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
 def test_probe_measures_the_share_of_message_words_the_documents_hold(
     assistant: Assistant,
 ) -> None:
-    overlap = keyword_overlap(lambda: assistant.store)
+    overlap = keyword_overlap(lambda: assistant.parts.conversation.get().answerer.reader)
     assert overlap("Can I get a new laptop?") == 1.0
     assert overlap("Who directed Jurassic Park?") == 0.0
 

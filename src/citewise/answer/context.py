@@ -34,6 +34,9 @@ CONTINUATION_LINES = 2  # lines or sentences of the next chunk put after an unfi
 MAX_CONTINUATION_TOKENS = 80  # a continuation longer than this is another passage's work
 
 _DANGLING_START = re.compile(r"^(?:[a-z]|(?:This|That|These|Those|It|Its|They|Such|Both)\b)")
+# a child opening on a nested item ("  - Can have a unique token …") continues a list begun
+# in the chunk before it: its parent holds the item it hangs under
+_NESTED_ITEM = re.compile(r"^[ \t]+(?:[-*•▪◦‣–]|\d+[.)])\s")
 # a finished thought ends with a sentence end, maybe inside closing quotes or brackets
 _FINISHED = re.compile(r"[.!?…][\"'”’)\]]*$")
 
@@ -87,7 +90,7 @@ def select_hits(hits: Sequence[Hit], question_kind: str) -> list[Hit]:
 def needs_parent(child_text: str, child_tokens: int) -> bool:
     """True when the child alone is short or starts/ends mid-thought."""
     text = child_text.strip()
-    if child_tokens < MIN_CHILD_TOKENS:
+    if child_tokens < MIN_CHILD_TOKENS or _NESTED_ITEM.match(child_text):
         return True
     return bool(_DANGLING_START.match(text)) or text.endswith(":")
 

@@ -62,11 +62,10 @@ from citewise.extractive.sentence_fit import (
     unseen_words,
 )
 from citewise.extractive.sentence_scores import score_sentences
+from citewise.extractive.slide_points import slide_titles, titled_points
 from citewise.extractive.terse import in_context as terse_in_context
 from citewise.extractive.terse import names_before
-from citewise.extractive.units import (
-    is_page_line,
-)
+from citewise.extractive.units import is_header_line, is_page_line
 from citewise.extractive.window import centre as window_centre
 from citewise.extractive.window import readable, unit_of
 from citewise.question.analysis import Analysis, analyse
@@ -78,11 +77,14 @@ from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
 
-def _sentences(text: str) -> tuple[list[str], list[str]]:
+def _sentences(text: str, question: str = "") -> tuple[list[str], list[str]]:
     """A passage's sentences without and with options' names (`split_labelled`), its page
-    numbers left out: a "Page 1" between a lead-in and its items would stand for them."""
+    numbers left out (a "Page 1" between a lead-in and its items would stand for them), and
+    a message's header line unless the question asks about it (`units.is_header_line`)."""
     plain, labelled = split_labelled(text)
-    keep = [i for i, s in enumerate(plain) if not is_page_line(s)]
+    keep = [
+        i for i, s in enumerate(plain) if not is_page_line(s) and not is_header_line(s, question)
+    ]
     return [plain[i] for i in keep], [labelled[i] for i in keep]
 
 
@@ -104,6 +106,8 @@ class ExtractiveAnswerer(PartPicks):
         self._late: tuple[str, dict[tuple[int, int], float]] = ("", {})
         # the embedded clauses of candidates joining several, by (passage n, sentence index)
         self._clauses: dict[tuple[int, int], Clauses] = {}
+        # the cosine of each passage's slide title to the question, by passage n
+        self._titles: dict[int, float] = {}
 
     def answer(
         self,
@@ -130,7 +134,7 @@ class ExtractiveAnswerer(PartPicks):
         plain: dict[int, list[str]] = {}
         split: dict[int, list[str]] = {}  # with options' names (`split_labelled`)
         for p in passages:
-            plain[p.n], split[p.n] = _sentences(p.context)
+            plain[p.n], split[p.n] = _sentences(p.context, question)
         cands, reading_on = prose_candidates(self.options, a, passages, split)
         if not cands:
             return abstain("no usable sentence")
@@ -144,13 +148,19 @@ class ExtractiveAnswerer(PartPicks):
         texts = [embedded_text(c, opts.anaphor_heading) for c in cands]
         texts += [framed_text(cands[i], h) for i, h in framed.items()]
         parts = candidate_clauses(cands, split) if opts.clause_share else {}
-        texts += [t for found in parts.values() for t in found]
-        batch = self.embedder.embed_documents([t[: opts.max_embed_chars] for t in texts])
+        clause_texts = [t for found in parts.values() for t in found]
+        titles = slide_titles(cands)  # a slide's title, for its items read after it
+        batch = self.embedder.embed_documents(
+            [t[: opts.max_embed_chars] for t in [*texts, *clause_texts, *titles.values()]]
+        )
         vectors = batch[: len(cands)]
         end = len(cands) + len(framed)
         framing = Framing(framed, dict(zip(framed, batch[len(cands) : end], strict=True)))
-        self._clauses = by_key(parts, batch[end:])
+        clauses_end = end + len(clause_texts)
+        self._clauses = by_key(parts, batch[end:clauses_end])
         qv = question_vector if question_vector is not None else self.embed_query(question)
+        title_vectors = batch[clauses_end:]
+        self._titles = {n: float(v @ qv) for n, v in zip(titles, title_vectors, strict=True)}
         first = self._decide(a, passages, cands, split, plain, vectors, qv, framing,
                              reading_on)  # fmt: skip
         first = self._outcome(first, a, passages, cands, split, vectors, qv, framing)
@@ -189,8 +199,10 @@ class ExtractiveAnswerer(PartPicks):
         scored = self._score(a, cands, vectors, qv, framing)
         features = features_of(a, passages, scored)
         result = replace(result, evidence=features.items())
-        # "tell me more" that finds nothing new says so rather than repeating a passage
-        if not result.abstained or self.options.already_said or not scored:
+        # "tell me more" that finds nothing new says so rather than repeating a passage;
+        # "simplify that" may show the passage again (said_mode "prefer")
+        more = bool(self.options.already_said) and self.options.said_mode == "exclude"
+        if not result.abstained or more or not scored:
             return result
         if not shows_passage(features, self.embedder.name):
             return result
@@ -286,6 +298,10 @@ class ExtractiveAnswerer(PartPicks):
                 *self._facet_picks(a.parts, cands, vectors, picks, in_turn),
             ]
         else:
+            # a slide titled with what is asked answers with its points, read from the top
+            points = titled_points(best, scored, self._titles, opts.max_sentences)
+            if points and not reading_on:
+                return compose(points, split, plain, evidence, spans=opts.clause_answer)
             extra = runners_up(scored, best, opts, relative=not reading_on)
             option = subject and subject[-1].startswith("-")
             if option and opts.rules.option_items:  # an option: its own item only

@@ -10,7 +10,13 @@ from collections.abc import Set
 
 from citewise.extractive.candidates import stems_of
 from citewise.extractive.scoring import is_title
-from citewise.extractive.units import is_caption, is_code_line, is_navigation, is_prose
+from citewise.extractive.units import (
+    is_caption,
+    is_code_line,
+    is_navigation,
+    is_prose,
+    points_away,
+)
 from citewise.text.headings import last_heading
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s", re.I)  # "The … Agreement": a document's title
@@ -41,6 +47,8 @@ def titled(line: str, section: str) -> str | None:
     body = _LIST_MARK.sub("", line).strip()
     if not body or body.lower().startswith(heading.lower()) or not _SAYS.search(body):
         return None
+    if points_away(body):
+        return None  # "See the new: www.owasp.org/…": where the answer is, not what it says
     if len(body.split()) < 2 and not re.search(r"\d", body):
         return None  # one word ("Waiver.") is a heading of the text, not what it says
     if is_run_in_heading(body) or (_ARTICLE.match(body) and is_title(body)):

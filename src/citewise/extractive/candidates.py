@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
+from citewise.text.headings import last_heading
 from citewise.text.identifiers import command_options
 from citewise.text.sentences import content_words, stem, topic_stem
 from citewise.types import Passage
@@ -87,10 +88,25 @@ LEANS_BACK = re.compile(
 )
 
 
+# a list's item: "- Add a secret …", "2. Rotate the keys"
+ITEM = re.compile(r"^\s*(?:[-*•▪◦‣–]|\d+[.)])\s+")
+MAX_TITLE_WORDS = 12  # a longer "heading" is a path of prose, not a title its items share
+
+
+def slide_title(section: str) -> str:
+    """The title a passage's items share: its last heading when it is short, else ""."""
+    heading = last_heading(section)
+    return heading if heading and len(heading.split()) <= MAX_TITLE_WORDS else ""
+
+
 def embedded_text(c: Candidate, anaphor_heading: bool) -> str:
-    """The text a candidate is embedded as: with `anaphor_heading`, a sentence leaning on
-    what came before is read after its heading path."""
+    """The text a candidate is embedded as: a list's item read after its title (a slide's
+    bullet says what its title is about: "A5 – Avoiding CSRF Flaws: Add a secret token …");
+    with `anaphor_heading`, a sentence leaning on what came before after its heading path."""
     section = c.passage.hit.section
+    title = slide_title(section)
+    if title and ITEM.match(c.text):
+        return f"{title}: {ITEM.sub('', c.text)}"
     if anaphor_heading and section and LEANS_BACK.search(c.text):
         return f"{section}: {c.text}"
     return c.text

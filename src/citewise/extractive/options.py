@@ -88,6 +88,10 @@ class ExtractiveOptions:
     # prior like `type_weight`. Off: it gained tuning-half answers and lost test-half ones
     # (docs/check-sets.md, sentence choice)
     polarity_weight: float = 0.0
+    # a sentence naming the weekday, month or year the question asks about gets this much,
+    # one naming only others of that kind ("on Fridays" for "on Mondays?") loses it
+    # (`calendar_fit`); like `type_weight` it picks between sentences, not the threshold
+    calendar_weight: float = 0.3
     # each of the question's content words that no passage holds lowers the evidence by this
     # much ("the yearly budget" asked of documents that never mention one). Off: paraphrased
     # questions use words their answers do not, and it refused them (docs/history/answer-quality.md)

@@ -7,7 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citewise.extractive.bullets import ask_stems, is_short_line, labelled_unit, titled_unit
-from citewise.extractive.candidates import Candidate, lexical, read_on, stems_of, term_weights
+from citewise.extractive.candidates import (
+    ITEM,
+    Candidate,
+    lexical,
+    read_on,
+    stems_of,
+    term_weights,
+)
 from citewise.extractive.entry_headings import entry_openings
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.scoring import is_table_row, is_title
@@ -62,7 +69,12 @@ def prose_candidates(
             prose = is_prose(s, shortest) or (unit != s and is_prose(unit, min_words))
             prose = prose and (captions or not is_caption(s))
             prose = prose and not speaks_of_unseen_code(sentences, i)
-            prose = prose and (not is_table_row(s) or names_row(question, s))
+            # a slide's bullet without a verb ("- Add a secret token to ALL requests") is a
+            # line of its own, not a flattened table row; a short one reads with its title
+            row = is_table_row(s) and not (
+                ITEM.match(s) and " | " not in s and not is_short_line(s)
+            )
+            prose = prose and (not row or names_row(question, s))
             prose = prose and not is_title(s)
             prose = prose and not framing_only(question, s, p.hit.section)
             if not prose and not dropped:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from citewise.extractive.calendar_fit import calendar_fit, calendar_values
 from citewise.extractive.candidates import (
     Candidate,
     document_share,
@@ -110,6 +111,7 @@ def score_sentences(
     history = a.asks_history or not opts.rules.version_notes
     share = document_share(cands)
     named = documents_named(a.names, [c.passage for c in cands])
+    when = calendar_values(a.question, asked=True) if opts.calendar_weight else {}
     out = []
     for i, (c, cosine) in enumerate(zip(cands, cos.tolist(), strict=True)):
         gain, clause = gains.get(i, (0.0, ""))
@@ -139,6 +141,7 @@ def score_sentences(
         prior += opts.type_weight * type_fit(kind, c.text)
         prior += opts.name_weight * named.get(c.passage.n, 0.0)
         prior += opts.polarity_weight * polarity(a.question, c.text)
+        prior += opts.calendar_weight * calendar_fit(when, c.text)
         prior += opts.late_weight * late.get((c.passage.n, c.index), 0.0)
         prior += opts.cosine_weight * gain if opts.clause_prior else 0.0
         prior += opts.lexical_weight * headed if opts.heading_is_subject else 0.0

@@ -40,6 +40,14 @@ _SEE_ALSO = re.compile(
     r"(?:please\s+)?(?:you\s+(?:can|may|should)\s+(?:also\s+)?)?(?:see|refer\s+to|consult)\b",
     re.I,
 )
+
+
+def points_away(sentence: str) -> bool:
+    """A pointer elsewhere ("See also …", a slide's "- See the new: www.owasp.org/…"), a
+    list's marker aside: it says where the answer is, not what it is."""
+    return bool(_SEE_ALSO.match(_BULLET.sub("", sentence.lstrip())))
+
+
 _CODE = re.compile(r"^(?:>>>|\.\.\.|\$ |//|/\*|[#{}\[\]()])")
 # a clause's or item's label ("(a) ", "(iii) ", "(12) ", "[b] "): it opens a contract's clause,
 # not code, so what follows it decides
@@ -161,6 +169,22 @@ def is_page_line(line: str) -> bool:
     return _PAGE_LINE.match(line) is not None
 
 
+# a message's header line as the mail parsers write it: "From: … · To: … · Subject: …"
+_HEADER_LINE = re.compile(r"^(?:From|To|Cc|Date|Subject): [^\n]*? · (?:To|Cc|Date|Subject): ")
+_ASKS_HEADER = re.compile(
+    r"\b(?:sent|sender|senders|wrote|written|from\s+whom|to\s+whom|recipients?|subject\s+line"
+    r"|e-?mails?|messages?|mail)\b",
+    re.I,
+)
+
+
+def is_header_line(line: str, question: str = "") -> bool:
+    """A message's header line ("From: Bo · To: Crew · Date: … · Subject: Re: Canteen"):
+    metadata, not what the message says, unless `question` asks who sent it, to whom, when
+    or under which subject."""
+    return _HEADER_LINE.match(line) is not None and not _ASKS_HEADER.search(question)
+
+
 def is_code_line(line: str) -> bool:
     """A line of code: what `is_prose` takes for code, or a line a statement or declaration
     runs on from or ends on (";", ",", "{", "(" at its end: "int BZ2_bzCompressInit (
@@ -215,7 +239,7 @@ def is_prose(sentence: str, min_words: int) -> bool:
     if _OPTION_DEFAULT.match(sentence):
         return True
     tokens = sentence.split()
-    if len(tokens) < min_words or _opens_code(sentence) or _SEE_ALSO.match(sentence):
+    if len(tokens) < min_words or _opens_code(sentence) or points_away(sentence):
         return False
     if _NOTICE.match(sentence) or is_definition_line(sentence) or _CODE_STATEMENT.match(sentence):
         return False

@@ -75,6 +75,11 @@ class PassageReader(Protocol):
 
     def search(self, query: str, k: int, flt: SearchFilter) -> SearchResult: ...
 
+    def keyword_chunks(self, words: Sequence[str], flt: SearchFilter, k: int) -> list[ChunkRecord]:
+        """The first `k` chunks by keyword rank (BM25) for `words`, no embedding: the intent
+        router's look at the documents before it turns a message away."""
+        ...
+
     @property
     def graph(self) -> GraphStore | None: ...
 
@@ -170,3 +175,7 @@ class StorePassages:
 
     def search(self, query: str, k: int, flt: SearchFilter) -> SearchResult:
         return self._retriever.search(query, k=k, flt=flt)
+
+    def keyword_chunks(self, words: Sequence[str], flt: SearchFilter, k: int) -> list[ChunkRecord]:
+        found = self._store.keyword_search(words, flt, k)
+        return self._store.get_chunks([c.chunk_id for c in found])
