@@ -79,6 +79,10 @@ def test_rules_leave_real_questions_alone(text: str) -> None:
         ("Thanks, that summary of the lease was exactly what I needed.", "gratitude"),
         ("Thanks, those slides were really helpful!", "gratitude"),
         ("Good evening! A pile of supplier contracts to read today.", "greeting"),
+        ("Hello, I've added my slide decks, can you help?", "greeting"),
+        ("Thanks, that clears up the warranty question.", "gratitude"),
+        ("Perfect, thank you for explaining the non-compete.", "gratitude"),
+        ("That answers it for the leases, thanks!", "gratitude"),
     ],
 )
 def test_chit_chat_that_mentions_the_documents_is_recognised(text: str, intent: str) -> None:
@@ -97,6 +101,10 @@ def test_chit_chat_that_mentions_the_documents_is_recognised(text: str, intent: 
         "Hi! Tell me the notice period.",
         "Hey, I need the termination clause",
         "Hi, the lease ends in May, when must I give notice",
+        "Hi, can you help? What is the notice period?",
+        "Hi! Can you help me with the termination clause?",
+        "That covers the lease",  # no thanks: a statement to check, not a closing remark
+        "Thanks, that explains why the fee is 25,000?",
     ],
 )
 def test_chit_chat_with_an_ask_stays_a_question(text: str) -> None:

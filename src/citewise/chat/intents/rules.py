@@ -34,11 +34,21 @@ _ABOUT_THEM = (
     r"(?:\s+(?:with|on|for|regarding|about|in)\s+(?:the|these|those|this|that|my|our|all\s+(?:the"
     r"|these|those|my|our)|all)(?:\s+[\w'-]+){1,5})?"
 )
+# what the thanks are for, done: "… for explaining the non-compete", "… for checking the leases"
+_FOR_DOING = (
+    r"\s+for\s+(?:explaining|clarifying|checking|summari[sz]ing|answering|finding|reading"
+    r"|looking\s+(?:at|into|through)|going\s+(?:over|through)|helping(?:\s+(?:me|us))?(?:\s+with)?)"
+    r"(?:\s+[\w'-]+){0,5}"
+)
 _THANKS = re.compile(
     r"(?:many\s+)?(?:thanks?|thank\s+(?:you|u)|thx|ty|tysm|cheers|ta|much\s+appreciated"
     r"|(?:i\s+)?appreciate\s+(?:it|that|your\s+help|the\s+help))(?:\s+(?:a\s+lot|so\s+much"
     r"|very\s+much|again|a\s+bunch|a\s+million|for\s+(?:all\s+)?(?:the|your)\s+(?:help|answers?"
-    r"|explanations?|time|support|assistance)|mate|buddy))*" + _ABOUT_THEM
+    r"|explanations?|time|support|assistance)|mate|buddy))*(?:"
+    + _FOR_DOING
+    + "|"
+    + _ABOUT_THEM
+    + ")"
 )
 # a remark about what the user did or is about to do, asking nothing: "I just uploaded a batch
 # of contracts", "here are our supplier agreements", "I'll be asking about the leases"
@@ -61,6 +71,16 @@ _CLOSING = re.compile(
     r"|that\s+helps|(?:very|super|really)\s+helpful|you(?:'re|\s+are)\s+(?:great|the\s+best))"
     + _ABOUT_THEM
 )
+# what the answer did for the user, said beside a thank-you ("Thanks, that clears up the
+# warranty question."): alone, "That covers the lease" could still be a statement to check
+_ACKNOWLEDGES = re.compile(
+    r"(?:that|this|it|you)(?:'s|\s+(?:has|have))?\s+(?:really\s+|totally\s+)?(?:clears?\s+(?:it|that"
+    r"|things|everything)?\s*up|cleared\s+(?:it|that|things|everything)?\s*up|answers?|answered"
+    r"|explains?|explained|settles?|settled|sorts?|sorted|solves?|solved|covers?|covered)"
+    r"(?:\s+[\w'-]+){0,6}"
+)
+# asking for help in general, not with anything yet: "can you help?", "could you help me out?"
+_HELP_OFFER_RE = re.compile(r"(?:can|could|would|will)\s+you\s+help(?:\s+(?:me|us))?(?:\s+out)?")
 _PHRASE = rf"(?:{_GREET.pattern}|{_SMALLTALK.pattern}|{_THANKS.pattern}|{_CLOSING.pattern})"
 _SOCIAL = re.compile(rf"{_PHRASE}(?:[\s,]+{_PHRASE})*")
 _GREETS = re.compile(rf"\b(?:{_GREET.pattern}|{_SMALLTALK.pattern})\b")
@@ -210,12 +230,19 @@ def tool_hint(text: str) -> str | None:
 def _social(text: str) -> str | None:
     """ "greeting" or "gratitude" when every part of `text` is a social phrase or a remark
     that asks nothing ("Hi there! I just uploaded a batch of contracts.")."""
-    remarks_allowed = "?" not in text  # a remark that is asked is a question ("I uploaded it?")
+    raw = [normalise(s) for s in _SEGMENTS.split(text.lower())]
+    helps = {core(p) for p in raw if _HELP_OFFER_RE.fullmatch(p)}  # as `core` leaves them
+    # a remark that is asked is a question ("I uploaded it?"); "can you help?" asks nothing yet
+    remarks_allowed = "?" not in text or _asks_only_for_help(text, helps)
     parts = [core(s) or s for s in _SEGMENTS.split(normalise(text))]
     parts = [p for p in parts if p.strip()]
     if not parts:
         return None
-    social = [p for p in parts if _SOCIAL.fullmatch(p)]
+    if all(p in helps for p in parts):
+        return None  # "Can you help?" alone asks for the help text
+    social = [p for p in parts if _SOCIAL.fullmatch(p) or p in helps]
+    thanked = bool(_THANKS_WORD.search(" ".join(social)))
+    social += [p for p in parts if thanked and p not in social and _ACKNOWLEDGES.fullmatch(p)]
     remarks = [p for p in parts if remarks_allowed and p not in social and _REMARK.fullmatch(p)]
     if remarks_allowed and parts[0] in social and _GREETS.fullmatch(parts[0]):
         # after a greeting, what asks nothing is small talk ("Good morning! Lots on today.")
@@ -226,6 +253,12 @@ def _social(text: str) -> str | None:
     if _THANKS_WORD.search(joined) or (social and not _GREETS.search(joined)):
         return "gratitude"
     return "greeting"  # a greeting, or a remark alone: answered with the greeting's offer
+
+
+def _asks_only_for_help(text: str, helps: set[str]) -> bool:
+    """Whether every "?" of `text` closes a general request for help ("…, can you help?")."""
+    asked = [normalise(m.group(1)) for m in re.finditer(r"([^,.!?;:…]+)\?", text.lower())]
+    return bool(helps) and all(_HELP_OFFER_RE.fullmatch(a) for a in asked)
 
 
 def _whole(pattern: re.Pattern[str], text: str) -> bool:
