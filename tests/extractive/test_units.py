@@ -450,3 +450,9 @@ def test_a_lead_in_brings_items_without_marks_while_one_runs_on_into_the_next() 
     ]
     assert lead_in_end(sentences, 0) == 3
     assert lead_in_end(["Do this:", "Set the flag on; and", "x = 1"], 0) == 2  # not into code
+
+
+def test_a_question_reported_is_no_answer() -> None:
+    reported = "New Dapper users often wonder if low sampling probabilities will interfere."
+    assert not is_prose(reported, 4)
+    assert is_prose("We found a sampling rate as low as 1/1024 still adequate.", 4)

@@ -28,6 +28,8 @@ _RUNS_ON = re.compile(r"(?:;|\b(?:and|or))\s*$", re.I)  # an item the next one c
 _POINTS_AWAY = re.compile(
     r"\b(?:of|on|about|for)\s+(?:this|that|these|those)\W*$|\b(?:below|these|those)\W*$", re.I
 )
+# a question reported rather than answered: "New users often wonder if …"
+_WONDERS = re.compile(r"\bwonder(?:s|ed|ing)?\s+(?:if|whether)\b", re.I)
 # a page's copyright or licence line is never an answer
 _NOTICE = re.compile(
     r"^(?:copyright\s+(?:©|\(c\)|\d{4})|©|\(c\)\s+\d{4}|all rights reserved\b)", re.I
@@ -247,6 +249,8 @@ def is_prose(sentence: str, min_words: int) -> bool:
         return False
     if sentence.rstrip(" )\"'”’").endswith("?") or _POINTS_AWAY.search(sentence):
         return False
+    if _WONDERS.search(sentence):
+        return False  # "Users often wonder if low sampling rates …": a question reported
     if " | " in sentence:
         return False
     plain = sum(1 for t in tokens if _ALPHA_WORD.match(t))
