@@ -1,18 +1,15 @@
-"""What a question asks apart from whom it is about: its content words but its names. A
-question about the parties' bonus target meets their salary clause by their names; the ask's
-words that passage lacks ("bonus", "target") say what the documents were not found to state
-(the closest passage's label), and a blank beside the asked attribute is the one asked for
-(`placeholders`) (pure).
+"""What a question asks apart from whom it is about: its content words but the words it spells
+as names. A question about the parties' plan date meets every sentence that names them; the
+ask's words say which sentence is about what is asked (`placeholders`: a blank in the plan's
+sentence is not filled by a date in the Agreement's) (pure).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from citewise.question.periods import name_words
-from citewise.text.sentences import content_words, stem, topic_stem
-from citewise.types import Passage
+from citewise.text.sentences import content_words, topic_stem
 
 # words that say how the question asks, not what: "how many", "what kind of", "exactly"
 _ASKING = frozenset({"many", "much", "kind", "sort", "way", "ways", "exactly", "specifically"})
@@ -27,16 +24,3 @@ def ask_terms(question: str) -> dict[str, str]:
         if w not in names and w not in _ASKING:
             out.setdefault(topic_stem(w), w)
     return out
-
-
-def held(passage: Passage) -> frozenset[str]:
-    """The stems and topic stems of the passage's text, heading and title."""
-    h = passage.hit
-    words = content_words(f"{passage.context}\n{h.section}\n{h.title}")
-    return frozenset({topic_stem(w) for w in words} | {stem(w) for w in words})
-
-
-def unmentioned(question: str, passages: Sequence[Passage]) -> tuple[str, ...]:
-    """The question's own words for the ask's terms none of `passages` holds, in order."""
-    has = frozenset().union(*(held(p) for p in passages))
-    return tuple(w for t, w in ask_terms(question).items() if t not in has)

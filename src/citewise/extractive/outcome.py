@@ -27,7 +27,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
-from citewise.extractive.ask_coverage import unmentioned
 from citewise.extractive.compose import ExtractiveResult, ScoredSentence
 from citewise.extractive.outcome_calibration import CALIBRATIONS
 from citewise.extractive.scoring import type_fit
@@ -41,8 +40,6 @@ from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
 
 CLOSEST_PASSAGE = "Not stated directly; the closest passage in your documents:"
-# the label of a closest passage that lacks words the question asks with (`unmentioned`)
-NOT_MENTIONED = "Not stated directly: the closest passage in your documents does not mention {}:"
 UNCALIBRATED_COVERAGE = 0.5  # the fallback: top passages hold half the question's words
 WINDOW_CHARS = 450  # the shown window: the best sentence and its neighbours up to this
 
@@ -229,23 +226,11 @@ def unsure(
     result: ExtractiveResult, a: Analysis, embedder: str, *, doubt: bool
 ) -> ExtractiveResult:
     """`result`, or when it answers one part without confidence (`states_confidently`), its
-    sentences shown as the closest passage, labelled as not stating the answer; a closest
-    passage that lacks words the question asks with says which (`NOT_MENTIONED`)."""
-    if result.kind == "passage" and not result.abstained:
-        return labelled(result, a)
+    sentences shown as the closest passage, labelled as not stating the answer."""
     if not doubt or result.abstained or result.kind != "answer" or not result.evidence:
         return result
     if len(a.parts) > 1:
         return result
     if states_confidently(OutcomeFeatures(**dict(result.evidence)), embedder):
         return result
-    return labelled(replace(result, kind="passage", reason="closest passage: unsure"), a)
-
-
-def labelled(result: ExtractiveResult, a: Analysis) -> ExtractiveResult:
-    """A closest passage labelled with the ask's words its passages do not mention, if any."""
-    missing = unmentioned(a.question, result.used_passages)
-    if not missing or result.label:
-        return result
-    words = ", ".join(f"\u201c{w}\u201d" for w in missing)
-    return replace(result, label=NOT_MENTIONED.format(words))
+    return replace(result, kind="passage", reason="closest passage: unsure")
