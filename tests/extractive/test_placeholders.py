@@ -73,6 +73,18 @@ def test_an_asked_value_left_as_a_placeholder_is_blank(
     assert leaves_blank(question, analyse(question).answer_type, [sentence]) == blank
 
 
+def test_a_value_stated_about_something_else_does_not_fill_the_asked_blank() -> None:
+    question = "What is the date of the dealer action plan?"
+    kind = analyse(question).answer_type
+    agreement = "This Exhibit is part of the Agreement dated April 1, 1996."
+    plan = "DEALER ACTION PLAN DATED ___________ attached hereto as Exhibit 1."
+    assert leaves_blank(question, kind, [agreement, plan]) == "blank"
+    assert leaves_blank(question, kind, [plan]) == "blank"  # "Exhibit 1" is not its date
+    # the plan's own date stated elsewhere fills it
+    dated = "The dealer action plan is dated May 2, 1996."
+    assert leaves_blank(question, kind, [dated, plan]) is None
+
+
 def test_a_blank_answer_becomes_a_labelled_cited_passage() -> None:
     answer = ExtractiveResult("Distributor shall pay $[***] per unit [1].", (), (0.9,), False)
     shown = blanked(answer, analyse("How much does the Distributor pay per unit?"))

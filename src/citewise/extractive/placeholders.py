@@ -14,10 +14,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
+from citewise.extractive.ask_coverage import ask_terms
 from citewise.extractive.compose import ExtractiveResult
 from citewise.extractive.scoring import type_fit
 from citewise.question.analysis import Analysis, AnswerType
-from citewise.text.sentences import split_sentences, strip_citation_marks
+from citewise.question.terms import focus
+from citewise.text.sentences import (
+    content_words,
+    split_sentences,
+    stem,
+    stems,
+    strip_citation_marks,
+    topic_stem,
+)
 
 Blank = Literal["redacted", "blank"]
 
@@ -89,12 +98,42 @@ def leaves_blank(question: str, kind: AnswerType, sentences: Sequence[str]) -> B
     if counted is not None:
         return counted
     if kind in _VALUE_KINDS:
-        if any(type_fit(kind, without_placeholders(s)) for s in sentences):
+        # a value stated in a sentence about something else ("the Agreement dated April 1")
+        # does not fill the blank of the one about what is asked ("the plan dated ____")
+        asked = max(ask_held(question, s) for s in sentences if placeholder(s))
+        if any(
+            type_fit(kind, without_placeholders(s))
+            and ask_held(question, s) >= asked
+            and not blank_after_focus(question, s)
+            for s in sentences
+        ):
             return None
         return marks[0]
     if kind in _OPEN_KINDS:
         return found[0]
     return None
+
+
+def ask_held(question: str, sentence: str) -> int:
+    """How many of the question's ask terms (`ask_coverage.ask_terms`) `sentence` holds."""
+    has = {topic_stem(w) for w in content_words(sentence)} | stems(sentence)
+    return sum(t in has for t in ask_terms(question))
+
+
+FOCUS_GAP = 2  # words between the asked attribute and the placeholder ("DATED: ____")
+
+
+def blank_after_focus(question: str, sentence: str) -> bool:
+    """Whether a placeholder stands right after the attribute the question asks for
+    (`question.terms.focus`: "date" in "What is the date of the plan?", "PLAN DATED ____")."""
+    head = focus(question)
+    if head is None:
+        return False
+    for m in _ANY.finditer(sentence):
+        before = content_words(sentence[: m.start()])[-(FOCUS_GAP + 1) :]
+        if any(stem(w) == head for w in before):
+            return True
+    return False
 
 
 # an amount, a rate or a price asked for, and one left as a placeholder ("$[***]", "[ ]%")
