@@ -15,7 +15,7 @@ from citewise.graph.store import GraphStore
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.named_documents import NamedDocuments
 from citewise.retrieve.ordering import ranked as ranked_hits
-from citewise.retrieve.ordering import rescored, set_aside
+from citewise.retrieve.ordering import set_aside, set_back
 from citewise.retrieve.rerank.base import Reranker, RerankResult, rerank_result
 from citewise.retrieve.retriever import HybridRetriever
 from citewise.store.base import GraphHolder, Store
@@ -131,7 +131,8 @@ class StorePassages:
             trace.note("rerank_fallback")
         factor = self._retriever.options.aside_factor
         if factor != 1.0:  # the reranker reads the names again: framing blocks stay aside
-            hits = ranked_hits(rescored(reranked.hits, set_aside(query), factor))
+            # set back, not re-sorted: the reranker's order (one passage a document) stays
+            hits = ranked_hits(set_back(reranked.hits, set_aside(query), factor))
             reranked = replace(reranked, hits=hits)
         return reranked
 
