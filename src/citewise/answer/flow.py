@@ -157,7 +157,8 @@ class DocumentAnswerer:
             ranked = promote_definitions(with_openings(ranked, openings), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
-        mixed = fell_back or len(asked.parts) > 1  # scores not comparable
+        # scores not comparable, or not what orders the list (one passage a document first)
+        mixed = fell_back or len(asked.parts) > 1 or not first.by_score
         threshold = 0.0 if mixed else self.select_threshold
         selected = select_passages(ranked, policy_for(kind).passages, threshold)
 

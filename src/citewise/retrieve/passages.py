@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from itertools import pairwise
 from typing import Protocol
 
 from citewise.graph.store import GraphStore
@@ -129,6 +130,8 @@ class StorePassages:
             )
         if reranked.fallback:
             trace.note("rerank_fallback")
+        by_score = all(a.score >= b.score for a, b in pairwise(reranked.hits))
+        reranked = replace(reranked, by_score=by_score)
         factor = self._retriever.options.aside_factor
         if factor != 1.0:  # the reranker reads the names again: framing blocks stay aside
             # set back, not re-sorted: the reranker's order (one passage a document) stays
