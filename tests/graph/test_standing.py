@@ -85,3 +85,12 @@ def test_letters_run_into_a_word_and_a_label_run_into_an_identifier_are_no_name(
     )
     assert not keys & {"alinearizable", "executor actions sendstatus"}
     assert "zookeeper" in keys
+
+
+def test_a_name_only_written_before_a_possessive_title_word_is_the_titles_start() -> None:
+    keys = _keys(
+        "The procedure is in the Debian Developer’s Reference, chapter five.",
+        "Raft is simpler than Leslie Lamport’s Paxos, as the Debian Developer’s Reference says.",
+    )
+    assert "debian developer" not in keys
+    assert "leslie lamport" in keys

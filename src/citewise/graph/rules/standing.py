@@ -43,6 +43,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # (an ordinal such as "21st", not a phone number or a postcode)
 _LONGER_BEFORE = re.compile(r"(?:(?P<w>[A-Z](?:[\w'’-]*[\w'’])?|\d+(?:st|nd|rd|th))|&)[ \t]+$")
 _LONGER_AFTER = re.compile(r"^[ \t]+(?P<w>[A-Z][\w'’-]*)")
+# a possessive before a capitalised everyday word: a title's start ("Debian Developer’s
+# Reference"), not a name's ("Lamport’s Paxos")
+_TITLE_OWNER = re.compile(r"^['’]s[ \t]+(?P<w>[A-Z][a-z]+)\b")
 # joined to more capitalised words: "Travel and Entertainment Expense Policy", "Data Security
 # Compliance & Policy" (at a cost: "Executive Vice President and Chief Operating Officer" also
 # hides a true name that is always joined so; precision over recall)
@@ -202,7 +205,10 @@ def _inside_longer(text: str, start: int, end: int, joined: bool = False) -> boo
     if before is not None and (before["w"] is None or before["w"].lower() not in STOPWORDS):
         return True
     after = _LONGER_AFTER.match(text[end : end + 40])
-    return after is not None and after["w"].lower() not in STOPWORDS
+    if after is not None and after["w"].lower() not in STOPWORDS:
+        return True
+    owns = _TITLE_OWNER.match(text[end : end + 40])  # "Debian Developer’s Reference"
+    return owns is not None and is_english(owns["w"])
 
 
 # an accent a PDF wrote as a character of its own: "Brug˚ard", "Pati˜no", "Mazi`eres"
