@@ -94,3 +94,8 @@ def test_a_name_only_written_before_a_possessive_title_word_is_the_titles_start(
     )
     assert "debian developer" not in keys
     assert "leslie lamport" in keys
+
+
+def test_a_name_before_a_list_of_versions_is_not_in_a_figure() -> None:
+    keys = _keys("Keyword: Zope; Meaning: Zope Public License 1.0, 1.1, 2.0, 2.1. Use it.")
+    assert "zope public license" in keys

@@ -232,14 +232,17 @@ FIGURE_WINDOW = 6  # words on each side of an occurrence
 FIGURE_NUMBERS = 4  # of them numbers: a chart's axis or a table's row
 
 
+def _charted(token: str) -> bool:
+    """A number as a chart or a table writes it: not one of a list ("1.0, 1.1, 2.0")."""
+    return _NUMBER.match(token) is not None and not token.endswith(",")
+
+
 def _in_figure(text: str, start: int, end: int) -> bool:
     if _CAPTION.search(text, max(0, start - 80), start):
         return True
     before = text[max(0, start - 80) : start].split()[-FIGURE_WINDOW:]
     after = text[end : end + 80].split()[:FIGURE_WINDOW]
-    return any(
-        sum(1 for t in side if _NUMBER.match(t)) >= FIGURE_NUMBERS for side in (before, after)
-    )
+    return any(sum(1 for t in side if _charted(t)) >= FIGURE_NUMBERS for side in (before, after))
 
 
 def _only_in_figures(name: str, text: str) -> bool:
