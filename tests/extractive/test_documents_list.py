@@ -19,7 +19,7 @@ PASSAGES = [
     _passage(2, 1, "Chubby also stores the bootstrap location of Bigtable data."),
     _passage(3, 2, "The lock service is small. Clients of Chubby cache file data."),
     _passage(4, 3, "Raft is a consensus algorithm for managing a replicated log."),
-    _passage(5, 4, "Logs go in /var/log. The FHS places them there."),
+    _passage(5, 4, "Logs go in /var/log. The FHS, version 3, places them there."),
 ]
 
 
@@ -54,7 +54,7 @@ def test_a_name_is_found_by_its_initials_and_nothing_named_gives_no_list() -> No
     out = documents_list("Which documents discuss the Filesystem Hierarchy Standard?", PASSAGES)
     assert (
         out is not None
-        and out.text.splitlines()[1] == '- doc-4.pdf: "The FHS places them there." [5]'
+        and out.text.splitlines()[1] == '- doc-4.pdf: "The FHS, version 3, places them there." [5]'
     )
     assert documents_list("Which documents discuss ZooKeeper?", PASSAGES) is None
     assert documents_list("What is Chubby?", PASSAGES) is None

@@ -87,7 +87,7 @@ def _naming(text: str, wanted: set[str], initials: str | None) -> str | None:
         stems = {stem(w) for w in toks}
         if wanted <= stems:
             return _shortened(sentence, wanted)
-        if initials is not None and initials in sentence.split():
+        if initials is not None and re.search(rf"\b{initials}\b", sentence):
             return _shortened(sentence, {stem(initials.lower())})
     return None
 
