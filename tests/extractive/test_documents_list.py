@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from citewise.assistant import Assistant
 from citewise.extractive.documents_list import asked_subject, documents_list
 from citewise.types import Hit, Passage
 
@@ -67,3 +68,28 @@ def test_a_long_sentence_is_quoted_around_the_name() -> None:
     assert out is not None
     quote = out.text.splitlines()[1]
     assert "Chubby" in quote and quote.count(" w") < 45 and "…" in quote
+
+
+@pytest.mark.integration
+def test_the_answer_lists_each_document_with_a_cited_passage(linked_assistant: Assistant) -> None:
+    answer = linked_assistant.ask(
+        "Which of my documents mention the Sensor Bus Interface?", session_id=None
+    )
+    cited = {c.source for c in answer.citations}
+    assert cited == {"pump-manual.md", "wiring-guide.md", "valve-notes.md"}
+    assert answer.answer.count("\n- ") >= 2  # one line a document
+
+
+def test_a_sentence_naming_the_subject_as_the_user_wrote_it_counts_too() -> None:
+    passages = [
+        _passage(1, 1, "The Sensor Bus Interface joins the pump."),
+        _passage(2, 2, "The SBI is slow."),
+    ]
+    out = documents_list(
+        "Which documents mention the SBI?",
+        passages,
+        asked="Which documents mention the Sensor Bus Interface?",
+    )
+    assert out is not None and [p.n for p in out.used_passages] == [1, 2]
+    alone = documents_list("Which documents mention the SBI?", passages)
+    assert alone is not None and [p.n for p in alone.used_passages] == [2]

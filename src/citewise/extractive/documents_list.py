@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from citewise.extractive.compose import ExtractiveResult
 from citewise.text.sentences import content_words, split_sentences, stem, words
@@ -47,22 +48,25 @@ def asked_subject(question: str) -> str | None:
     return subject if content_words(subject) else None
 
 
-def documents_list(question: str, passages: Sequence[Passage]) -> ExtractiveResult | None:
+def documents_list(
+    question: str, passages: Sequence[Passage], *, asked: str = ""
+) -> ExtractiveResult | None:
     """The documents among `passages` that name what `question` asks about, one line each
     with the first sentence that names it, cited; None when the question does not ask which
-    documents, or no passage names it."""
-    subject = asked_subject(question)
-    if subject is None:
+    documents, or no passage names it. `asked`: the question as the user wrote it, when
+    `question` reads it with the documents' own names ("SBI" for "Sensor Bus Interface"):
+    a sentence naming either counts."""
+    said = [q for q in dict.fromkeys((asked, question)) if q and asked_subject(q) is not None]
+    if not said:
         return None
-    wanted = {stem(w) for w in content_words(subject)}
-    initials = _initials(subject)
+    names = [_Named.of(asked_subject(q) or "") for q in said]
     lines: list[str] = []
     used: list[Passage] = []
     seen: set[int] = set()
     for p in passages:
         if p.hit.doc_id in seen:
             continue
-        sentence = _naming(p.context, wanted, initials)
+        sentence = next((s for n in names if (s := n.sentence_in(p.context))), None)
         if sentence is None:
             continue
         seen.add(p.hit.doc_id)
@@ -70,7 +74,7 @@ def documents_list(question: str, passages: Sequence[Passage]) -> ExtractiveResu
         lines.append(f'- {p.hit.source}: "{sentence}" [{p.n}]')
     if not lines:
         return None
-    head = f"{_heading(question)} ({len(lines)}):"
+    head = f"{_heading(said[0])} ({len(lines)}):"
     return ExtractiveResult(
         text="\n".join([head, *lines]),
         used_passages=tuple(used),
@@ -78,6 +82,22 @@ def documents_list(question: str, passages: Sequence[Passage]) -> ExtractiveResu
         abstained=False,
         best_score=1.0,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """What the question asks about, as a sentence would name it: every content word (light
+    stems), or the initials of a name of several capitalised words."""
+
+    wanted: frozenset[str]
+    initials: str | None
+
+    @classmethod
+    def of(cls, subject: str) -> _Named:
+        return cls(frozenset(stem(w) for w in content_words(subject)), _initials(subject))
+
+    def sentence_in(self, text: str) -> str | None:
+        return _naming(text, set(self.wanted), self.initials)
 
 
 def _naming(text: str, wanted: set[str], initials: str | None) -> str | None:

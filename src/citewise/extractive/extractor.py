@@ -48,7 +48,7 @@ class Extractor:
         answer ("tell me more" avoids it, "simplify" keeps to it); `asked`: the question
         object, whose vectors (of the question and its parts) are reused, not re-embedded;
         `document_names`: the question's names that named the passages' documents."""
-        listed = documents_list(question, passages)
+        listed = documents_list(question, passages, asked=asked.text if asked else "")
         if listed is not None:  # "which of my documents discuss X?": each document, cited
             return listed
         embedder = self.embedder_factory()
