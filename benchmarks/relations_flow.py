@@ -10,7 +10,9 @@ document's graph (as ingest now does for new documents), then asks each question
 the graph source in the retrievers (on) and without it (off). Per set and half: gold-document
 recall@5 and all-gold@5 (every gold document among the answer's first five sources), file@5
 (a gold file among them), answered (not the not-found reply), cited_recall (the gold documents
-the answer's citations name) and must_contain (in the answer). With --routed-only, only questions
+the answer's citations name: what the answer says; a "which documents" answer lists each
+document, cited) and must_contain (in the answer); `rows`: per question, the gold documents
+each answer cites. With --routed-only, only questions
 on the relationship route are asked: on every other question the graph source contributes
 nothing, so on and off are the same by construction.
 
@@ -111,7 +113,10 @@ def answers(args: argparse.Namespace) -> dict[str, Any]:
                 s["cited_recall"].append(sum(has(cited, g) for g in gold) / len(gold))
             if item.must_contain:
                 s["must"].append(float(contains_all(answer.answer, item.must_contain)))
-            row[name] = {"top": top, "must": contains_all(answer.answer, item.must_contain)}
+            row[name] = {
+                "top": top, "must": contains_all(answer.answer, item.must_contain),
+                "cited": sorted(g for g in gold if has(cited, g)), "kind": answer.answer_kind,
+            }  # fmt: skip
         rows.append(row)
     a.close()
     return {
@@ -125,6 +130,8 @@ def answers(args: argparse.Namespace) -> dict[str, Any]:
         **{name: {k: round(sum(v) / len(v), 3) for k, v in s.items()}
            for name, s in scores.items()},
         "changed": [r for r in rows if r["off"] != r["on"]],
+        "rows": [{"id": r["id"], **{n: {"cited": r[n]["cited"], "kind": r[n]["kind"]}
+                                  for n in ("off", "on")}} for r in rows],
     }  # fmt: skip
 
 

@@ -200,6 +200,7 @@ def still_cards(gs: SQLiteGraphStore, a: Assistant, labels: list[dict[str, Any]]
         "false_kept": f"{sum(not x['ok'] for x in left)}/{sum(not x['ok'] for x in labels)}",
         "precision_of_kept": round(sum(x["ok"] for x in left) / max(len(left), 1), 3),
         "false_still_kept": [x["name"] for x in left if not x["ok"]],
+        "true_lost": [x["name"] for x in labels if x["ok"] and x not in left],
     }
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.linked_corpus import linked_assistant  # noqa: F401  (the graph and retrieve tests')
 from pg_server import postgres_server, postgres_url  # noqa: F401  (fixtures for integration tests)
 from support import write_corpus
 

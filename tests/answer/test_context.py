@@ -47,6 +47,10 @@ def test_adaptive_k_gives_simple_questions_fewer_passages() -> None:
 def test_hits_far_below_the_top_score_are_filtered() -> None:
     hits = [hit("a", rank=1, score=0.9), hit("b", rank=2, score=0.6), hit("c", rank=3, score=0.2)]
     assert [h.rank for h in select_hits(hits, "complex")] == [1, 2]
+    # a list one passage a document first is not ordered by score: nothing is cut by it
+    assert [h.rank for h in select_hits(hits, "complex", min_relative=0.0)] == [1, 2, 3]
+    kept = assemble(hits, {}, 10_000, count_words, "complex", min_relative=0.0)
+    assert [p.hit.rank for p in kept] == [1, 2, 3]
 
 
 def test_passages_are_numbered_from_one_in_rank_order() -> None:

@@ -3,6 +3,14 @@ cited by file name from the wiring guide; the valve notes share its firmware and
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citewise.assistant import Assistant
+from support import write_corpus
+
 LINKED_CORPUS = {
     "pump-manual.md": (
         "# Pump Manual\n\n## Controller\n\nThe Pump Controller uses the Sensor Bus Interface "
@@ -23,3 +31,13 @@ LINKED_CORPUS = {
         "through the booking form.\n"
     ),
 }
+
+
+@pytest.fixture
+def linked_assistant(tmp_path: Path) -> Iterator[Assistant]:
+    """An assistant (hashing embedder) that ingested `LINKED_CORPUS` from `tmp_path/docs`;
+    import it into a test module to use it."""
+    made = Assistant(data_dir=tmp_path / "data", embedder="hashing")
+    made.ingest([write_corpus(tmp_path / "docs", LINKED_CORPUS)])
+    yield made
+    made.close()

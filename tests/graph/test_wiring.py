@@ -3,7 +3,6 @@ an answer's related documents, replaced and deleted with its documents."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,11 +19,8 @@ from support import write_corpus
 
 
 @pytest.fixture
-def assistant(tmp_path: Path) -> Iterator[Assistant]:
-    made = Assistant(data_dir=tmp_path / "data", embedder="hashing")
-    made.ingest([write_corpus(tmp_path / "docs", LINKED_CORPUS)])
-    yield made
-    made.close()
+def assistant(linked_assistant: Assistant) -> Assistant:
+    return linked_assistant
 
 
 def _doc_ids(assistant: Assistant) -> dict[str, int]:

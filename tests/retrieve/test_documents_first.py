@@ -5,20 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from pathlib import Path
 
 import pytest
 
 from citewise.assistant import Assistant
 from citewise.chat.query_router import asks_across_documents, asks_beyond_named
 from citewise.embed.hashing import HashingEmbedder
-from citewise.retrieve.ordering import documents_first, rescored
+from citewise.retrieve.ordering import documents_first, rescored, set_back
 from citewise.retrieve.rerank import NoRerank
 from citewise.retrieve.rerank.documents_first import DocumentsFirst
 from citewise.retrieve.retriever import HybridRetriever
 from citewise.store.base import Store
 from citewise.types import Hit, SearchFilter
-from graph.linked_corpus import LINKED_CORPUS
 from retrieve.test_subject_and_ask import AGREEMENT_FILES, RecordingKeywords
 from support import write_corpus
 
@@ -37,14 +35,29 @@ def test_each_documents_best_passage_comes_first_the_rest_keep_their_order() -> 
     out = documents_first(_hits())
     assert [h.chunk_id for h in out] == [1, 4, 6, 2, 3, 5]
     assert [h.rank for h in out] == [1, 2, 3, 4, 5, 6]
-    # each passage takes its slot's score: the scores a threshold and the gate read stay
-    assert [h.score for h in out] == [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
-
-
-def test_the_order_survives_a_later_re_sort_by_score() -> None:
-    out = documents_first(_hits())
-    assert [h.chunk_id for h in rescored(out, lambda h: False, 1.0)] == [1, 4, 6, 2, 3, 5]
+    # each passage keeps its own score: a source shows the passage's, not its slot's
+    assert [h.score for h in out] == [0.9, 0.6, 0.4, 0.8, 0.7, 0.5]
     assert [h.chunk_id for h in documents_first(_hits(), per_document=2)] == [1, 2, 4, 6, 3, 5]
+
+
+def test_setting_framing_blocks_back_keeps_the_order_documents_first_chose() -> None:
+    out = documents_first(_hits())
+    assert [h.chunk_id for h in set_back(out, lambda h: False, 0.5)] == [1, 4, 6, 2, 3, 5]
+    # chunk 2 (0.8 → 0.4) goes behind 3 and 5, never ahead of 4 or 6, which preceded it
+    back = set_back(out, lambda h: h.chunk_id == 2, 0.5)
+    assert [(h.chunk_id, h.score) for h in back] == [
+        (1, 0.9), (4, 0.6), (6, 0.4), (3, 0.7), (5, 0.5), (2, 0.4)
+    ]  # fmt: skip
+    # a re-sort by score would undo the order
+    assert [h.chunk_id for h in rescored(out, lambda h: False, 1.0)] == [1, 2, 3, 4, 5, 6]
+
+
+def test_on_a_list_sorted_best_first_setting_back_is_rescoring() -> None:
+    def aside(h: Hit) -> bool:
+        return h.chunk_id in (1, 4)
+
+    expected = [(h.chunk_id, h.score) for h in rescored(_hits(), aside, 0.5)]
+    assert [(h.chunk_id, h.score) for h in set_back(_hits(), aside, 0.5)] == expected
 
 
 def test_the_wrapper_reorders_only_the_questions_its_route_takes() -> None:
@@ -72,18 +85,11 @@ def test_questions_whose_answer_spans_documents(question: str, spans: bool) -> N
     assert asks_across_documents(question) is spans
 
 
-@pytest.fixture
-def assistant(tmp_path: Path) -> Iterator[Assistant]:
-    made = Assistant(data_dir=tmp_path / "data", embedder="hashing")
-    made.ingest([write_corpus(tmp_path / "docs", LINKED_CORPUS)])
-    yield made
-    made.close()
-
-
 @pytest.mark.integration
 def test_an_answers_sources_name_each_document_once_before_a_second_passage(
-    assistant: Assistant,
+    linked_assistant: Assistant,
 ) -> None:
+    assistant = linked_assistant
     spanning = assistant.ask("Which of my documents discuss the Intake Filter?", session_id=None)
     first = [h.source for h in spanning.sources[:4]]
     assert len(set(first)) == 4

@@ -76,14 +76,16 @@ def render_context(passages: Sequence[Passage]) -> str:
     return "\n\n".join(f"{passage_header(p)}\n{p.context.strip()}" for p in passages)
 
 
-def select_hits(hits: Sequence[Hit], question_kind: str) -> list[Hit]:
+def select_hits(
+    hits: Sequence[Hit], question_kind: str, min_relative: float = MIN_RELATIVE_SCORE
+) -> list[Hit]:
     """Adaptive k plus the relevance filter relative to the top score, in rank order."""
     ordered = sorted(hits, key=lambda h: h.rank)
     if not ordered:
         return []
     k = policy_for(question_kind).passages
     top = max(h.score for h in ordered)
-    floor = MIN_RELATIVE_SCORE * top if top > 0 else float("-inf")
+    floor = min_relative * top if top > 0 else float("-inf")
     return [h for h in ordered if h.score >= floor][:k]
 
 
@@ -147,13 +149,15 @@ def assemble(
     *,
     following: Mapping[int, ChunkRecord] | None = None,
     after_parents: Mapping[int, ChunkRecord] | None = None,
+    min_relative: float = MIN_RELATIVE_SCORE,
 ) -> list[Passage]:
     """Numbered passages within `budget_tokens` (headers included). `parents` maps a hit's
     `parent_id` to the parent text, `preceding`/`following` a hit's `chunk_id` to the chunk
     before/after it, `before_parents`/`after_parents` a `parent_id` to the chunk before the
-    parent's first one/after its last one.
+    parent's first one/after its last one; `min_relative`: the share of the top score a hit
+    needs (0 for a list not ordered by score: one passage of each document first).
     The first passage is always included, cut to the budget by whole sentences if need be."""
-    selected = select_hits(hits, question_kind)
+    selected = select_hits(hits, question_kind, min_relative)
     beside = Neighbours(preceding or {}, before_parents or {}, following or {}, after_parents or {})
     return _fill(selected, parents, budget_tokens, count_tokens, question_kind, beside,
                  skip_oversized=False)  # fmt: skip

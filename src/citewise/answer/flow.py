@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from citewise.answer.context import assemble, assemble_within_budget
+from citewise.answer.context import MIN_RELATIVE_SCORE, assemble, assemble_within_budget
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
 from citewise.answer.policy import policy_for
@@ -157,12 +157,13 @@ class DocumentAnswerer:
             ranked = promote_definitions(with_openings(ranked, openings), subject)
         if req.style == "deep" or (kind == "simple" and subject):
             kind = "complex"  # a definition is often a few passages away from the top hit
-        mixed = fell_back or len(asked.parts) > 1  # scores not comparable
+        # scores not comparable, or not what orders the list (one passage a document first)
+        mixed = fell_back or len(asked.parts) > 1 or not first.by_score
         threshold = 0.0 if mixed else self.select_threshold
         selected = select_passages(ranked, policy_for(kind).passages, threshold)
 
         with trace.span("assemble"):
-            passages = self._passages(selected, kind)
+            passages = self._passages(selected, kind, by_score=first.by_score)
             # the LLM reads what retrieval ranked, as far as its token budget goes
             shown = passages if self.llm is None else self._passages(ranked, kind, llm=True)
         yield Sources(tuple(p.hit for p in shown))
@@ -270,9 +271,12 @@ class DocumentAnswerer:
     def _tokens_in(self, text: str) -> int:
         return self.embedder_factory().count_tokens(text)
 
-    def _passages(self, hits: Sequence[Hit], kind: str, *, llm: bool = False) -> list[Passage]:
+    def _passages(
+        self, hits: Sequence[Hit], kind: str, *, llm: bool = False, by_score: bool = True
+    ) -> list[Passage]:
         """The numbered passages of `hits`: the kind's count within `context_tokens`, or for
-        the LLM every hit within `llm_context_tokens` (`context.assemble_within_budget`)."""
+        the LLM every hit within `llm_context_tokens` (`context.assemble_within_budget`);
+        `by_score`: False when the order is not the scores' (no cut relative to the top)."""
         ids = [h.chunk_id for h in hits]
         records = self.reader.chunks(ids)
         parents = {r.parent_id: r.parent_text for r in records}
@@ -281,10 +285,13 @@ class DocumentAnswerer:
         before_parents = self.reader.before_parents(list(parents))
         following = self.reader.following(ids)
         after_parents = self.reader.after_parents(list(parents))
-        budget = self.llm_context_tokens if llm else self.context_tokens
-        fill = assemble_within_budget if llm else assemble
-        return fill(hits, parents, budget, counter, kind, preceding, before_parents,
-                    following=following, after_parents=after_parents)  # fmt: skip
+        if llm:
+            return assemble_within_budget(hits, parents, self.llm_context_tokens, counter, kind,
+                                          preceding, before_parents, following=following,
+                                          after_parents=after_parents)  # fmt: skip
+        return assemble(hits, parents, self.context_tokens, counter, kind, preceding,
+                        before_parents, following=following, after_parents=after_parents,
+                        min_relative=MIN_RELATIVE_SCORE if by_score else 0.0)  # fmt: skip
 
 
 def interleave(lists: Sequence[Sequence[Hit]]) -> list[Hit]:

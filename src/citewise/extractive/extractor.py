@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from citewise.embed.base import Embedder
 from citewise.extractive.answerer import ExtractiveAnswerer
 from citewise.extractive.compose import ExtractiveResult
+from citewise.extractive.documents_list import documents_list
 from citewise.extractive.options import ABSTAIN_BELOW, ExtractiveOptions
 from citewise.extractive.units import norm_sentence
 from citewise.question.analysis import Analysis
@@ -47,6 +48,9 @@ class Extractor:
         answer ("tell me more" avoids it, "simplify" keeps to it); `asked`: the question
         object, whose vectors (of the question and its parts) are reused, not re-embedded;
         `document_names`: the question's names that named the passages' documents."""
+        listed = documents_list(question, passages, asked=asked.text if asked else "")
+        if listed is not None:  # "which of my documents discuss X?": each document, cited
+            return listed
         embedder = self.embedder_factory()
         embed_query = None
         if asked is not None:

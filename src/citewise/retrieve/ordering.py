@@ -1,6 +1,7 @@
 """The orderings retrieval applies to a ranked list of hits (pure): framing blocks set aside,
-scores multiplied and re-sorted, at most a few passages of one document before the others,
-and the entry documenting a name the query spells kept where it ranked."""
+scores multiplied and re-sorted (or set back in an order kept), at most a few passages of one
+document before the others, and the entry documenting a name the query spells kept where it
+ranked."""
 
 from __future__ import annotations
 
@@ -105,12 +106,33 @@ def spread(
 
 
 def documents_first(hits: list[Hit], per_document: int = 1) -> list[Hit]:
-    """`diversify`d, the order carried by the scores too: each hit takes the score of the
-    slot it moves to (the list's scores, best first, stay as they were: the same passages
-    pass a relative threshold, the gate reads the same top score), so a later re-sort by
-    score (a demotion applied after) keeps every document's first passages ahead (pure)."""
+    """`diversify`d: at most `per_document` passages of a document before the other
+    documents', each passage keeping its own score (the score shown with a source is the
+    passage's); the order is carried by the ranks, so what comes after must keep the order
+    rather than re-sort by score (`set_back`) (pure)."""
     if per_document <= 0 or not hits:
         return hits
-    slots = sorted((h.score for h in hits), reverse=True)
-    moved = spread(hits, per_document)
-    return ranked([replace(h, score=s) for h, s in zip(moved, slots, strict=True)])
+    return ranked(spread(hits, per_document))
+
+
+def set_back(hits: list[Hit], which: Callable[[Hit], bool], factor: float) -> list[Hit]:
+    """The hits `which` picks scored × `factor` (< 1) and moved back behind every other hit
+    scored above their new score that follows them; the others keep their order, whatever
+    their scores (an order `documents_first` chose survives), and no hit moves forward.
+    On a list sorted best first it is `rescored` (pure; ranks left as they were)."""
+    kept: list[Hit] = []
+    aside: list[tuple[int, Hit]] = []  # (kept hits that preceded it, the demoted hit)
+    for h in hits:
+        if which(h):
+            aside.append((len(kept), replace(h, score=h.score * factor)))
+        else:
+            kept.append(h)
+    out: list[Hit] = []
+    j = 0
+    for i, h in enumerate(kept):
+        while j < len(aside) and aside[j][0] <= i and aside[j][1].score >= h.score:
+            out.append(aside[j][1])
+            j += 1
+        out.append(h)
+    out.extend(a for _, a in aside[j:])
+    return out

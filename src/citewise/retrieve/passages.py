@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from itertools import pairwise
 from typing import Protocol
 
 from citewise.graph.store import GraphStore
 from citewise.retrieve.collections import search_collections
 from citewise.retrieve.named_documents import NamedDocuments
 from citewise.retrieve.ordering import ranked as ranked_hits
-from citewise.retrieve.ordering import rescored, set_aside
+from citewise.retrieve.ordering import set_aside, set_back
 from citewise.retrieve.rerank.base import Reranker, RerankResult, rerank_result
 from citewise.retrieve.retriever import HybridRetriever
 from citewise.store.base import GraphHolder, Store
@@ -134,9 +135,12 @@ class StorePassages:
             )
         if reranked.fallback:
             trace.note("rerank_fallback")
+        by_score = all(a.score >= b.score for a, b in pairwise(reranked.hits))
+        reranked = replace(reranked, by_score=by_score)
         factor = self._retriever.options.aside_factor
         if factor != 1.0:  # the reranker reads the names again: framing blocks stay aside
-            hits = ranked_hits(rescored(reranked.hits, set_aside(query), factor))
+            # set back, not re-sorted: the reranker's order (one passage a document) stays
+            hits = ranked_hits(set_back(reranked.hits, set_aside(query), factor))
             reranked = replace(reranked, hits=hits)
         return reranked
 

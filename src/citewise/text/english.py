@@ -12,6 +12,7 @@ _SUFFIXES = (
     ("'s", ""), ("’s", ""), ("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("d", ""),
     ("ied", "y"), ("ing", ""), ("er", ""), ("ers", ""), ("ly", ""), ("ally", ""), ("ily", "y"),
     ("ion", ""), ("ions", ""), ("able", ""), ("ability", ""), ("ity", ""), ("ness", ""),
+    ("zes", ""),  # "quizzes"
 )  # fmt: skip
 # everyday prefixes: "unpacked", "subdirectory", "reboot", "preinstalled"
 _PREFIXES = ("un", "re", "sub", "pre", "de", "non", "co", "inter", "multi", "over", "up")

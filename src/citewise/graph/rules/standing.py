@@ -10,7 +10,13 @@ document once every sentence is read (the rules that find names see one sentence
 - **not a title**: a run of everyday words that is only a section's or a clause's title
   ("7. Payment Terms.", the heading "Binary Dependencies");
 - **not a role's description**: a term the document defines "of" something ("Distributor of
-  Liebherr").
+  Liebherr");
+- **not only in a figure**: a name whose every occurrence is in a caption or among a
+  chart's or a table's numbers is labels run together;
+- **not run together**: a letter or two run into a word the document writes on its own
+  ("Alinearizable"), a code identifier among a longer name's words ("Actions sendStatus");
+- **not cut by an accent**: a PDF that writes an accent as a character of its own cuts the
+  name it is in ("Brug" of "Brug˚ard").
 
 Defined terms, parties, codes, paths and the lower-case technical names have their own
 evidence and are not judged here.
@@ -37,6 +43,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # (an ordinal such as "21st", not a phone number or a postcode)
 _LONGER_BEFORE = re.compile(r"(?:(?P<w>[A-Z](?:[\w'’-]*[\w'’])?|\d+(?:st|nd|rd|th))|&)[ \t]+$")
 _LONGER_AFTER = re.compile(r"^[ \t]+(?P<w>[A-Z][\w'’-]*)")
+# a possessive before a capitalised everyday word: a title's start ("Debian Developer’s
+# Reference"), not a name's ("Lamport’s Paxos")
+_TITLE_OWNER = re.compile(r"^['’]s[ \t]+(?P<w>[A-Z][a-z]+)\b")
 # joined to more capitalised words: "Travel and Entertainment Expense Policy", "Data Security
 # Compliance & Policy" (at a cost: "Executive Vice President and Chief Operating Officer" also
 # hides a true name that is always joined so; precision over recall)
@@ -103,6 +112,10 @@ def unstanding(
             or (_everyday_run(name) and (key in titles or _only_titles(name, text)))
             or _role_phrase(name, roles)
             or _run_on(name, known, roles)
+            or _only_cut_by_accents(name, text)
+            or _only_in_figures(name, text)
+            or _glued_to_its_word(name, text)
+            or _with_identifier(name)
         ):
             out.add(key)
     return out
@@ -130,12 +143,19 @@ def _run_on(name: str, names: Collection[str], roles: Collection[str]) -> bool:
 
 # "Board of Directors of the Company", "Convention for the Sale": "the" inside a name
 _JOIN_BEFORE_THE = frozenset({"of", "for", "to", "in", "on", "and", "&", "at", "by", "upon"})
+GLUED_WORD = 6  # letters of an everyday word run on after an acronym ("TTinterval")
 _GLUED_ENDS = ("ed", "able", "ible", "ant", "ent", "ive", "ing", "ized", "ised")
 
 
 def _glued(word: str) -> bool:
     """A name and an everyday adjective run together ("FHScompliant", "Dapperinstrumented"):
-    a long everyday tail in lower case after a capitalised head."""
+    a long everyday tail in lower case after a capitalised head; or an acronym and an everyday
+    word a PDF ran together ("TTinterval"; "SSTable" is an acronym before "Table")."""
+    caps = re.match(r"[A-Z]{2,}", word)
+    if caps is not None and len(word) - caps.end() >= GLUED_WORD:
+        tail = word[caps.end() :]
+        if tail.islower() and is_english(tail) and not is_english(word[caps.end() - 1 :]):
+            return True
     for cut in range(1, len(word) - 7):
         head, tail = word[:cut], word[cut:]
         shaped = head[0].isupper() and tail.islower() and tail.endswith(_GLUED_ENDS)
@@ -185,7 +205,69 @@ def _inside_longer(text: str, start: int, end: int, joined: bool = False) -> boo
     if before is not None and (before["w"] is None or before["w"].lower() not in STOPWORDS):
         return True
     after = _LONGER_AFTER.match(text[end : end + 40])
-    return after is not None and after["w"].lower() not in STOPWORDS
+    if after is not None and after["w"].lower() not in STOPWORDS:
+        return True
+    owns = _TITLE_OWNER.match(text[end : end + 40])  # "Debian Developer’s Reference"
+    return owns is not None and is_english(owns["w"])
+
+
+# an accent a PDF wrote as a character of its own: "Brug˚ard", "Pati˜no", "Mazi`eres"
+_SPACING_ACCENT = "\u02da\u02dc\u00b4`\u00a8\u02c6\u02c7\u00b8"
+
+
+def _only_cut_by_accents(name: str, text: str) -> bool:
+    """Every occurrence is part of a word a spacing accent cut ("Brug" of "Brug˚ard")."""
+    hits = list(re.finditer(rf"(?<![\w&-]){re.escape(name)}", text))
+    return bool(hits) and all(
+        text[m.end() : m.end() + 1] in tuple(_SPACING_ACCENT)
+        or (m.start() > 0 and text[m.start() - 1] in _SPACING_ACCENT)
+        for m in hits
+    )
+
+
+# a figure's or a table's caption, or a chart's numbers a PDF wrote out as text around it
+_CAPTION = re.compile(r"(?:Figure|Fig\.|Table)\s*\d+[:.][^.!?]*$")
+_NUMBER = re.compile(r"^[\d.,:%()<>=+-]*\d[\d.,:%()<>=+-]*$")
+FIGURE_WINDOW = 6  # words on each side of an occurrence
+FIGURE_NUMBERS = 4  # of them numbers: a chart's axis or a table's row
+
+
+def _charted(token: str) -> bool:
+    """A number as a chart or a table writes it: not one of a list ("1.0, 1.1, 2.0")."""
+    return _NUMBER.match(token) is not None and not token.endswith(",")
+
+
+def _in_figure(text: str, start: int, end: int) -> bool:
+    if _CAPTION.search(text, max(0, start - 80), start):
+        return True
+    before = text[max(0, start - 80) : start].split()[-FIGURE_WINDOW:]
+    after = text[end : end + 80].split()[:FIGURE_WINDOW]
+    return any(sum(1 for t in side if _charted(t)) >= FIGURE_NUMBERS for side in (before, after))
+
+
+def _only_in_figures(name: str, text: str) -> bool:
+    """Every occurrence is in a caption or among a chart's or a table's numbers: labels and
+    captions a PDF ran together ("stragBigtable Percolator Relative", "CCDF")."""
+    hits = _occurrences(name, text)
+    return bool(hits) and all(_in_figure(text, m.start(), m.end()) for m in hits)
+
+
+_LETTERS_AND_WORD = re.compile(r"^[A-Z]{1,3}(?P<word>[a-z]{5,})$")
+_IDENTIFIER = re.compile(r"^[a-z]{2,}[A-Z]")  # "sendStatus", "objID": not "iPhone"
+
+
+def _glued_to_its_word(name: str, text: str) -> bool:
+    """A letter or two run into a word the document writes on its own ("Alinearizable" where
+    it says "linearizable", "TTinterval" where it says "interval")."""
+    m = _LETTERS_AND_WORD.match(name)
+    return m is not None and re.search(rf"(?<![\w-]){m['word']}(?![\w-])", text) is not None
+
+
+def _with_identifier(name: str) -> bool:
+    """A code identifier among the words of a longer name: a table's label run into a
+    method's name ("Actions sendStatus", "objID Hist")."""
+    words = name.split()
+    return len(words) > 1 and any(_IDENTIFIER.match(w) for w in words)
 
 
 def _only_titles(name: str, text: str) -> bool:

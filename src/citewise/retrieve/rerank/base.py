@@ -46,6 +46,9 @@ class RerankResult:
 
     hits: list[Hit]
     fallback: str | None = None
+    # False: the order is not the scores' (one passage a document first): a cut relative to
+    # the top score would drop the documents the order brought up
+    by_score: bool = True
 
 
 def rerank_result(
