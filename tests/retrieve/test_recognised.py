@@ -1,0 +1,74 @@
+"""A pack's retrieval rule applies inside the documents it recognises by their opening
+passages, under a profile that does not switch it on everywhere; each document is read once
+per stored version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from citewise.retrieve.recognised import Recognition
+from citewise.rules import retrieval_rules, rule_pack
+from citewise.rules.financial_reports import FinancialStatementsRule
+from citewise.types import DocumentInfo, SearchFilter
+
+COVER = "SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nAnnual report pursuant to Section 13"
+AGREEMENT = "This Agreement is entered into by Acme Inc. and Beta LLC."
+
+
+@dataclass
+class _Store:
+    """The two reads recognition makes: a document's visible version, its first passages."""
+
+    openings: dict[str, tuple[int, str]]
+    reads: list[int] = field(default_factory=list)
+
+    def find_document(self, collection: str, source: str) -> DocumentInfo | None:
+        if source not in self.openings:
+            return None
+        doc_id = self.openings[source][0]
+        return DocumentInfo(doc_id, collection, source, source, "pdf", "", (), "h", 0.0, 1,
+                            "ready", None, 1, 0.0)  # fmt: skip
+
+    def document_texts(self, doc_id: int, limit: int | None = None) -> list[tuple[int, str, str]]:
+        self.reads.append(doc_id)
+        text = next(t for i, t in self.openings.values() if i == doc_id)
+        return [(doc_id * 10, text, "")]
+
+
+def _recognition(store: _Store) -> Recognition:
+    return Recognition(store)  # type: ignore[arg-type]  # the two reads Store declares
+
+
+def test_a_filing_is_recognised_once_per_version_and_an_agreement_not() -> None:
+    store = _Store({"3M_2018_10K.pdf": (1, COVER), "acme.pdf": (2, AGREEMENT)})
+    seen = _recognition(store)
+    rule = FinancialStatementsRule()
+    report = SearchFilter(sources=("3M_2018_10K.pdf",))
+    assert seen.recognises(rule, report)
+    assert seen.recognises(rule, report)
+    assert store.reads == [1]
+    assert not seen.recognises(rule, SearchFilter(sources=("acme.pdf",)))
+    # every singled-out document must be one, and some must be singled out
+    assert not seen.recognises(rule, SearchFilter(sources=("3M_2018_10K.pdf", "acme.pdf")))
+    assert not seen.recognises(rule, SearchFilter())
+    store.openings["3M_2018_10K.pdf"] = (3, AGREEMENT)  # replaced by another version
+    assert not seen.recognises(rule, report)
+
+
+def test_the_general_profile_applies_the_statements_only_where_recognised() -> None:
+    general = retrieval_rules(rule_pack("general"))
+    assert not general.everywhere and general.recognised
+    question = "What was the capital expenditure in FY2018?"
+    assert not general.asked(question, lambda rule: False)
+    assert (
+        general.asked(question, lambda rule: True)
+        .search_words()
+        .startswith("consolidated statements of cash flows")
+    )
+    # a question asking the rule nothing reads no document
+    asked: list[str] = []
+    general.asked("Who signed it?", lambda rule: bool(asked.append(rule.switch)))
+    assert asked == []
+    profile = retrieval_rules(rule_pack("financial_reports"))
+    assert profile.everywhere and not profile.recognised
+    assert profile.asked(question)
