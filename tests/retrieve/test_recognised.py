@@ -72,3 +72,10 @@ def test_the_general_profile_applies_the_statements_only_where_recognised() -> N
     profile = retrieval_rules(rule_pack("financial_reports"))
     assert profile.everywhere and not profile.recognised
     assert profile.asked(question)
+
+
+def test_a_joined_profile_recognises_what_none_of_its_packs_switches_on_everywhere() -> None:
+    assert rule_pack("api_reference+cli_options").where_recognised == ("financial_statements",)
+    both = rule_pack("general+financial_reports")
+    assert both.switches == ("financial_statements",) and both.where_recognised == ()
+    assert rule_pack("financial_reports").where_recognised == ()
