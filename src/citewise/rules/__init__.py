@@ -3,7 +3,9 @@
 The general core works on any document. A pack switches on the rules written for one genre
 (API reference pages, command-line manuals, financial reports); a profile names the packs in use
 (`CITEWISE_PROFILE`, default "general"). `rule_pack(profile)` is the registry; each switch
-declares the stages it changes (`base.FAMILIES`, printed by `python -m citewise.rules`). The
+declares the stages it changes (`base.FAMILIES`, printed by `python -m citewise.rules`);
+retrieval asks for a pack's retrieval rules through `retrieval_rules(pack)` (`rules.retrieval`:
+the rules switched on everywhere, and those applied inside the documents they recognise). The
 rules that need only text live here beside the packs: `option_items` (command-line options as
 list items), `version_notes` ("Changed in version …"), `financial_statements` (the statements
 a report's figures are in), `places`, `openings`; those reading the
