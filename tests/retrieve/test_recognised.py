@@ -4,12 +4,22 @@ per stored version."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import pytest
+
+from citewise.assistant import Assistant
+from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.recognised import Recognition
+from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
+from citewise.retrieve.sources.base import SourceQuery
+from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.rules import retrieval_rules, rule_pack
 from citewise.rules.financial_reports import FinancialStatementsRule
-from citewise.types import DocumentInfo, SearchFilter
+from citewise.store.base import Store
+from citewise.types import Candidate, DocumentInfo, SearchFilter
+from support import write_corpus
 
 COVER = "SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nAnnual report pursuant to Section 13"
 AGREEMENT = "This Agreement is entered into by Acme Inc. and Beta LLC."
@@ -79,3 +89,65 @@ def test_a_joined_profile_recognises_what_none_of_its_packs_switches_on_everywhe
     both = rule_pack("general+financial_reports")
     assert both.switches == ("financial_statements",) and both.where_recognised == ()
     assert rule_pack("financial_reports").where_recognised == ()
+
+
+def _report(company: str, cover: str) -> str:
+    return (
+        f"# {company} Corporation\n\n{cover}\n\nFor the fiscal year ended December 31, 2018.\n\n"
+        "## Liquidity\n\nCapital spending was discussed with the board in 2018.\n\n"
+        "## Consolidated Statements of Cash Flows\n\n"
+        "Purchases of property, plant and equipment: 1,577.\n"
+    )
+
+
+FILINGS = {
+    "acme_2018_10k.md": _report("Acme", "SECURITIES AND EXCHANGE COMMISSION. FORM 10-K."),
+    "beta_2018_10k.md": _report("Beta", "SECURITIES AND EXCHANGE COMMISSION. FORM 10-K."),
+    "gamma_2018_notes.md": _report("Gamma", "Notes of the planning meeting."),
+}
+
+
+@dataclass
+class _Keywords:
+    """Keyword search that records the words it matched."""
+
+    store: Store
+    name: str = "keyword"
+    weight: float = 1.0
+    seen: list[str] = field(default_factory=list)
+
+    def serves(self, mode: str) -> bool:
+        return True
+
+    def candidates(
+        self, query: SourceQuery, found: Mapping[str, Sequence[Candidate]]
+    ) -> list[Candidate]:
+        self.seen.append(query.keyword_text)
+        return KeywordSource(self.store).candidates(query, found)
+
+
+@pytest.fixture(scope="module")
+def filings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root = tmp_path_factory.mktemp("filings")
+    with Assistant(data_dir=root / "data", embedder=HashingEmbedder(dim=64)) as a:
+        a.ingest([write_corpus(root / "docs", FILINGS)])
+        yield a.store
+
+
+@pytest.mark.parametrize(
+    ("company", "source", "statements"),
+    [("Acme", "acme_2018_10k.md", True), ("Gamma", "gamma_2018_notes.md", False)],
+)
+def test_the_general_profile_searches_the_statements_inside_a_recognised_filing(
+    filings: Store, company: str, source: str, statements: bool
+) -> None:
+    keywords = _Keywords(filings)
+    rules = retrieval_rules(rule_pack("general"))
+    retriever = HybridRetriever(
+        filings, lambda: HashingEmbedder(dim=64), RetrievalOptions(), [keywords], rules=rules
+    )
+    question = f"What was {company}'s capital expenditure in FY2018?"
+    hits = retriever.search(question, k=3, mode="keyword", flt=SearchFilter()).hits
+    assert {h.source for h in hits} == {source}
+    added = "consolidated statements of cash flows" in keywords.seen[0]
+    assert added == statements
