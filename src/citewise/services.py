@@ -31,7 +31,7 @@ from citewise.retrieve.rerank import create_reranker
 from citewise.retrieve.rerank.documents_first import DocumentsFirst
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, default_sources
 from citewise.retrieve.sources.graph import GraphSource
-from citewise.rules import RulePack, rule_pack
+from citewise.rules import RulePack, retrieval_rules, rule_pack
 from citewise.store.base import GraphHolder, Store
 from citewise.store.registry import STORES, StoreFactory
 from citewise.store.registry import open_store as open_store_url
@@ -171,12 +171,18 @@ def make_retriever(
         max_per_document=s.max_per_document,
         release_notes_factor=s.release_notes_factor,
         entries=rules.option_items,
-        statements=rules.financial_statements,
     )
     sources = default_sources(store, embedder, options)
     if isinstance(store, GraphHolder):  # relationship questions walk the graph too
         sources.append(GraphSource(store.graph_store(), route=asks_relationship))
-    return HybridRetriever(store, embedder, options, sources, beyond_named=asks_beyond_named)
+    return HybridRetriever(
+        store,
+        embedder,
+        options,
+        sources,
+        beyond_named=asks_beyond_named,
+        rules=retrieval_rules(rules),
+    )
 
 
 def make_conversation(

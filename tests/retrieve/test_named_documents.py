@@ -18,7 +18,8 @@ from citewise.retrieve.named_documents import (
     NamedDocuments,
     named_documents,
 )
-from citewise.rules.financial_statements import statements_first
+from citewise.rules.financial_reports import FinancialStatementsRule
+from citewise.rules.retrieval import Asks, RetrievalRules, raised
 from citewise.types import DocumentFields, DocumentInfo, Hit, SearchFilter
 
 
@@ -173,17 +174,22 @@ def test_a_document_stored_later_is_named_once_the_list_is_read_again() -> None:
     assert prior.named(question, flt).unambiguous == ("AMCOR_2023_10K.pdf",)
 
 
+def _statements(query: str) -> Asks:  # the financial statements switched on everywhere
+    return RetrievalRules((FinancialStatementsRule(),)).asked(query)
+
+
 def test_inside_the_named_report_the_query_drops_names_and_adds_statement_words() -> None:
     question = "What is the FY2018 capital expenditure for 3M?"
     named = named_documents(question, REPORTS)
-    plain, none = inside_query(question, named, statements=False)
+    plain, none = inside_query(question, named)
     assert (plain, bool(none)) == ("What is the capital expenditure for ?", False)
-    text, ask = inside_query(question, named, statements=True)
+    text, ask = inside_query(question, named, asked=_statements)
     assert text == (
         "What is the capital expenditure for ? consolidated statements of cash flows"
         " purchases of property plant and equipment capital expenditures"
     )
-    assert ask.statements == ("cash flow statement",)
+    assert ask.raises("Consolidated Statements of Cash Flows")
+    assert not ask.raises("Consolidated Balance Sheets")
 
 
 def _titled(chunk_id: int, section: str, text: str, score: float) -> Hit:
@@ -191,15 +197,15 @@ def _titled(chunk_id: int, section: str, text: str, score: float) -> Hit:
 
 
 def test_passages_of_an_asked_statement_rise_above_others() -> None:
-    _, ask = inside_query("What was the capex in FY2018?", NamedDocuments(), statements=True)
+    _, ask = inside_query("What was the capex in FY2018?", NamedDocuments(), asked=_statements)
     hits = [
         _titled(1, "Item 7 > Liquidity", "Capital expenditures rose in 2018.", 1.0),
         _titled(2, "Item 8 > Consolidated Statement of Cash Flows", "Purchases of PP&E", 0.8),
         _titled(3, "Item 8", "Consolidated Statements of Cash Flows | 2018 | 2017", 0.6),
     ]
-    assert [h.chunk_id for h in statements_first(hits, ask, 0.5)] == [2, 1, 3]
-    assert [h.chunk_id for h in statements_first(hits, ask, 1.0)] == [2, 3, 1]
-    assert [h.chunk_id for h in statements_first(hits, ask, 0.0)] == [1, 2, 3]
+    assert [h.chunk_id for h in raised(hits, ask, 0.5)] == [2, 1, 3]
+    assert [h.chunk_id for h in raised(hits, ask, 1.0)] == [2, 3, 1]
+    assert [h.chunk_id for h in raised(hits, ask, 0.0)] == [1, 2, 3]
 
 
 def _on_page(chunk_id: int, source: str, page: int | None) -> Hit:
@@ -247,7 +253,7 @@ def test_with_by_names_the_parties_alone_single_out_their_agreement_and_lend_the
     named = named_documents(question, AGREEMENTS, by_names=True)
     assert named.unambiguous == ("ex10-89.pdf",)
     assert named.terms == (("western", "Distributor"), ("traction", "Distributor"))
-    inside, _ = inside_query(question, named, statements=False)
+    inside, _ = inside_query(question, named)
     # the ask ranks inside the agreement in its own term for the names that chose it
     assert inside == "How long is the warranty on machines that Distributor sells?"
     assert named_documents(question, AGREEMENTS).unambiguous == ()  # off: names only boost

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from citewise.rules.financial_reports import is_financial_report
 from citewise.rules.financial_statements import (
     BALANCE,
     CASH_FLOW,
     INCOME,
     StatementAsk,
     asked_statements,
-    with_statement_words,
 )
+from citewise.rules.retrieval import Asks
 
 
 def test_a_named_statement_is_asked_for() -> None:
@@ -40,12 +41,12 @@ def test_the_named_statement_comes_before_those_its_measures_imply() -> None:
 def test_a_question_naming_no_statement_or_measure_asks_for_none() -> None:
     ask = asked_statements("Who is the new chief executive officer?")
     assert not ask
-    assert with_statement_words("Who is the new CEO?", ask) == "Who is the new CEO?"
+    assert Asks((ask,)).with_words("Who is the new CEO?") == "Who is the new CEO?"
 
 
 def test_the_search_words_are_the_titles_then_the_row_labels() -> None:
     ask = asked_statements("What is the capex?")
-    assert with_statement_words("What is the capex?", ask) == (
+    assert Asks((ask,)).with_words("What is the capex?") == (
         "What is the capex? consolidated statements of cash flows"
         " purchases of property plant and equipment capital expenditures"
     )
@@ -76,3 +77,24 @@ def test_parent_company_and_consolidating_schedules_are_not_the_statements() -> 
     assert not ask.titled("PARENT COMPANY – CONDENSED BALANCE SHEETS | As of December 31")
     assert not ask.titled("The Kraft Heinz Company Condensed Consolidating Balance Sheets")
     assert ask.titled("Ulta Beauty, Inc. Condensed Consolidated Balance Sheets (In thousands)")
+
+
+def test_a_filing_cover_or_a_results_release_is_recognised_as_a_report() -> None:
+    assert is_financial_report(
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION Washington, D.C. 20549 FORM 10-K"
+    )
+    assert is_financial_report("Quarterly report pursuant to Section 13 or 15(d) of the Act")
+    assert is_financial_report(
+        "2022 Fourth-Quarter reported sales decline of 4.4%; earnings per share (EPS) of $1.33;"
+        " Net Earnings $3,520; the Company announced results for the full year"
+    )
+
+
+def test_an_agreement_or_a_paper_is_not_a_report() -> None:
+    assert not is_financial_report(
+        "This Distribution Agreement is entered into by Acme Inc. and Beta LLC. Distributor"
+        " shall pay the fees within thirty days of each invoice; net revenues of the Products"
+    )
+    assert not is_financial_report(
+        "Abstract. We study cash flow prediction with recurrent networks in the first quarter"
+    )

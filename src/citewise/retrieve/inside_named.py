@@ -1,17 +1,17 @@
 """Searching inside the documents a question names (pure): the filter that searches them first,
 the query they are searched with (its ask), the question read in their own terms, the
-documents a follow-up inherits, and the order of pages inside one report (the statements' order
-is the financial statements rule pack's: `rules.financial_statements`)."""
+documents a follow-up inherits, and the order of pages inside one report (what a rule pack adds
+inside them comes through its retrieval hook: `rules.retrieval`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from citewise.question.periods import name_matches, periods, without_names
 from citewise.retrieve.named_documents import DocumentMatch, NamedDocuments
 from citewise.retrieve.query import query_terms
-from citewise.rules.financial_statements import StatementAsk, asked_statements, with_statement_words
+from citewise.rules.retrieval import Asks
 from citewise.types import Hit, SearchFilter
 
 _JOINERS = frozenset({"", "of", "&", "and"})  # words inside one name: "Isle of Capri"
@@ -83,25 +83,34 @@ def first_then_rest(first: Sequence[Hit], rest: Sequence[Hit], k: int) -> list[H
     return [*first, *(h for h in rest if h.chunk_id not in seen)][:k]
 
 
+def no_asks(query: str) -> Asks:
+    """No rule pack's retrieval rule applies."""
+    return Asks()
+
+
 def inside_query(
-    query: str, named: NamedDocuments, *, statements: bool, subject: bool = True
-) -> tuple[str, StatementAsk]:
+    query: str,
+    named: NamedDocuments,
+    *,
+    asked: Callable[[str], Asks] = no_asks,
+    subject: bool = True,
+) -> tuple[str, Asks]:
     """What to search the singled-out documents with: with a period named, the query
     without the names and periods that chose them (a report's name is on every page: it
     tells its passages apart no more); chosen by names alone, the query with each name the
     documents define a term for in that term ("Western Traction" -> "Distributor"), other
     names kept (they may be the topic itself: "the Apache License"), or without `subject`
-    the query without those names (`without_subject`); and with `statements` (the
-    financial statements rule pack), the titles and row labels of the statements it needs;
-    and those statements."""
+    the query without those names (`without_subject`); followed by the words the rule packs'
+    retrieval rules that apply add (`asked`: the financial statements' titles and row labels
+    a question about a report's figures needs); and those rules' asks."""
     if periods(query).years:
         inside = without_names(query, named.names) or query
     elif subject:
         inside = resolved(query, named)
     else:
         inside = without_subject(query, named)
-    ask = asked_statements(inside) if statements else StatementAsk()
-    return with_statement_words(inside, ask), ask
+    ask = asked(inside)
+    return ask.with_words(inside), ask
 
 
 def pages_spread(hits: Sequence[Hit], per_page: int) -> list[Hit]:

@@ -23,12 +23,13 @@ from citewise.retrieve.inside_named import (
 from citewise.retrieve.named_documents import DocumentPrior, NamedDocuments
 from citewise.retrieve.ordering import entry_for, ranked, rescored, set_aside, spread
 from citewise.retrieve.query import ValidQuery, validate_query
+from citewise.retrieve.recognised import Recognition
 from citewise.retrieve.sources.base import CandidateSource, SourceQuery
 from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
 from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.retrieve.sources.option_entries import OptionEntrySource
 from citewise.retrieve.sources.vector import VectorSource
-from citewise.rules.financial_statements import statements_first
+from citewise.rules.retrieval import Asks, RetrievalRules, raised
 from citewise.store.base import Store
 from citewise.text.release_notes import is_release_notes
 from citewise.types import Candidate, Hit, SearchFilter, SearchMode, SearchResult
@@ -75,14 +76,13 @@ class RetrievalOptions:
     subject_first: bool = True
     # ... and ranks their passages without the subject's words (`SubjectWords`)
     subject_words: SubjectWords = "none"
-    # inside the named documents, search for the financial statements a question needs and
-    # raise their passages' scores by this share (the rule pack decides:
-    # `RulePack.financial_statements`)
-    statements: bool = False
-    statement_boost: float = 1.0
+    # inside the named documents, the passages a rule pack's retrieval rule raises (the
+    # financial statements a question needs: `rules.retrieval`) have their scores raised by
+    # this share
+    rule_boost: float = 1.0
     # ... and at most this many passages of one page before other pages get their turn (a
     # statement's page raised whole would fill the list; 0: off)
-    statement_per_page: int = 2
+    rule_per_page: int = 2
 
 
 def default_sources(
@@ -107,8 +107,13 @@ class HybridRetriever:
         options: RetrievalOptions | None = None,
         sources: Sequence[CandidateSource] | None = None,
         beyond_named: Callable[[str], bool] | None = None,
+        rules: RetrievalRules | None = None,
     ) -> None:
         self._store = store
+        # the rule packs' retrieval rules (`rules.retrieval_rules`), and which named
+        # documents the recognising ones recognise
+        self._rules = rules or RetrievalRules()
+        self._recognition = Recognition(store)
         # the questions answered outside the documents they name ("What uses X?"): those
         # documents are boosted, not searched alone
         self._beyond_named = beyond_named
@@ -165,18 +170,29 @@ class HybridRetriever:
         if not self.options.named_documents:
             return query
         named = self._prior.named(query, flt)
-        if self._searched_alone(query, named, flt) is None:
+        narrow = self._searched_alone(query, named, flt)
+        if narrow is None:
             return query
         # reports singled out by a period keep the reranking measured on them (the whole
         # query); an ask is read where the names alone chose the documents
         if periods(query).years:
             return query
-        return self._inside(query, named, subject=self.options.subject_words != "none")
+        return self._inside(query, named, narrow, subject=self.options.subject_words != "none")
 
-    def _inside(self, query: str, named: NamedDocuments, *, subject: bool) -> str:
+    def _inside(
+        self, query: str, named: NamedDocuments, narrow: SearchFilter, *, subject: bool
+    ) -> str:
         """The ask inside the documents names alone chose, with the subject's names in
         their terms or without them (`inside_named.inside_query`)."""
-        return inside_query(query, named, statements=self.options.statements, subject=subject)[0]
+        return inside_query(query, named, asked=self._asked(narrow), subject=subject)[0]
+
+    def _asked(self, narrow: SearchFilter) -> Callable[[str], Asks]:
+        """What the rule packs' retrieval rules ask inside the documents `narrow` singles
+        out: those switched on everywhere, and those recognising all of them."""
+        rules = self._rules
+        if not rules:
+            return lambda _: Asks()
+        return lambda q: rules.asked(q, lambda rule: self._recognition.recognises(rule, narrow))
 
     def _search(
         self, sq: SourceQuery, carried: tuple[str, ...] = (), ask_vector: Vectors | None = None
@@ -190,18 +206,20 @@ class HybridRetriever:
         narrow = self._searched_alone(sq.text, named, sq.flt)
         if narrow is None:
             return self._searched(sq, named)
-        inside, ask = inside_query(sq.text, named, statements=self.options.statements)
+        inside, ask = inside_query(sq.text, named, asked=self._asked(narrow))
         if not periods(sq.text).years:
-            inside = self._inside(sq.text, named, subject=self.options.subject_words != "none")
+            inside = self._inside(
+                sq.text, named, narrow, subject=self.options.subject_words != "none"
+            )
         # the statements' passages are raised from a deeper list: they may rank below k
         depth = sq.k * 2 if ask else sq.k
         vector = sq.vector if inside == sq.text else ask_vector
-        keywords = self._keywords(sq.text, inside, named)
+        keywords = self._keywords(sq.text, named, narrow)
         first = self._searched(
             replace(sq, flt=narrow, text=inside, k=depth, vector=vector, keywords=keywords), named
         )
-        first = statements_first(first, ask, self.options.statement_boost)
-        per_page = self.options.statement_per_page if ask else 0
+        first = raised(first, ask, self.options.rule_boost)
+        per_page = self.options.rule_per_page if ask else 0
         first = ranked(pages_spread(first, per_page)[: sq.k])
         if len(first) >= sq.k:
             return first
@@ -216,12 +234,12 @@ class HybridRetriever:
             return None
         return narrowed(flt, named)
 
-    def _keywords(self, query: str, inside: str, named: NamedDocuments) -> str | None:
+    def _keywords(self, query: str, named: NamedDocuments, narrow: SearchFilter) -> str | None:
         """What keyword search matches inside the documents names alone chose, when not
         the ask: without the subject's words (`inside_named.without_subject`)."""
         if self.options.subject_words != "vector" or periods(query).years:
             return None
-        return self._inside(query, named, subject=False)
+        return self._inside(query, named, narrow, subject=False)
 
     def _searched(self, sq: SourceQuery, named: NamedDocuments) -> list[Hit]:
         opts, trace = self.options, sq.trace

@@ -28,9 +28,12 @@ class Family:
 
     stages: tuple[Stage, ...]
     description: str
+    # the documents its retrieval rule recognises by their opening (applied there under a
+    # profile that names the switch in `RulePack.recognised`); empty: none
+    recognises: str = ""
 
 
-_NOT_SWITCHES = ("name", "description")
+_NOT_SWITCHES = ("name", "description", "recognised")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,9 @@ class RulePack:
     # sheet, income statement, cash flows) under set titles and accounting row labels: inside
     # the report a question names, search the statements the measure it asks for is in
     financial_statements: bool = False
+    # the switches applied only inside the documents their rule recognises (a filing's cover
+    # page): a user who did not pick the genre's profile still gets its retrieval rules there
+    recognised: tuple[str, ...] = ()
 
     @property
     def switches(self) -> tuple[str, ...]:
@@ -67,6 +73,12 @@ class RulePack:
         """The stages this pack changes, in pipeline order (none for the general pack)."""
         on = {stage for switch in self.switches for stage in FAMILIES[switch].stages}
         return tuple(stage for stage in Stage if stage in on)
+
+    @property
+    def where_recognised(self) -> tuple[str, ...]:
+        """The switches applied inside the documents their rule recognises, those on
+        everywhere left out."""
+        return tuple(s for s in self.recognised if s not in self.switches)
 
 
 # what each switch of `RulePack` changes (a test checks every switch is declared here)
@@ -93,6 +105,8 @@ FAMILIES: dict[str, Family] = {
         (Stage.RETRIEVAL,),
         "inside a report the question names, the statements reporting the asked measure are "
         "searched and raised",
+        recognises="a filing's cover page (SEC form 10-K, 10-Q, 8-K …), the opening of an annual "
+        "report or results release",
     ),
 }
 
@@ -101,4 +115,10 @@ def combined(name: str, *packs: RulePack, description: str = "") -> RulePack:
     """A pack that switches on every rule family any of `packs` does."""
     on = {switch for pack in packs for switch in pack.switches}
     about = description or " and ".join(pack.description or pack.name for pack in packs)
-    return RulePack(name, about, **{switch: True for switch in on})
+    recognised = tuple(dict.fromkeys(s for pack in packs for s in pack.where_recognised))
+    return RulePack(
+        name,
+        about,
+        recognised=tuple(s for s in recognised if s not in on),
+        **{switch: True for switch in on},
+    )

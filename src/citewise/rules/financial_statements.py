@@ -10,10 +10,7 @@ statements and row labels that report it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-
-from citewise.types import Hit
+from dataclasses import dataclass
 
 BALANCE = "balance sheet"
 INCOME = "income statement"
@@ -209,6 +206,10 @@ class StatementAsk:
         titles = {s.name for s in _STATEMENTS if s.title.search(text)}
         return len(titles) == 1 and not titles.isdisjoint(self.statements)
 
+    def raises(self, text: str) -> bool:
+        """The passages this ask raises (`rules.retrieval.InsideAsk`): those `titled`."""
+        return self.titled(text)
+
 
 def asked_statements(question: str) -> StatementAsk:
     """The statements `question` names, and those reporting the measures it names (the
@@ -219,21 +220,3 @@ def asked_statements(question: str) -> StatementAsk:
     statements = tuple(dict.fromkeys([*named, *implied]))
     rows = tuple(dict.fromkeys(m.rows for m in measures))
     return StatementAsk(statements, rows)
-
-
-def with_statement_words(query: str, ask: StatementAsk) -> str:
-    """`query` followed by the asked statements' titles and row labels."""
-    return f"{query} {ask.search_words()}" if ask else query
-
-
-def statements_first(hits: Sequence[Hit], ask: StatementAsk, boost: float) -> list[Hit]:
-    """The hits re-sorted with the scores of those under or titled by a statement `ask`
-    needs raised by `boost` (ranks as they were; pure)."""
-    if not ask or boost <= 0:
-        return list(hits)
-    out = [
-        replace(h, score=h.score * (1 + boost)) if ask.titled(f"{h.section}\n{h.text[:300]}") else h
-        for h in hits
-    ]
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
