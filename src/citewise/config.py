@@ -49,8 +49,9 @@ class Settings(BaseSettings):
     min_child_tokens: int = 40
     # framing blocks labelled at ingest (comma-separated `text.blocks` kinds: preamble,
     # recitals, signature, notices, contents, furniture) kept for display and keyword search
-    # but not embedded; "" embeds every chunk (docs/ingest-speed.md has the measurements)
-    unembedded_blocks: str = ""
+    # but not embedded; "" embeds every chunk. Preambles, recitals and notices stay embedded:
+    # without vectors a contracts lookup about the parties was lost (docs/ingest-speed.md)
+    unembedded_blocks: str = "signature,contents,furniture"
 
     # Retrieval. `search` fuses keyword top-10 with vector top-50 (see README "Measured");
     # the answer flow fuses both top-20 into the candidate pool its reranker re-scores

@@ -37,7 +37,7 @@ def test_framing_blocks_are_labelled_kept_without_vectors_and_still_found(
     tmp_path: Path,
 ) -> None:
     data = tmp_path / "data"
-    with Assistant(data_dir=data, embedder="hashing", unembedded_blocks="signature,contents") as a:
+    with Assistant(data_dir=data, embedder="hashing") as a:  # the default leaves them out
         a.ingest([_agreement(tmp_path / "docs")])
         assert [d.status for d in a.documents()] == ["ready"]
         hits = a.search("in witness whereof executed", mode="keyword").hits
@@ -48,7 +48,7 @@ def test_framing_blocks_are_labelled_kept_without_vectors_and_still_found(
     assert shown[hits[0].chunk_id].retriever_ranks == {"keyword": 1}
 
 
-def test_by_default_framing_blocks_are_labelled_and_embedded(tmp_path: Path) -> None:
+def test_with_the_setting_empty_framing_blocks_are_labelled_and_embedded(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with Assistant(data_dir=data, embedder="hashing", unembedded_blocks="") as a:
         a.ingest([_agreement(tmp_path / "docs")])
