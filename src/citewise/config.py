@@ -13,6 +13,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from citewise.errors import ConfigError
+from citewise.text.blocks import ASIDES
 from citewise.text.names import NAME_RULE, valid_collection_name
 
 DEFAULT_DATA_DIR = Path.home() / ".citewise"
@@ -46,6 +47,11 @@ class Settings(BaseSettings):
     child_tokens: int = 200
     child_overlap: float = 0.15
     min_child_tokens: int = 40
+    # framing blocks labelled at ingest (comma-separated `text.blocks` kinds: preamble,
+    # recitals, signature, notices, contents, furniture) kept for display and keyword search
+    # but not embedded; "" embeds every chunk. Preambles, recitals and notices stay embedded:
+    # without vectors a contracts lookup about the parties was lost (docs/ingest-speed.md)
+    unembedded_blocks: str = "signature,contents,furniture"
 
     # Retrieval. `search` fuses keyword top-10 with vector top-50 (see README "Measured");
     # the answer flow fuses both top-20 into the candidate pool its reranker re-scores
@@ -147,6 +153,14 @@ class Settings(BaseSettings):
             raise ValueError(f"collection names use {NAME_RULE}")
         return value
 
+    @field_validator("unembedded_blocks")
+    @classmethod
+    def _block_kinds(cls, value: str) -> str:
+        unknown = set(unembedded_kinds(value)) - set(ASIDES)
+        if unknown:
+            raise ValueError(f"unknown block kinds {sorted(unknown)}; known: {', '.join(ASIDES)}")
+        return value
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -215,3 +229,8 @@ def load_settings(**overrides: Any) -> Settings:
         return Settings(**given)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
+
+
+def unembedded_kinds(value: str) -> frozenset[str]:
+    """The block kinds a `unembedded_blocks` setting names."""
+    return frozenset(k.strip() for k in value.split(",") if k.strip())

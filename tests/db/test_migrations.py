@@ -33,21 +33,21 @@ def test_a_failing_migration_leaves_the_store_at_the_version_before(tmp_path: Pa
     broken = Migration(
         SCHEMA_VERSION + 1,
         "half done",
-        run_script("ALTER TABLE chunks ADD COLUMN label TEXT;\nSELECT * FROM no_such_table;"),
+        run_script("ALTER TABLE chunks ADD COLUMN note TEXT;\nSELECT * FROM no_such_table;"),
     )
     with pytest.raises(sqlite3.OperationalError):
         migrate(conn, (*MIGRATIONS, broken))
     assert schema_version(conn) == SCHEMA_VERSION
-    assert "label" not in {r[1] for r in conn.execute("PRAGMA table_info(chunks)")}
+    assert "note" not in {r[1] for r in conn.execute("PRAGMA table_info(chunks)")}
 
 
 def test_a_new_column_is_one_more_numbered_migration(tmp_path: Path) -> None:
     SQLiteStore(tmp_path / "s.db").close()
     conn = _conn(tmp_path / "s.db")
-    label = Migration(SCHEMA_VERSION + 1, "chunk labels", run_script(
-        "ALTER TABLE chunks ADD COLUMN label TEXT;"))  # fmt: skip
-    assert migrate(conn, (*MIGRATIONS, label)) == [SCHEMA_VERSION + 1]
-    assert "label" in {r[1] for r in conn.execute("PRAGMA table_info(chunks)")}
+    note = Migration(SCHEMA_VERSION + 1, "chunk notes", run_script(
+        "ALTER TABLE chunks ADD COLUMN note TEXT;"))  # fmt: skip
+    assert migrate(conn, (*MIGRATIONS, note)) == [SCHEMA_VERSION + 1]
+    assert "note" in {r[1] for r in conn.execute("PRAGMA table_info(chunks)")}
 
 
 def test_migrations_must_be_numbered_in_order(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from citewise.db.postgres import migrate
 from citewise.errors import StoreError
 from citewise.store.postgres.schema import MIGRATIONS
 from citewise.store.postgres.store import PostgresStore
+from citewise.testing.label_contract import framed_agreement
 from store.documents import new_document
 
 pytestmark = pytest.mark.integration
@@ -144,3 +145,20 @@ def test_a_database_of_an_earlier_release_gets_the_migrations_it_lacks(postgres_
         assert upgraded.record_root("default", "/docs") == "/docs"
     finally:
         upgraded.close()
+
+
+def test_chunks_stored_without_labels_get_them_when_the_store_opens(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url)
+    try:
+        doc_id = store.add_document(framed_agreement(frozenset()))
+        with store._tx() as conn:  # as chunks an older release stored after migration 0009
+            conn.execute("UPDATE chunks SET label = NULL")
+        assert {r.label for r in store.document_chunks(doc_id)} == {None}
+    finally:
+        store.close()
+    reopened = PostgresStore(postgres_url)
+    try:
+        labels = sorted(r.label or "" for r in reopened.document_chunks(doc_id))
+    finally:
+        reopened.close()
+    assert labels == ["", "contents", "signature"]

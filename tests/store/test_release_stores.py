@@ -5,6 +5,7 @@ how it was made); keep every one, and add one per release that changes the schem
 from __future__ import annotations
 
 import json
+import sqlite3
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,3 +76,17 @@ def test_its_folder_ingested_again_finds_every_document_in_place(
         report = a.ingest([corpus])
         assert {o.status for o in report.outcomes} <= {"unchanged", "replaced"}
         assert sorted(d.source for d in a.documents()) == before
+
+
+def test_its_chunks_get_labels_by_backfill(release: tuple[Path, dict]) -> None:
+    """Its chunks were stored before ingest labelled framing blocks: opening it labels them
+    all (schema migration 5), so answers read labels as for a store made today."""
+    data, manifest = release
+    with Assistant(data_dir=data, embedder=str(manifest["embedder"])) as a:
+        assert a.documents()
+    db = sqlite3.connect(data / "citewise.db")
+    try:
+        unlabelled, total = db.execute("SELECT sum(label IS NULL), count(*) FROM chunks").fetchone()
+    finally:
+        db.close()
+    assert total > 0 and unlabelled == 0

@@ -13,6 +13,7 @@ from citewise.store.sqlite.store import SQLiteStore
 from citewise.testing.genre_contract import GenreLookupsContractTests
 from citewise.testing.graph_contract import GraphHolderContractTests
 from citewise.testing.hybrid_contract import HybridSearchContractTests
+from citewise.testing.label_contract import ChunkLabelContractTests
 from citewise.testing.schema_contract import SchemaContractTests, SourceIdentityContractTests
 from citewise.testing.store_contract import (
     StoreContractTests,
@@ -37,6 +38,7 @@ class ChunkRecordTests:
 class TestSQLiteStore(
     StoreContractTests, StreamingStoreContractTests, GenreLookupsContractTests,
     GraphHolderContractTests, ChunkRecordTests, SchemaContractTests, SourceIdentityContractTests,
+    ChunkLabelContractTests,
 ):  # fmt: skip
     @pytest.fixture
     def store(self, tmp_path: Path) -> Iterator[Store]:
@@ -53,7 +55,7 @@ class TestSQLiteStore(
 class TestPostgresStore(
     StoreContractTests, StreamingStoreContractTests, GenreLookupsContractTests,
     GraphHolderContractTests, HybridSearchContractTests, ChunkRecordTests, SchemaContractTests,
-    SourceIdentityContractTests,
+    SourceIdentityContractTests, ChunkLabelContractTests,
 ):  # fmt: skip
     @pytest.fixture
     def store(self, postgres_url: str) -> Iterator[Store]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citewise.text.blocks import aside_kind, asks_about, without_furniture
+from citewise.text.blocks import aside_kind, asks_about, label_of, stored_aside, without_furniture
 
 
 def test_page_furniture_and_anchor_glyphs_are_removed() -> None:
@@ -53,3 +53,11 @@ def test_a_preamble_that_says_made_or_effective_before_the_parties() -> None:
     )
     assert aside_kind(made) == aside_kind(effective) == "preamble"
     assert aside_kind("This Agreement shall be governed by the laws of New York.") is None
+
+
+def test_a_stored_label_is_read_as_is_and_a_missing_one_from_the_text() -> None:
+    signature = "IN WITNESS WHEREOF, the parties have executed this Agreement.\nBy: /s/ A\nName: A"
+    assert label_of(signature) == "signature" and label_of("The term is two years.") == ""
+    assert stored_aside(None, signature) == "signature"  # a chunk stored before labels
+    assert stored_aside("", signature) is None  # ingest's label rules, not the text again
+    assert stored_aside("contents", "The term is two years.") == "contents"

@@ -17,7 +17,7 @@ from citewise.assistant.conversations import ConversationMethods
 from citewise.assistant.documents import DocumentMethods
 from citewise.assistant.graph import GraphMethods
 from citewise.chat.memory import Memory
-from citewise.config import Settings, load_settings
+from citewise.config import Settings, load_settings, unembedded_kinds
 from citewise.embed.base import Embedder
 from citewise.errors import InputError, NotFoundError
 from citewise.ingest.chunking import ChunkingOptions
@@ -239,6 +239,7 @@ class Assistant(DocumentMethods, ConversationMethods, GraphMethods):
                 child_tokens=s.child_tokens,
                 overlap=s.child_overlap,
                 min_child_tokens=s.min_child_tokens,
+                unembedded=unembedded_kinds(s.unembedded_blocks),
             ),
             originals_dir=s.originals_dir if s.keep_originals else None,
             streaming=StreamLimits(

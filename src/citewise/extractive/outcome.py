@@ -35,7 +35,7 @@ from citewise.question.analysis import Analysis
 from citewise.question.coverage import coverage
 from citewise.question.periods import name_words
 from citewise.question.specifics import share_in_passage, specifics
-from citewise.text.blocks import aside_kind, asks_about
+from citewise.text.blocks import asks_about, stored_aside
 from citewise.text.sentences import content_words, topic_stem
 from citewise.types import Passage
 
@@ -113,7 +113,7 @@ def ask_share(question: str, passage: Passage) -> float:
 
 def framing(question: str, passage: Passage) -> bool:
     """Whether `passage` is a framing block the question does not ask about."""
-    kind = aside_kind(passage.hit.text, passage.hit.section)
+    kind = stored_aside(passage.hit.label, passage.hit.text, passage.hit.section)
     return kind is not None and not asks_about(question, kind)
 
 

@@ -21,7 +21,7 @@ from citewise.extractive.scoring import is_table_row, is_title
 from citewise.extractive.sentence_fit import names_row, speaks_of_unseen_code
 from citewise.extractive.units import is_caption, is_prose, lead_in_end, said_before
 from citewise.question.analysis import Analysis
-from citewise.text.blocks import aside_kind, asks_about
+from citewise.text.blocks import Aside, aside_kind, asks_about, stored_aside
 from citewise.types import Passage
 
 CONTINUATION = 3  # sentences after an already-said one that continue it
@@ -32,7 +32,11 @@ def framing_only(question: str, text: str, section: str) -> bool:
     """Whether `text` (a passage or one of its sentences) is a framing block — a preamble, a
     signature block, recitals — that `question` does not ask about: the parties' names in the
     question match it best, while the clause that answers uses their roles."""
-    kind = aside_kind(text, section)
+    return aside_only(question, aside_kind(text, section))
+
+
+def aside_only(question: str, kind: Aside | None) -> bool:
+    """Whether a block of `kind` (None: none) is set aside for `question`."""
     return kind is not None and kind != "furniture" and not asks_about(question, kind)
 
 
@@ -56,7 +60,7 @@ def prose_candidates(
     for rank, p in enumerate(passages):
         bonus = 1.0 - rank / len(passages)
         sentences = split[p.n]
-        if framing_only(question, p.hit.text, p.hit.section):
+        if aside_only(question, stored_aside(p.hit.label, p.hit.text, p.hit.section)):
             continue  # a preamble or signature block answers only about itself
         last_said = -CONTINUATION - 1
         for i, s in enumerate(sentences):

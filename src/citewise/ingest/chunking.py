@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from citewise.text.blocks import without_furniture
+from citewise.text.blocks import label_of, without_furniture
 from citewise.types import (
     SECTION_SEPARATOR,
     Block,
@@ -35,6 +35,8 @@ class ChunkingOptions:
     overlap: float = 0.15
     min_child_tokens: int = 40
     window_tokens: int = 254  # what the embedder reads, special tokens excluded
+    # framing blocks (`text.blocks.Aside`) kept for display and keyword search, not embedded
+    unembedded: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,7 @@ def stream_chunks(
                     window = window[:-1]
                     text = _join(window)
                     embed_text = f"{heading}\n{text}" if heading else text
+                kind = label_of(text, label)  # what retrieval reads instead of reading it again
                 kids.append(
                     Child(
                         ordinal=child_ordinal,
@@ -97,6 +100,8 @@ def stream_chunks(
                         page_start=_min_page(window),
                         page_end=_max_page(window),
                         content_hash=hashlib.sha1(text.encode("utf-8")).hexdigest(),
+                        label=kind,
+                        embed=kind not in opts.unembedded,
                     )
                 )
                 child_ordinal += 1

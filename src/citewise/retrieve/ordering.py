@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from citewise.text.blocks import aside_kind, asks_about
+from citewise.text.blocks import asks_about, stored_aside
 from citewise.text.headings import heading_names, last_heading
 from citewise.text.identifiers import query_identifiers
 from citewise.types import Hit
@@ -19,11 +19,11 @@ _ENTRY_NAME = re.compile(r"^(?:[a-z]+\s+)*@?([A-Za-z_][\w.]*)")
 
 
 def set_aside(query: str) -> Callable[[Hit], bool]:
-    """Whether a hit is a framing block (`text.blocks.aside_kind`) the query does not ask
+    """Whether a hit is a framing block (labelled at ingest, `text.blocks`) the query does not ask
     about: a preamble for a question about a clause, not for one about the parties."""
 
     def aside(h: Hit) -> bool:
-        kind = aside_kind(h.text, h.section)
+        kind = stored_aside(h.label, h.text, h.section)  # labelled at ingest
         return kind is not None and not asks_about(query, kind)
 
     return aside

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Literal
+from typing import Literal, get_args
 
 BLOCKS_VERSION = 1  # what ingest removes and labels: stored documents are re-read when it changes
 
 Aside = Literal["preamble", "recitals", "signature", "notices", "contents", "furniture"]
+ASIDES: tuple[Aside, ...] = get_args(Aside)
 
 # "[Remainder of Page Intentionally Left Blank]", "This page intentionally left blank",
 # "[Signature Page Follows]", "Page 3 of 12", "- 4 -", and the pilcrow/anchor glyphs of HTML
@@ -136,6 +137,22 @@ def aside_kind(text: str, section: str = "") -> Aside | None:
     if _RECITALS.match(body):
         return "recitals"
     return None
+
+
+def label_of(text: str, section: str = "") -> str:
+    """The label ingest stores for a chunk: its framing kind, or "" when it may answer."""
+    return aside_kind(text, section) or ""
+
+
+def stored_aside(label: str | None, text: str, section: str = "") -> Aside | None:
+    """The framing kind of a stored chunk: its label from ingest, or (`label` None: a store
+    not labelled yet) the kind read from its text now."""
+    if label is None:
+        return aside_kind(text, section)
+    return _KINDS.get(label)
+
+
+_KINDS: dict[str, Aside] = {kind: kind for kind in ASIDES}
 
 
 def asks_about(question: str, kind: Aside) -> bool:

@@ -114,6 +114,9 @@ class Child:
     page_end: int | None
     content_hash: str
     boxes: tuple[LineBox, ...] = ()  # PDF line rectangles, taken at ingest
+    # the framing block it is (`text.blocks.aside_kind`: "signature", "contents"…), "" none
+    label: str = ""
+    embed: bool = True  # False: kept for display and keyword search, given no vector
 
 
 @dataclass(frozen=True, slots=True)

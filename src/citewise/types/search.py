@@ -42,6 +42,7 @@ class ChunkRecord:
     parent_text: str = ""
     doc_hash: str = ""  # the document's content hash: the key of its kept original
     boxes: tuple[LineBox, ...] = ()
+    label: str | None = None  # the framing block ingest found ("" none; None: not labelled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class Hit:
     retriever_ranks: Mapping[str, int] = field(default_factory=dict)
     doc_hash: str = ""
     boxes: tuple[LineBox, ...] = ()
+    label: str | None = None  # as `ChunkRecord.label`
 
     @classmethod
     def of(
@@ -72,7 +74,7 @@ class Hit:
             rank=rank, chunk_id=rec.chunk_id, doc_id=rec.doc_id, source=rec.source,
             title=rec.title, page=rec.page_start, page_end=rec.page_end, section=rec.section,
             score=score, text=rec.text, parent_id=rec.parent_id, retriever_ranks=dict(ranks or {}),
-            doc_hash=rec.doc_hash, boxes=rec.boxes,
+            doc_hash=rec.doc_hash, boxes=rec.boxes, label=rec.label,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, object]:

@@ -20,6 +20,7 @@ from pathlib import Path
 import dramatiq
 
 from citewise.assistant import Assistant
+from citewise.config import unembedded_kinds
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.streamed import StreamLimits
 from citewise.store.base import Store
@@ -85,6 +86,7 @@ def build_worker(
         child_tokens=settings.child_tokens,
         overlap=settings.child_overlap,
         min_child_tokens=settings.min_child_tokens,
+        unembedded=unembedded_kinds(settings.unembedded_blocks),
     )
 
     def ingest_file(

@@ -126,6 +126,15 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX chunks_by_embed_hash ON chunks (embed_hash);
         """,
     ),
+    # the framing block each chunk is ("" none); NULL: stored before, labelled when the
+    # store opens (`store.sql.labels`), found through the partial index
+    (
+        "0009_chunk_labels",
+        """
+        ALTER TABLE chunks ADD COLUMN label text;
+        CREATE INDEX chunks_unlabelled ON chunks (id) WHERE label IS NULL;
+        """,
+    ),
     *GRAPH_MIGRATIONS,  # 0101: the graph's, named apart
 )
 # the store's migrations are named NNNN_…; the users' and memory's have their own prefixes

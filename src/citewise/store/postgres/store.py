@@ -32,6 +32,7 @@ from citewise.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, schema_ve
 from citewise.store.postgres.search import EF_SEARCH, configure_search
 from citewise.store.postgres.writes import PostgresWrites
 from citewise.store.sql.connection import ReadConn, WriteConn
+from citewise.store.sql.labels import label_unlabelled
 from citewise.store.sql.store import SqlStore
 from citewise.text.urls import redact_url
 from citewise.types import Candidate, SearchFilter
@@ -60,6 +61,8 @@ class PostgresStore(SqlStore):
         except StoreError:
             self._pool.close()
             raise
+        with self._writes() as conn:  # chunks stored before labels (or by an older release)
+            label_unlabelled(conn)
         warn_if_reindex_needed(self, redact_url(url))
 
     def close(self) -> None:

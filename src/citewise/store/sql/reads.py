@@ -22,7 +22,7 @@ DOC_COLUMNS = (
 _FROM_DOCUMENTS = "FROM documents d JOIN collections c ON c.id = d.collection_id"
 _CHUNK_COLUMNS = (
     "ch.id, ch.doc_id, d.source, d.title, ch.section, ch.page_start, ch.page_end, ch.text,"
-    " ch.parent_id, {parent}, d.content_hash, {boxes}"
+    " ch.parent_id, {parent}, d.content_hash, ch.label, {boxes}"
 )
 _FROM_CHUNKS = (
     "FROM chunks ch JOIN documents d ON d.id = ch.doc_id JOIN parents p ON p.id = ch.parent_id"
@@ -116,7 +116,8 @@ def _chunk_columns(conn: ReadConn, *, with_parents: bool) -> str:
 
 
 def _record(row: Sequence[Any]) -> ChunkRecord:
-    record = ChunkRecord(*row[:-1])
+    record = ChunkRecord(*row[:-2])
+    record = replace(record, label=row[-2]) if row[-2] is not None else record
     return replace(record, boxes=decode_boxes(row[-1])) if row[-1] else record
 
 

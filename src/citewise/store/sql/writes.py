@@ -16,7 +16,7 @@ from citewise.types import ChunkedDocument, DocumentFields, NewDocument
 
 _CHUNK_COLUMNS = (
     "doc_id, parent_id, collection_id, ordinal, text, embed_text, section, page_start,"
-    " page_end, content_hash, embed_hash"
+    " page_end, content_hash, embed_hash, label, has_vector"
 )
 
 
@@ -119,12 +119,13 @@ def insert_chunks(
     by_ordinal = dict(zip((p.ordinal for p in chunks.parents), parent_ids, strict=True))
     chunk_ids = conn.insert_ids(
         f"INSERT INTO chunks({_CHUNK_COLUMNS}{conn.chunk_columns})"
-        f" VALUES (?,?,?,?,?,?,?,?,?,?,?{conn.chunk_marks})",
+        f" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?{conn.chunk_marks})",
         [
             (
                 doc_id, by_ordinal[ch.parent_ordinal], cid, ch.ordinal, ch.text,
                 ch.embed_text, ch.section, ch.page_start, ch.page_end, ch.content_hash,
-                embed_key(ch.embed_text), *conn.chunk_values(title, ch),
+                # a chunk not embedded is done with (has_vector) without a vector
+                embed_key(ch.embed_text), ch.label, not ch.embed, *conn.chunk_values(title, ch),
             )
             for ch in chunks.children
         ],
@@ -180,9 +181,13 @@ def describe_document(conn: SqlConn, doc_id: int, fields: DocumentFields) -> Non
 
 def forget_vectors(conn: WriteConn) -> None:
     """Every chunk loses its vector (its document is found by keyword until embedded again,
-    then `finalize` makes it ready); the next embedder to store vectors is recorded."""
+    then `finalize` makes it ready); the next embedder to store vectors is recorded. A chunk
+    left without a vector at ingest (`Child.embed`) stays so."""
+    conn.execute(
+        "UPDATE chunks SET has_vector = FALSE"
+        " WHERE EXISTS (SELECT 1 FROM vectors WHERE vectors.chunk_id = chunks.id)"
+    )
     conn.forget_vectors()
-    conn.execute("UPDATE chunks SET has_vector = FALSE")
     conn.execute("UPDATE documents SET status = 'indexing' WHERE status = 'ready'")
     conn.changed()
 

@@ -7,6 +7,7 @@ import sqlite3
 
 from citewise.db.migrations import Migration, add_column, migrate, run_script
 from citewise.graph import sqlite as graph_tables
+from citewise.store.sql.labels import label_unlabelled
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -100,9 +101,14 @@ def _embed_hash(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS chunks_by_embed_hash ON chunks(embed_hash)")
 
 
+def _chunk_labels(conn: sqlite3.Connection) -> None:
+    add_column("chunks", "label", "TEXT")(conn)
+    label_unlabelled(conn)  # the backfill: chunks stored before get their labels now
+
+
 # Append only: a released migration is never edited (a store that ran it will not run it
 # again). A new column is one more entry, e.g.
-#     Migration(4, "chunk labels", add_column("chunks", "label", "TEXT")),
+#     Migration(6, "chunk notes", add_column("chunks", "note", "TEXT")),
 # and the PostgreSQL list (`store.postgres.schema`) gets the same change (docs/upgrades.md).
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "documents, chunks, vectors and the keyword index", run_script(SCHEMA)),
@@ -112,6 +118,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # SHA-1 of the whitespace-normalised embedded text (`text.embed_key`): chunks of equal
     # text share one vector; NULL: stored before, embedded as before
     Migration(4, "embedded-text hash", _embed_hash),
+    # the framing block each chunk is (`text.blocks`: "signature", "contents"…; "" none),
+    # read once at ingest instead of at every search; stored chunks are labelled here
+    Migration(5, "chunk labels", _chunk_labels),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
