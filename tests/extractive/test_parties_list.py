@@ -48,10 +48,10 @@ def test_each_agreement_the_graph_found_is_listed_with_its_parties_and_roles() -
     assert out is not None and not out.abstained
     assert out.text.splitlines() == [
         "Parties to the distributor agreements (2):",
-        '- doc-1.md: Acme Pumps Limited ("Supplier") and Borealis Trading GmbH ("Distributor"):'
+        '- doc-1.md: Acme Pumps Limited as "Supplier" and Borealis Trading GmbH as "Distributor":'
         ' "This Distributor Agreement is made between Acme Pumps Limited ("Supplier") and'
         ' Borealis Trading GmbH ("Distributor")." [1]',
-        '- doc-2.md: Acme Pumps Limited ("Supplier") and Nordic Flow AB ("Distributor"):'
+        '- doc-2.md: Acme Pumps Limited as "Supplier" and Nordic Flow AB as "Distributor":'
         ' "This Distributor Agreement is made between Acme Pumps Limited ("Supplier") and'
         ' Nordic Flow AB ("Distributor")." [3]',
     ]

@@ -67,13 +67,13 @@ def test_the_parties_of_every_agreement_of_the_kind_are_listed_on_the_graphs_rou
     question = "Who are the parties to the distributor agreements?"
     on = agreements.ask(question, session_id=None)
     assert {c.source for c in on.citations} == {"acme-borealis.md", "acme-nordic.md"}
-    assert 'Borealis Trading GmbH ("Distributor")' in on.answer
-    assert 'Nordic Flow AB ("Distributor")' in on.answer
+    assert 'Borealis Trading GmbH as "Distributor"' in on.answer
+    assert 'Nordic Flow AB as "Distributor"' in on.answer
     assert "Kestrel" not in on.answer
 
     retrievers = (agreements.retriever(), agreements.retriever(pool=True))
     for r in retrievers:
         r.sources = [s for s in r.sources if not isinstance(s, GraphSource)]
     off = agreements.ask(question, session_id=None)
-    assert 'Borealis Trading GmbH ("Distributor")' not in off.answer
-    assert 'Nordic Flow AB ("Distributor")' not in off.answer
+    assert 'Borealis Trading GmbH as "Distributor"' not in off.answer
+    assert 'Nordic Flow AB as "Distributor"' not in off.answer

@@ -22,6 +22,7 @@ from citewise.text.sentences import split_sentences
 from citewise.types import Passage
 
 QUOTE_CHARS = 300  # a longer preamble sentence is cut after the parties
+MORE_SENTENCES = 2  # sentences read on for a party the first one does not name
 
 
 def parties_list(question: str, passages: Sequence[Passage]) -> ExtractiveResult | None:
@@ -74,18 +75,27 @@ def _opens(short: str, long: str) -> bool:
 
 
 def _named(parties: Sequence[Party]) -> str:
-    """'Acme Pumps Limited ("Supplier") and Borealis GmbH ("Distributor")'"""
-    named = [f'{p.name} ("{p.role}")' if p.role else p.name for p in parties]
+    """'Acme Pumps Limited as "Supplier" and Borealis GmbH as "Distributor"' (not in brackets:
+    "CO. (" ends a sentence for the grounding check, which would drop the name before it)"""
+    named = [f'{p.name} as "{p.role}"' if p.role else p.name for p in parties]
     return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
 
 
 def _sentence(text: str, parties: Sequence[Party]) -> str:
-    """The first sentence naming a party, cut after the last party it names when long."""
-    first = parties[0].name
-    sentence = next((s for s in split_sentences(text) if first in s), first)
-    sentence = " ".join(sentence.split())
-    if len(sentence) <= QUOTE_CHARS:
-        return sentence
-    ends = [sentence.find(p.name) + len(p.name) for p in parties if p.name in sentence]
-    cut = max([QUOTE_CHARS, *ends])
-    return sentence[:cut].rstrip(" ,;") + " …"
+    """The first sentence naming a party, with the next ones while a party is still unnamed
+    ("… CO." ends a sentence early), cut at a word after the last party when long."""
+    sentences = split_sentences(text)
+    at = next((i for i, s in enumerate(sentences) if parties[0].name in s), None)
+    if at is None:
+        return parties[0].name
+    quote = sentences[at]
+    for more in sentences[at + 1 : at + MORE_SENTENCES + 1]:
+        if all(p.name in quote for p in parties):
+            break
+        quote = f"{quote} {more}"
+    quote = " ".join(quote.split())
+    if len(quote) <= QUOTE_CHARS:
+        return quote
+    ends = [quote.find(p.name) + len(p.name) for p in parties if p.name in quote]
+    cut = quote.rfind(" ", 0, max([QUOTE_CHARS, *ends]) + 1)
+    return quote[: cut if cut > 0 else QUOTE_CHARS].rstrip(" ,;") + " …"
