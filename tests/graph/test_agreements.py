@@ -60,7 +60,6 @@ def agreements(tmp_path: Path) -> Iterator[Assistant]:
     made.close()
 
 
-@pytest.mark.integration
 def test_the_parties_of_every_agreement_of_the_kind_are_listed_on_the_graphs_route_only(
     agreements: Assistant,
 ) -> None:

@@ -1,6 +1,9 @@
 """The graph as a CandidateSource: the passages behind the edges a walk from the question's
 entities used, for relationship questions ("what depends on X?", "how are A and B related?").
 
+"Who are the parties to the X agreement(s)?" takes the passages of every such agreement's
+party_to relations instead, kept among the hits however they fuse (`kept`).
+
 Ranked by score: a passage earns for each walked edge it backs and for each of the question's
 entities it names (see `chunk_ids`); ties keep the walk's order (rare entities first).
 The collection scope and a source filter are applied inside the graph store's queries; a
