@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citewise.extractive.compose import ExtractiveResult
+from citewise.extractive.parties_list import parties_list
 from citewise.text.sentences import content_words, split_sentences, stem, words
 from citewise.types import Passage
 
@@ -55,7 +56,11 @@ def documents_list(
     with the first sentence that names it, cited; None when the question does not ask which
     documents, or no passage names it. `asked`: the question as the user wrote it, when
     `question` reads it with the documents' own names ("SBI" for "Sensor Bus Interface"):
-    a sentence naming either counts."""
+    a sentence naming either counts. "Who are the parties to …?" is listed by
+    `parties_list` (the agreements the graph found)."""
+    parties = parties_list(asked or question, passages)
+    if parties is not None:  # "who are the parties to …": every agreement the graph found
+        return parties
     said = [q for q in dict.fromkeys((asked, question)) if q and asked_subject(q) is not None]
     if not said:
         return None

@@ -24,7 +24,12 @@ from citewise.retrieve.named_documents import DocumentPrior, NamedDocuments
 from citewise.retrieve.ordering import entry_for, ranked, rescored, set_aside, spread
 from citewise.retrieve.query import ValidQuery, validate_query
 from citewise.retrieve.recognised import Recognition
-from citewise.retrieve.sources.base import CandidateSource, SourceQuery
+from citewise.retrieve.sources.base import (
+    CandidateSource,
+    KeepingSource,
+    SourceQuery,
+    kept_in,
+)
 from citewise.retrieve.sources.in_store import StoreFused, fuse_in_store
 from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.retrieve.sources.option_entries import OptionEntrySource
@@ -281,8 +286,12 @@ class HybridRetriever:
             hits = rescored(hits, set_aside(query), opts.aside_factor)
         if opts.max_per_document > 0:
             hits = spread(hits, opts.max_per_document, entry_for(query))
+        keep = [
+            c for s in self.sources if isinstance(s, KeepingSource)
+            for c in s.kept(sq, rankings.get(s.name, ()))
+        ]  # fmt: skip
         # ranked once, and only the hits returned
-        return ranked(hits[: sq.k])
+        return ranked(kept_in(hits, keep, sq.k) if keep else hits[: sq.k])
 
     def _hits(self, fused: list[Fused]) -> list[Hit]:
         records = {r.chunk_id: r for r in self._store.get_chunks([f.chunk_id for f in fused])}

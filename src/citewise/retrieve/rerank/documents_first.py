@@ -1,12 +1,15 @@
 """A reranker's order with one passage of each document first, for the questions whose answer
 spans documents ("Which of my documents discuss X?", "What depends on X?", "Who are the
 parties to …?"): the answer's sources then name every document the candidates hold before a
-second passage of the best one (`retrieve.ordering.documents_first`)."""
+second passage of the best one (`retrieve.ordering.documents_first`). On "Who are the
+parties to …?" a document's passage the graph found (the one its party_to relation was read
+from: the preamble naming the parties) is that document's first."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from citewise.graph.agreements import SOURCE_NAME, parties_subject
 from citewise.retrieve.ordering import documents_first
 from citewise.retrieve.rerank.base import Reranker
 from citewise.types import Hit
@@ -35,4 +38,18 @@ class DocumentsFirst:
         self, query: str, hits: Sequence[Hit], k: int, *, query_vector: Vectors | None = None
     ) -> list[Hit]:
         ranked = self.inner.rerank(query, hits, k, query_vector=query_vector)
-        return documents_first(ranked, self.per_document) if self.route(query) else ranked
+        if not self.route(query):
+            return ranked
+        if parties_subject(query) is not None:
+            ranked = graph_first(ranked)
+        return documents_first(ranked, self.per_document)
+
+
+def graph_first(hits: Sequence[Hit]) -> list[Hit]:
+    """The hits the graph found first, in the graph's order, then the others in theirs
+    (pure; ranks left as they were)."""
+    found = sorted(
+        (h for h in hits if SOURCE_NAME in h.retriever_ranks),
+        key=lambda h: h.retriever_ranks[SOURCE_NAME],
+    )
+    return [*found, *(h for h in hits if SOURCE_NAME not in h.retriever_ranks)]

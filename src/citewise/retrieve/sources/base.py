@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
-from citewise.types import Candidate, SearchFilter, SearchMode
+from citewise.types import Candidate, Hit, SearchFilter, SearchMode
 from citewise.types.trace import Trace
 from citewise.types.vectors import Vectors
 
@@ -51,3 +51,24 @@ class CandidateSource(Protocol):
     def candidates(
         self, query: SourceQuery, found: Mapping[str, Sequence[Candidate]]
     ) -> list[Candidate]: ...
+
+
+@runtime_checkable
+class KeepingSource(Protocol):
+    """A source whose candidates for some questions are each part of the answer (the graph's
+    passages naming the parties of every agreement asked about): kept among the hits however
+    they fuse, where fusion would rank a passage no other source found below the cut."""
+
+    def kept(self, query: SourceQuery, candidates: Sequence[Candidate]) -> list[int]:
+        """The chunk ids of its `candidates` to keep for `query` ([] for most queries)."""
+        ...
+
+
+def kept_in(hits: Sequence[Hit], keep: Sequence[int], k: int) -> list[Hit]:
+    """The first `k` hits, the last places giving way to the kept ones below them (order
+    otherwise kept; pure)."""
+    wanted = set(keep)
+    keepers = [h for h in hits if h.chunk_id in wanted][:k]
+    others = [h for h in hits if h.chunk_id not in wanted][: k - len(keepers)]
+    chosen = {h.chunk_id for h in (*keepers, *others)}
+    return [h for h in hits if h.chunk_id in chosen]

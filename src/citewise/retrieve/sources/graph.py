@@ -1,6 +1,9 @@
 """The graph as a CandidateSource: the passages behind the edges a walk from the question's
 entities used, for relationship questions ("what depends on X?", "how are A and B related?").
 
+"Who are the parties to the X agreement(s)?" takes the passages of every such agreement's
+party_to relations instead, kept among the hits however they fuse (`kept`).
+
 Ranked by score: a passage earns for each walked edge it backs and for each of the question's
 entities it names (see `chunk_ids`); ties keep the walk's order (rare entities first).
 The collection scope and a source filter are applied inside the graph store's queries; a
@@ -15,6 +18,12 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from citewise.graph.agreements import (
+    SOURCE_NAME,
+    asked_agreements,
+    parties_subject,
+    party_passages,
+)
 from citewise.graph.model import WEAK_RELATION
 from citewise.graph.store import GraphStore
 from citewise.graph.walk import FAN_OUT, MAX_DEPTH, named_entities, walk
@@ -37,7 +46,7 @@ class GraphSource:
     fan_out: int = FAN_OUT
     new_documents: int = 2  # documents the other sources missed that it may bring in
     per_document: int = 1  # passages of one document in its list
-    name: str = "graph"
+    name: str = SOURCE_NAME
     # the questions it joins (the query router's relationship route); None: every question
     route: Callable[[str], bool] | None = None
 
@@ -63,6 +72,15 @@ class GraphSource:
             for r, c in enumerate(chunks[:limit], start=1)
         ]
 
+    def kept(self, query: SourceQuery, candidates: Sequence[Candidate]) -> list[int]:
+        """On a parties question, the passages naming the parties of every agreement it names
+        (`KeepingSource`): each is part of the answer, however it fuses."""
+        if not candidates or parties_subject(query.text) is None:
+            return []
+        if not asked_agreements(self.graph, query.flt.collection, query.text):
+            return []  # the walk's passages: ranked like any other source's
+        return [c.chunk_id for c in candidates]
+
     def chunk_ids(
         self,
         question: str,
@@ -72,7 +90,12 @@ class GraphSource:
     ) -> list[int]:
         """The passages behind the walk from the question's entities, best first: a passage
         scores for each edge it backs (typed over co-occurrence, first hop over second) and for
-        each named entity it mentions, so one that names two of the question's entities leads."""
+        each named entity it mentions, so one that names two of the question's entities leads.
+        A parties question takes the passages naming the parties of every agreement it names
+        (party_to evidence), all of them: each such agreement is part of the answer."""
+        parties = party_passages(self.graph, collection, question, sources)
+        if parties:
+            return parties
         seeds = named_entities(self.graph, collection, question)
         if not seeds:
             return []
