@@ -10,8 +10,7 @@ from typing import cast
 import citewise.answer.flow as flow
 import citewise.answer.summary_flow as summary_flow
 import citewise.chat.conversation as conversation
-from citewise.answer.flow import DocumentAnswerer
-from citewise.embed.hashing import HashingEmbedder
+from answer_factories import document_answerer
 from citewise.question.question import Prior, Subject
 from citewise.retrieve.named_documents import DocumentMatch, NamedDocuments
 from citewise.retrieve.passages import PassageReader, StorePassages
@@ -54,7 +53,7 @@ class _Named:
 
 def test_a_follow_up_inherits_the_cited_documents_else_those_its_last_question_named() -> None:
     # only `named` is read: the rest of the port is never reached
-    answerer = DocumentAnswerer(cast(PassageReader, _Named()), HashingEmbedder)
+    answerer = document_answerer(cast(PassageReader, _Named()))
     cited = Prior(Subject(), ("lease.md",), "What is the rent under the Acme lease?")
     assert answerer._carried(cited, SearchFilter()) == ("lease.md",)
     uncited = Prior(Subject(("acme",)), (), "What must Acme show at exhibitions?")

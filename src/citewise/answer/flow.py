@@ -23,7 +23,6 @@ from citewise.answer.summary_flow import summarize_document
 from citewise.answer.support import document_aliases
 from citewise.embed.base import Embedder
 from citewise.extractive.definitions import pages_about, promote_definitions
-from citewise.extractive.extractor import Extractor
 from citewise.extractive.outcome import CLOSEST_PASSAGE
 from citewise.llm.base import LLM
 from citewise.question.analysis import Analysis
@@ -32,7 +31,7 @@ from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.inside_named import resolved
 from citewise.retrieve.passages import PassageReader
 from citewise.retrieve.rerank import select_passages
-from citewise.rules import RulePack, rule_pack
+from citewise.rules import RulePack
 from citewise.rules.openings import with_openings
 from citewise.types import (
     NOT_FOUND,
@@ -88,24 +87,23 @@ class Extracts(Protocol):
 
 class DocumentAnswerer:
     """The answer flow over its injected parts: `reader` is its one port to the documents
-    (search and rerank, the passages around a hit, openings, vectors, the graph); `extractor`
-    the no-LLM generator (by default the extractive answerer with `abstain_threshold` and
-    `rules`)."""
+    (search and rerank, the passages around a hit, openings, vectors, the graph); `gate` the
+    relevance gate; `extractor` the no-LLM generator; `rules` the profile's rule pack
+    (`services.make_answerer` wires them)."""
 
     def __init__(
         self,
         reader: PassageReader,
         embedder_factory: Callable[[], Embedder],
-        llm: LLM | None = None,
+        llm: LLM | None,
         *,
+        gate: RelevanceGate,
+        extractor: Extracts,
+        rules: RulePack,
         select_threshold: float = 0.0,
         context_tokens: int = 1800,
         llm_context_tokens: int = LLM_CONTEXT_TOKENS,
-        abstain_threshold: float = 0.5,
         llm_budget_s: float = DEFAULT_BUDGET_S,
-        rules: RulePack | None = None,
-        gate: RelevanceGate | None = None,
-        extractor: Extracts | None = None,
     ) -> None:
         self.reader = reader
         self.embedder_factory = embedder_factory
@@ -114,9 +112,9 @@ class DocumentAnswerer:
         self.context_tokens = context_tokens
         self.llm_context_tokens = llm_context_tokens
         self.llm_budget_s = llm_budget_s
-        self.rules = rules or rule_pack(None)
-        self.gate = gate or RelevanceGate(reader.vectors, code_names=self.rules.code_names)
-        self.extractor = extractor or Extractor(embedder_factory, abstain_threshold, self.rules)
+        self.rules = rules
+        self.gate = gate
+        self.extractor = extractor
         # the passages of repeated and related questions recur: their token counts are kept
         self._count_tokens = functools.lru_cache(maxsize=TOKEN_COUNTS_KEPT)(self._tokens_in)
 
