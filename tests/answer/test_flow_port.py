@@ -7,8 +7,8 @@ import ast
 from pathlib import Path
 from typing import cast
 
+import citewise.answer.document_summary as document_summary
 import citewise.answer.flow as flow
-import citewise.answer.summary_flow as summary_flow
 import citewise.chat.conversation as conversation
 from answer_factories import document_answerer
 from citewise.question.question import Prior, Subject
@@ -29,7 +29,7 @@ def _imports(module: object) -> set[str]:
 
 
 def test_the_answer_flow_and_the_conversation_import_no_store_module() -> None:
-    for module in (flow, summary_flow, conversation):
+    for module in (flow, document_summary, conversation):
         assert not {m for m in _imports(module) if m.startswith("citewise.store")}
 
 

@@ -13,13 +13,13 @@ from dataclasses import replace
 from typing import Protocol
 
 from citewise.answer.context import assemble, assemble_within_budget
+from citewise.answer.document_summary import summarize_document
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
 from citewise.answer.policy import policy_for
 from citewise.answer.prompts import NOTHING_MORE, styled_question
 from citewise.answer.request import AnswerRequest
 from citewise.answer.settle import closest_passage, make_answer, not_found, settle
-from citewise.answer.summary_flow import summarize_document
 from citewise.answer.support import document_aliases
 from citewise.embed.base import Embedder
 from citewise.extractive.definitions import pages_about, promote_definitions
@@ -238,7 +238,7 @@ class DocumentAnswerer:
         yield Done(replace(answer, fallback=fallback, answer_kind=outcome))
 
     def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
-        """The summary of the document `target` names (`summary_flow.summarize_document`)."""
+        """The summary of the document `target` names (`document_summary.summarize_document`)."""
         return summarize_document(self.reader, self.llm, req, target)
 
     def _nothing_found(self, req: AnswerRequest, ranked: Sequence[Hit]) -> Iterator[Event]:
