@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from citewise.ingest.pipeline import IngestProgress
+from citewise.ingest.web.fetch import WebLimits
 from citewise.types import IngestReport
 
 JobState = Literal["queued", "running", "done", "failed"]
@@ -77,7 +78,10 @@ class IngestFiles(Protocol):
         collection: str,
         progress: IngestProgress | None = None,
         uploads: bool = False,
-    ) -> IngestReport: ...
+        web: WebLimits | None = None,
+    ) -> IngestReport:
+        """`paths` may hold http(s) addresses, fetched within `web` (`ingest.web`)."""
+        ...
 
 
 class JobQueue(Protocol):
