@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from citewise.assistant.inside import inside
 from citewise.evaluation.answers import AnswerResult, run_answers
 from citewise.evaluation.dataset import EvalItem, load_items
 from citewise.evaluation.harness import eval_data_dir
@@ -255,7 +256,7 @@ def run_set(check: CheckSet, base: Path, halves: Sequence[str]) -> dict[str, obj
               f"unchanged in {root}", file=sys.stderr)  # fmt: skip
         chat = Assistant(
             settings=assistant.settings,
-            embedder=assistant.embedder(),
+            embedder=inside(assistant).embedder(),
             memory=SQLiteMemory(Path(tmp) / "memory.db"),
         )
         try:

@@ -76,9 +76,10 @@ BASELINE = textwrap.dedent(
     r"""
     import json, re
     from citewise.assistant import Assistant
+    from citewise.assistant.inside import inside
     import tempfile
     with Assistant(data_dir=tempfile.mkdtemp(), embedder="minilm") as a:
-        a.embedder().embed_documents(["warm the model up"])
+        inside(a).embedder().embed_documents(["warm the model up"])
     status = open("/proc/self/status").read()
     print(json.dumps({"peak_mb": round(int(re.search(r"VmHWM:\s+(\d+)", status)[1]) / 1024, 1)}))
     """

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from check_sets import SETS, CheckSet, legacy_items
 
+from citewise.assistant.inside import inside
 from citewise.evaluation.answers import run_answers
 from citewise.evaluation.dataset import load_items
 from citewise.evaluation.harness import eval_data_dir
@@ -70,7 +71,7 @@ def collect(check: CheckSet, base: Path, half: str) -> list[Row]:
             a.ingest([corpus])
             chat = Assistant(
                 settings=a.settings,
-                embedder=a.embedder(),
+                embedder=inside(a).embedder(),
                 memory=SQLiteMemory(Path(tmp) / "memory.db"),
             )
             try:

@@ -38,6 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import check_sets  # noqa: E402
 
+from citewise.assistant.inside import inside  # noqa: E402
 from citewise.evaluation.answers import contains_all, passages_contain, states_value  # noqa: E402
 from citewise.evaluation.dataset import load_items  # noqa: E402
 from citewise.evaluation.harness import eval_data_dir  # noqa: E402
@@ -80,10 +81,10 @@ def collect(data_dir: Path, sets: Sequence[str], halves: Sequence[str]) -> list[
             assistant.ingest([corpus])
             chat = Assistant(
                 settings=assistant.settings,
-                embedder=assistant.embedder(),
+                embedder=inside(assistant).embedder(),
                 memory=SQLiteMemory(Path(tmp) / "memory.db"),
             )
-            embedder = assistant.embedder().name
+            embedder = inside(assistant).embedder().name
             for item in items:
                 session = f"outcome-{item.id}"
                 question, want = item.question, item.must_contain
@@ -113,7 +114,7 @@ def collect(data_dir: Path, sets: Sequence[str], halves: Sequence[str]) -> list[
                     and states_value(answer.answer),
                     "ms": round(ms, 1), "features": evidence,
                 })  # fmt: skip
-                chat.memory.delete(session)
+                inside(chat).memory.delete(session)
             chat.close()
         print(f"{check.name}: {len(items)} questions", file=sys.stderr)
     return rows

@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the cited-passage check shared with the test
 
 from citewise.assistant import Assistant  # noqa: E402
+from citewise.assistant.inside import inside  # noqa: E402
 from citewise.chat.memory import SQLiteMemory  # noqa: E402
 from citewise.evaluation.harness import eval_data_dir  # noqa: E402
 from citewise.llm import OpenAICompatLLM, RetryPolicy, Timeouts  # noqa: E402
@@ -84,7 +85,7 @@ def run(a: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
     ):
         chat = Assistant(
             settings=assistant.settings,
-            embedder=assistant.embedder(),
+            embedder=inside(assistant).embedder(),
             llm=llm,
             memory=SQLiteMemory(Path(tmp) / "m.db"),
         )
@@ -107,7 +108,7 @@ def run(a: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
                 "reason": answer.fallback.reason if answer.fallback else "",
                 "not_found": answer.answer == NOT_FOUND,
                 "must_contain": all(normalised(m) in text for m in q.get("must_contain", [])),
-                "invented": answer_invents(answer, assistant.store),
+                "invented": answer_invents(answer, inside(assistant).store),
                 "answer": answer.answer,
             }
             rows.append(row)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.chat.query_router import asks_relationship
 from citewise.evaluation.answers import contains_all
 from citewise.evaluation.dataset import load_items
@@ -62,7 +63,7 @@ def store_bytes(data_dir: Path) -> int:
 @contextmanager
 def graph_off(a: Assistant) -> Iterator[None]:
     """The retrievers without their graph source (keyword, vector and genre sources only)."""
-    retrievers = (a.retriever(), a.retriever(pool=True))
+    retrievers = (inside(a).retriever(), inside(a).retriever(candidates=True))
     kept = [list(r.sources) for r in retrievers]
     for r in retrievers:
         r.sources = [s for s in r.sources if not isinstance(s, GraphSource)]
@@ -82,7 +83,7 @@ def answers(args: argparse.Namespace) -> dict[str, Any]:
     docs = a.documents()
     chunks = sum(d.chunk_count for d in docs)
     t = time.perf_counter()
-    store_graphs(a.store, [d.doc_id for d in docs])
+    store_graphs(inside(a).store, [d.doc_id for d in docs])
     build_s = time.perf_counter() - t
     items = [i for i in load_items(Path(args.set)) if args.half == "all" or i.half == args.half]
     if args.routed_only:
@@ -147,7 +148,7 @@ def ingest(args: argparse.Namespace) -> dict[str, Any]:
             graph_ingest.store_graphs = lambda store, doc_ids: 0
         try:
             with Assistant(data_dir=data) as a:
-                a.embedder()  # the model loads outside the timing
+                inside(a).embedder()  # the model loads outside the timing
                 t = time.perf_counter()
                 report = a.ingest([Path(args.corpus)])
                 seconds = time.perf_counter() - t

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.graph.ego import common_keys, worth_a_card
 from citewise.graph.extract import extract
 from citewise.graph.model import WEAK_RELATION, ChunkText, Entity, entity_key
@@ -48,7 +49,7 @@ def build_graph(a: Assistant, path: Path) -> tuple[SQLiteGraphStore, dict[str, A
     chars = chunks = 0
     for doc in a.documents():
         conn.execute("INSERT INTO documents (id) VALUES (?)", (doc.doc_id,))
-        recs = a.store.document_chunks(doc.doc_id)
+        recs = inside(a).store.document_chunks(doc.doc_id)
         t = time.perf_counter()
         graph = extract([ChunkText(r.chunk_id, r.text, r.section) for r in recs])
         extract_s += time.perf_counter() - t
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         known = {h.chunk_id for h in hits} if args.expand else None
         graph_chunks = source.chunk_ids(q, a.collection, known=known)[: args.graph_k]
         missing = [c for c in graph_chunks if c not in src]
-        for rec in a.store.get_chunks(missing):
+        for rec in inside(a).store.get_chunks(missing):
             src[rec.chunk_id] = rec.source
         hybrid = [(h.chunk_id, h.source) for h in hits]
         gold = sorted({g["file"] for g in item["gold"]})
@@ -171,7 +172,7 @@ def sample_entities(gs: SQLiteGraphStore, a: Assistant, n: int, seed: int) -> li
     rng = random.Random(seed)
     out = []
     for doc, e in rng.sample(pairs, min(n, len(pairs))):
-        recs = [r for r in a.store.get_chunks(list(e.chunk_ids)) if r.doc_id == docs[doc]]
+        recs = [r for r in inside(a).store.get_chunks(list(e.chunk_ids)) if r.doc_id == docs[doc]]
         text = recs[0].text if recs else ""
         at = text.lower().find(e.name.lower())
         context = text[max(0, at - 80) : at + len(e.name) + 80] if at >= 0 else text[:160]

@@ -40,6 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the test suite's server starters
 
+from citewise.assistant.inside import inside  # noqa: E402
 from citewise.evaluation.bench import peak_rss_mb, percentiles, synthetic_vectors  # noqa: E402
 from pg_server import PostgresServer, start_server, stop_server  # noqa: E402
 
@@ -116,13 +117,13 @@ def _backend_figures(
     embedder = None
     if vectors_from is not None:
         with Assistant(settings=settings) as plain:
-            embedder = CachedEmbedder(plain.embedder(), vectors_from)
+            embedder = CachedEmbedder(inside(plain).embedder(), vectors_from)
     with Assistant(settings=settings, embedder=embedder) as a:
-        a.embedder()  # the model load is not ingest time
+        inside(a).embedder()  # the model load is not ingest time
         t = time.perf_counter()
         report = a.ingest([corpus])
         out["ingest_s"] = round(time.perf_counter() - t, 1)
-        out["chunks"] = a.store.stats()["chunks"]
+        out["chunks"] = inside(a).store.stats()["chunks"]
         out["failed_files"] = report.count("failed")
         if isinstance(embedder, CachedEmbedder):
             out["embedded_for_real"] = embedder.misses
@@ -143,7 +144,7 @@ def _backend_figures(
         out["quote@5"] = round(overall.quote_hit[5], 4)
         chat = Assistant(
             settings=a.settings,
-            embedder=a.embedder(),
+            embedder=inside(a).embedder(),
             memory=SQLiteMemory(data_dir / f"memory-{out['store']}.db"),
         )
         try:
@@ -202,17 +203,19 @@ def part_hybrid(server: PostgresServer, args: argparse.Namespace, work: Path) ->
     out: dict[str, Any] = {}
     with Assistant(settings=settings) as plain:
         embedder = (
-            CachedEmbedder(plain.embedder(), args.vectors_from) if args.vectors_from else None
+            CachedEmbedder(inside(plain).embedder(), args.vectors_from)
+            if args.vectors_from
+            else None
         )
     with Assistant(settings=settings, embedder=embedder) as a:
         t = time.perf_counter()
         a.ingest([args.corpus])
         out["ingest_s"] = round(time.perf_counter() - t, 1)
-        out["chunks"] = a.store.stats()["chunks"]
+        out["chunks"] = inside(a).store.stats()["chunks"]
         log(out)
-        in_sql = a.retriever()
+        in_sql = inside(a).retriever()
         in_python = HybridRetriever(
-            a.store, a.embedder, replace(in_sql.options, store_fusion=False)
+            inside(a).store, inside(a).embedder, replace(in_sql.options, store_fusion=False)
         )
         flt = SearchFilter(collection=settings.collection)
         queries = [i.question for i in load_items(args.questions) if i.question.strip()]

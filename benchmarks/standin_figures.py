@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citewise.answer.citations import parse_references
+from citewise.assistant.inside import inside
 from citewise.evaluation.answers import AnswerResult, contains_all, score_answer
 from citewise.evaluation.dataset import EvalItem, Gold, load_items
 from citewise.evaluation.harness import eval_data_dir
@@ -138,7 +139,7 @@ def _ask_all(
         memory = SQLiteMemory(Path(tmp) / "memory.db")
         with Assistant(data_dir=root, memory=memory) as chat:
             for item in items:
-                out.append(_ask(chat, chat.store, item, server, quote10.get(item.id)))
+                out.append(_ask(chat, inside(chat).store, item, server, quote10.get(item.id)))
     return out
 
 
@@ -146,7 +147,7 @@ def _ask(
     chat: Assistant, store: Store, item: EvalItem, server: StandinServer, q10: bool | None
 ) -> Measured:
     session = f"eval-{item.id}"
-    chat.memory.delete(session)
+    inside(chat).memory.delete(session)
     for turn in item.turns[:-1]:
         chat.ask(turn.question, session_id=session)
     question, want, gold = _final(item)
@@ -155,7 +156,7 @@ def _ask(
     answer = chat.ask(question, session_id=session)
     ms = (time.perf_counter() - started) * 1000
     records = server.model.records[seen:]
-    chat.memory.delete(session)
+    inside(chat).memory.delete(session)
     result = score_answer(item.id, item.type, answer, want, gold, item.expect_intent, ms)
     return measure(item, result, answer, records, store, q10)
 

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+from citewise.answer.flow import DocumentAnswerer
+from citewise.embed.hashing import HashingEmbedder
+from citewise.extractive.extractor import Extractor
+from citewise.extractive.options import ABSTAIN_BELOW
+from citewise.retrieve.gate import RelevanceGate
+from citewise.retrieve.passages import PassageReader
+from citewise.rules import rule_pack
 from citewise.types import Hit, Passage
 
 
@@ -45,3 +52,17 @@ def passage(
 ) -> Passage:
     h = hit(text, rank=n, source=source, title=title, section=section, page=page, score=score)
     return Passage(n, h, text)
+
+
+def document_answerer(reader: PassageReader) -> DocumentAnswerer:
+    """A flow over `reader` with the hashing embedder, no LLM and the general profile's
+    parts, wired as `services.make_answerer` wires them."""
+    rules = rule_pack(None)
+    return DocumentAnswerer(
+        reader,
+        HashingEmbedder,
+        None,
+        gate=RelevanceGate(reader.vectors, code_names=rules.code_names),
+        extractor=Extractor(HashingEmbedder, ABSTAIN_BELOW, rules),
+        rules=rules,
+    )

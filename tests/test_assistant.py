@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant, final_answer
+from citewise.assistant.inside import inside
 from citewise.config import load_settings
 from citewise.errors import NotFoundError
 from citewise.types import Done, Token
@@ -84,7 +85,7 @@ def test_conversations_live_in_the_postgresql_store_whichever_door(
     with Assistant(settings=settings) as a:
         a.ingest([write_corpus(tmp_path / "docs")])
         a.ask("What is the default request timeout?", session_id="pg")
-        assert isinstance(a.memory, PostgresMemory)
+        assert isinstance(inside(a).memory, PostgresMemory)
     assert not (tmp_path / "data" / "memory.db").exists()
     with Assistant(data_dir=tmp_path / "other", embedder="hashing", store=postgres_url) as b:
         assert [t.question for t in b.history("pg")] == ["What is the default request timeout?"]

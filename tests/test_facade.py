@@ -1,6 +1,7 @@
 """The facade is closed: outside the composition root (`citewise/assistant/`, `services.py`) no
-module of citewise reaches through an `Assistant` to its parts (store, memory, retrievers, the
-wired `Components`); the API, MCP, CLI and workers call its methods (docs/facade.md)."""
+module of citewise reaches through an `Assistant` to its parts (store, memory, embedder,
+retrievers, the wired `Components`) nor imports the test-only door `assistant.inside`; the
+API, MCP, CLI, workers and evaluation call its methods (docs/facade.md)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,13 @@ from citewise.assistant import Assistant
 
 ROOT = Path(citewise.__file__).parent
 COMPOSITION_ROOT = (ROOT / "assistant", ROOT / "services.py")
-# what is behind the facade: tests and benchmarks may look, the product's doors may not
-INSIDE = frozenset({"store", "memory", "parts", "_parts", "retriever", "_store", "_memory"})
+# what is behind the facade: tests and benchmarks may look (`assistant.inside`), the
+# product's doors may not
+INSIDE = frozenset({
+    "store", "memory", "parts", "retriever", "embedder", "open_store", "ingester", "candidates",
+    "conversation", "_parts", "_store", "_memory",
+})  # fmt: skip
+TEST_DOOR = "citewise.assistant.inside"
 
 
 def _names_of_assistants(tree: ast.AST) -> set[str]:
@@ -53,6 +59,21 @@ def reach_throughs(source: str) -> list[str]:
     return found
 
 
+def door_imports(source: str) -> list[int]:
+    """The lines of `source` that import `assistant.inside`."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if (isinstance(node, ast.Import) and any(a.name == TEST_DOOR for a in node.names))
+        or (isinstance(node, ast.ImportFrom) and _imports_the_door(node))
+    ]
+
+
+def _imports_the_door(node: ast.ImportFrom) -> bool:
+    names = {a.name for a in node.names}
+    return node.module == TEST_DOOR or (node.module == "citewise.assistant" and "inside" in names)
+
+
 def test_the_checker_finds_each_way_in() -> None:
     source = """
 def a(assistant: Assistant): assistant.store.stats()
@@ -60,10 +81,15 @@ def b(request): request.app.state.assistant.memory.delete("k")
 def c(x: AssistantDep): x.parts.conversation.get()
 def d():
     with open_assistant(None, None) as helper:
-        helper.retriever(pool=True)
+        helper.retriever(candidates=True)
 def e(served): served.store.collections()  # not known to be an assistant
 """
     assert sorted(int(f.split(":")[0]) for f in reach_throughs(source)) == [2, 3, 4, 7]
+
+
+def test_the_checker_finds_the_test_door_imported() -> None:
+    source = f"import {TEST_DOOR}\nfrom citewise.assistant import inside\nimport os\n"
+    assert door_imports(source) == [1, 2]
 
 
 def test_no_module_outside_the_composition_root_reaches_into_the_assistant() -> None:
@@ -76,6 +102,22 @@ def test_no_module_outside_the_composition_root_reaches_into_the_assistant() -> 
     assert offenders == {}
 
 
+def test_no_module_outside_the_composition_root_opens_the_test_door() -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted(ROOT.rglob("*.py"))
+        if not any(path == r or r in path.parents for r in COMPOSITION_ROOT)
+        and (found := door_imports(path.read_text(encoding="utf-8")))
+    }
+    assert offenders == {}
+
+
+def test_the_parts_are_not_public() -> None:
+    """What used to be public for workers, evaluation and tests is behind the test door."""
+    public = {name for name in dir(Assistant) if not name.startswith("_")}
+    assert public & INSIDE == set()
+
+
 def test_the_facade_names_what_the_doors_use() -> None:
     """Each group the doors need is a method of `Assistant` (the API, MCP and CLI call these)."""
     for method in (
@@ -84,6 +126,7 @@ def test_the_facade_names_what_the_doors_use() -> None:
         "document_passages", "missing_vectors", "stats", "health", "search", "ask", "stream",
         "sessions", "has_session", "history", "turns", "session_summary", "delete_session",
         "forget_session", "replay", "graph_entity", "graph_related", "graph_ego",
-        "graph_snapshot", "build_graph",
+        "graph_snapshot", "build_graph", "job_queue", "answer_slots", "ingest_from_queue",
+        "with_memory", "warm_up",
     ):  # fmt: skip
         assert callable(getattr(Assistant, method)), method

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.chat.memory import SQLiteMemory
 
 
@@ -29,7 +30,7 @@ def chat_over(data_dir: Path) -> Iterator[Assistant]:
     with tempfile.TemporaryDirectory() as tmp, Assistant(data_dir=data_dir) as assistant:
         chat = Assistant(
             settings=assistant.settings,
-            embedder=assistant.embedder(),
+            embedder=inside(assistant).embedder(),
             memory=SQLiteMemory(Path(tmp) / "memory.db"),
         )
         try:

@@ -43,6 +43,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import citewise.evaluation.metrics as metrics
 from citewise import Assistant
 from citewise.answer.policy import policy_for
+from citewise.assistant.inside import inside
 from citewise.embed.base import Vectors
 from citewise.evaluation.dataset import EvalItem, load_items
 from citewise.evaluation.metrics import RetrievedPassage, hit_at, reciprocal_rank
@@ -178,9 +179,9 @@ def main() -> None:
     data_dir = resolve_data_dir(args.data_dir)
     items = [i for i in load_items(args.dev) if i.retrievable]
     assistant = Assistant(data_dir=data_dir)
-    embedder = assistant.embedder()
+    embedder = inside(assistant).embedder()
     lookup = vector_reader(assistant.settings.db_path)
-    reranker = RescoreReranker(assistant.embedder, vector_lookup=lookup)
+    reranker = RescoreReranker(inside(assistant).embedder, vector_lookup=lookup)
 
     cases: list[Case] = []
     with_query_ms: list[float] = []
@@ -202,7 +203,7 @@ def main() -> None:
         cases.append(Case(item, hits, feats, ms))
 
     # the slow path the store method avoids: embedding the passages on every query
-    slow = RescoreReranker(assistant.embedder)
+    slow = RescoreReranker(inside(assistant).embedder)
     embed_ms = []
     for c in cases[:5]:
         started = time.perf_counter()

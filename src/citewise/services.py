@@ -1,17 +1,20 @@
 """The composition root: `build(settings)` is the one place that creates and wires the store
-(chosen by URL), embedder, LLM, reranker, retrievers, memory, the conversation flow and the
-user store. Every part is built on first use, so a command that only searches never loads
-an LLM or opens the memory, and `citewise --help` opens nothing."""
+(chosen by URL), embedder, LLM, reranker, retrievers, memory, the conversation flow, the
+user store, the ingester, the upload job queue and the answer slots. Every part is built on
+first use, so a command that only searches never loads an LLM or opens the memory, and
+`citewise --help` opens nothing."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from citewise.answer.flow import DocumentAnswerer
+from citewise.answer.slots import LLM_THREADS_PER_CORE, THREADS_PER_CORE, AnswerSlots
 from citewise.chat.conversation import Conversation
 from citewise.chat.intents.probe import keyword_overlap
 from citewise.chat.intents.router import IntentRouter
@@ -25,7 +28,11 @@ from citewise.chat.query_router import (
 from citewise.config import Settings
 from citewise.embed import create_embedder
 from citewise.embed.base import Embedder
+from citewise.extractive.extractor import Extractor
+from citewise.ingest.runner import Ingester
+from citewise.jobs import IngestFiles, JobQueue, create_job_queue
 from citewise.llm import LLM, create_llm
+from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.passages import StorePassages
 from citewise.retrieve.rerank import create_reranker
 from citewise.retrieve.rerank.documents_first import DocumentsFirst
@@ -33,7 +40,7 @@ from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, defau
 from citewise.retrieve.sources.graph import GraphSource
 from citewise.rules import RulePack, retrieval_rules, rule_pack
 from citewise.store.base import GraphHolder, Store
-from citewise.store.registry import STORES, StoreFactory
+from citewise.store.registry import STORES, StoreFactory, StoreOpener
 from citewise.store.registry import open_store as open_store_url
 from citewise.text.urls import scheme
 
@@ -74,12 +81,6 @@ class Lazy(Generic[T]):
             close(value)  # type: ignore[arg-type]
 
 
-class StoreOpener(Protocol):
-    def __call__(self, *, pool_size: int | None = None) -> Store:
-        """A store of its own (for a thread that may not share one)."""
-        ...
-
-
 @dataclass(frozen=True)
 class Components:
     """The wired parts of one process; `Assistant` is the facade over them."""
@@ -96,10 +97,14 @@ class Components:
     conversation: Lazy[Conversation]
     auth_store: Lazy[AuthStore]
     auth: Lazy[AuthService]
+    ingester: Lazy[Ingester]
+    jobs: Lazy[JobQueue]  # the upload jobs of a server
+    answer_slots: Lazy[AnswerSlots]  # a server's bounded answer threads
 
     def close(self) -> None:
         """Closes what was opened (parts never used were never built); a part used again
         afterwards is opened anew."""
+        self.jobs.reset(lambda queue: queue.close())  # its running job ends first
         for over_the_store in (self.conversation, self.retriever, self.candidates, self.auth):
             over_the_store.reset()
         self.memory.reset(lambda memory: memory.close())
@@ -185,33 +190,48 @@ def make_retriever(
     )
 
 
-def make_conversation(
+def make_answerer(
     settings: Settings,
-    store: Lazy[Store],
+    store: Store,
     embedder: Callable[[], Embedder],
     llm: LLM | None,
-    memory: Memory,
-    candidates: Lazy[HybridRetriever],
+    candidates: HybridRetriever,
     rules: RulePack,
-) -> Conversation:
-    """The answer flow: intent and query routers, the reranker and the document answerer."""
+) -> DocumentAnswerer:
+    """The document answerer: retrieval of the candidates and their reranking (a list that
+    spans documents shows each document's best passage before a second one), the relevance
+    gate and the extractive answerer."""
     s = settings
-    reranker = create_reranker(
-        s.reranker, embedder_factory=embedder, llm=llm, vector_lookup=store.get().get_vectors
+    reranker = DocumentsFirst(
+        create_reranker(
+            s.reranker, embedder_factory=embedder, llm=llm, vector_lookup=store.get_vectors
+        ),
+        asks_across_documents,
     )
-    # a list that spans documents shows each document's best passage before a second one
-    reranker = DocumentsFirst(reranker, asks_across_documents)
-    answerer = DocumentAnswerer(
-        StorePassages(store.get(), candidates.get(), reranker),
+    reader = StorePassages(store, candidates, reranker)
+    return DocumentAnswerer(
+        reader,
         embedder,
         llm,
+        gate=RelevanceGate(reader.vectors, code_names=rules.code_names),
+        extractor=Extractor(embedder, s.abstain_threshold, rules),
+        rules=rules,
         select_threshold=reranker.select_threshold,
         context_tokens=s.context_tokens,
         llm_context_tokens=s.llm_context_tokens,
-        abstain_threshold=s.abstain_threshold,
         llm_budget_s=s.llm_answer_budget,
-        rules=rules,
     )
+
+
+def make_conversation(
+    settings: Settings,
+    store: Callable[[], Store],
+    embedder: Callable[[], Embedder],
+    llm: LLM | None,
+    memory: Memory,
+    answerer: DocumentAnswerer,
+) -> Conversation:
+    """The flow of one message: the intent and query routers before the document answerer."""
     return Conversation(
         memory=memory,
         llm=llm,
@@ -221,8 +241,8 @@ def make_conversation(
         ),
         queries=QueryRouter(llm=llm),
         answerer=answerer,
-        max_query_chars=s.max_query_chars,
-        summary_tokens=s.summary_tokens,
+        max_query_chars=settings.max_query_chars,
+        summary_tokens=settings.summary_tokens,
     )
 
 
@@ -238,6 +258,26 @@ def make_auth(settings: Settings, users: AuthStore) -> AuthService:
     from citewise.auth.service import AuthService
 
     return AuthService(settings, users)
+
+
+def make_ingester(
+    settings: Settings, store: Lazy[Store], open_store: StoreOpener, embedder: Lazy[Embedder]
+) -> Ingester:
+    return Ingester(settings, store.get, open_store, embedder.get)
+
+
+def make_job_queue(settings: Settings, ingest: IngestFiles) -> JobQueue:
+    """The backend `settings.jobs` names (`thread`: ingests here with `ingest`; `queue`:
+    the `citewise worker` processes)."""
+    return create_job_queue(settings.jobs, settings, ingest)
+
+
+def make_answer_slots(settings: Settings) -> AnswerSlots:
+    """The slots `settings` asks for (`serve_workers`, `serve_queue_depth`), else a few
+    threads per core."""
+    per_core = LLM_THREADS_PER_CORE if settings.llm else THREADS_PER_CORE
+    threads = settings.serve_workers or (os.cpu_count() or 1) * per_core
+    return AnswerSlots(threads, settings.serve_queue_depth)
 
 
 def build(
@@ -269,14 +309,19 @@ def build(
     )
     conversation = Lazy(
         lambda: make_conversation(
-            s, store, embedder_part.get, llm_part.get(), memory_part.get(), candidates, rules.get()
+            s, store.get, embedder_part.get, llm_part.get(), memory_part.get(),
+            make_answerer(
+                s, store.get(), embedder_part.get, llm_part.get(), candidates.get(), rules.get()
+            ),
         )
-    )
+    )  # fmt: skip
     auth_store = Lazy(partial(make_user_store, s))
+    opener = partial(open_store, s)
+    ingester = Lazy(partial(make_ingester, s, store, opener, embedder_part))
     return Components(
         settings=s,
         store=store,
-        open_store=partial(open_store, s),
+        open_store=opener,
         embedder=embedder_part,
         llm=llm_part,
         memory=memory_part,
@@ -286,6 +331,9 @@ def build(
         conversation=conversation,
         auth_store=auth_store,
         auth=Lazy(lambda: make_auth(s, auth_store.get())),
+        ingester=ingester,
+        jobs=Lazy(lambda: make_job_queue(s, ingester.get().ingest)),
+        answer_slots=Lazy(partial(make_answer_slots, s)),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.testing.fakes import FakeLLM
 from citewise.types import Answer
 from support import write_corpus
@@ -23,7 +24,9 @@ def answered(draft: str, tmp_path: Path) -> Answer:
     """The answer to a token question when the model writes `draft`."""
     with Assistant(data_dir=tmp_path / "d", embedder="hashing") as a:
         a.ingest([write_corpus(tmp_path / "docs")])
-        chat = Assistant(settings=a.settings, embedder=a.embedder(), llm=FakeLLM(draft, draft))
+        chat = Assistant(
+            settings=a.settings, embedder=inside(a).embedder(), llm=FakeLLM(draft, draft)
+        )
         try:
             return chat.ask("How long are API tokens valid?")
         finally:

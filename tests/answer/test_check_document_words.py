@@ -8,14 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from answer_factories import hit, passage
-from citewise.answer.flow import DocumentAnswerer
+from answer_factories import document_answerer, hit, passage
 from citewise.answer.generate import answer_with_fallback
 from citewise.answer.grounding import check_answer
 from citewise.answer.lexical import Evidence
 from citewise.answer.request import AnswerRequest
 from citewise.answer.support import document_aliases, name_forms
-from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.passages import PassageReader
 from citewise.testing.fakes import FakeLLM
 from citewise.types import DocumentFields, DocumentInfo, Passage, SearchFilter
@@ -144,7 +142,7 @@ class _Documents:
 
 
 def test_the_flow_reads_the_aliases_of_the_documents_shown() -> None:
-    answerer = DocumentAnswerer(cast(PassageReader, _Documents()), HashingEmbedder)
+    answerer = document_answerer(cast(PassageReader, _Documents()))
     shown: Sequence[Passage] = [EXHIBITIONS]  # its hit is document 1's
     assert hit().doc_id == 1
     found = answerer._aliases(shown, AnswerRequest("What must Acme show?", SearchFilter()))

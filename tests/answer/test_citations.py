@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from answer_factories import hit, passage
 from citewise.answer.citations import (
-    Reference,
+    CitationMark,
     build_citations,
     canonical_markers,
     dice,
@@ -25,7 +25,7 @@ def test_parses_single_list_and_adjacent_numeric_references() -> None:
 
 def test_parses_title_section_label_reference() -> None:
     refs = parse_references("Keys keep their order [Built-in Types > Mapping Types].")
-    assert refs == [Reference(22, 54, label="Built-in Types > Mapping Types")]
+    assert refs == [CitationMark(22, 54, label="Built-in Types > Mapping Types")]
 
 
 def test_indexing_and_markdown_links_are_not_references() -> None:
@@ -34,8 +34,8 @@ def test_indexing_and_markdown_links_are_not_references() -> None:
 
 def test_numeric_reference_matches_passage_by_number() -> None:
     ps = [passage(1, "a"), passage(2, "b")]
-    assert match_reference(Reference(0, 3, n=2), ps) is ps[1]
-    assert match_reference(Reference(0, 3, n=9), ps) is None
+    assert match_reference(CitationMark(0, 3, n=2), ps) is ps[1]
+    assert match_reference(CitationMark(0, 3, n=9), ps) is None
 
 
 def test_exact_tier_matches_title_and_section() -> None:
@@ -43,7 +43,7 @@ def test_exact_tier_matches_title_and_section() -> None:
         passage(1, "a", title="Logging HOWTO", section="Basic Tutorial"),
         passage(2, "b", title="Built-in Types", section="Mapping Types"),
     ]
-    ref = Reference(0, 1, label="built-in types › mapping types")
+    ref = CitationMark(0, 1, label="built-in types › mapping types")
     assert match_reference(ref, ps) is ps[1]
 
 
@@ -52,7 +52,7 @@ def test_contains_tier_matches_shortened_section() -> None:
         passage(1, "a", title="Logging HOWTO", section="Logging HOWTO > When to use logging"),
         passage(2, "b", title="Sorting HOWTO", section="Sorting HOWTO > Key Functions"),
     ]
-    assert match_reference(Reference(0, 1, label="Key Functions"), ps) is ps[1]
+    assert match_reference(CitationMark(0, 1, label="Key Functions"), ps) is ps[1]
 
 
 def test_dice_tier_matches_misspelt_section_reference() -> None:
@@ -60,14 +60,14 @@ def test_dice_tier_matches_misspelt_section_reference() -> None:
         passage(1, "a", title="Logging HOWTO", section="Logging HOWTO > Advanced"),
         passage(2, "b", title="Sorting HOWTO", section="Sorting HOWTO > Key Functions"),
     ]
-    ref = Reference(0, 1, label="Sortng HowTo > Key Functons")
+    ref = CitationMark(0, 1, label="Sortng HowTo > Key Functons")
     assert dice("Sortng HowTo > Key Functons", "sorting howto > key functions") > 0.5
     assert match_reference(ref, ps) is ps[1]
 
 
 def test_unrelated_label_matches_nothing() -> None:
     ps = [passage(1, "a", title="Logging HOWTO", section="Logging HOWTO > Advanced")]
-    assert match_reference(Reference(0, 1, label="Pizza recipes"), ps) is None
+    assert match_reference(CitationMark(0, 1, label="Pizza recipes"), ps) is None
 
 
 def test_dice_coefficient_bounds() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.extractive.answerer import ExtractiveAnswerer
 from llm_clients.scripted_server import ScriptedServer
 from llm_clients.wire import OpenAIWire
@@ -44,7 +45,9 @@ def test_a_question_passing_the_gate_reaches_the_llm_without_the_extractive_answ
 ) -> None:
     monkeypatch.setattr(ExtractiveAnswerer, "answer", _not_consulted)
     wire.server.script(wire.stream(["Tokens expire after 12 hours [1]."]))
-    chat = Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client())
+    chat = Assistant(
+        settings=assistant.settings, embedder=inside(assistant).embedder(), llm=wire.client()
+    )
     try:
         answer = chat.ask("How long are API tokens valid?")
     finally:
@@ -58,7 +61,9 @@ def test_a_question_the_gate_refuses_reaches_no_answerer(
     assistant: Assistant, wire: OpenAIWire, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ExtractiveAnswerer, "answer", _not_consulted)
-    chat = Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client())
+    chat = Assistant(
+        settings=assistant.settings, embedder=inside(assistant).embedder(), llm=wire.client()
+    )
     try:
         answer = chat.ask("Which Kubernetes version does the cluster run?")
     finally:

@@ -11,6 +11,7 @@ import pytest
 from citewise.answer.flow import DocumentAnswerer
 from citewise.answer.request import AnswerRequest
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.gate import GateOptions, RelevanceGate
 from citewise.types import NOT_FOUND, Done, SearchFilter
@@ -34,7 +35,7 @@ def _answer(answerer: DocumentAnswerer, question: str) -> str:
 
 def _refusing(assistant: Assistant) -> DocumentAnswerer:
     """The wired answer flow with a gate whose threshold no score reaches."""
-    answerer = assistant.parts.conversation.get().answerer
+    answerer = inside(assistant).parts.conversation.get().answerer
     answerer.gate = RelevanceGate(answerer.reader.vectors, GateOptions(threshold=9.0))
     return answerer
 

@@ -11,6 +11,7 @@ import pytest
 from citewise.answer.flow import DocumentAnswerer
 from citewise.answer.request import AnswerRequest
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.chat.intents.router import IntentRouter
 from citewise.embed.hashing import HashingEmbedder
 from citewise.question import analysis
@@ -63,7 +64,7 @@ def assistant(
 
 def _answerer(a: Assistant) -> DocumentAnswerer:
     """The answer flow as `services.build` wires it (retriever, reranker, gate, answerer)."""
-    return a.parts.conversation.get().answerer
+    return inside(a).parts.conversation.get().answerer
 
 
 def _answered(events: Iterator[Event]) -> Done:
@@ -74,7 +75,7 @@ def test_a_plain_question_is_embedded_once_from_routing_to_the_answer(
     assistant: Assistant, embedder: CountingEmbedder
 ) -> None:
     answerer = _answerer(assistant)
-    router = assistant.parts.conversation.get().router
+    router = inside(assistant).parts.conversation.get().router
     router.route("warm up the exemplars", has_history=False)  # exemplar bank built once
     embedder.queries.clear()
     routed = router.route(QUESTION, has_history=False)

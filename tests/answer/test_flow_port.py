@@ -7,12 +7,11 @@ import ast
 from pathlib import Path
 from typing import cast
 
+import citewise.answer.document_summary as document_summary
 import citewise.answer.flow as flow
-import citewise.answer.summary_flow as summary_flow
 import citewise.chat.conversation as conversation
 import citewise.chat.intents.probe as probe
-from citewise.answer.flow import DocumentAnswerer
-from citewise.embed.hashing import HashingEmbedder
+from answer_factories import document_answerer
 from citewise.question.question import Prior, Subject
 from citewise.retrieve.named_documents import DocumentMatch, NamedDocuments
 from citewise.retrieve.passages import PassageReader, StorePassages
@@ -32,7 +31,7 @@ def _imports(module: object) -> set[str]:
 
 def test_the_answer_flow_and_the_conversation_import_no_store_module() -> None:
     # the intent router's off-topic probe too: it reads through the answer flow's port
-    for module in (flow, summary_flow, conversation, probe):
+    for module in (flow, document_summary, conversation, probe):
         assert not {m for m in _imports(module) if m.startswith("citewise.store")}
 
 
@@ -56,7 +55,7 @@ class _Named:
 
 def test_a_follow_up_inherits_the_cited_documents_else_those_its_last_question_named() -> None:
     # only `named` is read: the rest of the port is never reached
-    answerer = DocumentAnswerer(cast(PassageReader, _Named()), HashingEmbedder)
+    answerer = document_answerer(cast(PassageReader, _Named()))
     cited = Prior(Subject(), ("lease.md",), "What is the rent under the Acme lease?")
     assert answerer._carried(cited, SearchFilter()) == ("lease.md",)
     uncited = Prior(Subject(("acme",)), (), "What must Acme show at exhibitions?")

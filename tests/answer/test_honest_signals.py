@@ -13,6 +13,7 @@ import pytest
 from citewise.answer.flow import DocumentAnswerer
 from citewise.answer.request import AnswerRequest
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.embed.hashing import HashingEmbedder
 from citewise.llm.base import Message
 from citewise.testing.fakes import FakeLLM
@@ -33,7 +34,7 @@ def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
 
 
 def _events(assistant: Assistant, extractor: PickingExtractor, question: str) -> list[Event]:
-    answerer: DocumentAnswerer = assistant.parts.conversation.get().answerer
+    answerer: DocumentAnswerer = inside(assistant).parts.conversation.get().answerer
     kept = answerer.extractor
     answerer.extractor = extractor
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citewise.api.answer_slots import AnswerSlots
+from citewise.answer.slots import AnswerSlots
 from citewise.errors import RateLimitedError
 from citewise.types import Event, Status, Token
 from http_server import running

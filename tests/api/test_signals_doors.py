@@ -16,6 +16,7 @@ import openai
 import pytest
 from httpx_sse import connect_sse
 
+from citewise.assistant.inside import inside
 from http_server import running
 from mcp_server.loop import run_client
 from mcp_server.test_http import http_client
@@ -39,7 +40,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = load_settings(data_dir=root / "data", embedder="hashing")
     with Assistant(settings=settings) as assistant:
         assistant.ingest([write_corpus(root / "docs")])
-        assistant.parts.conversation.get().answerer.extractor = PickingExtractor(2)
+        inside(assistant).parts.conversation.get().answerer.extractor = PickingExtractor(2)
         with running(create_app(settings, assistant=assistant)) as served:
             yield served
 

@@ -10,6 +10,7 @@ import pytest
 
 from citewise.answer.prompts import UNVERIFIED
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.chat.memory import SQLiteMemory, Turn
 from citewise.errors import InputError, MemoryBackendError, NotFoundError
 from citewise.types import CitationEvent, Done, Sources, Status, Token
@@ -78,11 +79,13 @@ def test_bad_questions_and_sessions_get_clear_errors(chat: Assistant) -> None:
     with pytest.raises(InputError, match="session"):
         chat.ask("hello", session_id="no spaces allowed")
     with pytest.raises(NotFoundError, match="nope"):
-        chat.memory.require("nope")
+        inside(chat).memory.require("nope")
 
 
 def _llm_chat(assistant: Assistant, wire: OpenAIWire | OllamaWire) -> Assistant:
-    return Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=wire.client())
+    return Assistant(
+        settings=assistant.settings, embedder=inside(assistant).embedder(), llm=wire.client()
+    )
 
 
 def test_llm_answer_is_streamed_verified_and_cited(assistant: Assistant) -> None:
@@ -201,8 +204,8 @@ def test_chit_chat_tools_and_commands_answer_without_retrieval(chat: Assistant) 
     docs = chat.ask("list documents", session_id="small-talk")
     assert docs.intent == "command" and "guides/logging.md" in docs.answer
     chat.ask("clear history", session_id="small-talk")
-    assert chat.memory.turns("small-talk")[-1].question == "clear history"
-    assert len(chat.memory.turns("small-talk")) == 1
+    assert inside(chat).memory.turns("small-talk")[-1].question == "clear history"
+    assert len(inside(chat).memory.turns("small-talk")) == 1
 
 
 def test_interactive_chat_streams_answers_until_exit(assistant: Assistant) -> None:
@@ -286,7 +289,7 @@ def test_an_answer_whose_turn_cannot_be_saved_is_still_given(
 ) -> None:
     chat = Assistant(
         settings=assistant.settings,
-        embedder=assistant.embedder(),
+        embedder=inside(assistant).embedder(),
         memory=_MemoryThatCannotSave(tmp_path / "memory.db"),
     )
     try:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.chat.intents.probe import keyword_overlap
 
 pytestmark = pytest.mark.slow
@@ -40,13 +41,13 @@ def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
 def test_probe_measures_the_share_of_message_words_the_documents_hold(
     assistant: Assistant,
 ) -> None:
-    overlap = keyword_overlap(lambda: assistant.parts.conversation.get().answerer.reader)
+    overlap = keyword_overlap(lambda: inside(assistant).parts.conversation.get().answerer.reader)
     assert overlap("Can I get a new laptop?") == 1.0
     assert overlap("Who directed Jurassic Park?") == 0.0
 
 
 def test_question_the_handbook_covers_is_not_off_topic(assistant: Assistant) -> None:
-    probed = assistant.parts.conversation.get().router  # as `services.build` wires it
+    probed = inside(assistant).parts.conversation.get().router  # as `services.build` wires it
     assert probed.route("Can I get a new laptop?", has_history=False).intent == "question"
     assert probed.route("Who directed Jurassic Park?", has_history=False).intent == "off_topic"
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from citewise.assistant.inside import inside
 from citewise.db.migrations import Migration, migrate, run_script, schema_version
 from citewise.errors import StoreError
 from citewise.store.sqlite.schema import MIGRATIONS, SCHEMA_VERSION
@@ -115,7 +116,7 @@ def test_users_and_memory_keep_their_own_versions_beside_the_stores(tmp_path: Pa
     from citewise.assistant import Assistant
 
     with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
-        a.documents(), a.users.list_users(), a.memory.sessions()  # each opened once
+        a.documents(), a.users.list_users(), inside(a).memory.sessions()  # each opened once
     store = _conn(tmp_path / "data" / "citewise.db")
     assert schema_version(store) == SCHEMA_VERSION
     assert schema_version(store, "auth_schema_version") == 1

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from answer_factories import passage
 from citewise.answer.citations import parse_references
-from citewise.extractive.summary import summarize_extractive
+from citewise.extractive.key_sentences import summarize_extractive
 from citewise.text.sentences import split_sentences, strip_citation_marks
 
 SORTING = [

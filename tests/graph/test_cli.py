@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.cli import app
 from citewise.graph.model import entity_key
 from citewise.store.base import GraphHolder
@@ -87,7 +88,7 @@ def test_graph_export_graphml_loads_in_networkx(env: dict[str, str], tmp_path: P
 def test_graph_build_fills_in_documents_stored_without_a_graph(env: dict[str, str]) -> None:
     assert _json(["graph", "build"], env) == {"built": 0, "documents": 4}
     with Assistant(data_dir=Path(env["CITEWISE_DATA_DIR"]), embedder="hashing") as assistant:
-        store = assistant.store
+        store = inside(assistant).store
         assert isinstance(store, GraphHolder)
         store.graph_store().delete_document(assistant.document("valve-notes.md").doc_id)
     assert _json(["graph", "build"], env) == {"built": 1, "documents": 4}

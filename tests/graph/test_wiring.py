@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.chat.query_router import QueryRouter, asks_relationship, asks_the_graph
 from citewise.graph.model import entity_key
 from citewise.retrieve.sources.base import SourceQuery
@@ -75,7 +76,7 @@ def test_questions_about_one_thing_stay_off_the_relationship_route(question: str
 
 
 def test_ingest_stores_each_documents_graph_and_its_links(assistant: Assistant) -> None:
-    store = assistant.store
+    store = inside(assistant).store
     assert isinstance(store, GraphHolder)
     graph = store.graph_store()
     ids = _doc_ids(assistant)
@@ -93,7 +94,7 @@ def test_the_graph_joins_search_on_the_relationship_route_only(assistant: Assist
     walked = assistant.search("Which components depend on firmware FC-001-234?", k=5)
     assert "graph" in walked.timings_ms
     assert {"pump-manual.md", "valve-notes.md"} <= {h.source for h in walked.hits}
-    (graph,) = [s for s in assistant.retriever().sources if isinstance(s, GraphSource)]
+    (graph,) = [s for s in inside(assistant).retriever().sources if isinstance(s, GraphSource)]
     asked = [("What uses the Intake Filter?", True), ("Is the Intake Filter replaced?", False)]
     for question, walks in asked:
         query = SourceQuery(question, 5, "hybrid", SearchFilter())
@@ -113,7 +114,7 @@ def test_reingesting_a_changed_document_replaces_its_graph(
     changed = dict(LINKED_CORPUS)
     changed["wiring-guide.md"] = "# Wiring Guide\n\nConnect the Relay Board to port J4.\n"
     assistant.ingest([write_corpus(tmp_path / "docs", changed)])
-    store = assistant.store
+    store = inside(assistant).store
     assert isinstance(store, GraphHolder)
     graph = store.graph_store()
     ids = _doc_ids(assistant)
@@ -123,7 +124,7 @@ def test_reingesting_a_changed_document_replaces_its_graph(
 
 
 def test_deleting_a_document_removes_it_from_the_graph(assistant: Assistant) -> None:
-    store = assistant.store
+    store = inside(assistant).store
     assert isinstance(store, GraphHolder)
     ids = _doc_ids(assistant)
     assistant.delete("wiring-guide.md")

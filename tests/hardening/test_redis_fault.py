@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from chat.memory.conftest import RedisServer
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.cli import app
 from citewise.errors import MemoryBackendError
 from citewise.types import ErrorEvent
@@ -56,7 +57,7 @@ def test_redis_dying_mid_conversation_gives_a_clear_error_and_recovers(
         redis_server.start()  # same port and append-only file, same process and objects
         second = chat.ask("And how many rotated files are kept?", session_id="s1")
         assert second.session_id == "s1" and second.answer
-        stored = chat.memory.turns("s1")
+        stored = inside(chat).memory.turns("s1")
         assert [t.question for t in stored] == [
             "How often are log files rotated?",
             "And how many rotated files are kept?",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from support import write_corpus
 
 
@@ -71,4 +72,4 @@ def test_the_root_is_the_collections_own(assistant: Assistant, tmp_path: Path) -
     assistant.ingest([a])
     report = assistant.ingest([b], collection="other")
     assert _statuses(report) == {"notes.md": "ingested"}
-    assert assistant.store.collection_root("other") == b.as_posix()
+    assert inside(assistant).store.collection_root("other") == b.as_posix()

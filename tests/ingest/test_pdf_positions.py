@@ -7,6 +7,7 @@ from pathlib import Path
 from reportlab.pdfgen import canvas
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.ingest.originals import original_path
 from citewise.ingest.pdf_positions import chunk_line_boxes
 from citewise.types import Child
@@ -80,7 +81,7 @@ def test_ingest_stores_boxes_with_chunks_and_keeps_the_original(tmp_path: Path) 
     with Assistant(data_dir=tmp_path / "data", embedder="hashing") as a:
         a.ingest([tmp_path / "docs"])
         (doc,) = a.documents()
-        chunks = a.store.document_chunks(doc.doc_id)
+        chunks = inside(a).store.document_chunks(doc.doc_id)
         boxed = [c for c in chunks if c.boxes]
         assert boxed and all(c.doc_hash == doc.content_hash for c in chunks)
         assert any(b.page == 2 for c in boxed for b in c.boxes)
@@ -124,4 +125,4 @@ def test_a_pdf_stored_before_positions_gets_them_on_the_next_ingest(tmp_path: Pa
         report = a.ingest([tmp_path / "docs"])
         assert [o.status for o in report.outcomes] == ["replaced"]
         (doc,) = a.documents()
-        assert any(c.boxes for c in a.store.document_chunks(doc.doc_id))
+        assert any(c.boxes for c in inside(a).store.document_chunks(doc.doc_id))

@@ -13,6 +13,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.ingest import pdf_positions
 from citewise.ingest.pdf_positions import chunk_line_boxes
 from citewise.types import Child
@@ -80,7 +81,7 @@ def test_a_chunk_whose_boxes_fail_keeps_the_document_and_warns_once_with_file_an
         report = a.ingest([tmp_path / "docs"])
         assert [o.status for o in report.outcomes] == ["ingested"]
         (doc,) = a.documents()
-        chunks = a.store.document_chunks(doc.doc_id)
+        chunks = inside(a).store.document_chunks(doc.doc_id)
     assert {c.page_start for c in chunks} == {1, 2, 3}  # every page's text is kept
     assert all(bool(c.boxes) == (c.page_start != 2) for c in chunks)
     warnings = [r.getMessage() for r in caplog.records if r.name == pdf_positions.__name__]

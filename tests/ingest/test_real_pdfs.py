@@ -15,6 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from ingest.scans import image_pdf
 
 pytestmark = pytest.mark.slow
@@ -75,7 +76,7 @@ def test_nearly_every_chunk_of_a_text_pdf_gets_highlight_boxes(
 ) -> None:
     a = ingested.assistant
     (doc,) = [d for d in a.documents() if d.source == source]
-    chunks = a.store.document_chunks(doc.doc_id)
+    chunks = inside(a).store.document_chunks(doc.doc_id)
     boxed = [c for c in chunks if c.boxes]
     assert len(chunks) > 20 and len(boxed) >= 0.95 * len(chunks)
     for c in boxed:  # every box on one of the chunk's pages, inside the page
@@ -103,7 +104,7 @@ def test_the_scanned_page_of_a_mix_is_read_and_its_text_pages_keep_their_boxes(
 ) -> None:
     a = ingested.assistant
     (doc,) = [d for d in a.documents() if d.source == "fhs-scanned-mix.pdf"]
-    chunks = a.store.document_chunks(doc.doc_id)
+    chunks = inside(a).store.document_chunks(doc.doc_id)
     assert any(c.boxes for c in chunks if c.page_start == 1)
     hits = a.search("stty change print terminal line settings", k=5, mode="keyword").hits
     assert any(h.source == "fhs-scanned-mix.pdf" and (h.page_end or h.page) == 3 for h in hits)

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.cli import app
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.pipeline import pipeline_key
@@ -37,7 +38,7 @@ def data(tmp_path: Path) -> Path:
 def test_stale_documents_are_parsed_again_from_their_kept_originals(data: Path) -> None:
     _upgrade(data / "citewise.db", "UPDATE documents SET pipeline = '';")
     with Assistant(data_dir=data, embedder="hashing") as a:
-        assert a.store.reindex_reason() == "new parsers"
+        assert inside(a).store.reindex_reason() == "new parsers"
         report = a.reindex()
         assert {o.status for o in report.outcomes} == {"replaced"} and len(report.outcomes) == 4
         assert report.chunks_embedded == 0  # same chunks: their vectors were kept
@@ -46,7 +47,7 @@ def test_stale_documents_are_parsed_again_from_their_kept_originals(data: Path) 
         assert sorted(d.source for d in a.documents()) == [
             "guides/backup.md", "guides/logging.md", "reference/api.html", "reference/limits.txt"
         ]  # fmt: skip
-        assert a.store.reindex_reason() is None
+        assert inside(a).store.reindex_reason() is None
         assert "seven" in a.ask("How many rotated log files are kept?").answer
         assert {o.status for o in a.reindex().outcomes} == set()  # nothing left to do
 
@@ -55,10 +56,10 @@ def test_chunks_whose_vectors_were_dropped_are_embedded_again(data: Path) -> Non
     _upgrade(data / "citewise.db", "DELETE FROM vectors; UPDATE chunks SET has_vector = 0;"
              " UPDATE documents SET status = 'indexing';")  # fmt: skip
     with Assistant(data_dir=data, embedder="hashing") as a:
-        chunks = a.store.count_missing_vectors()
+        chunks = inside(a).store.count_missing_vectors()
         assert chunks > 0
         assert a.reindex().chunks_embedded == chunks
-        assert a.store.count_missing_vectors() == 0
+        assert inside(a).store.count_missing_vectors() == 0
         assert {d.status for d in a.documents()} == {"ready"}
         assert a.search("logrotate", mode="vector", k=3).hits
 
@@ -81,11 +82,11 @@ def test_an_interrupted_reindex_finishes_on_the_next_run(data: Path) -> None:
     with Assistant(data_dir=data, embedder="hashing") as a:
         with pytest.raises(_Stop):
             a.reindex(progress=_StopAfterOne())
-        assert a.store.reindex_reason() == "new parsers"
+        assert inside(a).store.reindex_reason() == "new parsers"
         a.reindex()
         assert {d.pipeline for d in a.documents()} == {CURRENT}
-        assert len(a.documents()) == 4 and a.store.stats()["documents"] == 4
-        assert a.store.reindex_reason() is None
+        assert len(a.documents()) == 4 and inside(a).store.stats()["documents"] == 4
+        assert inside(a).store.reindex_reason() is None
 
 
 def test_a_document_with_neither_original_nor_file_is_reported(data: Path) -> None:
@@ -114,10 +115,10 @@ def test_another_embedder_makes_every_vector_anew_only_when_asked(data: Path) ->
     with Assistant(data_dir=data, embedder=HashingEmbedder(dim=64)) as a:
         with pytest.raises(InputError, match="--new-embedder"):
             a.reindex()
-        assert a.store.vectors_embedder() == "hashing-384"
-        chunks = a.store.stats()["chunks"]
+        assert inside(a).store.vectors_embedder() == "hashing-384"
+        chunks = inside(a).store.stats()["chunks"]
         assert a.reindex(new_embedder=True).chunks_embedded == chunks
-        assert a.store.vectors_embedder() == "hashing-64"
+        assert inside(a).store.vectors_embedder() == "hashing-64"
         assert {d.status for d in a.documents()} == {"ready"}
         assert a.search("logrotate", mode="vector", k=3).hits
         assert a.reindex(new_embedder=True).chunks_embedded == 0  # nothing left: resumable

@@ -12,18 +12,19 @@ import pytest
 from citewise.assistant import Assistant
 from citewise.config import load_settings
 from citewise.embed import create_embedder
+from citewise.jobs import uploads_dir
 from citewise.jobs.base import JobQueue
 from citewise.jobs.in_process import ThreadJobQueue
 from citewise.jobs.queued import WorkerJobQueue
 from citewise.testing.job_queue_contract import JobQueueContractTests
-from citewise.workers.process import Backoff, serve
+from citewise.workers.process import Backoff
 from redis_server import redis_url  # noqa: F401  (the fixture)
 
 
 class TestThreadJobQueue(JobQueueContractTests):
     @pytest.fixture
     def job_queue(self, assistant: Assistant) -> Iterator[JobQueue]:
-        queue = ThreadJobQueue(assistant)
+        queue = ThreadJobQueue(assistant.ingest, uploads_dir(assistant.settings))
         yield queue
         queue.close()
 
@@ -38,8 +39,7 @@ class TestWorkerJobQueue(JobQueueContractTests):
         stop = threading.Event()
         worker_side = Assistant(settings=settings, embedder=create_embedder("hashing"))
         worker = threading.Thread(
-            target=serve,
-            args=(worker_side,),
+            target=worker_side.ingest_from_queue,
             kwargs={"stop": stop, "backoff": Backoff(retries=0)},
         )
         worker.start()

@@ -21,7 +21,7 @@ def assistant(tmp_path: Path) -> Iterator[Assistant]:
 
 
 def submit(assistant: Assistant, tmp_path: Path, job_id: str, files: dict[str, bytes]) -> JobStatus:
-    queue = create_job_queue("thread", assistant)
+    queue = create_job_queue("thread", assistant.settings, assistant.ingest)
     folder = tmp_path / "staging" / job_id
     folder.mkdir(parents=True)
     for name, data in files.items():
@@ -71,5 +71,5 @@ def test_a_new_queue_clears_what_an_earlier_process_staged(assistant: Assistant)
     stale = assistant.settings.data_dir / "uploads" / "default" / ".staging" / "old-job"
     stale.mkdir(parents=True)
     (stale / "half.txt").write_text("half")
-    create_job_queue("thread", assistant).close()
+    create_job_queue("thread", assistant.settings, assistant.ingest).close()
     assert not stale.exists()

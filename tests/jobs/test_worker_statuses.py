@@ -59,4 +59,4 @@ def test_the_queue_backend_without_a_queue_url_is_a_config_error(tmp_path: Path)
         Assistant(settings=settings) as assistant,
         pytest.raises(ConfigError, match="CITEWISE_QUEUE"),
     ):
-        create_job_queue("queue", assistant)
+        create_job_queue("queue", assistant.settings, assistant.ingest)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.types import Answer, Done, Status, Token
 from llm_clients.scripted_server import ScriptedServer, sse_reply
 from llm_clients.wire import OpenAIWire
@@ -32,7 +33,9 @@ def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
 @pytest.fixture
 def chat(assistant: Assistant, openai: OpenAIWire) -> Iterator[Assistant]:
     c = Assistant(
-        settings=assistant.settings, embedder=assistant.embedder(), llm=openai.client(timeout=1.0)
+        settings=assistant.settings,
+        embedder=inside(assistant).embedder(),
+        llm=openai.client(timeout=1.0),
     )
     yield c
     c.close()
@@ -60,7 +63,9 @@ def test_server_down_falls_back_and_recovers_when_it_is_back(
 ) -> None:
     port = server.port
     chat = Assistant(
-        settings=assistant.settings, embedder=assistant.embedder(), llm=openai.client(timeout=1.0)
+        settings=assistant.settings,
+        embedder=inside(assistant).embedder(),
+        llm=openai.client(timeout=1.0),
     )
     server.close()  # nothing listens on the port any more
     try:
@@ -69,12 +74,14 @@ def test_server_down_falls_back_and_recovers_when_it_is_back(
         assert_extractive_fallback(answer, "cannot connect")
         stages = [e.stage for e in events if isinstance(e, Status)]
         assert "fallback" in stages
-        assert [t.answer for t in chat.memory.turns("down")] == [answer.answer]  # nothing lost
+        assert [t.answer for t in inside(chat).memory.turns("down")] == [
+            answer.answer
+        ]  # nothing lost
 
         back = ScriptedServer(port=port)  # the server is restarted; the assistant is not
         try:
             assert_answered_by_the_model(chat, back, "down")
-            assert len(chat.memory.turns("down")) == 2
+            assert len(inside(chat).memory.turns("down")) == 2
         finally:
             back.close()
     finally:

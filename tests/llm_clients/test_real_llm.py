@@ -13,6 +13,7 @@ import pytest
 
 from citewise.answer.prompts import UNVERIFIED
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.llm import Message, OpenAICompatLLM, RetryPolicy, Timeouts
 from citewise.llm.llamacpp_server import LlamaCppServer, smollm2_gguf
 from citewise.types import NOT_FOUND, Done, Status, Token
@@ -69,7 +70,9 @@ def test_client_completes_streams_and_keeps_to_json_mode(server: LlamaCppServer)
 def test_answers_stream_through_chat_assistant_and_never_invent_a_value(
     server: LlamaCppServer, assistant: Assistant
 ) -> None:
-    chat = Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=client(server))
+    chat = Assistant(
+        settings=assistant.settings, embedder=inside(assistant).embedder(), llm=client(server)
+    )
     try:
         for question in QUESTIONS:
             events = list(chat.stream(question))
@@ -84,7 +87,7 @@ def test_answers_stream_through_chat_assistant_and_never_invent_a_value(
                 assert answer.answer_kind == "none"
             else:
                 assert answer.citations, answer.answer
-            assert answer_invents(answer, assistant.store) == [], answer.answer
+            assert answer_invents(answer, inside(assistant).store) == [], answer.answer
             assert answer.timings_ms["attempts"] >= 1  # the model answered (no LLM failure)
             if answer.fallback is not None:
                 assert answer.fallback.used in ("extractive", "passages")
@@ -96,7 +99,9 @@ def test_answers_stream_through_chat_assistant_and_never_invent_a_value(
 def test_the_next_question_works_once_a_stopped_server_is_back(
     server: LlamaCppServer, assistant: Assistant, tmp_path: Path
 ) -> None:
-    chat = Assistant(settings=assistant.settings, embedder=assistant.embedder(), llm=client(server))
+    chat = Assistant(
+        settings=assistant.settings, embedder=inside(assistant).embedder(), llm=client(server)
+    )
     try:
         server.stop()  # by PID
         down = chat.ask(QUESTIONS[0], session_id="restart")
@@ -106,6 +111,6 @@ def test_the_next_question_works_once_a_stopped_server_is_back(
         back = chat.ask(QUESTIONS[0], session_id="restart")
         assert "attempts" in back.timings_ms  # the model was reached again
         assert back.fallback is None or "cannot connect" not in back.fallback.reason
-        assert len(chat.memory.turns("restart")) == 2
+        assert len(inside(chat).memory.turns("restart")) == 2
     finally:
         chat.close()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from citewise.assistant.inside import inside
 from support import write_corpus
 
 FACTS = {
@@ -47,7 +48,7 @@ def make_data_dir(root: Path) -> DataDir:
             folder = write_corpus(root / name, {f"{name}-pumps.md": f"# Pumps\n\n{fact}\n"})
             assistant.ingest([folder], collection=user.home_collection)
             doc = assistant.document(f"{name}-pumps.md", collection=user.home_collection)
-            chunk_id = assistant.store.document_chunks(doc.doc_id)[0].chunk_id
+            chunk_id = inside(assistant).store.document_chunks(doc.doc_id)[0].chunk_id
             tenants[name] = Tenant(name, made.key, user.home_collection, doc.source, fact, chunk_id)
     return DataDir(root / "data", tenants)
 

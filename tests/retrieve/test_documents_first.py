@@ -9,6 +9,7 @@ from functools import partial
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.chat.query_router import asks_across_documents, asks_beyond_named
 from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.ordering import documents_first, rescored, set_back
@@ -116,7 +117,7 @@ def agreements(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     root = tmp_path_factory.mktemp("agreements")
     with Assistant(data_dir=root / "data", embedder=HashingEmbedder(dim=64)) as a:
         a.ingest([write_corpus(root / "docs", dict(AGREEMENT_FILES))])
-        yield a.store
+        yield inside(a).store
 
 
 def test_the_document_a_question_names_is_not_searched_alone_when_others_answer(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.types import SearchFilter
 
 CLI = """# Command line
@@ -30,7 +31,7 @@ def test_a_query_naming_an_option_ranks_its_entry_first(tmp_path: Path) -> None:
     (docs / "cli.md").write_text(CLI)
     with Assistant(data_dir=tmp_path / "data", embedder="hashing", profile="cli_options") as a:
         a.ingest([docs])
-        retriever = a.retriever()
+        retriever = inside(a).retriever()
         hits = retriever.search("What does the -m option do?", k=3, flt=SearchFilter()).hits
         assert hits[0].section.endswith("-m module-name")
         assert hits[0].retriever_ranks.get("entries") == 1
@@ -55,7 +56,7 @@ def test_of_several_entries_for_an_option_the_one_on_the_page_search_finds_ranks
     with Assistant(data_dir=tmp_path / "data", embedder="hashing", profile="cli_options") as a:
         a.ingest([docs])
         query = "What does the interpreter option -m do?"
-        hits = a.retriever().search(query, k=5, flt=SearchFilter()).hits
+        hits = inside(a).retriever().search(query, k=5, flt=SearchFilter()).hits
         entries = [h for h in hits if "entries" in h.retriever_ranks]
         assert [h.source for h in entries] == ["b_interpreter.md", "a_compiler.md"]
         assert [h.retriever_ranks["entries"] for h in entries] == [1, 2]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citewise.assistant.inside import inside
 from citewise.retrieve.collections import merge_by_priority, search_collections
 from citewise.types import Hit, SearchFilter
 
@@ -41,7 +42,7 @@ def test_each_collection_is_searched_in_the_store(assistant: object, tmp_path: P
         folder.mkdir()
         (folder / f"{name}.md").write_text(f"# Valve\n\n{fact}\n", encoding="utf-8")
         assistant.ingest([folder], collection=name)
-    retriever = assistant.retriever()
+    retriever = inside(assistant).retriever()
     result = search_collections(
         lambda flt: retriever.search("zephyr valve", k=5, flt=flt),
         ["client-a", "global"],

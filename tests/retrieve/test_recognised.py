@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.recognised import Recognition
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
@@ -131,7 +132,7 @@ def filings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     root = tmp_path_factory.mktemp("filings")
     with Assistant(data_dir=root / "data", embedder=HashingEmbedder(dim=64)) as a:
         a.ingest([write_corpus(root / "docs", FILINGS)])
-        yield a.store
+        yield inside(a).store
 
 
 @pytest.mark.parametrize(

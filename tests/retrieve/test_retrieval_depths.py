@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.config import load_settings
 
 
@@ -18,9 +19,9 @@ def test_search_and_the_answer_pool_use_their_own_depths(tmp_path: Path) -> None
         pool_vector_k=16,
     )
     with Assistant(settings=settings, embedder="hashing") as a:
-        search = a.retriever().options
+        search = inside(a).retriever().options
         assert (search.keyword_k, search.vector_k) == (7, 30)
-        pool = a.retriever(pool=True).options
+        pool = inside(a).retriever(candidates=True).options
         assert (pool.keyword_k, pool.vector_k) == (15, 16)
 
 

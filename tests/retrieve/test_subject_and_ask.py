@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.inside_named import resolved, without_subject
 from citewise.retrieve.named_documents import DescribedDocuments, named_documents
@@ -130,7 +131,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     root = tmp_path_factory.mktemp("agreements")
     with Assistant(data_dir=root / "data", embedder=HashingEmbedder(dim=64)) as a:
         a.ingest([write_corpus(root / "docs", dict(AGREEMENT_FILES))])
-        yield a.store
+        yield inside(a).store
 
 
 RESOLVED = "At which shows must Distributor display Supplier products?"

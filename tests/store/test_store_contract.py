@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from citewise.store.base import Store
-from citewise.store.genre import documents_titled, heading_entries
+from citewise.store.lookups import documents_titled, heading_entries
 from citewise.store.sqlite.store import SQLiteStore
-from citewise.testing.genre_contract import GenreLookupsContractTests
 from citewise.testing.graph_contract import GraphHolderContractTests
 from citewise.testing.hybrid_contract import HybridSearchContractTests
 from citewise.testing.label_contract import ChunkLabelContractTests
+from citewise.testing.lookups_contract import HeadingLookupsContractTests
 from citewise.testing.schema_contract import SchemaContractTests, SourceIdentityContractTests
 from citewise.testing.store_contract import (
     StoreContractTests,
@@ -36,7 +36,7 @@ class ChunkRecordTests:
 
 
 class TestSQLiteStore(
-    StoreContractTests, StreamingStoreContractTests, GenreLookupsContractTests,
+    StoreContractTests, StreamingStoreContractTests, HeadingLookupsContractTests,
     GraphHolderContractTests, ChunkRecordTests, SchemaContractTests, SourceIdentityContractTests,
     ChunkLabelContractTests,
 ):  # fmt: skip
@@ -53,7 +53,7 @@ class TestSQLiteStore(
 
 @pytest.mark.integration
 class TestPostgresStore(
-    StoreContractTests, StreamingStoreContractTests, GenreLookupsContractTests,
+    StoreContractTests, StreamingStoreContractTests, HeadingLookupsContractTests,
     GraphHolderContractTests, HybridSearchContractTests, ChunkRecordTests, SchemaContractTests,
     SourceIdentityContractTests, ChunkLabelContractTests,
 ):  # fmt: skip

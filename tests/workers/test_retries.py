@@ -15,7 +15,7 @@ from citewise.config import Settings
 from citewise.embed.base import Vectors
 from citewise.embed.hashing import HashingEmbedder
 from citewise.store.registry import open_store
-from citewise.workers.process import Backoff, serve
+from citewise.workers.process import Backoff
 from citewise.workers.queue import IngestQueue
 
 pytestmark = pytest.mark.integration
@@ -51,7 +51,7 @@ def test_failing_jobs_are_retried_then_dead_lettered(tmp_path: Path, redis_url: 
     backoff = Backoff(retries=3, min_ms=50, max_ms=200)
     worker = Assistant(settings=settings, embedder=embedder)
     thread = threading.Thread(
-        target=serve, args=(worker,), kwargs={"stop": stop, "backoff": backoff}
+        target=worker.ingest_from_queue, kwargs={"stop": stop, "backoff": backoff}
     )
     thread.start()
     queue = IngestQueue(redis_url)

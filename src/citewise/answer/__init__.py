@@ -7,6 +7,6 @@ question kind gets) · context.py (budgeted, numbered passages) · generate.py (
 with its retry and fallback) · prompts.py (every LLM prompt) · grounding.py (the whole
 answer's check) · support.py (one sentence's verdict) · repair.py (re-citing, cutting a
 clause nothing shown holds) · citations.py (parse, match, quote, renumber) · confidence.py ·
-settle.py (the `Answer` of a checked text) · summary_flow.py (a document's summary) ·
+settle.py (the `Answer` of a checked text) · document_summary.py (a document's summary) ·
 lexical.py (word and value overlap). The no-LLM answerer is `citewise.extractive`.
 """

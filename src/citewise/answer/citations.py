@@ -31,7 +31,7 @@ _SEPARATORS = re.compile(r"\s*(?:>|›|»|/|::)\s*")
 
 
 @dataclass(frozen=True, slots=True)
-class Reference:
+class CitationMark:
     """One cited target: a passage number or a label; `start`/`end` span its brackets."""
 
     start: int
@@ -40,16 +40,16 @@ class Reference:
     label: str = ""
 
 
-def parse_references(text: str) -> list[Reference]:
+def parse_references(text: str) -> list[CitationMark]:
     """Every reference in `text`, in order; `[1, 3]` and `[2-4]` expand to one per number."""
-    refs: list[Reference] = []
+    refs: list[CitationMark] = []
     for m in _BRACKET.finditer(text):
         body = m.group(1)
         if _NUMBERS.match(body):
             for n in _expand_numbers(body):
-                refs.append(Reference(m.start(), m.end(), n=n))
+                refs.append(CitationMark(m.start(), m.end(), n=n))
         elif any(c.isalpha() for c in body) and not body.strip().startswith(("!", "^")):
-            refs.append(Reference(m.start(), m.end(), label=" ".join(body.split())))
+            refs.append(CitationMark(m.start(), m.end(), label=" ".join(body.split())))
     return refs
 
 
@@ -89,7 +89,7 @@ def dice(a: str, b: str) -> float:
     return 2 * sum((bx & by).values()) / (sum(bx.values()) + sum(by.values()))
 
 
-def match_reference(ref: Reference, passages: Sequence[Passage]) -> Passage | None:
+def match_reference(ref: CitationMark, passages: Sequence[Passage]) -> Passage | None:
     """The passage `ref` points at, or None. Earlier (better-ranked) passages win ties."""
     if ref.n is not None:
         return next((p for p in passages if p.n == ref.n), None)

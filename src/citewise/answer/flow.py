@@ -13,17 +13,16 @@ from dataclasses import replace
 from typing import Protocol
 
 from citewise.answer.context import MIN_RELATIVE_SCORE, assemble, assemble_within_budget
+from citewise.answer.document_summary import summarize_document
 from citewise.answer.generate import DEFAULT_BUDGET_S, answer_with_fallback, record_generation
 from citewise.answer.grounding import check_answer
 from citewise.answer.policy import policy_for
 from citewise.answer.prompts import NOTHING_MORE, styled_question
 from citewise.answer.request import AnswerRequest
 from citewise.answer.settle import closest_passage, make_answer, not_found, settle
-from citewise.answer.summary_flow import summarize_document
 from citewise.answer.support import document_aliases
 from citewise.embed.base import Embedder
 from citewise.extractive.definitions import pages_about, promote_definitions
-from citewise.extractive.extractor import Extractor
 from citewise.extractive.outcome import CLOSEST_PASSAGE
 from citewise.llm.base import LLM
 from citewise.question.analysis import Analysis
@@ -32,7 +31,7 @@ from citewise.retrieve.gate import RelevanceGate
 from citewise.retrieve.inside_named import resolved
 from citewise.retrieve.passages import PassageReader
 from citewise.retrieve.rerank import select_passages
-from citewise.rules import RulePack, rule_pack
+from citewise.rules import RulePack
 from citewise.rules.openings import with_openings
 from citewise.types import (
     NOT_FOUND,
@@ -88,24 +87,23 @@ class Extracts(Protocol):
 
 class DocumentAnswerer:
     """The answer flow over its injected parts: `reader` is its one port to the documents
-    (search and rerank, the passages around a hit, openings, vectors, the graph); `extractor`
-    the no-LLM generator (by default the extractive answerer with `abstain_threshold` and
-    `rules`)."""
+    (search and rerank, the passages around a hit, openings, vectors, the graph); `gate` the
+    relevance gate; `extractor` the no-LLM generator; `rules` the profile's rule pack
+    (`services.make_answerer` wires them)."""
 
     def __init__(
         self,
         reader: PassageReader,
         embedder_factory: Callable[[], Embedder],
-        llm: LLM | None = None,
+        llm: LLM | None,
         *,
+        gate: RelevanceGate,
+        extractor: Extracts,
+        rules: RulePack,
         select_threshold: float = 0.0,
         context_tokens: int = 1800,
         llm_context_tokens: int = LLM_CONTEXT_TOKENS,
-        abstain_threshold: float = 0.5,
         llm_budget_s: float = DEFAULT_BUDGET_S,
-        rules: RulePack | None = None,
-        gate: RelevanceGate | None = None,
-        extractor: Extracts | None = None,
     ) -> None:
         self.reader = reader
         self.embedder_factory = embedder_factory
@@ -114,9 +112,9 @@ class DocumentAnswerer:
         self.context_tokens = context_tokens
         self.llm_context_tokens = llm_context_tokens
         self.llm_budget_s = llm_budget_s
-        self.rules = rules or rule_pack(None)
-        self.gate = gate or RelevanceGate(reader.vectors, code_names=self.rules.code_names)
-        self.extractor = extractor or Extractor(embedder_factory, abstain_threshold, self.rules)
+        self.rules = rules
+        self.gate = gate
+        self.extractor = extractor
         # the passages of repeated and related questions recur: their token counts are kept
         self._count_tokens = functools.lru_cache(maxsize=TOKEN_COUNTS_KEPT)(self._tokens_in)
 
@@ -241,7 +239,7 @@ class DocumentAnswerer:
         yield Done(replace(answer, fallback=fallback, answer_kind=outcome))
 
     def summarize(self, req: AnswerRequest, target: str) -> Iterator[Event]:
-        """The summary of the document `target` names (`summary_flow.summarize_document`)."""
+        """The summary of the document `target` names (`document_summary.summarize_document`)."""
         return summarize_document(self.reader, self.llm, req, target)
 
     def _nothing_found(self, req: AnswerRequest, ranked: Sequence[Hit]) -> Iterator[Event]:

@@ -17,7 +17,6 @@ from prometheus_client import make_asgi_app
 from starlette.routing import Route
 
 from citewise import __version__
-from citewise.api.answer_slots import answer_slots
 from citewise.api.headers import SecurityHeaders, content_security_policy, security_headers
 from citewise.api.observability import RequestContext, record_answer, tracer_provider
 from citewise.api.routers import (
@@ -68,17 +67,14 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        from citewise.jobs import create_job_queue
-
         served.on_answer = record_answer
-        app.state.jobs = create_job_queue(settings.jobs, served)
+        app.state.jobs = served.job_queue()
         await anyio.to_thread.run_sync(served.warm_up)
         try:
             async with mcp.running():
                 yield
         finally:
-            app.state.jobs.close()
-            if owned:
+            if owned:  # the job queue closes with it
                 served.close()
             if provider is not None:
                 provider.shutdown()
@@ -95,7 +91,7 @@ def create_app(
     app.state.settings = settings
     app.state.assistant = served
     app.state.auth = served.auth
-    app.state.answer_slots = answer_slots(settings)
+    app.state.answer_slots = served.answer_slots()
     app.add_middleware(RequestContext)
     policy = content_security_policy(ui.WEB / "index.html")
     app.add_middleware(SecurityHeaders, headers=security_headers(policy))  # outermost: all

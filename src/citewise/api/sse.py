@@ -1,7 +1,7 @@
 """The one place that knows SSE: the chat flow's typed events as `text/event-stream`, and
 as the OpenAI chat-completion chunks `/v1/chat/completions` streams.
 
-The flow is a blocking iterator; each step runs in the answer's slot (api/answer_slots.py). When
+The flow is a blocking iterator; each step runs in the answer's slot (answer/slots.py). When
 the client goes away the response task is cancelled and the flow is closed, so generation
 stops, and the answer's slot is freed."""
 
@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 from fastapi.sse import EventSourceResponse, format_sse_event
 
-from citewise.api.answer_slots import Ticket
+from citewise.answer.slots import Ticket
 from citewise.api.schemas import AnswerModel, CitationModel, HitModel
 from citewise.errors import CitewiseError
 from citewise.types import (

@@ -6,10 +6,8 @@ call it; `services.build` wires the parts behind it (docs/facade.md)."""
 
 from __future__ import annotations
 
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,19 +15,15 @@ from citewise.assistant.conversations import ConversationMethods
 from citewise.assistant.documents import DocumentMethods
 from citewise.assistant.graph import GraphMethods
 from citewise.chat.memory import Memory
-from citewise.config import Settings, load_settings, unembedded_kinds
+from citewise.config import Settings, load_settings
 from citewise.embed.base import Embedder
-from citewise.errors import InputError, NotFoundError
-from citewise.ingest.chunking import ChunkingOptions
-from citewise.ingest.pipeline import IngestJob, IngestProgress, run_ingest
-from citewise.ingest.streamed import StreamLimits
+from citewise.errors import NotFoundError
+from citewise.ingest.pipeline import IngestProgress
 from citewise.ingest.web.fetch import WebLimits
-from citewise.ingest.web.pages import fetch_pages, is_web_address, web_limits, with_fetch_outcomes
+from citewise.jobs import JobQueue
 from citewise.llm import LLM
 from citewise.retrieve.collections import search_collections
-from citewise.retrieve.retriever import HybridRetriever
 from citewise.services import Components, build
-from citewise.store.base import Store
 from citewise.types import (
     Answer,
     Done,
@@ -41,9 +35,11 @@ from citewise.types import (
 )
 
 if TYPE_CHECKING:
+    from citewise.answer.slots import AnswerSlots
     from citewise.auth.service import AuthService
     from citewise.auth.store import AuthStore
     from citewise.db.backup import BackupReport
+    from citewise.workers.process import Backoff
 
 
 def final_answer(flow: Iterable[Event]) -> Answer:
@@ -89,30 +85,8 @@ class Assistant(DocumentMethods, ConversationMethods, GraphMethods):
             components = build(settings, embedder=given, llm=llm, memory=memory)
         self._parts = components
         self.settings = components.settings
-        self._ingest_lock = threading.Lock()
         # called with every finished answer (the API records metrics and spans with it)
         self.on_answer: Callable[[Answer], None] | None = None
-
-    # -- looking inside (tests and benchmarks only) -----------------------------------
-    # The product's doors (API, MCP, CLI, workers) use the methods below and never these;
-    # tests/test_facade.py fails on any use of them in `src/` outside the composition root.
-
-    @property
-    def parts(self) -> Components:
-        return self._parts
-
-    @property
-    def store(self) -> Store:
-        return self._parts.store.get()
-
-    @property
-    def memory(self) -> Memory:
-        return self._parts.memory.get()
-
-    def retriever(self, *, pool: bool = False) -> HybridRetriever:
-        """The hybrid retriever of `search`, or with `pool` the one that gathers the answer
-        flow's candidates for reranking (other list depths, see `Settings`)."""
-        return (self._parts.candidates if pool else self._parts.retriever).get()
 
     # -- the process -------------------------------------------------------------------
 
@@ -130,16 +104,40 @@ class Assistant(DocumentMethods, ConversationMethods, GraphMethods):
     def llm_name(self) -> str:
         return self.settings.llm or "extractive"
 
-    def embedder(self) -> Embedder:
-        return self._parts.embedder.get()
+    def job_queue(self) -> JobQueue:
+        """The upload jobs (`settings.jobs`: in this process, or the `citewise worker`
+        processes); closed with the assistant."""
+        return self._parts.jobs.get()
 
-    def open_store(self, *, pool_size: int | None = None) -> Store:
-        """A store of its own, for a thread that may not share `store`."""
-        return self._parts.open_store(pool_size=pool_size)
+    def answer_slots(self) -> AnswerSlots:
+        """The bounded answer threads a server admits each answer to (429 past the queue)."""
+        return self._parts.answer_slots.get()
+
+    def ingest_from_queue(
+        self,
+        *,
+        threads: int = 1,
+        stop: threading.Event | None = None,
+        backoff: Backoff | None = None,
+    ) -> None:
+        """Ingests the files sent to the queue (`settings.queue`: `citewise enqueue`, upload
+        jobs) until `stop` is set, or SIGTERM/SIGINT in the main thread (`citewise worker`)."""
+        from citewise.workers.process import serve
+
+        parts = self._parts
+        serve(self.settings, parts.open_store, parts.embedder.get, threads=threads, stop=stop,
+              backoff=backoff)  # fmt: skip
+
+    def with_memory(self, memory: str) -> Assistant:
+        """Another assistant over the same documents whose conversations are kept in
+        `memory` (a memory URL, e.g. `sqlite:///PATH`), sharing this one's embedder; its
+        owner closes it."""
+        settings = self.settings.model_copy(update={"memory": memory})
+        return Assistant(components=build(settings, embedder=self._parts.embedder.get()))
 
     def warm_up(self) -> None:
         """Loads the embedder before the first question needs it."""
-        self.embedder().embed_query("warm up")
+        self._parts.embedder.get().embed_query("warm up")
 
     def close(self) -> None:
         self._parts.close()
@@ -166,19 +164,10 @@ class Assistant(DocumentMethods, ConversationMethods, GraphMethods):
         are paths from the collection's root (docs/identity.md); with `uploads`, each
         file's own name (an upload comes from no folder). `paths` may hold http(s)
         addresses: their pages are fetched first (`ingest.web`)."""
-        collection = collection or self.collection
-        urls = [p for p in paths if isinstance(p, str) and is_web_address(p)]
-        fetched = None
-        if urls:
-            fetched = fetch_pages(
-                urls, self.settings.web_dir / collection, web or web_limits(self.settings)
-            )
-        files = [p for p in paths if p not in urls]
-        files += [fetched.folder] if fetched and fetched.saved else []
-        job = self._ingest_job(files, collection, prune, uploads)
-        with self._ingest_lock:
-            report = run_ingest(job, self.open_store, self.embedder, progress)
-        return with_fetch_outcomes(report, fetched)
+        return self._parts.ingester.get().ingest(
+            paths, collection=collection or self.collection, prune=prune, progress=progress,
+            uploads=uploads, web=web,
+        )  # fmt: skip
 
     def reindex(
         self,
@@ -191,62 +180,13 @@ class Assistant(DocumentMethods, ConversationMethods, GraphMethods):
         or `collection`), embeds every chunk without a vector and clears the store's note
         that a reindex is needed. Vectors of another embedder than the configured one are
         made anew only with `new_embedder` (else InputError). Resumable: run it again."""
-        from citewise.ingest.pipeline import pipeline_key
-        from citewise.ingest.reindex import reindex_candidates
-
-        made_by, name = self._store().vectors_embedder(), self.embedder().name
-        if made_by is not None and made_by != name:
-            if not new_embedder:
-                raise InputError(
-                    f"the stored vectors were made by embedder '{made_by}', not '{name}':"
-                    " configure that one, or pass --new-embedder to embed every chunk again"
-                )
-            self._store().forget_vectors()
-
         names = [collection] if collection else self._store().collections()
-        reports: list[IngestReport] = []
-        with self._ingest_lock, tempfile.TemporaryDirectory(prefix="citewise-reindex-") as tmp:
-            for i, name in enumerate(names or [self.collection]):
-                job = self._ingest_job([], name, False, False)
-                found = partial(reindex_candidates, collection=name,
-                                key=pipeline_key(job.chunking), originals=job.originals_dir,
-                                work=Path(tmp) / str(i))  # fmt: skip
-                reports.append(
-                    run_ingest(job, self.open_store, self.embedder, progress, found=found)
-                )
+        report = self._parts.ingester.get().reindex(
+            names or [self.collection], progress=progress, new_embedder=new_embedder
+        )
         if not collection:
             self._store().clear_reindex()
-        return IngestReport(
-            outcomes=tuple(o for r in reports for o in r.outcomes),
-            seconds=sum(r.seconds for r in reports),
-            chunks_embedded=sum(r.chunks_embedded for r in reports),
-            pages=sum(r.pages for r in reports),
-        )
-
-    def _ingest_job(
-        self, paths: Sequence[str | Path], collection: str, prune: bool, uploads: bool
-    ) -> IngestJob:
-        s = self.settings
-        return IngestJob(
-            paths=[Path(p).expanduser() for p in paths],
-            collection=collection,
-            prune=prune,
-            max_file_bytes=s.max_file_bytes,
-            max_inflated_bytes=s.max_inflated_bytes,
-            ocr=s.ocr,
-            chunking=ChunkingOptions(
-                parent_chars=s.parent_chars,
-                child_tokens=s.child_tokens,
-                overlap=s.child_overlap,
-                min_child_tokens=s.min_child_tokens,
-                unembedded=unembedded_kinds(s.unembedded_blocks),
-            ),
-            originals_dir=s.originals_dir if s.keep_originals else None,
-            streaming=StreamLimits(
-                above_bytes=s.stream_text_above_bytes, max_bytes=s.max_text_file_bytes
-            ),
-            uploads=uploads,
-        )
+        return report
 
     def backup(self, out: Path) -> BackupReport:
         """A consistent copy of the data directory in one file, taken while other threads
@@ -284,9 +224,12 @@ class Assistant(DocumentMethods, ConversationMethods, GraphMethods):
             tags=tuple(tags),
         )
         if not collections:
-            return self.retriever().search(query, k=k, mode=mode, flt=flt)
+            return self._parts.retriever.get().search(query, k=k, mode=mode, flt=flt)
         return search_collections(
-            lambda f: self.retriever().search(query, k=k, mode=mode, flt=f), collections, flt, k
+            lambda f: self._parts.retriever.get().search(query, k=k, mode=mode, flt=f),
+            collections,
+            flt,
+            k,
         )
 
     # -- answers ---------------------------------------------------------------------

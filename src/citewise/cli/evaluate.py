@@ -98,10 +98,11 @@ def bench(
                 err_console.print(figures["ask"])
         sizes = [int(x) for x in vector_sizes.split(",") if x.strip()]
         if sizes:
-            from citewise.assistant import Assistant
+            from citewise.config import load_settings
+            from citewise.services import make_embedder
 
-            with Assistant(embedder=embedder, data_dir=Path("/nonexistent-unused")) as a:
-                figures["vector_index"] = b.bench_vector_index(sizes, a.embedder().embed_query)
+            model = make_embedder(load_settings(embedder=embedder))
+            figures["vector_index"] = b.bench_vector_index(sizes, model.embed_query)
             err_console.print(figures["vector_index"])
         if out is not None:
             out.parent.mkdir(parents=True, exist_ok=True)

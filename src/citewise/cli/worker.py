@@ -35,11 +35,10 @@ def worker(
 ) -> None:
     """Ingest files sent to the queue into the store (CITEWISE_STORE) until stopped."""
     from citewise.assistant import Assistant
-    from citewise.workers.process import serve
 
     def action() -> None:
         with Assistant(settings=_settings(data_dir, None, queue)) as assistant:
-            serve(assistant, threads=max(1, threads))
+            assistant.ingest_from_queue(threads=max(1, threads))
 
     run_command(False, action)
 

@@ -40,7 +40,7 @@ def bench_ingest(corpus: Path, embedder: str, data_dir: Path | None = None) -> d
 
     root = data_dir or Path(tempfile.mkdtemp(prefix="citewise-bench-"))
     with Assistant(data_dir=root, embedder=embedder) as assistant:
-        assistant.embedder()  # model load is reported apart from ingest
+        assistant.warm_up()  # model load is reported apart from ingest
         first = assistant.ingest([corpus])
         rss_after_first = peak_rss_mb()
         again = assistant.ingest([corpus])

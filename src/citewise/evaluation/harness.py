@@ -51,13 +51,9 @@ class ScoredAnswers:
 
 
 def run_answer_eval(assistant: Assistant, question_set: Path) -> ScoredAnswers:
-    from citewise.chat.memory import SQLiteMemory
-
     items = load_items(question_set)
     # a private memory file, so evaluation sessions never mix with the user's
-    memory = SQLiteMemory(assistant.settings.data_dir / "eval-memory.db")
-    with Assistant(
-        settings=assistant.settings, embedder=assistant.embedder(), memory=memory
-    ) as private:
+    memory = assistant.settings.data_dir / "eval-memory.db"
+    with assistant.with_memory(f"sqlite:///{memory.resolve()}") as private:
         results = run_answers(private, items)
     return ScoredAnswers(summarize_answers(results), [asdict(r) for r in results])

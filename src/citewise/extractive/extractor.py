@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from citewise.embed.base import Embedder
 from citewise.extractive.answerer import ExtractiveAnswerer
 from citewise.extractive.compose import ExtractiveResult
 from citewise.extractive.documents_list import documents_list
-from citewise.extractive.options import ABSTAIN_BELOW, ExtractiveOptions
+from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.units import norm_sentence
 from citewise.question.analysis import Analysis
 from citewise.question.question import Question
-from citewise.rules import RulePack, rule_pack
+from citewise.rules import RulePack
 from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
@@ -29,8 +29,8 @@ SIMPLE_LENGTH_PENALTY = 0.01  # per word over 20: a simpler answer is a shorter 
 @dataclass(frozen=True, slots=True)
 class Extractor:
     embedder_factory: Callable[[], Embedder]
-    threshold: float = ABSTAIN_BELOW
-    rules: RulePack = field(default_factory=lambda: rule_pack(None))
+    threshold: float  # abstains below it (`Settings.abstain_threshold`)
+    rules: RulePack
 
     def extract(
         self,

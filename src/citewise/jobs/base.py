@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Literal, Protocol
+
+from citewise.ingest.pipeline import IngestProgress
+from citewise.ingest.web.fetch import WebLimits
+from citewise.types import IngestReport
 
 JobState = Literal["queued", "running", "done", "failed"]
 # per file: waiting, parsing, embedding, then one of the ends
@@ -59,6 +65,23 @@ class JobStatus:
         data = asdict(self)
         data["files"] = [asdict(f) for f in self.files]
         return data
+
+
+class IngestFiles(Protocol):
+    """What a job backend that ingests in its own process calls (`Ingester.ingest`,
+    `Assistant.ingest`)."""
+
+    def __call__(
+        self,
+        paths: Sequence[str | Path],
+        *,
+        collection: str,
+        progress: IngestProgress | None = None,
+        uploads: bool = False,
+        web: WebLimits | None = None,
+    ) -> IngestReport:
+        """`paths` may hold http(s) addresses, fetched within `web` (`ingest.web`)."""
+        ...
 
 
 class JobQueue(Protocol):

@@ -15,8 +15,7 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from citewise.assistant import Assistant
-from citewise.jobs.base import JobStatus, UploadJob
+from citewise.jobs.base import IngestFiles, JobStatus, UploadJob
 from citewise.workers.keep import keep_upload
 
 log = logging.getLogger(__name__)
@@ -27,10 +26,12 @@ Report = Callable[[Callable[[JobStatus], JobStatus]], None]
 class ThreadJobQueue:
     name = "thread"
 
-    def __init__(self, assistant: Assistant) -> None:
-        self._assistant = assistant
+    def __init__(self, ingest: IngestFiles, uploads: Path) -> None:
+        """`uploads`: the folder of each collection's uploads (`<collection>/.staging/<job>`
+        holds a job's files until they are in)."""
+        self._ingest = ingest
         # jobs of this backend die with their process: what an earlier one staged is stale
-        for stale in (assistant.settings.data_dir / "uploads").glob("*/.staging/*"):
+        for stale in uploads.glob("*/.staging/*"):
             shutil.rmtree(stale, ignore_errors=True)
         self._queue: queue.Queue[UploadJob | None] = queue.Queue()
         self._statuses: dict[str, JobStatus] = {}
@@ -72,7 +73,7 @@ class ThreadJobQueue:
         while (job := self._queue.get()) is not None:
             report = self._update(job.job_id)
             try:
-                run_upload(job, self._assistant, report)
+                run_upload(job, self._ingest, report)
             except Exception as exc:  # the job's record says so; the worker goes on
                 log.exception("job %s failed", job.job_id)
                 error = f"{type(exc).__name__}: {exc}"
@@ -93,7 +94,7 @@ class _FileProgress:
         self.report(lambda s: s.with_file(self.name, embedded=done, to_embed=total))
 
 
-def run_upload(job: UploadJob, assistant: Assistant, report: Report) -> None:
+def run_upload(job: UploadJob, ingest: IngestFiles, report: Report) -> None:
     """Ingests the job's files; `report` applies a change to the job's status record."""
     report(lambda s: replace(s, state="running", updated_at=time.time()))
     folder = Path(job.folder)
@@ -103,7 +104,7 @@ def run_upload(job: UploadJob, assistant: Assistant, report: Report) -> None:
             report(partial(JobStatus.with_file, name=name, stage="parse"))
             path = folder / name
             try:
-                outcome = assistant.ingest(
+                outcome = ingest(
                     [path], collection=job.collection, progress=_FileProgress(name, report),
                     uploads=True,
                 ).outcomes[0]  # fmt: skip

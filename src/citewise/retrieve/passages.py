@@ -20,7 +20,7 @@ from citewise.retrieve.ordering import set_aside, set_back
 from citewise.retrieve.rerank.base import Reranker, RerankResult, rerank_result
 from citewise.retrieve.retriever import HybridRetriever
 from citewise.store.base import GraphHolder, Store
-from citewise.store.genre import documents_titled
+from citewise.store.lookups import documents_titled
 from citewise.types import ChunkRecord, DocumentInfo, SearchFilter, SearchResult
 from citewise.types.trace import Trace
 from citewise.types.vectors import Vectors

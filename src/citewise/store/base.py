@@ -7,7 +7,7 @@ Visibility rules every backend follows:
   for a staged replacement, deletes the version it replaces in the same transaction. A
   replacement's chunks whose embedded text the replaced version has keep its vectors.
 
-Genre-specific lookups are not part of it: see `store.genre.GenreLookups`. Capabilities a
+Title and heading lookups are not part of it: see `store.lookups.HeadingLookups`. Capabilities a
 backend may add: `StreamingStore` (a document in batches) and `HybridSearch` (keyword and
 vector search fused in one round trip), `GraphHolder` (the knowledge graph beside the chunks).
 """

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from citewise.errors import CitewiseError, ConfigError
@@ -16,6 +17,12 @@ from citewise.store.base import Store
 from citewise.text.urls import scheme
 
 StoreFactory = Callable[[str, int], Store]
+
+
+class StoreOpener(Protocol):
+    def __call__(self, *, pool_size: int | None = None) -> Store:
+        """A store of its own (for a thread that may not share one)."""
+        ...
 
 
 def sqlite_path(url: str) -> Path:

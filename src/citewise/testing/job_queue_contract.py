@@ -7,7 +7,7 @@ test on another store).
     class TestMyQueue(JobQueueContractTests):
         @pytest.fixture
         def job_queue(self, assistant: Assistant) -> Iterator[JobQueue]:
-            queue = MyQueue(assistant)
+            queue = MyQueue(assistant.settings, assistant.ingest)
             yield queue
             queue.close()
 """

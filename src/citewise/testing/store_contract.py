@@ -3,7 +3,7 @@
 The `Store` protocol's suites are `DocumentStoreTests`, `KeywordSearchTests` and
 `VectorSearchTests`, bundled as `StoreContractTests`; each optional capability has its own:
 `StreamingStoreContractTests` (`testing.streaming_contract`, for `StreamingStore`),
-`GenreLookupsContractTests` (`testing.genre_contract`, for `store.genre.GenreLookups`) and
+`HeadingLookupsContractTests` (`testing.lookups_contract`, for `store.lookups.HeadingLookups`) and
 `GraphHolderContractTests` (`testing.graph_contract`, for `GraphHolder`) and
 `HybridSearchContractTests` (`testing.hybrid_contract`, for `HybridSearch`). A backend's test
 module names the suites it declares and provides a `store` fixture (an empty store, closed
@@ -29,10 +29,10 @@ import pytest
 
 from citewise.errors import StoreError
 from citewise.store.base import GraphHolder, HybridSearch, Store, StreamingStore
-from citewise.store.genre import GenreLookups
-from citewise.testing.genre_contract import GenreLookupsContractTests
+from citewise.store.lookups import HeadingLookups
 from citewise.testing.graph_contract import GraphHolderContractTests
 from citewise.testing.hybrid_contract import HybridSearchContractTests
+from citewise.testing.lookups_contract import HeadingLookupsContractTests
 from citewise.testing.store_documents import (
     document_of,
     embed_all,
@@ -348,7 +348,7 @@ def capability_suites(store: object) -> list[type]:
     there): a backend that offers one is tested on it."""
     offered = (
         (StreamingStore, StreamingStoreContractTests),
-        (GenreLookups, GenreLookupsContractTests),
+        (HeadingLookups, HeadingLookupsContractTests),
         (GraphHolder, GraphHolderContractTests),
         (HybridSearch, HybridSearchContractTests),
     )

@@ -14,16 +14,18 @@ import signal
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import dramatiq
 
-from citewise.assistant import Assistant
-from citewise.config import unembedded_kinds
+from citewise.config import Settings, unembedded_kinds
+from citewise.embed.base import Embedder
 from citewise.ingest.chunking import ChunkingOptions
 from citewise.ingest.streamed import StreamLimits
 from citewise.store.base import Store
+from citewise.store.registry import StoreOpener
 from citewise.workers.file_job import FileJob, run_file_job
 from citewise.workers.keep import keep_upload, upload_to_read
 from citewise.workers.queue import (
@@ -51,7 +53,7 @@ class Backoff:
 
 @dataclass
 class _Context:
-    assistant: Assistant
+    open_store: StoreOpener
     local: threading.local = field(default_factory=threading.local)
     stores: list[Store] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -59,7 +61,7 @@ class _Context:
     def store(self) -> Store:
         store: Store | None = getattr(self.local, "store", None)
         if store is None:
-            store = self.assistant.open_store(pool_size=2)
+            store = self.open_store(pool_size=2)
             self.local.store = store
             with self.lock:
                 self.stores.append(store)
@@ -74,13 +76,18 @@ class _Context:
 
 
 def build_worker(
-    assistant: Assistant, *, threads: int = 1, backoff: Backoff | None = None
+    settings: Settings,
+    open_store: StoreOpener,
+    embedder: Callable[[], Embedder],
+    *,
+    threads: int = 1,
+    backoff: Backoff | None = None,
 ) -> tuple[dramatiq.Worker, _Context]:
-    """A dramatiq worker (not started) consuming the ingestion queue of `settings.queue`."""
-    settings = assistant.settings
+    """A dramatiq worker (not started) consuming the ingestion queue of `settings.queue`;
+    each thread opens its store with `open_store`, all share `embedder()`."""
     backoff = backoff or Backoff(retries=settings.queue_retries)
     broker = make_broker(settings.queue)
-    ctx = _Context(assistant)
+    ctx = _Context(open_store)
     chunking = ChunkingOptions(
         parent_chars=settings.parent_chars,
         child_tokens=settings.child_tokens,
@@ -97,7 +104,7 @@ def build_worker(
         job = FileJob(str(read), source, collection)
         record_started(broker.client, batch, source)
         outcome = run_file_job(
-            job, ctx.store(), assistant.embedder, chunking=chunking,
+            job, ctx.store(), embedder, chunking=chunking,
             max_file_bytes=settings.max_file_bytes,
             streaming=StreamLimits(above_bytes=settings.stream_text_above_bytes,
                                    max_bytes=settings.max_text_file_bytes),
@@ -134,7 +141,9 @@ def build_worker(
 
 
 def serve(
-    assistant: Assistant,
+    settings: Settings,
+    open_store: StoreOpener,
+    embedder: Callable[[], Embedder],
     *,
     threads: int = 1,
     stop: threading.Event | None = None,
@@ -145,7 +154,7 @@ def serve(
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
-    worker, ctx = build_worker(assistant, threads=threads, backoff=backoff)
+    worker, ctx = build_worker(settings, open_store, embedder, threads=threads, backoff=backoff)
     worker.start()
     log.info("citewise worker %s consuming %s", worker_name(), QUEUE_NAME)
     try:

@@ -11,7 +11,8 @@ from functools import partial
 from anyio import to_thread
 from fastapi import APIRouter
 
-from citewise.api.answer_slots import AnswerSlots, SlotsDep
+from citewise.answer.slots import AnswerSlots
+from citewise.api.answer_slots import SlotsDep
 from citewise.api.deps import (
     AssistantDep,
     check_chat_id,

@@ -16,7 +16,8 @@ from fastapi import APIRouter
 from fastapi.sse import EventSourceResponse
 from pydantic import BaseModel
 
-from citewise.api.answer_slots import SlotsDep, Ticket
+from citewise.answer.slots import Ticket
+from citewise.api.answer_slots import SlotsDep
 from citewise.api.deps import AssistantDep, readable_async, session_key
 from citewise.api.security import Reader
 from citewise.api.sse import STREAM_HEADERS, citations_json, openai_chunks

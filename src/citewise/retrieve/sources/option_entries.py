@@ -6,7 +6,7 @@ repeats the option and keyword search has no token for "-m". Weighted above the 
 as such a heading is the option's own documentation (at weight 1 the Python docs answered
 "the -m option" from trace's "-m, --missing" and abstained on "-i"; at 2 both from the
 interpreter's entries). Only options: doing this for every identifier (`str.strip`) made dev
-answers worse, since those entries rank well already. Needs a store with `GenreLookups`.
+answers worse, since those entries rank well already. Needs a store with `HeadingLookups`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from citewise.retrieve.sources.base import SourceQuery
 from citewise.store.base import Store
-from citewise.store.genre import heading_entries
+from citewise.store.lookups import heading_entries
 from citewise.text.identifiers import command_options
 from citewise.types import Candidate, SearchMode
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from citewise.store.genre import like_prefix_patterns
+from citewise.store.lookups import like_prefix_patterns
 from citewise.store.sql.connection import ReadConn
 from citewise.text.headings import title_starts
 from citewise.types import ChunkRecord, DocumentFields, DocumentInfo

@@ -1,15 +1,15 @@
-"""The contract of the optional `store.genre.GenreLookups` capability: a page found by its
+"""The contract of the optional `store.lookups.HeadingLookups` capability: a page found by its
 title's prefix, an entry found by the option heading it. A backend that implements the
 protocol runs this suite beside `StoreContractTests` (`testing.store_contract`)."""
 
 from __future__ import annotations
 
 from citewise.store.base import Store
-from citewise.store.genre import GenreLookups
+from citewise.store.lookups import HeadingLookups
 from citewise.testing.store_documents import document_of, new_document
 from citewise.types import Block, NewDocument, SearchFilter
 
-__all__ = ["GenreLookupsContractTests"]
+__all__ = ["HeadingLookupsContractTests"]
 
 
 def _with_headings(
@@ -19,11 +19,11 @@ def _with_headings(
     return document_of(source, blocks, collection=collection)
 
 
-class GenreLookupsContractTests:
+class HeadingLookupsContractTests:
     """`documents_titled` and `heading_search`; the `store` fixture is the backend's."""
 
     def test_documents_titled_by_prefix(self, store: Store) -> None:
-        assert isinstance(store, GenreLookups)
+        assert isinstance(store, HeadingLookups)
         store.add_document(new_document("asyncio.html", "Event loops and tasks."))
         store.add_document(new_document("dev.html", "Developing with care."))
         store.add_document(new_document("odd_%.html", "A title with wildcards."))
@@ -38,7 +38,7 @@ class GenreLookupsContractTests:
         assert len(store.list_documents("default")) == 4
 
     def test_heading_search_finds_the_entries_headed_by_an_option(self, store: Store) -> None:
-        assert isinstance(store, GenreLookups)
+        assert isinstance(store, HeadingLookups)
         store.add_document(
             _with_headings(
                 "cmdline.txt",

@@ -1,9 +1,10 @@
-"""Genre lookups: an optional capability a store may offer beside the core `Store` protocol.
+"""Title and heading lookups: an optional capability a store may offer beside the core
+`Store` protocol.
 
 Some documentation genres have structure general search misses: an entry headed by the
 command-line option it documents ("-m <module-name>"), a page titled after its subject
 ("9. Massif: a heap profiler"). A backend that can find these cheaply implements
-`GenreLookups`; callers go through `documents_titled` / `heading_entries`, which fall back to
+`HeadingLookups`; callers go through `documents_titled` / `heading_entries`, which fall back to
 plain protocol calls (or nothing) for a backend that does not.
 """
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 @runtime_checkable
-class GenreLookups(Protocol):
+class HeadingLookups(Protocol):
     def heading_search(self, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
         """Up to `k` chunks, in reading order, whose last heading is the entry for `name`
         (`heading_names`): "-m <module-name>" or "-c, --check" for a command-line option."""
@@ -32,14 +33,14 @@ class GenreLookups(Protocol):
 
 
 def documents_titled(store: Store, collection: str, prefix: str) -> list[DocumentInfo]:
-    if isinstance(store, GenreLookups):
+    if isinstance(store, HeadingLookups):
         return store.documents_titled(collection, prefix)
     return [d for d in store.list_documents(collection) if title_starts(d.title, prefix)]
 
 
 def heading_entries(store: Store, name: str, flt: SearchFilter, k: int) -> list[Candidate]:
     """The entries headed by `name`, or none when the backend cannot look them up."""
-    if isinstance(store, GenreLookups):
+    if isinstance(store, HeadingLookups):
         return store.heading_search(name, flt, k)
     return []
 

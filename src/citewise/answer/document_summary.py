@@ -10,7 +10,7 @@ from citewise.answer.grounding import check_answer
 from citewise.answer.prompts import map_prompt, reduce_prompt
 from citewise.answer.request import AnswerRequest
 from citewise.answer.settle import Settled, make_answer, settle
-from citewise.extractive.summary import summarize_extractive
+from citewise.extractive.key_sentences import summarize_extractive
 from citewise.llm.base import LLM, Message
 from citewise.retrieve.documents import match_document
 from citewise.retrieve.passages import PassageReader
