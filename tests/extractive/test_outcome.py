@@ -145,3 +145,15 @@ def test_an_answer_from_a_framing_block_not_asked_about_is_not_confident() -> No
     framed = OutcomeFeatures(1.0, 0.8, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
     assert not states_confidently(framed, "all-MiniLM-L6-v2")
     assert states_confidently(replace(framed, framing_best=0.0), "no-calibration")
+
+
+def test_an_answer_stating_another_attribute_s_value_is_shown_as_the_closest_passage() -> None:
+    from citewise.extractive.compose import ExtractiveResult
+    from citewise.extractive.outcome import unsure
+
+    question = "How many days of paid leave did employees get in 2019?"
+    evidence = _scored_leave(question).items()
+    visitors = "In 2019 the office hosted 12 visitors [1]."
+    answer = ExtractiveResult(visitors, (), (0.65,), False, evidence=evidence)
+    shown = unsure(answer, analyse(question), "all-MiniLM-L6-v2", doubt=True)
+    assert shown.kind == "passage" and shown.text == visitors

@@ -31,6 +31,7 @@ from citewise.extractive.compose import ExtractiveResult, ScoredSentence
 from citewise.extractive.outcome_calibration import CALIBRATIONS
 from citewise.extractive.scoring import type_fit
 from citewise.extractive.units import is_navigation, join_marked
+from citewise.extractive.value_owner import states_other_value
 from citewise.question.analysis import Analysis
 from citewise.question.coverage import coverage
 from citewise.question.periods import name_words
@@ -225,12 +226,15 @@ def window_of(sentences: Sequence[str], i: int) -> tuple[int, int]:
 def unsure(
     result: ExtractiveResult, a: Analysis, embedder: str, *, doubt: bool
 ) -> ExtractiveResult:
-    """`result`, or when it answers one part without confidence (`states_confidently`), its
-    sentences shown as the closest passage, labelled as not stating the answer."""
+    """`result`, or when it answers one part without confidence (`states_confidently`) or
+    states only another attribute's values (`value_owner.states_other_value`), its sentences
+    shown as the closest passage, labelled as not stating the answer."""
     if not doubt or result.abstained or result.kind != "answer" or not result.evidence:
         return result
     if len(a.parts) > 1:
         return result
+    if states_other_value(a.question, a.answer_type, result.text):
+        return replace(result, kind="passage", reason="closest passage: another attribute's value")
     if states_confidently(OutcomeFeatures(**dict(result.evidence)), embedder):
         return result
     return replace(result, kind="passage", reason="closest passage: unsure")
