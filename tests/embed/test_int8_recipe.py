@@ -13,6 +13,7 @@ from citewise.embed.minilm.recipe import (
     RECIPES,
     choose_recipe,
     cpu_flags,
+    has_vnni,
     recipe_named,
     this_cpus_recipe,
 )
@@ -22,20 +23,30 @@ XEON_SAPPHIRE = "fpu sse2 avx avx2 fma avx512f avx512bw avx512vl avx512_vnni avx
 EPYC_ROME = "fpu sse2 avx avx2 fma bmi2 sha_ni"
 SKYLAKE_SP = "fpu sse2 avx avx2 fma avx512f avx512bw avx512vl avx512cd"
 ALDER_LAKE = "fpu sse2 avx avx2 fma avx_vnni"
+OLD_X86 = "fpu sse2 sse4_2 avx"
 
 
 @pytest.mark.parametrize(
     ("flags", "recipe"),
     [
-        (XEON_SAPPHIRE, "vnni"),
-        (ALDER_LAKE, "vnni"),  # AVX-VNNI without AVX-512
-        (SKYLAKE_SP, "portable"),  # AVX-512 without VNNI sums u8×s8 pairs in int16 too
-        (EPYC_ROME, "portable"),
+        (XEON_SAPPHIRE, "uniform"),  # not vnni: uniform measured faster with VNNI/AMX too
+        (ALDER_LAKE, "uniform"),  # AVX-VNNI without AVX-512
+        (SKYLAKE_SP, "uniform"),  # AVX-512 without VNNI: 7-bit weights stay exact
+        (EPYC_ROME, "uniform"),
+        (OLD_X86, "portable"),  # no AVX2: not measured
         ("", "portable"),  # unknown CPU (ARM, macOS)
     ],
 )
-def test_recipe_follows_the_cpus_vnni_flag(flags: str, recipe: str) -> None:
+def test_auto_picks_the_fastest_recipe_measured_for_the_cpus_flags(flags: str, recipe: str) -> None:
     assert choose_recipe(flags.split()).name == recipe
+
+
+@pytest.mark.parametrize(
+    ("flags", "vnni"),
+    [(XEON_SAPPHIRE, True), (ALDER_LAKE, True), (SKYLAKE_SP, False), (EPYC_ROME, False)],
+)
+def test_vnni_is_read_from_the_avx512_or_avx_flag(flags: str, vnni: bool) -> None:
+    assert has_vnni(flags.upper().split()) is vnni
 
 
 def test_only_the_vnni_recipe_uses_full_range_weights() -> None:

@@ -17,7 +17,7 @@ import pytest
 from citewise.embed import create_embedder
 from citewise.embed.minilm.export import ensure_onnx_model, model_path
 from citewise.embed.minilm.graph import CHECK_TEXTS
-from citewise.embed.minilm.recipe import RECIPES, choose_recipe, cpu_flags
+from citewise.embed.minilm.recipe import RECIPES, cpu_flags, has_vnni
 from citewise.embed.minilm.runtime import MiniLMEmbedder
 
 pytestmark = pytest.mark.slow
@@ -214,7 +214,7 @@ def test_int8_recipe_keeps_the_fp32_models_vectors(
     recipe: str, fp32_cache: Path, tmp_path: Path
 ) -> None:
     chosen = RECIPES[recipe]
-    if chosen.name == "vnni" and choose_recipe(cpu_flags()).name != "vnni":
+    if chosen.name == "vnni" and not has_vnni(cpu_flags()):
         pytest.skip("full-range int8 weights are exact only on a CPU with VNNI")
     texts = [*CHECK_TEXTS, *DOCS]
     int8 = MiniLMEmbedder(cache_dir=tmp_path, recipe=chosen)
@@ -227,6 +227,23 @@ def test_int8_recipe_keeps_the_fp32_models_vectors(
     assert float(cosines.min()) >= chosen.min_cosine, cosines
     if chosen.name == "vnni":
         assert float(cosines.min()) >= 0.99, cosines
+
+
+def test_the_default_graph_keeps_chunks_at_0_99_with_every_matmul_int8(
+    minilm: MiniLMEmbedder, fp32_cache: Path
+) -> None:
+    import onnx
+
+    fp32 = MiniLMEmbedder(cache_dir=fp32_cache, variant="fp32")
+    try:
+        cosines = np.sum(minilm.embed_documents(DOCS) * fp32.embed_documents(DOCS), axis=1)
+    finally:
+        fp32.close()
+    assert float(cosines.min()) >= 0.99, cosines
+    graph = onnx.load(str(minilm.onnx_path)).graph
+    ops = [n.op_type for n in graph.node]
+    assert ops.count("MatMulIntegerToFloat") == 18  # 6 x (attention output, FFN up, FFN down)
+    assert ops.count("QAttention") == 6 and "MatMul" not in ops
 
 
 def test_batches_by_token_length_keep_each_texts_row(fp32_cache: Path) -> None:

@@ -1,7 +1,7 @@
 """Builds the bundled all-MiniLM-L6-v2's ONNX graph once, from its weights, into the cache.
 
     python -m citewise.embed.minilm.export [--cache-dir DIR] [--variant int8|fp32]
-        [--recipe vnni|portable] [--force]
+        [--recipe uniform|portable|vnni] [--force]
 
 Runs by itself at first use (a few seconds on 2 cores; needs numpy, onnx and onnxruntime,
 all core dependencies — no torch):
@@ -9,9 +9,9 @@ all core dependencies — no torch):
 1. write the fused fp32 graph from `model.safetensors` (`minilm.graph.build_fp32_graph`):
    ONNX Runtime's contrib ops (EmbedLayerNormalization, Attention, SkipLayerNormalization,
    BiasGelu), then mean pooling and L2 normalisation, so the session outputs finished vectors;
-2. for "int8": dynamic int8 quantisation with per-channel weights, by the recipe this CPU
-   calls for (`minilm.recipe`: full 8-bit weights with VNNI; else 7-bit weights with the six
-   FFN output projections left in fp32);
+2. for "int8": int8 quantisation with per-channel weights by the chosen recipe
+   (`minilm.recipe`; by default "uniform": 7-bit weights, per-token activations, every
+   matmul);
 3. check the int8 graph against the fp32 one on a few texts (worst cosine at least the
    recipe's `min_cosine`), then move the graph atomically into the cache as
    `minilm-l6-v2-int8-<recipe>-v<EXPORT_VERSION>.onnx` (fp32: `minilm-l6-v2-fp32-v<…>.onnx`).
@@ -118,7 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--variant", choices=VARIANTS, default="int8")
     parser.add_argument(
-        "--recipe", choices=sorted(RECIPES), default=None, help="int8 recipe (default: this CPU's)"
+        "--recipe",
+        choices=sorted(RECIPES),
+        default=None,
+        help="int8 recipe (default: $CITEWISE_INT8_RECIPE, else uniform)",
     )
     parser.add_argument("--force", action="store_true", help="re-export even if cached")
     args = parser.parse_args(argv)

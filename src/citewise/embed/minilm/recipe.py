@@ -1,4 +1,4 @@
-"""Which int8 quantisation recipe suits the CPU this process runs on.
+"""Which int8 quantisation recipe a graph is built with, and which suits this CPU.
 
 ONNX Runtime multiplies uint8 activations by int8 weights. With VNNI (AVX512-VNNI or AVX-VNNI)
 one instruction sums four such products straight into int32, so full 8-bit weights are exact.
@@ -8,9 +8,11 @@ weights are reduced to 7 bits to stay exact.
 The default, "uniform", is exact on both kinds (7-bit weights) and so gives every x86 CPU the
 same vectors: each token's activations get their own scale (`minilm.per_token`), which wins
 back what 7-bit weights lose, so every matmul, the FFN outputs included, runs in int8, and the
-fused attention is quantised too (docs/ingest-speed.md: ≥ 1.8× fp32 on AVX2 and on VNNI).
-"portable" (per-call activation scale, FFN outputs in fp32) and "vnni" (8-bit weights,
-attention in fp32) are the earlier recipes, kept selectable.
+fused attention is quantised too. It is also the fastest recipe measured on both kinds
+(docs/ingest-speed.md: ~2.2x fp32 with VNNI/AMX, ~1.4x on AVX2, where the int8 matmul itself
+is only ~1.8x fp32). "portable" (per-call activation scale, FFN outputs in fp32) and "vnni"
+(8-bit weights, attention in fp32: exact only with VNNI, and slower than uniform there) are the
+earlier recipes, kept selectable.
 
 The recipe is part of the cached graph's file name (`minilm.export.model_path`): a cache
 shared between CPU kinds keeps one graph per recipe, and each CPU loads its own.
@@ -70,14 +72,22 @@ RECIPES = {
 }
 
 
+def has_vnni(flags: Iterable[str]) -> bool:
+    """Whether a CPU with these feature flags sums u8×s8 products straight into int32."""
+    return bool(VNNI_FLAGS & {flag.lower() for flag in flags})
+
+
 def choose_recipe(flags: Iterable[str]) -> Int8Recipe:
-    """The recipe for a CPU with these feature flags (as /proc/cpuinfo spells them)."""
-    return RECIPES["vnni"] if VNNI_FLAGS & {flag.lower() for flag in flags} else RECIPES["portable"]
+    """The fastest recipe measured for a CPU with these feature flags (as /proc/cpuinfo
+    spells them): uniform on x86 with AVX2, VNNI or not (faster than vnni even with VNNI);
+    portable where no AVX2 is listed (ARM, macOS, older x86: not measured)."""
+    lowered = {flag.lower() for flag in flags}
+    return RECIPES["uniform"] if "avx2" in lowered else RECIPES["portable"]
 
 
 def cpu_flags(cpuinfo: Path = CPUINFO) -> frozenset[str]:
     """This CPU's feature flags (x86 Linux); empty where the OS lists none by that name
-    (ARM's are "Features", macOS has no /proc): the portable recipe."""
+    (ARM's are "Features", macOS has no /proc)."""
     try:
         text = cpuinfo.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -99,6 +109,6 @@ def recipe_named(name: str) -> Int8Recipe:
 
 def this_cpus_recipe() -> Int8Recipe:
     """$CITEWISE_INT8_RECIPE: a recipe's name, or `auto` for the one this CPU's flags call
-    for (vnni or portable); unset, the uniform recipe."""
+    for (`choose_recipe`); unset, the uniform recipe."""
     wanted = os.environ.get(RECIPE_ENV, "").strip() or DEFAULT_RECIPE
     return choose_recipe(cpu_flags()) if wanted == "auto" else recipe_named(wanted)

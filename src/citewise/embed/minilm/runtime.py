@@ -14,8 +14,8 @@ The int8 recipe (`minilm.recipe`; the cached graph's name says which) is by defa
 per-token int8 activations (`minilm.per_token`: each token with its own scale) times 7-bit
 per-channel weights for every matmul, the fused attention quantised too. 7-bit weights are
 exact both where u8 x s8 pairs are summed in int16 (AVX2, AVX-512 without VNNI) and with
-VNNI, so every x86 CPU gets the same vectors, at >= 1.8x the fp32 graph on AVX2 and >= 2x on
-VNNI (docs/ingest-speed.md; chunks' cosine to fp32 >= 0.99). The earlier recipes stay
+VNNI, so every x86 CPU gets the same vectors, at ~2.2x the fp32 graph with VNNI/AMX and
+~1.4x on AVX2 (docs/ingest-speed.md; chunks' cosine to fp32 >= 0.99). The earlier recipes stay
 selectable with $CITEWISE_INT8_RECIPE: "portable" (per-call activation scale, FFN outputs in
 fp32: ~1.1-1.4x fp32 on AVX2) and "vnni" (8-bit weights, exact only with VNNI).
 
