@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant
+from citewise.assistant.inside import inside
 from citewise.retrieve.rerank.documents_first import graph_first
 from citewise.retrieve.sources.base import kept_in
 from citewise.retrieve.sources.graph import GraphSource
@@ -70,7 +71,7 @@ def test_the_parties_of_every_agreement_of_the_kind_are_listed_on_the_graphs_rou
     assert 'Nordic Flow AB as "Distributor"' in on.answer
     assert "Kestrel" not in on.answer
 
-    retrievers = (agreements.retriever(), agreements.retriever(pool=True))
+    retrievers = (inside(agreements).retriever(), inside(agreements).retriever(candidates=True))
     for r in retrievers:
         r.sources = [s for s in r.sources if not isinstance(s, GraphSource)]
     off = agreements.ask(question, session_id=None)
