@@ -33,10 +33,10 @@ export function WebPages({ collection, maxPages, onAdded }) {
         if (event === 'done') break;
       }
       const final = await api(`/jobs/${enc(job.job_id)}`);
-      const pages = (final.files || []).map(pageOf);
-      setResults(pages);
-      if (final.error && !pages.some((p) => p.reason)) setError(final.error);
-      if (pages.some((p) => ADDED.has(p.status))) onAdded();
+      const listed = (final.files || []).map(pageOf);
+      setResults(listed);
+      if (final.error && !listed.some((p) => p.reason)) setError(final.error);
+      if (listed.some((p) => ADDED.has(p.status))) onAdded();
     } catch (err) {
       setError(err.message);
     } finally {
