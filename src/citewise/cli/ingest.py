@@ -80,10 +80,10 @@ def no_files_hint(paths: Sequence[str | Path]) -> str:
     """What to do when the paths hold no file at all."""
     from rich.markup import escape
 
-    from citewise.ingest.parsers import SUPPORTED_EXTENSIONS
+    from citewise.ingest.parsers import supported_extensions
 
     named = escape(", ".join(str(p) for p in paths))
-    kinds = " ".join(sorted(SUPPORTED_EXTENSIONS))
+    kinds = " ".join(sorted(supported_extensions()))  # the installed plugins' too
     return (
         f"[yellow]nothing to ingest:[/yellow] no files in {named} (hidden files are skipped). "
         f"citewise reads {kinds}"

@@ -104,3 +104,25 @@ def test_a_streamed_workbook_gives_the_blocks_of_a_whole_read(tmp_path: Path) ->
     with path.open("rb") as fh:
         streamed = tuple(spreadsheet_blocks(fh, kind="xlsx"))
     assert streamed == parse_file(path).blocks
+
+
+def test_openpyxl_rows_read_are_dropped_from_the_sheet_tree() -> None:
+    """openpyxl clears a parsed row but keeps it under <sheetData> (memory growing with the
+    sheet); the wrapped iterparse removes it once the reader has moved past it."""
+    import io
+    from xml.etree.ElementTree import iterparse
+
+    from citewise.ingest.parsers._xlsx_prune import _pruning
+
+    ns = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    xml = (
+        f'<worksheet xmlns="{ns}"><sheetData>' + "<row><c/></row>" * 3 + "</sheetData></worksheet>"
+    )
+    seen: dict[str, object] = {}
+    for _, element in _pruning(iterparse)(io.BytesIO(xml.encode())):
+        if element.tag.endswith("}row"):
+            element.clear()  # as openpyxl's reader does
+        seen[element.tag.rsplit("}", 1)[1]] = element
+    sheet_data = seen["sheetData"]
+    assert len(list(sheet_data)) == 0  # type: ignore[call-overload]
+    assert [e.tag for e in seen["worksheet"]] == [f"{{{ns}}}sheetData"]  # type: ignore[attr-defined]

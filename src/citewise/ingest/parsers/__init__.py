@@ -62,7 +62,8 @@ SHEET_INFLATION = 40  # worksheet XML compresses ~8-12 times; 40 leaves room
 # 8: tables on PDF pages read as rows, each value with its column header
 # 9: CSV/TSV read as rows ("<column>: <value> · …") in blocks cited by row range
 # 10: an e-mail attachment's heading is marked ("› report.pdf") so citations name the file
-PARSER_VERSION = 10
+# 11: DOCX text inside tracked insertions (w:ins) read; NULs ending Outlook strings dropped
+PARSER_VERSION = 11
 
 
 class Parser(Protocol):

@@ -173,11 +173,25 @@ def describe_binary(data: bytes) -> str:
 
 def is_encrypted_ole(data: bytes) -> bool:
     """Password-protected .docx/.pptx files are OLE containers with an EncryptionInfo stream
-    at their root."""
+    at their root; a password-protected .xls/.doc/.ppt says so inside its main stream."""
     if not data.startswith(OLE_MAGIC):
         return False
     root = _ole_root(data)
-    return "encryptioninfo" in root if root is not None else _ENCRYPTION_INFO in data
+    if root is None:
+        return _ENCRYPTION_INFO in data
+    return "encryptioninfo" in root or _legacy_encrypted(data)
+
+
+def _legacy_encrypted(data: bytes) -> bool:
+    import olefile
+
+    from citewise.ingest.parsers._ole_crypt import legacy_encrypted
+
+    try:
+        with olefile.OleFileIO(io.BytesIO(data)) as ole:
+            return legacy_encrypted(ole)
+    except _OLE_ERRORS:
+        return False
 
 
 def describe(data: bytes) -> str:

@@ -75,9 +75,29 @@ def table_rows(table: Table) -> list[list[str]]:
             if cell._tc is last:
                 continue
             last = cell._tc
-            cells.append(cell.text)
+            cells.append("\n".join(paragraph_text(p) for p in cell.paragraphs))
         rows.append(cells)
     return rows
+
+
+_TEXT_TAGS = {qn("w:t"): "", qn("w:tab"): "\t", qn("w:br"): "\n", qn("w:cr"): "\n"}
+_RUN = qn("w:r")
+_TEXT_BOX = qn("w:txbxContent")
+
+
+def paragraph_text(paragraph: Paragraph) -> str:
+    """The paragraph's text, tracked insertions (`w:ins`, `w:moveTo`) included: python-docx's
+    `text` reads only direct runs and links, so a document saved with unaccepted changes lost
+    them (deleted text is `w:delText`, never read). Text boxes anchored in it stay out."""
+    p = paragraph._p
+    parts: list[str] = []
+    for el in p.iter(*_TEXT_TAGS):
+        if el.getparent().tag != _RUN:  # a tab stop of the paragraph's properties
+            continue
+        if any(a is not p and a.tag == _TEXT_BOX for a in el.iterancestors()):
+            continue
+        parts.append((el.text or "") if el.tag == qn("w:t") else _TEXT_TAGS[el.tag])
+    return "".join(parts)
 
 
 def _open(data: bytes) -> Any:
@@ -92,7 +112,7 @@ def _blocks(document: Any) -> Iterator[Block | None]:
     items: list[tuple[int, str]] = []
     for item in document.iter_inner_content():
         if isinstance(item, Paragraph):
-            text = clean(item.text)
+            text = clean(paragraph_text(item))
             if not text:
                 continue
             names = _style_names(item)

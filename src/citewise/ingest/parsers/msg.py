@@ -96,7 +96,7 @@ def _field(item: Any, attr: str) -> str:
         return format_datetime(value)
     if isinstance(value, bytes):
         value = value.decode("utf-8", "replace")
-    return clean(str(value))
+    return clean(str(value).replace("\x00", ""))  # older writers end strings with NUL
 
 
 def _headers(item: Any) -> list[tuple[str, str]]:
@@ -147,8 +147,8 @@ def _raw(item: Any, attr: str) -> str:
     except _DAMAGED:
         return ""
     if isinstance(value, bytes):
-        return value.decode("utf-8", "replace") if attr != "rtfBody" else value.decode("latin-1")
-    return value if isinstance(value, str) else ""
+        value = value.decode("utf-8", "replace") if attr != "rtfBody" else value.decode("latin-1")
+    return value.replace("\x00", "") if isinstance(value, str) else ""
 
 
 def _attachment(

@@ -35,6 +35,9 @@ Source = bytes | Path | BinaryIO  # a file object: its position follows the read
 def _xlsx_sheets(source: Source, stack: ExitStack) -> Iterator[tuple[str, int, Iterator[Any]]]:
     import openpyxl
 
+    from citewise.ingest.parsers._xlsx_prune import prune_finished_rows
+
+    prune_finished_rows()
     _check_shared_strings(source)
     try:
         book = openpyxl.load_workbook(
