@@ -7,7 +7,8 @@ model's peak.
         [--json benchmarks/results/embed_throughput.json]
 
 Texts: --chunks chunks, as ingest makes them, evenly spaced over ~120 files of the corpus.
-For each side (`fp32`, or an int8 recipe's name), interleaved round by round (the machine is
+For each side (`fp32`, or an int8 recipe's name; `l3-` before either: the 3-layer
+student, `minilm-l3`), interleaved round by round (the machine is
 shared, so the sides see the same load), with the embedder's default threads and sessions:
 
 - embedding alone: chunks/s of `embed_documents` over the texts (wall), and chunks per
@@ -138,9 +139,11 @@ def embedder_for(side: str) -> object:
     from citewise.embed.minilm.recipe import recipe_named
     from citewise.embed.minilm.runtime import MiniLMEmbedder
 
+    # "l3-<side>": the 3-layer student (`minilm-l3`) by that variant or recipe
+    student, side = side.startswith("l3-"), side.removeprefix("l3-")
     if side == "fp32":
-        return MiniLMEmbedder(variant="fp32")
-    return MiniLMEmbedder(recipe=recipe_named(side))
+        return MiniLMEmbedder(variant="fp32", student=student)
+    return MiniLMEmbedder(recipe=recipe_named(side), student=student)
 
 
 def ingest_once(corpus: Path, recipe: str, files: int) -> dict[str, object]:

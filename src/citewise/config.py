@@ -25,7 +25,7 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default=DEFAULT_DATA_DIR, description="Where the SQLite store lives.")
     collection: str = "default"
     embedder: str = Field(
-        default="minilm", description="minilm | hashing | st:PATH | ollama:M | openai:M"
+        default="minilm", description="minilm | minilm-l3 | hashing | st:PATH | ollama:M | openai:M"
     )
     embedder_base_url: str | None = None
     embedder_api_key: str | None = None

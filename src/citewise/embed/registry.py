@@ -1,7 +1,8 @@
 """`create_embedder(spec)`: the one place that maps an embedder spec to a backend.
 
 Specs: "minilm" (the bundled all-MiniLM-L6-v2 on ONNX Runtime, int8, the default;
-"minilm:fp32" for the unquantised graph, same vector space), "hashing",
+"minilm:fp32" for the unquantised graph, same vector space), "minilm-l3" (its distilled
+3-layer student, faster, a vector space of its own; "minilm-l3:fp32"), "hashing",
 "st:<path to a local sentence-transformers model>", "ollama:<model>", "openai:<model>".
 Heavy dependencies (onnxruntime, torch, sentence-transformers) are imported by the backend
 only when it is created, so importing citewise stays fast.
@@ -19,6 +20,8 @@ from citewise.registry import FactoryRegistry
 VALID_SPECS = (
     "minilm",
     "minilm:fp32",
+    "minilm-l3",
+    "minilm-l3:fp32",
     "hashing",
     "st:<path to a sentence-transformers model>",
     "ollama:<model>",
@@ -43,13 +46,19 @@ def _split(spec: str) -> tuple[str, str]:
     return kind, arg.strip()
 
 
-def _minilm(spec: str, arg: str, opts: dict[str, Any]) -> Embedder:
+def _minilm(spec: str, arg: str, opts: dict[str, Any], student: bool = False) -> Embedder:
     if arg not in ("", "int8", "fp32"):
         raise _unknown(spec)
     from citewise.embed.minilm.runtime import MiniLMEmbedder
 
     cache = Path(opts["cache_dir"]) if "cache_dir" in opts else None
-    return MiniLMEmbedder(cache_dir=cache, threads=opts.get("threads"), variant=arg or "int8")
+    return MiniLMEmbedder(
+        cache_dir=cache, threads=opts.get("threads"), variant=arg or "int8", student=student
+    )
+
+
+def _minilm_student(spec: str, arg: str, opts: dict[str, Any]) -> Embedder:
+    return _minilm(spec, arg, opts, student=True)
 
 
 def _hashing(spec: str, arg: str, opts: dict[str, Any]) -> Embedder:
@@ -93,6 +102,7 @@ EMBEDDERS = FactoryRegistry[[str, str, dict[str, Any]], Embedder](
     "embedder",
     [
         ("minilm", _minilm),
+        ("minilm-l3", _minilm_student),
         ("hashing", _hashing),
         ("st", _sentence_transformers),
         ("ollama", _ollama),

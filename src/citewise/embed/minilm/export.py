@@ -1,7 +1,7 @@
 """Builds the bundled all-MiniLM-L6-v2's ONNX graph once, from its weights, into the cache.
 
     python -m citewise.embed.minilm.export [--cache-dir DIR] [--variant int8|fp32]
-        [--recipe uniform|portable|vnni] [--force]
+        [--recipe uniform|portable|vnni] [--student] [--force]
 
 Runs by itself at first use (a few seconds on 2 cores; needs numpy, onnx and onnxruntime,
 all core dependencies — no torch):
@@ -53,21 +53,33 @@ def default_cache_dir() -> Path:
 
 
 def model_path(
-    cache_dir: Path | None = None, variant: str = "int8", recipe: Int8Recipe | None = None
+    cache_dir: Path | None = None,
+    variant: str = "int8",
+    recipe: Int8Recipe | None = None,
+    student: bool = False,
 ) -> Path:
-    """Where the cache keeps `variant`'s graph; int8 by `recipe` (default: this CPU's)."""
+    """Where the cache keeps `variant`'s graph; int8 by `recipe` (default: this CPU's);
+    `student`: the 3-layer student's, named by its weights' hash (`minilm.student`)."""
     if variant not in VARIANTS:
         raise ConfigError(f"unknown MiniLM variant {variant!r}; valid: {', '.join(VARIANTS)}")
     kind = variant if variant == "fp32" else f"{variant}-{(recipe or this_cpus_recipe()).name}"
-    return (cache_dir or default_cache_dir()) / f"minilm-l6-v2-{kind}-v{EXPORT_VERSION}.onnx"
+    model = "minilm-l6-v2"
+    if student:
+        from citewise.embed.minilm.student import student_tag
+
+        model = f"minilm-l3-student-{student_tag()}"
+    return (cache_dir or default_cache_dir()) / f"{model}-{kind}-v{EXPORT_VERSION}.onnx"
 
 
 def ensure_onnx_model(
-    cache_dir: Path | None = None, variant: str = "int8", recipe: Int8Recipe | None = None
+    cache_dir: Path | None = None,
+    variant: str = "int8",
+    recipe: Int8Recipe | None = None,
+    student: bool = False,
 ) -> Path:
     """The cached ONNX file for `variant`, exporting it first if it is missing."""
     recipe = recipe or this_cpus_recipe()
-    path = model_path(cache_dir, variant, recipe)
+    path = model_path(cache_dir, variant, recipe, student)
     if path.is_file():
         return path
     log.warning(
@@ -75,16 +87,18 @@ def ensure_onnx_model(
         variant,
         path,
     )
-    return export_onnx(path, variant, recipe)
+    return export_onnx(path, variant, recipe, student)
 
 
-def export_onnx(dest: Path, variant: str = "int8", recipe: Int8Recipe | None = None) -> Path:
+def export_onnx(
+    dest: Path, variant: str = "int8", recipe: Int8Recipe | None = None, student: bool = False
+) -> Path:
     """Build, (quantise and verify,) then atomically place the graph at `dest`."""
     started = time.perf_counter()
     model_dir = bundled_model_dir()
     dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".export-", dir=dest.parent) as tmp:
-        final = build_fp32_graph(model_dir, Path(tmp))
+        final = build_fp32_graph(model_dir, Path(tmp), student)
         if variant != "fp32":
             recipe = recipe or this_cpus_recipe()
             fused, final = final, quantize(final, Path(tmp) / f"{variant}.onnx", recipe)
@@ -123,15 +137,16 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="int8 recipe (default: $CITEWISE_INT8_RECIPE, else uniform)",
     )
+    parser.add_argument("--student", action="store_true", help="the 3-layer student (`minilm-l3`)")
     parser.add_argument("--force", action="store_true", help="re-export even if cached")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     try:
         recipe = recipe_named(args.recipe) if args.recipe else this_cpus_recipe()
-        path = model_path(args.cache_dir, args.variant, recipe)
+        path = model_path(args.cache_dir, args.variant, recipe, args.student)
         if args.force or not path.is_file():
             log.warning("exporting the bundled MiniLM model to ONNX (%s) …", args.variant)
-            export_onnx(path, args.variant, recipe)
+            export_onnx(path, args.variant, recipe, args.student)
         print(path)
     except (EmbedderError, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -50,15 +50,22 @@ def _onnx() -> Any:
     return onnx
 
 
-def build_fp32_graph(model_dir: Path, workdir: Path) -> Path:
-    """Write the fused fp32 graph of the weights in `model_dir` to `workdir`/fp32.onnx."""
+def build_fp32_graph(model_dir: Path, workdir: Path, student: bool = False) -> Path:
+    """Write the fused fp32 graph of the weights in `model_dir` to `workdir`/fp32.onnx
+    (`student`: its layers replaced by the 3-layer student's, `minilm.student`)."""
     onnx = _onnx()
     _check_shape(read_config(model_dir))
     weights = read_safetensors(model_dir / "model.safetensors")
+    layers = LAYERS
+    if student:
+        from citewise.embed.minilm.student import layer_count, student_weights
+
+        weights = student_weights(weights)
+        layers = layer_count(weights)
     graph = _Graph(onnx, weights)
     graph.embeddings()
     hidden = "embedded"
-    for layer in range(LAYERS):
+    for layer in range(layers):
         hidden = graph.layer(layer, hidden)
     graph.pooling(hidden)
     dest = workdir / "fp32.onnx"

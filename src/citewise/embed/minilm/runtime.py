@@ -88,11 +88,16 @@ class MiniLMEmbedder:
         onnx_path: Path | None = None,
         sessions: int | None = None,
         recipe: Int8Recipe | None = None,
+        student: bool = False,
     ) -> None:
         from citewise.embed.minilm.export import ensure_onnx_model
         from citewise.embed.minilm.weights import bundled_model_dir
 
-        path = onnx_path or ensure_onnx_model(cache_dir, variant, recipe)
+        if student:  # the 3-layer student (`minilm.student`): a vector space of its own
+            from citewise.embed.minilm.student import student_name
+
+            self.name = student_name()
+        path = onnx_path or ensure_onnx_model(cache_dir, variant, recipe, student)
         tokenizer = bundled_model_dir() / "tokenizer.json"
         self.onnx_path = path  # the graph file (`minilm.tokens` reads token states from it)
         self.variant = variant
