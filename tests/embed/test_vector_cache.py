@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from citewise.embed._util import VectorCache
+from citewise.embed._util import TextVectorCache
 
 
 def test_a_repeated_query_is_computed_once_and_comes_back_read_only() -> None:
-    cache = VectorCache(size=2)
+    cache = TextVectorCache(size=2)
     calls: list[str] = []
 
     def compute(text: str) -> np.ndarray:
@@ -25,7 +25,7 @@ def test_a_repeated_query_is_computed_once_and_comes_back_read_only() -> None:
 
 
 def test_the_least_recently_used_query_is_evicted() -> None:
-    cache = VectorCache(size=2)
+    cache = TextVectorCache(size=2)
     calls: list[str] = []
     for text in ("a", "b", "a", "c", "b"):
         cache.get(text, lambda t=text: (calls.append(t), np.zeros(1, np.float32))[1])
@@ -33,7 +33,7 @@ def test_the_least_recently_used_query_is_evicted() -> None:
 
 
 def test_get_many_computes_only_the_missing_texts_once_and_keeps_their_order() -> None:
-    cache = VectorCache(size=10)
+    cache = TextVectorCache(size=10)
     batches: list[list[str]] = []
 
     def compute(texts: list[str]) -> np.ndarray:

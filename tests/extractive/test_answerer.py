@@ -445,11 +445,11 @@ def test_answers_stay_answers_when_doubting_is_switched_off(
 
 
 def test_a_sentence_leaning_back_is_embedded_after_its_heading_path_when_asked() -> None:
-    from citewise.extractive.candidates import Candidate, embedded_text
+    from citewise.extractive.candidates import CandidateSentence, embedded_text
 
     release = passage(4, "This release adds a JIT compiler.", section="What's New In 3.13")
-    leaning = Candidate(release, 0, "This release adds a JIT compiler.", 1.0, frozenset())
-    plain = Candidate(LOGGING, 0, "Logging provides a set of functions.", 1.0, frozenset())
+    leaning = CandidateSentence(release, 0, "This release adds a JIT compiler.", 1.0, frozenset())
+    plain = CandidateSentence(LOGGING, 0, "Logging provides a set of functions.", 1.0, frozenset())
     expected = "What's New In 3.13: This release adds a JIT compiler."
     assert embedded_text(leaning, anaphor_heading=True) == expected
     assert embedded_text(plain, anaphor_heading=True) == plain.text

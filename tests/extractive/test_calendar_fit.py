@@ -9,7 +9,7 @@ import numpy as np
 
 from answer_factories import passage
 from citewise.extractive.calendar_fit import calendar_fit, calendar_values
-from citewise.extractive.candidates import Candidate, stems_of
+from citewise.extractive.candidates import CandidateSentence, stems_of
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.sentence_scores import score_sentences
 from citewise.extractive.units import is_header_line
@@ -41,7 +41,7 @@ def test_a_sentence_on_the_asked_day_fits_and_one_on_another_day_does_not() -> N
 def _ranked(question: str, texts: list[str], cosines: list[float], weight: float) -> list[str]:
     """The sentences best first as `score_sentences` ranks them, at the given cosines."""
     cands = [
-        Candidate(passage(n, t, source="harbour.mbox"), 0, t, 1.0, frozenset(stems_of(t)))
+        CandidateSentence(passage(n, t, source="harbour.mbox"), 0, t, 1.0, frozenset(stems_of(t)))
         for n, t in enumerate(texts, start=1)
     ]
     vectors = np.array([[c, math.sqrt(1 - c * c)] for c in cosines])

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from answer_factories import passage
-from citewise.extractive.candidates import Candidate, lexical, stems_of, term_weights
+from citewise.extractive.candidates import CandidateSentence, lexical, stems_of, term_weights
 
 
-def _cand(text: str) -> Candidate:
-    return Candidate(passage(1, text), 0, text, 1.0, frozenset(stems_of(text)))
+def _cand(text: str) -> CandidateSentence:
+    return CandidateSentence(passage(1, text), 0, text, 1.0, frozenset(stems_of(text)))
 
 
 def test_a_command_line_option_is_a_term_of_its_own() -> None:

@@ -12,7 +12,7 @@ import pytest
 from answer_factories import passage
 from citewise.extractive.answerer import _sentences
 from citewise.extractive.bullets import is_run_in_heading, titled
-from citewise.extractive.candidates import Candidate, stems_of
+from citewise.extractive.candidates import CandidateSentence, stems_of
 from citewise.extractive.compose import ANAPHOR, ScoredSentence, compose
 from citewise.extractive.options import MISSING_NAME_PENALTY, ExtractiveOptions
 from citewise.extractive.prose_candidates import framing_only
@@ -157,7 +157,9 @@ def test_a_slide_s_title_words_count_for_every_bullet_under_it() -> None:
     opts = ExtractiveOptions(lexical_weight=1.0, cosine_weight=0.0)
     a = analyse("Why is supply chain ranked third?")
     cands = [
-        Candidate(why, 0, "It is ranked #3 because: It topped the survey", 1.0, frozenset(), False)
+        CandidateSentence(
+            why, 0, "It is ranked #3 because: It topped the survey", 1.0, frozenset(), False
+        )
     ]
     cands = [replace(cands[0], stems=frozenset(stems_of(cands[0].text)))]
     vectors = np.zeros((1, 2), dtype=np.float32)

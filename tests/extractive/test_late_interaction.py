@@ -10,7 +10,7 @@ import pytest
 from answer_factories import passage
 from citewise.embed.hashing import HashingEmbedder
 from citewise.embed.minilm.tokens import TokenStates
-from citewise.extractive.candidates import Candidate
+from citewise.extractive.candidates import CandidateSentence
 from citewise.extractive.late_interaction import LateInteraction, maxsim, question_tokens
 
 
@@ -30,9 +30,9 @@ def test_question_tokens_keep_content_words_only() -> None:
     assert np.array_equal(kept, vectors[[3, 4]])
 
 
-def _candidates(texts: list[str]) -> tuple[list[Candidate], dict[int, list[str]]]:
+def _candidates(texts: list[str]) -> tuple[list[CandidateSentence], dict[int, list[str]]]:
     p = passage(1, " ".join(texts), section="Server Configuration > Memory")
-    return [Candidate(p, i, t, 1.0, frozenset()) for i, t in enumerate(texts)], {1: texts}
+    return [CandidateSentence(p, i, t, 1.0, frozenset()) for i, t in enumerate(texts)], {1: texts}
 
 
 def test_an_embedder_without_token_states_gives_no_scores() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from answer_factories import passage
 from citewise.extractive.bullets import titled
-from citewise.extractive.candidates import Candidate, embedded_text
+from citewise.extractive.candidates import CandidateSentence, embedded_text
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.prose_candidates import prose_candidates
@@ -31,11 +31,13 @@ def _scored(index: int, cosine: float, n: int = 1) -> ScoredSentence:
 
 
 def test_a_bullet_is_embedded_after_its_slides_title() -> None:
-    c = Candidate(SLIDE, 0, BULLETS[0], 1.0, frozenset())
+    c = CandidateSentence(SLIDE, 0, BULLETS[0], 1.0, frozenset())
     assert embedded_text(c, anaphor_heading=False) == (
         f"{TITLE}: Add a secret, not automatically submitted, token to ALL sensitive requests"
     )
-    prose = Candidate(passage(1, "Tokens are random."), 0, "Tokens are random.", 1.0, frozenset())
+    prose = CandidateSentence(
+        passage(1, "Tokens are random."), 0, "Tokens are random.", 1.0, frozenset()
+    )
     assert embedded_text(prose, anaphor_heading=False) == "Tokens are random."
 
 
@@ -61,7 +63,7 @@ def test_only_a_passages_items_under_a_short_title_count() -> None:
     )
     assert item_body("The token is random.", TITLE) is None
     assert item_body(BULLETS[1], "") is None
-    c = Candidate(SLIDE, 1, BULLETS[1], 1.0, frozenset())
+    c = CandidateSentence(SLIDE, 1, BULLETS[1], 1.0, frozenset())
     assert slide_titles([c]) == {1: TITLE}
 
 

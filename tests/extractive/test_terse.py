@@ -8,7 +8,7 @@ import pytest
 
 from answer_factories import passage
 from citewise.extractive.answerer import ExtractiveAnswerer
-from citewise.extractive.candidates import Candidate
+from citewise.extractive.candidates import CandidateSentence
 from citewise.extractive.compose import ExtractiveResult
 from citewise.extractive.terse import contexts_of, in_context
 from fake_embedder import answerer
@@ -25,9 +25,9 @@ ENTRY = passage(
 
 def test_a_terse_sentence_leans_on_the_sentences_before_it_its_opening_and_heading() -> None:
     sentences = ["Opening.", "Second.", "Third.", "Fourth.", "Short one."]
-    cand = Candidate(ENTRY, 4, "Short one.", 1.0, frozenset())
+    cand = CandidateSentence(ENTRY, 4, "Short one.", 1.0, frozenset())
     assert contexts_of(cand, sentences) == ["Third.", "Fourth.", "Opening.", "pool_size (integer)"]
-    first = Candidate(ENTRY, 0, "Opening.", 1.0, frozenset())
+    first = CandidateSentence(ENTRY, 0, "Opening.", 1.0, frozenset())
     assert contexts_of(first, sentences) == ["pool_size (integer)"]
 
 

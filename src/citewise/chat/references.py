@@ -94,7 +94,7 @@ END_WORDS = 4
 
 
 @dataclass(frozen=True, slots=True)
-class Reference:
+class BackReference:
     """Where a message points back: `text[start:end]` are the referring words as written;
     `subject` is X in "what about X?"."""
 
@@ -110,41 +110,41 @@ def refers_back(text: str) -> bool:
     return find_reference(text) is not None
 
 
-def find_reference(text: str) -> Reference | None:
+def find_reference(text: str) -> BackReference | None:
     """The first way `text` points back to an earlier turn, or None."""
     m = _ABOUT.match(text)
     if m and not re.search(r"[,;]\s*\w", m.group("subject")):  # "what about X, how …?" asks more
-        return Reference("about", 0, len(text), text, m.group("subject").strip())
+        return BackReference("about", 0, len(text), text, m.group("subject").strip())
     m = _AND_SUBJECT.match(text)
     if m and _bare_subject(m.group("subject")):  # "And for the Lakewood Ranch one?", "And CSRF?"
-        return Reference("about", 0, len(text), text, m.group("subject").strip())
+        return BackReference("about", 0, len(text), text, m.group("subject").strip())
     bare = " ".join(text.strip().rstrip("?.!…").split())
     if bare and _ELLIPSIS.fullmatch(bare):
-        return Reference("ellipsis", 0, len(text), text)
+        return BackReference("ellipsis", 0, len(text), text)
     found = _first_reference(text)
     if found:
         return found
     m = _CONTINUATION.match(text)
     if m and text[m.end() :].strip():
-        return Reference("continuation", m.start(), m.end(), m.group(0))
+        return BackReference("continuation", m.start(), m.end(), m.group(0))
     return None
 
 
-def _first_reference(text: str) -> Reference | None:
+def _first_reference(text: str) -> BackReference | None:
     dummies = [(m.start(), m.end()) for m in _EXPLETIVE.finditer(text)]
-    candidates: list[Reference] = []
+    candidates: list[BackReference] = []
     for m in _POSSESSIVE.finditer(text):
-        candidates.append(Reference("possessive", m.start(), m.end(), m.group(0)))
+        candidates.append(BackReference("possessive", m.start(), m.end(), m.group(0)))
     for m in _PRONOUN.finditer(text):
         if not any(s <= m.start() < e for s, e in dummies):
-            candidates.append(Reference("pronoun", m.start(), m.end(), m.group(0)))
+            candidates.append(BackReference("pronoun", m.start(), m.end(), m.group(0)))
     for m in _DEMONSTRATIVE.finditer(text):
-        candidates.append(Reference("demonstrative", m.start(), m.end(), m.group(0)))
+        candidates.append(BackReference("demonstrative", m.start(), m.end(), m.group(0)))
     for m in _AUX_DEMONSTRATIVE.finditer(text):
         start = m.start("d")
-        candidates.append(Reference("demonstrative", start, m.end(), m.group("d")))
+        candidates.append(BackReference("demonstrative", start, m.end(), m.group("d")))
     for m in _ONE.finditer(text):
-        candidates.append(Reference("demonstrative", m.start(), m.end(), m.group(0)))
+        candidates.append(BackReference("demonstrative", m.start(), m.end(), m.group(0)))
     for ref in sorted(candidates, key=lambda r: r.start):
         before = len(content_words(text[: ref.start]))
         # "its" leans back further: "Is there a limit on how long its members can serve?"
@@ -163,7 +163,7 @@ def _ends_clause(text: str, end: int) -> bool:
     )
 
 
-def _relative(text: str, ref: Reference) -> bool:
+def _relative(text: str, ref: BackReference) -> bool:
     """In "anything that is …", "that" is a relative pronoun, not a reference."""
     before = text[: ref.start].lower().split()
     return ref.words.lower() == "that" and bool(before) and before[-1].endswith("thing")

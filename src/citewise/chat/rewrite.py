@@ -16,7 +16,7 @@ from typing import Literal
 
 from citewise.chat.ellipsis import about, named_before
 from citewise.chat.intents.rules import match_rules
-from citewise.chat.references import Reference, find_reference
+from citewise.chat.references import BackReference, find_reference
 from citewise.chat.topics import topic_of
 from citewise.errors import BackendError
 from citewise.llm.base import LLM, Message
@@ -95,7 +95,7 @@ def rewrite(
 
 
 def resolve(
-    question: str, ref: Reference | None, topic: str, previous: str, *, answer: str = ""
+    question: str, ref: BackReference | None, topic: str, previous: str, *, answer: str = ""
 ) -> str:
     """`question` with its reference to the previous turn spelled out (no LLM); `answer`:
     the previous answer, where "those files" may find what files they are."""
@@ -168,17 +168,17 @@ _ABOUT_THEN_ASKS = re.compile(r"^\s*(?:and\s+)?what\s+about\s+[^,;]+[,;]\s*\w", 
 SHORT_WORDS = 2  # a question of this few content words sharing one with the last is elliptical
 
 
-def elliptic(question: str, previous: str) -> Reference | None:
+def elliptic(question: str, previous: str) -> BackReference | None:
     """An ellipsis the reference rules leave out: a question of a word or two that shares a
     word with the last one ("What isn't covered?" after "What does the warranty cover?"),
     or "what about X, <question>?"; searched together with the last question."""
     words = content_words(question)
     if _ABOUT_THEN_ASKS.match(question):
-        return Reference("ellipsis", 0, len(question), question)
+        return BackReference("ellipsis", 0, len(question), question)
     if not words or len(words) > SHORT_WORDS or identifiers(question):
         return None
     shared = {stem(w) for w in words} & {stem(w) for w in content_words(previous)}
-    return Reference("ellipsis", 0, len(question), question) if shared else None
+    return BackReference("ellipsis", 0, len(question), question) if shared else None
 
 
 def _searched(turn: PriorTurn) -> str:

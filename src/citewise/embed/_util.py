@@ -82,7 +82,7 @@ def first_row(vectors: Vectors) -> Vectors:
     return np.ascontiguousarray(vectors[0], dtype=np.float32)
 
 
-class VectorCache:
+class TextVectorCache:
     """The last `size` vectors by text, read-only. One question is embedded by the intent
     router, the retriever, the reranker and the answerer; a follow-up's answer weighs many of
     the sentences the previous answer weighed. The cache makes each of those one model call."""

@@ -22,7 +22,7 @@ import numpy as np
 
 from citewise.embed.base import Embedder
 from citewise.extractive.candidates import (
-    Candidate,
+    CandidateSentence,
     embedded_text,
 )
 from citewise.extractive.clauses import Clauses, by_key, candidate_clauses
@@ -188,7 +188,7 @@ class ExtractiveAnswerer(PartPicks):
         result: ExtractiveResult,
         a: Analysis,
         passages: Sequence[Passage],
-        cands: Sequence[Candidate],
+        cands: Sequence[CandidateSentence],
         split: dict[int, list[str]],
         vectors: Vectors,
         qv: Vectors,
@@ -236,7 +236,7 @@ class ExtractiveAnswerer(PartPicks):
         self,
         a: Analysis,
         passages: Sequence[Passage],
-        cands: Sequence[Candidate],
+        cands: Sequence[CandidateSentence],
         split: dict[int, list[str]],
         plain: dict[int, list[str]],
         vectors: Vectors,
@@ -324,7 +324,7 @@ class ExtractiveAnswerer(PartPicks):
     def _score(
         self,
         a: Analysis,
-        cands: Sequence[Candidate],
+        cands: Sequence[CandidateSentence],
         vectors: Vectors,
         qv: Vectors,
         framing: Framing | None = None,
@@ -338,7 +338,7 @@ class ExtractiveAnswerer(PartPicks):
             a, cands, vectors, qv, self.options, framing=framing, late=late, clauses=self._clauses
         )
 
-    def _framing(self, subject: tuple[str, ...], cands: Sequence[Candidate]) -> Framing:
+    def _framing(self, subject: tuple[str, ...], cands: Sequence[CandidateSentence]) -> Framing:
         """The candidates `subject` frames, embedded as "subject: sentence" (one small batch)."""
         framed = framed_by_subject(subject, cands)
         limit = self.options.max_embed_chars

@@ -1,4 +1,4 @@
-"""Candidate sentences of the extractive answerer and the pure measures it scores them with:
+"""CandidateSentence sentences of the extractive answerer and the pure measures it scores them with:
 IDF-weighted overlap with the question, stems, near-duplicates, how many passages a
 document contributes, and which candidates "tell me more" reads on in."""
 
@@ -18,7 +18,7 @@ from citewise.types import Passage
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
+class CandidateSentence:
     passage: Passage
     index: int  # position of the sentence in its passage
     text: str  # the sentence, with what a lead-in introduces
@@ -27,7 +27,9 @@ class Candidate:
     continues: bool = False  # comes right after something already said, in the same passage
 
 
-def read_on(cands: list[Candidate], said_in: dict[int, str]) -> tuple[list[Candidate], bool]:
+def read_on(
+    cands: list[CandidateSentence], said_in: dict[int, str]
+) -> tuple[list[CandidateSentence], bool]:
     """For "tell me more": the candidates from the passages the previous answer was taken
     from (`said_in`), where it stopped reading — or, when those have fewer than two, from
     their documents — and whether there were any (else all candidates, as for a new
@@ -40,7 +42,7 @@ def read_on(cands: list[Candidate], said_in: dict[int, str]) -> tuple[list[Candi
     return (kept, True) if kept else (cands, False)
 
 
-def document_share(cands: Sequence[Candidate]) -> dict[str, float]:
+def document_share(cands: Sequence[CandidateSentence]) -> dict[str, float]:
     """Per source, the share of the other passages (those with candidates) from it: 0 for a
     document only one passage comes from, 1 when all do."""
     passages = {c.passage.n: c.passage.hit.source for c in cands}
@@ -48,7 +50,7 @@ def document_share(cands: Sequence[Candidate]) -> dict[str, float]:
     return {source: (n - 1) / others for source, n in Counter(passages.values()).items()}
 
 
-def term_weights(question: str, cands: Sequence[Candidate]) -> dict[str, float]:
+def term_weights(question: str, cands: Sequence[CandidateSentence]) -> dict[str, float]:
     """IDF of each question stem over the candidate sentences; absent stems weigh most."""
     words = [topic_stem(w) for w in content_words(question)]
     # a command-line option ("-c", "-O", "--inspect") is a term of its own: its letter alone is
@@ -59,7 +61,7 @@ def term_weights(question: str, cands: Sequence[Candidate]) -> dict[str, float]:
 
 
 def lexical(
-    weights: dict[str, float], cand: Candidate, shared: AbstractSet[str] = frozenset()
+    weights: dict[str, float], cand: CandidateSentence, shared: AbstractSet[str] = frozenset()
 ) -> float:
     """The weighted share of the question's terms `cand` holds; `shared`: terms it holds as
     every sentence under its heading does (the heading's), whether it spells them or not."""
@@ -99,7 +101,7 @@ def slide_title(section: str) -> str:
     return heading if heading and len(heading.split()) <= MAX_TITLE_WORDS else ""
 
 
-def embedded_text(c: Candidate, anaphor_heading: bool) -> str:
+def embedded_text(c: CandidateSentence, anaphor_heading: bool) -> str:
     """The text a candidate is embedded as: a list's item read after its title (a slide's
     bullet says what its title is about: "A5 – Avoiding CSRF Flaws: Add a secret token …");
     with `anaphor_heading`, a sentence leaning on what came before after its heading path."""

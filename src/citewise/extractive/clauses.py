@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from citewise.extractive.candidates import Candidate
+from citewise.extractive.candidates import CandidateSentence
 from citewise.extractive.units import is_code_line, lead_in_end
 from citewise.text.sentences import ABBREVIATIONS
 from citewise.types.vectors import Vectors
@@ -176,7 +176,7 @@ def as_span(clause: str) -> str | None:
 
 
 def candidate_clauses(
-    cands: Sequence[Candidate], split: Mapping[int, Sequence[str]]
+    cands: Sequence[CandidateSentence], split: Mapping[int, Sequence[str]]
 ) -> dict[tuple[int, int], list[str]]:
     """By (passage, sentence): the clauses of each candidate that joins several (its unit:
     the sentence and what its lead-in brings, `units.lead_in_end`)."""

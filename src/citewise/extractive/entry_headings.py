@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from citewise.extractive.candidates import Candidate, stems_of
+from citewise.extractive.candidates import CandidateSentence, stems_of
 from citewise.extractive.definitions import opening_index, subject_heading
 from citewise.extractive.units import entry_name
 from citewise.question.terms import headed_by
@@ -21,7 +21,9 @@ from citewise.types import Passage
 from citewise.types.vectors import Vectors
 
 
-def framed_by_subject(subject: tuple[str, ...], cands: Sequence[Candidate]) -> dict[int, str]:
+def framed_by_subject(
+    subject: tuple[str, ...], cands: Sequence[CandidateSentence]
+) -> dict[int, str]:
     """By candidate index, the heading of each candidate that opens its passage under a
     heading naming the subject of a definitional question: reference pages say what an entry
     does without naming it ("Delete an entire directory tree …" under "shutil.rmtree(…)")."""
@@ -53,7 +55,9 @@ def entry_openings(subject: tuple[str, ...], passages: Sequence[Passage]) -> set
     return out
 
 
-def with_entry_words(key: Sequence[str], cands: Sequence[Candidate]) -> list[Candidate]:
+def with_entry_words(
+    key: Sequence[str], cands: Sequence[CandidateSentence]
+) -> list[CandidateSentence]:
     """A question naming an identifier: the sentences of the entry documenting it that do not
     name it ("If seq is empty, raises IndexError." under `random.choice(seq)`) count the
     entry's words as theirs. Only words: embedding them "entry: sentence" as for definitions
@@ -77,8 +81,8 @@ class Framing:
     vectors: Mapping[int, Vectors]
 
     def applied(
-        self, cands: Sequence[Candidate], vectors: Vectors
-    ) -> tuple[list[Candidate], Vectors]:
+        self, cands: Sequence[CandidateSentence], vectors: Vectors
+    ) -> tuple[list[CandidateSentence], Vectors]:
         """The candidates scored as "subject: sentence": their words and their vectors."""
         if not self.headings:
             return list(cands), vectors
@@ -92,5 +96,5 @@ class Framing:
         return out, vectors
 
 
-def framed_text(cand: Candidate, heading: str) -> str:
+def framed_text(cand: CandidateSentence, heading: str) -> str:
     return f"{heading}: {cand.text}"

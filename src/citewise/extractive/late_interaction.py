@@ -18,7 +18,7 @@ import numpy as np
 
 from citewise.embed.base import Embedder
 from citewise.embed.minilm.tokens import TokenEncoder, TokenStates, token_encoder
-from citewise.extractive.candidates import Candidate
+from citewise.extractive.candidates import CandidateSentence
 from citewise.extractive.units import lead_in_end
 from citewise.text.sentences import is_content_word
 from citewise.types import Passage
@@ -37,7 +37,7 @@ class LateInteraction:
     heading: bool = True
 
     def scores(
-        self, embedder: Embedder, question: str, cands: Sequence[Candidate],
+        self, embedder: Embedder, question: str, cands: Sequence[CandidateSentence],
         split: Mapping[int, Sequence[str]],
     ) -> dict[int, float]:  # fmt: skip
         """MaxSim of each candidate (by its index in `cands`) of the top passages."""
@@ -120,7 +120,7 @@ def centred_scores(
     weight: float,
     embedder: Embedder,
     question: str,
-    cands: Sequence[Candidate],
+    cands: Sequence[CandidateSentence],
     split: Mapping[int, list[str]],
 ) -> tuple[str, dict[tuple[int, int], float]]:
     """Each top-passage candidate's MaxSim less the mean, by (passage n, sentence index);

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from citewise.embed.base import Embedder
-from citewise.extractive.candidates import Candidate
+from citewise.extractive.candidates import CandidateSentence
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.options import ExtractiveOptions
 from citewise.extractive.sentence_fit import in_context
@@ -23,7 +23,7 @@ class _Scoring(Protocol):
     options: ExtractiveOptions
 
     def _score(
-        self, a: Analysis, cands: Sequence[Candidate], vectors: Vectors, qv: Vectors
+        self, a: Analysis, cands: Sequence[CandidateSentence], vectors: Vectors, qv: Vectors
     ) -> list[ScoredSentence]: ...
 
     def _adds(self, cand: ScoredSentence, picks: Sequence[ScoredSentence]) -> bool: ...
@@ -35,7 +35,7 @@ class PartPicks:
     def _facet_picks(
         self: _Scoring,
         facets: Sequence[str],
-        cands: Sequence[Candidate],
+        cands: Sequence[CandidateSentence],
         vectors: Vectors,
         picks: list[ScoredSentence],
         whole: Sequence[ScoredSentence],

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from citewise.extractive.bullets import ask_stems, is_short_line, labelled_unit, titled_unit
 from citewise.extractive.candidates import (
     ITEM,
-    Candidate,
+    CandidateSentence,
     lexical,
     read_on,
     stems_of,
@@ -45,11 +45,11 @@ def prose_candidates(
     a: Analysis,
     passages: Sequence[Passage],
     split: dict[int, list[str]],
-) -> tuple[list[Candidate], bool]:
+) -> tuple[list[CandidateSentence], bool]:
     """Prose sentences, capped to the `max_candidates` with the most question words, and
     whether they read on from what was already said ("tell me more", see `read_on`)."""
     question = a.question
-    rows: list[Candidate] = []
+    rows: list[CandidateSentence] = []
     said_in: dict[int, str] = {}  # passages holding an already-said sentence: source
     said = options.already_said
     exclude = bool(said) and options.said_mode == "exclude"
@@ -93,7 +93,7 @@ def prose_candidates(
             if prose and not dropped:
                 follows = i - last_said <= CONTINUATION
                 stems = frozenset(stems_of(unit))
-                rows.append(Candidate(p, i, unit, bonus, stems, follows))
+                rows.append(CandidateSentence(p, i, unit, bonus, stems, follows))
     rows, reading_on = read_on(rows, said_in)
     if len(rows) <= options.max_candidates:
         return rows, reading_on

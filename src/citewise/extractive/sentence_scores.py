@@ -14,7 +14,7 @@ import numpy as np
 
 from citewise.extractive.calendar_fit import calendar_fit, calendar_values
 from citewise.extractive.candidates import (
-    Candidate,
+    CandidateSentence,
     document_share,
     lexical,
     stems_of,
@@ -40,7 +40,7 @@ from citewise.types.vectors import Vectors
 
 
 def clause_gains(
-    cands: Sequence[Candidate],
+    cands: Sequence[CandidateSentence],
     cos: np.ndarray[Any, np.dtype[np.float64]],
     clauses: Mapping[tuple[int, int], Clauses],
     qv: Vectors,
@@ -78,7 +78,7 @@ def ask_weights(weights: dict[str, float], names: Collection[str]) -> dict[str, 
 
 def score_sentences(
     a: Analysis,
-    cands: Sequence[Candidate],
+    cands: Sequence[CandidateSentence],
     vectors: Vectors,
     qv: Vectors,
     opts: ExtractiveOptions,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from citewise.extractive.candidates import ITEM, Candidate, slide_title
+from citewise.extractive.candidates import ITEM, CandidateSentence, slide_title
 from citewise.extractive.compose import ScoredSentence
 from citewise.extractive.scoring import is_title
 
@@ -54,7 +54,7 @@ def titled_points(
     return points[:count] or None
 
 
-def slide_titles(cands: Sequence[Candidate]) -> dict[int, str]:
+def slide_titles(cands: Sequence[CandidateSentence]) -> dict[int, str]:
     """By passage n, the title of each passage that has an item among `cands`."""
     out: dict[int, str] = {}
     for c in cands:

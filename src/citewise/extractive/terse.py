@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from citewise.embed.base import Embedder
-from citewise.extractive.candidates import Candidate, stems_of
+from citewise.extractive.candidates import CandidateSentence, stems_of
 from citewise.extractive.compose import ScoredSentence
 from citewise.types import SECTION_SEPARATOR
 from citewise.types.vectors import Vectors
@@ -25,7 +25,7 @@ LOOK_BACK = 2  # earlier sentences of its passage a terse sentence may lean on
 MAX_READINGS = 48  # in-context readings embedded per question, first passages first
 
 
-def contexts_of(cand: Candidate, sentences: Sequence[str]) -> list[str]:
+def contexts_of(cand: CandidateSentence, sentences: Sequence[str]) -> list[str]:
     """What a terse sentence may lean on: the few sentences before it in its passage, the
     passage's opening sentence, and its heading."""
     i = cand.index
@@ -37,7 +37,7 @@ def contexts_of(cand: Candidate, sentences: Sequence[str]) -> list[str]:
 
 
 def in_context(
-    cands: Sequence[Candidate],
+    cands: Sequence[CandidateSentence],
     split: dict[int, list[str]],
     vectors: Vectors,
     question_vector: Vectors,
@@ -73,5 +73,5 @@ def names_before(x: ScoredSentence, split: dict[int, list[str]], stem: str, max_
     eight megabytes (8MB)." gives the size of the memory the sentence before names."""
     if len(x.text.split()) > max_words:
         return False
-    cand = Candidate(x.passage, x.index, x.text, 0.0, x.stems)
+    cand = CandidateSentence(x.passage, x.index, x.text, 0.0, x.stems)
     return any(stem in stems_of(before) for before in contexts_of(cand, split[x.passage.n]))

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from citewise.graph.model import (
+    CrossReference,
     DocumentGraph,
     Entity,
     EntityKind,
-    Reference,
     Relation,
     RelationKind,
     entity_key,
@@ -188,7 +188,7 @@ class Builder:
             if kind != "mentions_with" or weight >= MIN_CO_OCCURRENCES * CO_OCCURRENCE_WEIGHT
         )
         refs = tuple(
-            Reference(key, text, tuple(sorted(chunks)))
+            CrossReference(key, text, tuple(sorted(chunks)))
             for key, (text, chunks) in sorted(self.refs.items())
         )
         return DocumentGraph(entities, relations, refs)

@@ -14,8 +14,8 @@ from dataclasses import replace
 from citewise.graph.builder import Builder
 from citewise.graph.model import (
     ChunkText,
+    CrossReference,
     DocumentGraph,
-    Reference,
     entity_key,
 )
 from citewise.graph.rules.citations import cited_titles, is_bibliography
@@ -73,12 +73,12 @@ def extract(chunks: Iterable[ChunkText]) -> DocumentGraph:
     return replace(graph.build(), headings=headings, citations=citations)
 
 
-def _citations(chunks: Iterable[ChunkText]) -> tuple[Reference, ...]:
+def _citations(chunks: Iterable[ChunkText]) -> tuple[CrossReference, ...]:
     found: dict[str, tuple[str, set[int]]] = {}
     for chunk in chunks:
         for key, title in cited_titles(chunk.text):
             found.setdefault(key, (title, set()))[1].add(chunk.chunk_id)
-    return tuple(Reference(k, t, tuple(sorted(ids))) for k, (t, ids) in sorted(found.items()))
+    return tuple(CrossReference(k, t, tuple(sorted(ids))) for k, (t, ids) in sorted(found.items()))
 
 
 def _texts(chunks: Sequence[ChunkText]) -> Iterator[tuple[int, str]]:

@@ -73,7 +73,7 @@ class Relation:
 
 
 @dataclass(frozen=True, slots=True)
-class Reference:
+class CrossReference:
     """A document naming something elsewhere ("see X", "as described in Y", a cited code)."""
 
     key: str
@@ -87,9 +87,9 @@ class DocumentGraph:
 
     entities: tuple[Entity, ...] = ()
     relations: tuple[Relation, ...] = ()
-    references: tuple[Reference, ...] = ()
+    references: tuple[CrossReference, ...] = ()
     headings: tuple[str, ...] = ()  # its section headings: others may cite it by them
-    citations: tuple[Reference, ...] = ()  # the titles its reference list cites
+    citations: tuple[CrossReference, ...] = ()  # the titles its reference list cites
 
 
 @dataclass(frozen=True, slots=True)

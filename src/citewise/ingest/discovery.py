@@ -24,7 +24,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
+class FoundFile:
     path: Path
     # its identity in the collection: the path from the collection's root, or the absolute
     # path for a file outside it (`source_for`)
@@ -58,12 +58,12 @@ def default_root(paths: Sequence[Path]) -> Path | None:
 
 def discover(
     paths: Iterable[Path], is_supported: SupportCheck, root: Path | None = None
-) -> tuple[list[Candidate], list[FileOutcome]]:
+) -> tuple[list[FoundFile], list[FileOutcome]]:
     """Walks directories recursively and names each file by `source_for(path, root)`
     (without a root, by its path from the folder named, as before roots were kept). Hidden
     files/dirs are ignored silently, `IGNORED_DIRS` with one note each; unsupported
     extensions are reported as skipped so the user sees what was left out."""
-    found: list[Candidate] = []
+    found: list[FoundFile] = []
     skipped: list[FileOutcome] = []
     for top in paths:
         top = top.expanduser()
@@ -112,7 +112,7 @@ def _consider(
     source: str,
     within: str,
     is_supported: SupportCheck,
-    found: list[Candidate],
+    found: list[FoundFile],
     skipped: list[FileOutcome],
     *,
     explicit: bool,
@@ -124,7 +124,7 @@ def _consider(
         return
     # A file named explicitly is always tried, so a wrong extension gets a real reason.
     if explicit or is_supported(path):
-        found.append(Candidate(path, source, within))
+        found.append(FoundFile(path, source, within))
     else:
         suffix = path.suffix or "(no extension)"
         skipped.append(FileOutcome(source, "skipped", f"unsupported file type {suffix}"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from citewise.ingest.discovery import Candidate, absolute, default_root, discover
+from citewise.ingest.discovery import FoundFile, absolute, default_root, discover
 from citewise.store.base import Store
 from citewise.types import FileOutcome
 
@@ -19,7 +19,7 @@ def discover_sources(
     is_supported: Callable[[Path], bool],
     *,
     uploads: bool = False,
-) -> tuple[list[Candidate], list[FileOutcome]]:
+) -> tuple[list[FoundFile], list[FileOutcome]]:
     """The files of `paths` named by their source in the collection: their path from
     the root it records, which its first ingest that finds a file records (docs/identity.md)."""
     if uploads:

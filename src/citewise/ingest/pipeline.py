@@ -21,7 +21,7 @@ from citewise.embed._util import release_freed_memory
 from citewise.embed.base import Embedder
 from citewise.errors import DocumentError, NoTextError
 from citewise.ingest.chunking import ChunkingOptions, chunk_document
-from citewise.ingest.discovery import Candidate, category_for, tags_for
+from citewise.ingest.discovery import FoundFile, category_for, tags_for
 from citewise.ingest.document_fields import (
     describe,
     describe_stored,
@@ -86,7 +86,7 @@ def run_ingest(
     embedder_factory: Callable[[], Embedder],
     progress: IngestProgress | None = None,
     *,
-    found: Callable[[Store], tuple[list[Candidate], list[FileOutcome]]] | None = None,
+    found: Callable[[Store], tuple[list[FoundFile], list[FileOutcome]]] | None = None,
 ) -> IngestReport:
     """Stores the files of `job.paths` (or those `found` names: `ingest.reindex`), embeds
     every chunk that lacks a vector and finalizes."""
@@ -184,7 +184,7 @@ def pipeline_key(chunking: ChunkingOptions) -> str:
 
 def ingest_one(
     store: Store,
-    cand: Candidate,
+    cand: FoundFile,
     job: IngestJob,
     key: str,
     embedder_factory: Callable[[], Embedder],
@@ -290,7 +290,7 @@ def ingest_one(
     return outcome, parsed.page_count or 1, doc_id
 
 
-def _finishing(cand: Candidate, stored: DocumentInfo) -> FileOutcome:
+def _finishing(cand: FoundFile, stored: DocumentInfo) -> FileOutcome:
     """A version an interrupted run stored and did not embed: this run finishes it."""
     reason = "completed an interrupted attempt"
     return FileOutcome(cand.source, "ingested", reason, stored.chunk_count)

@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path, PurePosixPath
 
-from citewise.ingest.discovery import Candidate
+from citewise.ingest.discovery import FoundFile
 from citewise.ingest.originals import original_path
 from citewise.store.base import Store
 from citewise.types import DocumentInfo, FileOutcome
@@ -40,11 +40,11 @@ def file_of(doc: DocumentInfo, root: str | None, originals: Path | None) -> Path
 
 def reindex_candidates(
     store: Store, collection: str, key: str, originals: Path | None, work: Path
-) -> tuple[list[Candidate], list[FileOutcome]]:
+) -> tuple[list[FoundFile], list[FileOutcome]]:
     """One candidate per stale document, named by its stored source; a kept original is
     linked into `work` under the source's file name (parsers go by the extension)."""
     root = store.collection_root(collection)
-    found: list[Candidate] = []
+    found: list[FoundFile] = []
     missing: list[FileOutcome] = []
     for i, doc in enumerate(stale(store, collection, key)):
         path = file_of(doc, root, originals)
@@ -57,7 +57,7 @@ def reindex_candidates(
             _link_or_copy(path, named)
             path = named
         within = "" if Path(doc.source).is_absolute() else doc.source
-        found.append(Candidate(path, doc.source, within))
+        found.append(FoundFile(path, doc.source, within))
     return found, missing
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from citewise.embed.base import Embedder
 from citewise.errors import BackendError, DocumentError, TooLargeError
 from citewise.ingest.chunking import ChunkingOptions, stream_chunks
-from citewise.ingest.discovery import Candidate, category_for
+from citewise.ingest.discovery import FoundFile, category_for
 from citewise.ingest.document_fields import describe, first_page_text, opening_text
 from citewise.ingest.enrich import Enricher, enrich
 from citewise.ingest.failures import failure_reason
@@ -76,7 +76,7 @@ def streams(path: Path, size: int, limits: StreamLimits, store: Store, max_file_
 
 @dataclass(frozen=True, slots=True)
 class StreamedFile:
-    cand: Candidate
+    cand: FoundFile
     content_hash: str
     mtime: float
     size: int

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from citewise.embed.base import Embedder
 from citewise.ingest.chunking import ChunkingOptions
-from citewise.ingest.discovery import Candidate
+from citewise.ingest.discovery import FoundFile
 from citewise.ingest.embedding import EMBED_BATCH
 from citewise.ingest.graph import store_graphs
 from citewise.ingest.pipeline import IngestJob, ingest_one, pipeline_key
@@ -53,7 +53,7 @@ def run_file_job(
         chunking=chunking or ChunkingOptions(),
         streaming=streaming or StreamLimits(),
     )
-    cand = Candidate(Path(job.path), job.source)
+    cand = FoundFile(Path(job.path), job.source)
     outcome, _, _ = ingest_one(
         store, cand, settings, pipeline_key(settings.chunking), embedder_factory, parse_file
     )

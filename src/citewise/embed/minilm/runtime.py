@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.embed._util import VectorCache, default_threads, empty, first_row
+from citewise.embed._util import TextVectorCache, default_threads, empty, first_row
 from citewise.embed.base import Vectors
 from citewise.embed.minilm.recipe import Int8Recipe
 from citewise.embed.minilm.session import SEQ_LEN, MiniLMRuntime
@@ -107,8 +107,8 @@ class MiniLMEmbedder:
         self._runtime = MiniLMRuntime(path, tokenizer, self.threads, workers)
         self._workers = workers
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="citewise-minilm")
-        self._queries = VectorCache()
-        self._recent = VectorCache(RECENT_TEXTS)
+        self._queries = TextVectorCache()
+        self._recent = TextVectorCache(RECENT_TEXTS)
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:

@@ -21,7 +21,7 @@ from pgvector.psycopg import register_vector
 
 from citewise.db.postgres import migrated_pool
 from citewise.errors import StoreConnectionError, StoreError
-from citewise.graph.pooled import CheckoutGraphStore
+from citewise.graph.checkout import CheckoutGraphStore
 from citewise.graph.postgres import PostgresGraphStore
 from citewise.graph.store import GraphStore
 from citewise.store.base import HybridQuery, HybridRanking, check_batch, warn_if_reindex_needed

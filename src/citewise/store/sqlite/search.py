@@ -1,7 +1,7 @@
 """The SQLite store's searches, as functions over a connection: keyword (FTS5 BM25, the
 ranking computed from the index's postings by `bm25` when it can), the genre heading
 lookup, and vector search: exact over one contiguous matrix per small collection, HNSW for
-a large one, kept until the store changes (`VectorCache`)."""
+a large one, kept until the store changes (`PartitionCache`)."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def heading_search(
     return [Candidate(chunk_id, i + 1, 1.0) for i, chunk_id in enumerate(found)]
 
 
-class VectorCache:
+class PartitionCache:
     """Per collection, one contiguous matrix of vectors (exact search) or, from
     `ann.exact_below` vectors on, an HNSW index kept in step with the store; refreshed when
     the store's generation changes and shared by every thread and store object of one file
@@ -207,7 +207,7 @@ class VectorCache:
 
 
 def vector_search(
-    conn: sqlite3.Connection, cache: VectorCache, query: Vectors, flt: SearchFilter, k: int
+    conn: sqlite3.Connection, cache: PartitionCache, query: Vectors, flt: SearchFilter, k: int
 ) -> list[Candidate]:
     cid = collection_id(conn, flt.collection)
     if cid is None:

@@ -50,7 +50,7 @@ class SQLiteStore(SqlStore):
             raise
         warn_if_reindex_needed(self, str(path))
         shared = shared_state(path)
-        self._vectors = search.VectorCache(shared.partitions, shared.cache_lock, shared.ann)
+        self._vectors = search.PartitionCache(shared.partitions, shared.cache_lock, shared.ann)
         self._write_lock = shared.write_lock
 
     def _connect(self) -> sqlite3.Connection:
