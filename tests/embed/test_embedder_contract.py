@@ -24,7 +24,8 @@ class TestHashingEmbedder(EmbedderContractTests, SymmetricEmbedderTests):
 @pytest.mark.slow
 class TestMiniLMEmbedder(EmbedderContractTests, SymmetricEmbedderTests):
     @pytest.fixture(scope="class")
-    def embedder(self) -> Embedder:
+    @classmethod
+    def embedder(cls) -> Embedder:
         return create_embedder("minilm")
 
 
