@@ -4,7 +4,7 @@ per stored version."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
@@ -14,12 +14,11 @@ from citewise.assistant.inside import inside
 from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.recognised import Recognition
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions
-from citewise.retrieve.sources.base import SourceQuery
-from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.rules import retrieval_rules, rule_pack
 from citewise.rules.financial_reports import FinancialStatementsRule
 from citewise.store.base import Store
-from citewise.types import Candidate, DocumentInfo, SearchFilter
+from citewise.types import DocumentInfo, SearchFilter
+from recording_keywords import RecordingKeywords
 from support import write_corpus
 
 COVER = "SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nAnnual report pursuant to Section 13"
@@ -108,25 +107,6 @@ FILINGS = {
 }
 
 
-@dataclass
-class _Keywords:
-    """Keyword search that records the words it matched."""
-
-    store: Store
-    name: str = "keyword"
-    weight: float = 1.0
-    seen: list[str] = field(default_factory=list)
-
-    def serves(self, mode: str) -> bool:
-        return True
-
-    def candidates(
-        self, query: SourceQuery, found: Mapping[str, Sequence[Candidate]]
-    ) -> list[Candidate]:
-        self.seen.append(query.keyword_text)
-        return KeywordSource(self.store).candidates(query, found)
-
-
 @pytest.fixture(scope="module")
 def filings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     root = tmp_path_factory.mktemp("filings")
@@ -142,7 +122,7 @@ def filings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_the_general_profile_searches_the_statements_inside_a_recognised_filing(
     filings: Store, company: str, source: str, statements: bool
 ) -> None:
-    keywords = _Keywords(filings)
+    keywords = RecordingKeywords(filings)
     rules = retrieval_rules(rule_pack("general"))
     retriever = HybridRetriever(
         filings, lambda: HashingEmbedder(dim=64), RetrievalOptions(), [keywords], rules=rules

@@ -5,8 +5,7 @@ carry while their rarity in the collection would carry a preamble or a signature
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 
 import pytest
 
@@ -16,10 +15,9 @@ from citewise.embed.hashing import HashingEmbedder
 from citewise.retrieve.inside_named import resolved, without_subject
 from citewise.retrieve.named_documents import DescribedDocuments, named_documents
 from citewise.retrieve.retriever import HybridRetriever, RetrievalOptions, SubjectWords
-from citewise.retrieve.sources.base import SourceQuery
-from citewise.retrieve.sources.keyword import KeywordSource
 from citewise.store.base import Store
-from citewise.types import Candidate, DocumentFields, DocumentInfo, SearchFilter
+from citewise.types import DocumentFields, DocumentInfo, SearchFilter
+from recording_keywords import RecordingKeywords
 from support import write_corpus
 
 
@@ -105,25 +103,6 @@ AGREEMENT_FILES = {
         "Seller shall deliver the goods to the exhibitions Buyer names.\n"
     ),
 }
-
-
-@dataclass
-class RecordingKeywords:
-    """Keyword search that records the words it matched."""
-
-    store: Store
-    name: str = "keyword"
-    weight: float = 1.0
-    seen: list[str] = field(default_factory=list)
-
-    def serves(self, mode: str) -> bool:
-        return True
-
-    def candidates(
-        self, query: SourceQuery, found: Mapping[str, Sequence[Candidate]]
-    ) -> list[Candidate]:
-        self.seen.append(query.keyword_text)
-        return KeywordSource(self.store).candidates(query, found)
 
 
 @pytest.fixture(scope="module")

@@ -120,16 +120,21 @@ class Ingester:
             max_file_bytes=s.max_file_bytes,
             max_inflated_bytes=s.max_inflated_bytes,
             ocr=s.ocr,
-            chunking=ChunkingOptions(
-                parent_chars=s.parent_chars,
-                child_tokens=s.child_tokens,
-                overlap=s.child_overlap,
-                min_child_tokens=s.min_child_tokens,
-                unembedded=unembedded_kinds(s.unembedded_blocks),
-            ),
+            chunking=chunking_for(s),
             originals_dir=s.originals_dir if s.keep_originals else None,
             streaming=StreamLimits(
                 above_bytes=s.stream_text_above_bytes, max_bytes=s.max_text_file_bytes
             ),
             uploads=uploads,
         )
+
+
+def chunking_for(settings: Settings) -> ChunkingOptions:
+    """The chunking the settings ask for (the ingest here and the queue's workers alike)."""
+    return ChunkingOptions(
+        parent_chars=settings.parent_chars,
+        child_tokens=settings.child_tokens,
+        overlap=settings.child_overlap,
+        min_child_tokens=settings.min_child_tokens,
+        unembedded=unembedded_kinds(settings.unembedded_blocks),
+    )

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import dramatiq
 
-from citewise.config import Settings, unembedded_kinds
+from citewise.config import Settings
 from citewise.embed.base import Embedder
-from citewise.ingest.chunking import ChunkingOptions
+from citewise.ingest.runner import chunking_for
 from citewise.ingest.streamed import StreamLimits
 from citewise.store.base import Store
 from citewise.store.registry import StoreOpener
@@ -88,13 +88,7 @@ def build_worker(
     backoff = backoff or Backoff(retries=settings.queue_retries)
     broker = make_broker(settings.queue)
     ctx = _Context(open_store)
-    chunking = ChunkingOptions(
-        parent_chars=settings.parent_chars,
-        child_tokens=settings.child_tokens,
-        overlap=settings.child_overlap,
-        min_child_tokens=settings.min_child_tokens,
-        unembedded=unembedded_kinds(settings.unembedded_blocks),
-    )
+    chunking = chunking_for(settings)
 
     def ingest_file(
         path: str, source: str, collection: str, batch: str, keep_dir: str = ""
