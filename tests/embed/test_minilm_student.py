@@ -61,3 +61,14 @@ def test_the_student_stays_near_the_teacher(student: MiniLMEmbedder, minilm_onnx
     teacher = MiniLMEmbedder(onnx_path=minilm_onnx).embed_documents(TEXTS[:2])
     cosines = np.sum(student.embed_documents(TEXTS[:2]) * teacher, axis=1)
     assert float(cosines.min()) >= 0.7, cosines
+
+
+def test_an_install_without_the_student_says_where_it_ships(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import citewise.embed.minilm.student as student_module
+    from citewise.errors import EmbedderError
+
+    monkeypatch.setattr(student_module, "STUDENT_DIR", tmp_path)
+    with pytest.raises(EmbedderError, match="source checkout, not the wheel"):
+        student_name()

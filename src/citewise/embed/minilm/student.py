@@ -28,8 +28,9 @@ def _file(name: str) -> Path:
     path = STUDENT_DIR / name
     if not path.is_file():
         raise EmbedderError(
-            f"the 3-layer student's file {name} is missing from {STUDENT_DIR}: reinstall "
-            "citewise, or rebuild it with scripts/distill_student.py"
+            f"the 3-layer student's file {name} is missing from {STUDENT_DIR}: it ships with"
+            " a source checkout, not the wheel (the user install stays small); install citewise"
+            " from a checkout, or rebuild it with scripts/distill_student.py"
         )
     return path
 
