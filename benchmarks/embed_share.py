@@ -17,36 +17,21 @@ import sys
 import time
 from pathlib import Path
 
+from folder_chunks import chunks_of, supported_files
+
 
 def shares(folder: Path) -> dict[str, object]:
-    from tokenizers import Tokenizer
-
-    from citewise.embed.minilm.weights import bundled_model_dir
-    from citewise.ingest.chunking import ChunkingOptions, chunk_document
-    from citewise.ingest.parsers import is_supported, parse_file
     from citewise.text.embed_key import embed_key
-
-    tok = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
-    tok.no_padding()
-    tok.no_truncation()
-
-    def count(text: str) -> int:
-        return len(tok.encode(text, add_special_tokens=False).ids)
 
     started = time.perf_counter()
     chunks = 0
     embed_keys: set[str] = set()
     text_keys: set[str] = set()
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and is_supported(p))
-    for path in files:
-        try:
-            parsed = parse_file(path)
-        except Exception:  # a file the parser refuses has no chunks
-            continue
-        for child in chunk_document(parsed, count, ChunkingOptions()).children:
-            chunks += 1
-            embed_keys.add(embed_key(child.embed_text))
-            text_keys.add(embed_key(child.text))
+    files = supported_files(folder)
+    for child in chunks_of(files):
+        chunks += 1
+        embed_keys.add(embed_key(child.embed_text))
+        text_keys.add(embed_key(child.text))
     embedded = len(embed_keys)
     return {
         "folder": str(folder), "files": len(files), "chunks": chunks,

@@ -18,31 +18,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from folder_chunks import chunks_of, supported_files
+
 
 def labels(folder: Path, max_files: int | None = None) -> dict[str, object]:
-    from tokenizers import Tokenizer
-
-    from citewise.embed.minilm.weights import bundled_model_dir
-    from citewise.ingest.chunking import ChunkingOptions, chunk_document
-    from citewise.ingest.parsers import is_supported, parse_file
-
-    tok = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
-    tok.no_padding()
-    tok.no_truncation()
-
-    def count(text: str) -> int:
-        return len(tok.encode(text, add_special_tokens=False).ids)
-
     started = time.perf_counter()
-    kinds: Counter[str] = Counter()
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and is_supported(p))
-    files = files[:max_files] if max_files else files
-    for path in files:
-        try:
-            parsed = parse_file(path)
-        except Exception:  # a file the parser refuses has no chunks
-            continue
-        kinds.update(c.label for c in chunk_document(parsed, count, ChunkingOptions()).children)
+    files = supported_files(folder, max_files)
+    kinds: Counter[str] = Counter(c.label for c in chunks_of(files))
     chunks = sum(kinds.values())
     framing = chunks - kinds[""]
     return {
