@@ -12,12 +12,11 @@ were not part of the vector).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
-from folder_chunks import chunks_of, supported_files
+from folder_chunks import chunks_of, report_folders, supported_files
 
 
 def shares(folder: Path) -> dict[str, object]:
@@ -48,13 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
-    rows = []
-    for folder in args.folders:
-        rows.append(shares(folder))
-        print(json.dumps(rows[-1]), flush=True)
-    if args.json is not None:
-        args.json.write_text(json.dumps(rows, indent=2) + "\n")
-    return 0
+    return report_folders(args.folders, shares, args.json)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ benchmarks that count what chunking makes (`embed_share.py`, `framing_share.py`)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +39,16 @@ def chunks_of(files: list[Path]) -> Iterator[Any]:
         except Exception:  # a file the parser refuses has no chunks
             continue
         yield from chunk_document(parsed, count, ChunkingOptions()).children
+
+
+def report_folders(
+    folders: list[Path], count: Callable[[Path], dict[str, object]], out: Path | None
+) -> int:
+    """One JSON line a folder as it is counted, and all of them in `out` when given."""
+    rows = []
+    for folder in folders:
+        rows.append(count(folder))
+        print(json.dumps(rows[-1]), flush=True)
+    if out is not None:
+        out.write_text(json.dumps(rows, indent=2) + "\n")
+    return 0

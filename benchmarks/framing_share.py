@@ -12,13 +12,12 @@ takes the first N files by name (a sample of a large folder).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-from folder_chunks import chunks_of, supported_files
+from folder_chunks import chunks_of, report_folders, supported_files
 
 
 def labels(folder: Path, max_files: int | None = None) -> dict[str, object]:
@@ -41,13 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-files", type=int, default=None)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
-    rows = []
-    for folder in args.folders:
-        rows.append(labels(folder, args.max_files))
-        print(json.dumps(rows[-1]), flush=True)
-    if args.json is not None:
-        args.json.write_text(json.dumps(rows, indent=2) + "\n")
-    return 0
+    return report_folders(args.folders, lambda folder: labels(folder, args.max_files), args.json)
 
 
 if __name__ == "__main__":

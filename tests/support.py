@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citewise.assistant import Assistant
 
 CORPUS = {
     "guides/logging.md": (
@@ -38,3 +44,14 @@ def write_corpus(root: Path, files: dict[str, str | bytes] | None = None) -> Pat
         else:
             path.write_text(content, encoding="utf-8")
     return root
+
+
+@contextmanager
+def ingested(root: Path, files: dict[str, str]) -> Iterator[Assistant]:
+    """An assistant (hashing embedder, data in `root/data`) that ingested `files` written to
+    `root/docs`; closed after."""
+    from citewise.assistant import Assistant
+
+    with Assistant(data_dir=root / "data", embedder="hashing") as made:
+        made.ingest([write_corpus(root / "docs", files)])
+        yield made

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from citewise.assistant import Assistant
-from support import write_corpus
+from support import ingested
 
 LINKED_CORPUS = {
     "pump-manual.md": (
@@ -37,7 +37,5 @@ LINKED_CORPUS = {
 def linked_assistant(tmp_path: Path) -> Iterator[Assistant]:
     """An assistant (hashing embedder) that ingested `LINKED_CORPUS` from `tmp_path/docs`;
     import it into a test module to use it."""
-    made = Assistant(data_dir=tmp_path / "data", embedder="hashing")
-    made.ingest([write_corpus(tmp_path / "docs", LINKED_CORPUS)])
-    yield made
-    made.close()
+    with ingested(tmp_path, LINKED_CORPUS) as made:
+        yield made

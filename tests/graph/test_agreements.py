@@ -15,7 +15,7 @@ from citewise.retrieve.rerank.documents_first import graph_first
 from citewise.retrieve.sources.base import kept_in
 from citewise.retrieve.sources.graph import GraphSource
 from citewise.types import Hit
-from support import write_corpus
+from support import ingested
 
 _CLAUSES = " ".join(
     f"{n}. The Distributor shall report its sales of the Products for quarter {n} in writing."
@@ -55,10 +55,8 @@ def test_the_graphs_passages_lead_in_its_order() -> None:
 
 @pytest.fixture
 def agreements(tmp_path: Path) -> Iterator[Assistant]:
-    made = Assistant(data_dir=tmp_path / "data", embedder="hashing")
-    made.ingest([write_corpus(tmp_path / "docs", AGREEMENTS)])
-    yield made
-    made.close()
+    with ingested(tmp_path, AGREEMENTS) as made:
+        yield made
 
 
 def test_the_parties_of_every_agreement_of_the_kind_are_listed_on_the_graphs_route_only(

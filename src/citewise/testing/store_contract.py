@@ -41,7 +41,7 @@ from citewise.testing.store_documents import (
     unit_vector,
 )
 from citewise.testing.streaming_contract import StreamingStoreContractTests
-from citewise.types import DocumentFields, SearchFilter
+from citewise.types import ChunkRecord, DocumentFields, SearchFilter
 
 __all__ = [
     "DocumentStoreTests",
@@ -166,10 +166,7 @@ class DocumentStoreTests:
     def test_preceding_chunks_are_the_chunks_just_before_in_reading_order(
         self, store: Store
     ) -> None:
-        words = " ".join(f"word{i}" for i in range(900))
-        doc_id = store.add_document(new_document("long.txt", words))
-        other = store.add_document(new_document("other.txt", "Another document. " * 5))
-        chunks = store.document_chunks(doc_id)
+        chunks, other = _long_beside_another(store)
         first_other = store.document_chunks(other)[0].chunk_id
         ids = [c.chunk_id for c in chunks]
         before = store.preceding_chunks([*ids, first_other, 10_000_000])
@@ -182,10 +179,7 @@ class DocumentStoreTests:
     def test_following_chunks_are_the_chunks_just_after_in_reading_order(
         self, store: Store
     ) -> None:
-        words = " ".join(f"word{i}" for i in range(900))
-        doc_id = store.add_document(new_document("long.txt", words))
-        other = store.add_document(new_document("other.txt", "Another document. " * 5))
-        chunks = store.document_chunks(doc_id)
+        chunks, other = _long_beside_another(store)
         last_other = store.document_chunks(other)[-1].chunk_id
         ids = [c.chunk_id for c in chunks]
         after = store.following_chunks([*ids, last_other, 10_000_000])
@@ -353,3 +347,11 @@ def capability_suites(store: object) -> list[type]:
         (HybridSearch, HybridSearchContractTests),
     )
     return [suite for protocol, suite in offered if isinstance(store, protocol)]
+
+
+def _long_beside_another(store: Store) -> tuple[list[ChunkRecord], int]:
+    """A document of several chunks and the id of a short one stored after it."""
+    words = " ".join(f"word{i}" for i in range(900))
+    doc_id = store.add_document(new_document("long.txt", words))
+    other = store.add_document(new_document("other.txt", "Another document. " * 5))
+    return store.document_chunks(doc_id), other
